@@ -1,0 +1,413 @@
+//! Ioiwari (IOI 2001): a Mancala game on 7 pits arranged in a circle.
+//!
+//! Pits are labelled 1..7 clockwise; internally they are `0..7`. A pit holds at
+//! most 5 beads during play, so a board is a 7-digit base-6 number: its
+//! [`Board::index`] is dense over all `6^7` boards. Every move lowers the number
+//! of beads in the pits, which is what makes the retrograde layers.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::retrograde::{Edge, StateSpace};
+use crate::{Game, MoveList};
+
+/// Number of pits.
+pub const PITS: usize = 7;
+/// Most beads a pit can hold during play.
+pub const MAX_BEADS: u8 = 5;
+/// Number of distinct boards, `6^7`.
+pub const NUM_BOARDS: usize = 279_936;
+/// Beads on a starting board.
+pub const START_BEADS: u32 = 20;
+
+/// A pit, `0..7` (the label shown to people is one more).
+pub type Pit = u8;
+
+/// The pits of an Ioiwari board; the banks are kept by whoever plays the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    pits: [u8; PITS],
+}
+
+/// What one move did: the beads each player banked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Sowing {
+    /// Beads put into the mover's bank.
+    pub mover: u8,
+    /// Beads put into the opponent's bank.
+    pub opponent: u8,
+}
+
+impl Sowing {
+    /// The mover's gain minus the opponent's.
+    pub fn difference(self) -> i32 {
+        i32::from(self.mover) - i32::from(self.opponent)
+    }
+}
+
+/// Why a board or a move was rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IoiwariError {
+    /// The board does not have exactly seven pits.
+    #[error("a board has 7 pits, found {0}")]
+    PitCount(usize),
+    /// A pit count is not a non-negative whole number.
+    #[error("pit {pit}: '{text}' is not a bead count")]
+    NotANumber {
+        /// Pit label, 1..7.
+        pit: usize,
+        /// The offending text.
+        text: String,
+    },
+    /// A pit holds more than five beads.
+    #[error("pit {pit} holds {beads} beads, at most 5 are possible")]
+    TooManyBeads {
+        /// Pit label, 1..7.
+        pit: usize,
+        /// The bead count given.
+        beads: u32,
+    },
+    /// A move names no pit.
+    #[error("'{0}' is not a pit label 1..7")]
+    BadLabel(String),
+    /// A move names an empty pit.
+    #[error("pit {0} is empty")]
+    EmptyPit(u8),
+}
+
+impl Board {
+    /// The board with these pit counts; each must be at most 5.
+    pub fn new(pits: [u8; PITS]) -> Result<Board, IoiwariError> {
+        for (i, &beads) in pits.iter().enumerate() {
+            if beads > MAX_BEADS {
+                return Err(IoiwariError::TooManyBeads {
+                    pit: i + 1,
+                    beads: u32::from(beads),
+                });
+            }
+        }
+        Ok(Board { pits })
+    }
+
+    /// The board with the given dense index (`index < 6^7`).
+    pub fn from_index(mut index: usize) -> Board {
+        debug_assert!(index < NUM_BOARDS);
+        let mut pits = [0; PITS];
+        for pit in &mut pits {
+            *pit = (index % 6) as u8;
+            index /= 6;
+        }
+        Board { pits }
+    }
+
+    /// Dense index: pit 1 is the least significant base-6 digit.
+    pub fn index(&self) -> usize {
+        self.pits
+            .iter()
+            .rev()
+            .fold(0, |acc, &beads| acc * 6 + beads as usize)
+    }
+
+    /// The pit counts, pit 1 first.
+    pub fn pits(&self) -> [u8; PITS] {
+        self.pits
+    }
+
+    /// Beads left in the pits.
+    pub fn beads(&self) -> u32 {
+        self.pits.iter().map(|&b| u32::from(b)).sum()
+    }
+
+    /// Whether every pit is empty (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.pits == [0; PITS]
+    }
+
+    /// Whether `pit` (0..7) can be played.
+    pub fn is_legal(&self, pit: Pit) -> bool {
+        (pit as usize) < PITS && self.pits[pit as usize] > 0
+    }
+
+    /// Plays `pit` (0..7, non-empty) and reports the beads banked.
+    pub fn sow(&mut self, pit: Pit) -> Sowing {
+        let pits = &mut self.pits;
+        let mut at = pit as usize;
+        let mut hand = pits[at];
+        debug_assert!(hand > 0, "sowing from an empty pit");
+        pits[at] = 0;
+        let mut banked = Sowing::default();
+        while hand > 1 {
+            at = if at == PITS - 1 { 0 } else { at + 1 };
+            if pits[at] == MAX_BEADS {
+                // A full pit pays one bead to the mover; the hand keeps its beads.
+                pits[at] -= 1;
+                banked.mover += 1;
+            } else {
+                pits[at] += 1;
+                hand -= 1;
+            }
+        }
+        if hand == 1 {
+            at = if at == PITS - 1 { 0 } else { at + 1 };
+            match pits[at] {
+                beads @ 1..=4 => {
+                    banked.mover += beads + 1;
+                    pits[at] = 0;
+                }
+                _ => banked.opponent += 1,
+            }
+        }
+        banked
+    }
+
+    /// Plays the pit with this label ("1".."7"), checking it.
+    pub fn sow_label(&mut self, label: &str) -> Result<Sowing, IoiwariError> {
+        let pit = parse_label(label)?;
+        if !self.is_legal(pit) {
+            return Err(IoiwariError::EmptyPit(pit + 1));
+        }
+        Ok(self.sow(pit))
+    }
+
+    /// The board turned by `k` pits: pit `i` of the result is pit `i + k` of this one.
+    pub fn rotated(&self, k: usize) -> Board {
+        let mut pits = [0; PITS];
+        for (i, pit) in pits.iter_mut().enumerate() {
+            *pit = self.pits[(i + k) % PITS];
+        }
+        Board { pits }
+    }
+
+    /// The pit digits read from pit 7 down to pit 1: the official table's sort key.
+    pub fn reversed_digits(&self) -> [u8; PITS] {
+        let mut digits = self.pits;
+        digits.reverse();
+        digits
+    }
+}
+
+/// Parses a pit label "1".."7" into a pit 0..7.
+pub fn parse_label(label: &str) -> Result<Pit, IoiwariError> {
+    match label.trim().parse::<u8>() {
+        Ok(n @ 1..=7) => Ok(n - 1),
+        _ => Err(IoiwariError::BadLabel(label.trim().to_string())),
+    }
+}
+
+impl FromStr for Board {
+    type Err = IoiwariError;
+
+    /// Seven whitespace-separated bead counts, pit 1 first.
+    fn from_str(text: &str) -> Result<Board, IoiwariError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != PITS {
+            return Err(IoiwariError::PitCount(words.len()));
+        }
+        let mut pits = [0u8; PITS];
+        for (i, word) in words.iter().enumerate() {
+            let beads: u32 = word.parse().map_err(|_| IoiwariError::NotANumber {
+                pit: i + 1,
+                text: word.to_string(),
+            })?;
+            if beads > u32::from(MAX_BEADS) {
+                return Err(IoiwariError::TooManyBeads { pit: i + 1, beads });
+            }
+            pits[i] = beads as u8;
+        }
+        Ok(Board { pits })
+    }
+}
+
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, beads) in self.pits.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{beads}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Game for Board {
+    type Move = Pit;
+    type Moves = MoveList<Pit, PITS>;
+
+    fn legal_moves(&self) -> Self::Moves {
+        (0..PITS as u8).filter(|&p| self.pits[p as usize] > 0).collect()
+    }
+
+    fn play(&mut self, pit: Pit) -> i32 {
+        self.sow(pit).difference()
+    }
+
+    fn is_over(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// All 357 starting boards (20 beads, 2 to 4 in each pit), in index order.
+pub fn starting_boards() -> Vec<Board> {
+    (0..NUM_BOARDS)
+        .map(Board::from_index)
+        .filter(|b| b.beads() == START_BEADS && b.pits.iter().all(|&p| (2..=4).contains(&p)))
+        .collect()
+}
+
+/// The 51 starting instances modulo rotation, in the official table's order.
+///
+/// Each is the rotation whose reversed digit string sorts first, and the rows
+/// are sorted by that reversed string.
+pub fn instances() -> Vec<Board> {
+    let mut canonical: Vec<Board> = starting_boards()
+        .into_iter()
+        .map(canonical_rotation)
+        .collect();
+    canonical.sort_by_key(Board::reversed_digits);
+    canonical.dedup();
+    canonical
+}
+
+/// The rotation of `board` whose reversed digit string sorts first.
+pub fn canonical_rotation(board: Board) -> Board {
+    (0..PITS)
+        .map(|k| board.rotated(k))
+        .min_by_key(Board::reversed_digits)
+        .expect("seven rotations")
+}
+
+/// Every board of the game as a [`StateSpace`], layered by beads in the pits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct IoiwariSpace;
+
+impl StateSpace for IoiwariSpace {
+    fn len(&self) -> usize {
+        NUM_BOARDS
+    }
+
+    fn num_layers(&self) -> usize {
+        PITS * MAX_BEADS as usize + 1
+    }
+
+    fn layer(&self, index: usize) -> usize {
+        Board::from_index(index).beads() as usize
+    }
+
+    fn for_each_edge(&self, index: usize, mut visit: impl FnMut(Edge)) {
+        let board = Board::from_index(index);
+        for pit in 0..PITS as u8 {
+            if board.pits[pit as usize] > 0 {
+                let mut child = board;
+                let reward = child.sow(pit).difference();
+                visit(Edge {
+                    slot: pit,
+                    reward,
+                    child: child.index(),
+                });
+            }
+        }
+    }
+
+    fn terminal_value(&self, _index: usize) -> i32 {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seed's example game: after each move, every pit and both banks.
+    #[test]
+    fn seed_example_game() {
+        let mut board: Board = "4 3 2 4 2 3 2".parse().unwrap();
+        let mut banks = [0u32; 2];
+        let expected: [(&str, [u8; 7], [u32; 2]); 6] = [
+            ("2", [4, 0, 3, 5, 0, 3, 2], [3, 0]),
+            ("3", [4, 0, 0, 4, 1, 4, 0], [3, 4]),
+            ("5", [4, 0, 0, 4, 0, 0, 0], [8, 4]),
+            ("4", [0, 0, 0, 0, 1, 1, 1], [8, 9]),
+            ("5", [0, 0, 0, 0, 0, 0, 1], [10, 9]),
+            ("7", [0, 0, 0, 0, 0, 0, 0], [11, 9]),
+        ];
+        for (turn, (label, pits, bank)) in expected.iter().enumerate() {
+            let mover = turn % 2;
+            let sowing = board.sow_label(label).unwrap();
+            banks[mover] += u32::from(sowing.mover);
+            banks[1 - mover] += u32::from(sowing.opponent);
+            assert_eq!(board.pits(), *pits, "pits after move {}", turn + 1);
+            assert_eq!(banks, *bank, "banks after move {}", turn + 1);
+        }
+        assert!(board.is_over());
+    }
+
+    #[test]
+    fn full_pit_pays_the_mover_and_hand_keeps_its_beads() {
+        let mut board = Board::new([3, 5, 5, 0, 0, 0, 0]).unwrap();
+        let sowing = board.sow(0);
+        // Two full pits pay one each, then 0 -> 1, 0 -> 1, last bead on empty pit 6.
+        assert_eq!(board.pits(), [0, 4, 4, 1, 1, 0, 0]);
+        assert_eq!(sowing, Sowing { mover: 2, opponent: 1 });
+    }
+
+    #[test]
+    fn last_bead_on_full_pit_goes_to_opponent() {
+        let mut board = Board::new([0, 0, 0, 1, 5, 0, 0]).unwrap();
+        assert_eq!(board.sow(3), Sowing { mover: 0, opponent: 1 });
+        assert_eq!(board.pits(), [0, 0, 0, 0, 5, 0, 0]);
+    }
+
+    #[test]
+    fn sowing_wraps_around_the_circle() {
+        let mut board = Board::new([1, 0, 0, 0, 0, 0, 3]).unwrap();
+        // From pit 7: pit 1 (1 -> 2), pit 2 (0 -> 1), last bead on pit 3 (empty).
+        assert_eq!(board.sow(6), Sowing { mover: 0, opponent: 1 });
+        assert_eq!(board.pits(), [2, 1, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn index_round_trips_and_every_move_lowers_the_beads() {
+        for index in 0..NUM_BOARDS {
+            let board = Board::from_index(index);
+            assert_eq!(board.index(), index);
+            for &pit in board.legal_moves().iter() {
+                let mut child = board;
+                let sowing = child.sow(pit);
+                let lost = board.beads() - child.beads();
+                assert!(lost >= 1);
+                assert_eq!(lost, u32::from(sowing.mover) + u32::from(sowing.opponent));
+            }
+        }
+    }
+
+    #[test]
+    fn instance_counts() {
+        assert_eq!(starting_boards().len(), 357);
+        let instances = instances();
+        assert_eq!(instances.len(), 51);
+        for board in &instances {
+            assert_eq!(canonical_rotation(*board), *board);
+        }
+    }
+
+    #[test]
+    fn malformed_boards_are_rejected() {
+        assert_eq!("1 2 3".parse::<Board>(), Err(IoiwariError::PitCount(3)));
+        assert!(matches!(
+            "1 2 3 4 5 0 x".parse::<Board>(),
+            Err(IoiwariError::NotANumber { pit: 7, .. })
+        ));
+        assert!(matches!(
+            "1 2 3 4 5 -1 0".parse::<Board>(),
+            Err(IoiwariError::NotANumber { pit: 6, .. })
+        ));
+        assert_eq!(
+            "6 0 0 0 0 0 0".parse::<Board>(),
+            Err(IoiwariError::TooManyBeads { pit: 1, beads: 6 })
+        );
+        assert!(parse_label("8").is_err());
+        assert!(parse_label("0").is_err());
+        assert_eq!(parse_label(" 3 "), Ok(2));
+    }
+}

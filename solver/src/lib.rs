@@ -1,0 +1,12 @@
+//! Game rules and exact solving algorithms for tabula.
+//!
+//! This crate does no I/O. Each game lives in its own module and plugs into the
+//! shared mechanisms: the [`Game`] trait with its reference searches in
+//! [`search`], and the [`retrograde::StateSpace`] trait with its layered builder.
+
+pub mod game;
+pub mod ioiwari;
+pub mod retrograde;
+pub mod search;
+
+pub use game::{Game, MoveList};

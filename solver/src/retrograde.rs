@@ -1,0 +1,119 @@
+//! Layered retrograde analysis over an indexable state space.
+//!
+//! A game plugs in by implementing [`StateSpace`]: states are dense indices,
+//! each state lies in a layer, and every move leads to a state of a strictly
+//! lower layer (fewer beads, fewer empty squares, fewer tiles...). [`solve`]
+//! then computes the exact negamax value and the set of optimal moves of every
+//! state, layer by layer, with each layer split across rayon's threads.
+
+use rayon::prelude::*;
+
+/// One move out of a state: its slot (below 64), its reward and the child state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// Move slot, used as the bit number in the optimal-move mask.
+    pub slot: u8,
+    /// The mover's gain minus the opponent's by this move.
+    pub reward: i32,
+    /// Index of the state reached, in a lower layer.
+    pub child: usize,
+}
+
+/// A finite game state space with dense indices, solvable by [`solve`].
+pub trait StateSpace: Sync {
+    /// Number of states; the states are the indices `0..len()`.
+    fn len(&self) -> usize;
+
+    /// Whether the space has no state.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Number of layers; layers are `0..num_layers()`.
+    fn num_layers(&self) -> usize;
+
+    /// The layer of a state; every child of a state lies in a lower layer.
+    fn layer(&self, index: usize) -> usize;
+
+    /// Whether the index names a real state (dense spaces answer `true` always).
+    fn is_state(&self, _index: usize) -> bool {
+        true
+    }
+
+    /// Calls `visit` for every legal move of the state, in slot order.
+    fn for_each_edge(&self, index: usize, visit: impl FnMut(Edge));
+
+    /// Value for the player to move of a state without moves.
+    fn terminal_value(&self, index: usize) -> i32;
+}
+
+/// Exact values and optimal moves of every state of a space.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Negamax value of each state for the player to move.
+    pub values: Vec<i16>,
+    /// Bit `slot` is set for every move that attains the value.
+    pub best: Vec<u64>,
+}
+
+/// How [`solve`] reports progress: called with the number of states finished so far.
+pub type Progress<'a> = &'a (dyn Fn(usize) + Sync);
+
+/// Solves every state of the space; `parallel` spreads each layer over rayon's pool.
+pub fn solve<S: StateSpace>(space: &S, parallel: bool, progress: Progress<'_>) -> Solution {
+    let len = space.len();
+    let layers = layer_order(space);
+    let mut values = vec![0i16; len];
+    let mut best = vec![0u64; len];
+    let mut done = 0;
+    for layer in &layers {
+        let solve_one = |&index: &u32| solve_state(space, index as usize, &values);
+        let results: Vec<(i16, u64)> = if parallel {
+            layer.par_iter().map(solve_one).collect()
+        } else {
+            layer.iter().map(solve_one).collect()
+        };
+        for (&index, (value, mask)) in layer.iter().zip(results) {
+            values[index as usize] = value;
+            best[index as usize] = mask;
+        }
+        done += layer.len();
+        progress(done);
+    }
+    Solution { values, best }
+}
+
+/// The real states of the space grouped by layer, each layer in index order.
+pub fn layer_order<S: StateSpace>(space: &S) -> Vec<Vec<u32>> {
+    assert!(
+        space.len() <= u32::MAX as usize,
+        "state space too large for u32 indices"
+    );
+    let mut layers = vec![Vec::new(); space.num_layers()];
+    for index in 0..space.len() {
+        if space.is_state(index) {
+            layers[space.layer(index)].push(index as u32);
+        }
+    }
+    layers
+}
+
+fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, u64) {
+    let mut best_value = i32::MIN;
+    let mut mask = 0u64;
+    space.for_each_edge(index, |edge| {
+        debug_assert!(space.layer(edge.child) < space.layer(index));
+        let value = edge.reward - i32::from(values[edge.child]);
+        if value > best_value {
+            best_value = value;
+            mask = 1 << edge.slot;
+        } else if value == best_value {
+            mask |= 1 << edge.slot;
+        }
+    });
+    if best_value == i32::MIN {
+        best_value = space.terminal_value(index);
+    }
+    let value = i16::try_from(best_value).expect("state value fits in i16");
+    (value, mask)
+}

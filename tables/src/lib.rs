@@ -1,0 +1,1 @@
+//! The tabula table file format: writer, checked reader, memory map and builders.

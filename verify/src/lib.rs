@@ -1,0 +1,1 @@
+//! Agents, referees, tournaments and reports for tabula.
