@@ -1,0 +1,559 @@
+//! Exact endgames: positions with at most 16 empty squares.
+//!
+//! The board is reduced to a small graph: the empty squares, and the isles that
+//! touch them (their areas and colours are fixed). Two empty squares given the
+//! same colour are joined when adjacent or when both touch an isle of that
+//! colour, so a state is just two 16-bit masks (which empties are black, which
+//! white) and a final score is a flood fill over at most 16 nodes. Isles that
+//! touch no empty square score a constant.
+//!
+//! [`Endgame::solve`] is negamax with alpha-beta and a transposition table
+//! (perfect play by both sides). [`Endgame::against_server`] is the expectimax
+//! against the server's known policy: the player maximises, the server plays
+//! each of its tied best squares with equal probability.
+
+use std::collections::HashMap;
+
+use super::server::{self, Geometry};
+use super::{Board, Cell, Colour};
+
+/// Most empty squares an endgame may have.
+pub const MAX_EMPTIES: usize = 16;
+
+/// Why an endgame could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EndgameError {
+    /// Too many empty squares.
+    #[error("{0} empty squares, the exact solver takes at most 16")]
+    TooManyEmpties(usize),
+}
+
+#[inline]
+fn index(colour: Colour) -> usize {
+    match colour {
+        Colour::Black => 0,
+        Colour::White => 1,
+    }
+}
+
+/// An endgame reduced to its empty squares and the isles touching them.
+#[derive(Clone, Debug)]
+pub struct Endgame {
+    board: Board,
+    cells: Vec<Cell>,
+    full: u16,
+    /// Per colour: the empties joined to empty `i` when both have that colour.
+    link: [[u16; MAX_EMPTIES]; 2],
+    /// Per colour: the fixed isles of that colour touching empty `i`.
+    fixed: [[u64; MAX_EMPTIES]; 2],
+    fixed_area: Vec<u32>,
+    /// Per colour: the sum of squares of the fixed isles that touch some empty.
+    fixed_squares: [i64; 2],
+    /// Per colour: the points of the isles that touch no empty square.
+    constant: [i64; 2],
+    table: Vec<Entry>,
+    table_mover: Option<Colour>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u32,
+    value: i32,
+    flag: u8,
+    best: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+impl Endgame {
+    /// Reduces a board with at most 16 empty squares.
+    pub fn new(board: &Board) -> Result<Endgame, EndgameError> {
+        let empties = board.empties();
+        if empties > MAX_EMPTIES {
+            return Err(EndgameError::TooManyEmpties(empties));
+        }
+        let cells: Vec<Cell> = board.empty().iter().map(|c| c as Cell).collect();
+        let slot = |cell: Cell| cells.iter().position(|&c| c == cell);
+        let mut link = [[0u16; MAX_EMPTIES]; 2];
+        let mut fixed = [[0u64; MAX_EMPTIES]; 2];
+        let mut fixed_area = Vec::new();
+        let mut fixed_colour = Vec::new();
+        let mut fixed_empties: Vec<u16> = Vec::new();
+        let mut constant = [0i64; 2];
+        for isle in board.isles() {
+            let a = i64::from(isle.area());
+            if isle.perimeter.is_empty() {
+                constant[index(isle.colour)] += a * a;
+                continue;
+            }
+            let id = fixed_area.len();
+            let mut touching = 0u16;
+            for cell in isle.perimeter.iter() {
+                let i = slot(cell as Cell).expect("perimeter cells are empty");
+                touching |= 1 << i;
+                fixed[index(isle.colour)][i] |= 1 << id;
+            }
+            fixed_area.push(isle.area());
+            fixed_colour.push(isle.colour);
+            fixed_empties.push(touching);
+        }
+        let mut fixed_squares = [0i64; 2];
+        for (id, &a) in fixed_area.iter().enumerate() {
+            fixed_squares[index(fixed_colour[id])] += i64::from(a) * i64::from(a);
+        }
+        for (i, &cell) in cells.iter().enumerate() {
+            let mut adjacent = 0u16;
+            for nb in board.neighbours(cell) {
+                if let Some(j) = slot(nb) {
+                    adjacent |= 1 << j;
+                }
+            }
+            for c in 0..2 {
+                let mut l = adjacent;
+                let mut f = fixed[c][i];
+                while f != 0 {
+                    let id = f.trailing_zeros() as usize;
+                    f &= f - 1;
+                    l |= fixed_empties[id];
+                }
+                link[c][i] = l & !(1 << i);
+            }
+        }
+        let full = if cells.len() == 16 {
+            u16::MAX
+        } else {
+            (1u16 << cells.len()) - 1
+        };
+        Ok(Endgame {
+            board: *board,
+            full,
+            cells,
+            link,
+            fixed,
+            fixed_area,
+            fixed_squares,
+            constant,
+            table: Vec::new(),
+            table_mover: None,
+        })
+    }
+
+    /// The empty squares, in the order of the mask bits.
+    pub fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    /// Points of colour `c` (0 black, 1 white) once its empties are `mine`.
+    fn points(&self, c: usize, mine: u16) -> i64 {
+        let mut total = self.constant[c] + self.fixed_squares[c];
+        let mut rest = mine;
+        while rest != 0 {
+            let start = rest & rest.wrapping_neg();
+            let mut comp = start;
+            let mut frontier = start;
+            let mut touched = 0u64;
+            while frontier != 0 {
+                let i = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                touched |= self.fixed[c][i];
+                let grow = self.link[c][i] & mine & !comp;
+                comp |= grow;
+                frontier |= grow;
+            }
+            rest &= !comp;
+            let mut area = i64::from(comp.count_ones());
+            let mut t = touched;
+            while t != 0 {
+                let id = t.trailing_zeros() as usize;
+                t &= t - 1;
+                let a = i64::from(self.fixed_area[id]);
+                area += a;
+                // This fixed isle is now part of a bigger one.
+                total -= a * a;
+            }
+            total += area * area;
+        }
+        total
+    }
+
+    /// Final difference for `mover` once the empties are split into `black` and `white`.
+    fn final_difference(&self, black: u16, white: u16, mover: Colour) -> i32 {
+        let diff = self.points(0, black) - self.points(1, white);
+        let diff = if mover == Colour::Black { diff } else { -diff };
+        diff as i32
+    }
+
+    fn ensure_table(&mut self, mover: Colour) {
+        // Keys do not name the mover: a table serves one root mover only.
+        if self.table_mover != Some(mover) {
+            self.table.clear();
+            self.table_mover = Some(mover);
+        }
+        if self.table.is_empty() {
+            let bits = (self.cells.len() + 6).clamp(10, 22);
+            self.table = vec![Entry::default(); 1 << bits];
+        }
+    }
+
+    #[inline]
+    fn hash(black: u16, white: u16) -> u32 {
+        // Spread both masks over the index bits of the table.
+        let key = u32::from(black) | u32::from(white) << 16;
+        key.wrapping_mul(0x9E37_79B1).rotate_left(16) ^ key
+    }
+
+    fn search(&mut self, black: u16, white: u16, mover: Colour, mut alpha: i32, beta: i32) -> i32 {
+        let occupied = black | white;
+        if occupied == self.full {
+            return self.final_difference(black, white, mover);
+        }
+        let key = u32::from(black) | u32::from(white) << 16;
+        let slot = Self::hash(black, white) as usize & (self.table.len() - 1);
+        let mut first = u8::MAX;
+        {
+            let e = self.table[slot];
+            if e.flag != 0 && e.key == key {
+                match e.flag {
+                    EXACT => return e.value,
+                    LOWER if e.value >= beta => return e.value,
+                    UPPER if e.value <= alpha => return e.value,
+                    _ => {}
+                }
+                first = e.best;
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = i32::MIN;
+        let mut best_move = 0u8;
+        let free = self.full & !occupied;
+        let own = if mover == Colour::Black { black } else { white };
+        let c = index(mover);
+        // Order: the table's move, then squares joining own stones, then the rest.
+        let mut joined = 0u16;
+        let mut f = free;
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            if self.link[c][i] & own != 0 || self.fixed[c][i] != 0 {
+                joined |= 1 << i;
+            }
+        }
+        let mut order = [0u8; MAX_EMPTIES];
+        let mut len = 0;
+        if first != u8::MAX && free >> first & 1 != 0 {
+            order[len] = first;
+            len += 1;
+        }
+        for group in [joined, free & !joined] {
+            let mut g = group;
+            while g != 0 {
+                let i = g.trailing_zeros() as u8;
+                g &= g - 1;
+                if i != first {
+                    order[len] = i;
+                    len += 1;
+                }
+            }
+        }
+        for &i in &order[..len] {
+            let bit = 1u16 << i;
+            let value = if mover == Colour::Black {
+                -self.search(black | bit, white, Colour::White, -beta, -alpha)
+            } else {
+                -self.search(black, white | bit, Colour::Black, -beta, -alpha)
+            };
+            if value > best {
+                best = value;
+                best_move = i;
+                if value > alpha {
+                    alpha = value;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let flag = if best <= alpha0 {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.table[slot] = Entry {
+            key,
+            value: best,
+            flag,
+            best: best_move,
+        };
+        best
+    }
+
+    /// Exact final difference (mover minus opponent) under perfect play, with
+    /// `mover` to play.
+    pub fn solve(&mut self, mover: Colour) -> i32 {
+        self.ensure_table(mover);
+        self.search(0, 0, mover, i32::MIN + 1, i32::MAX)
+    }
+
+    /// The exact value of every move of `mover`, as (cell, value) in row-major order.
+    pub fn move_values(&mut self, mover: Colour) -> Vec<(Cell, i32)> {
+        self.ensure_table(mover);
+        let mut out = Vec::with_capacity(self.cells.len());
+        for i in 0..self.cells.len() {
+            let bit = 1u16 << i;
+            let value = if mover == Colour::Black {
+                -self.search(bit, 0, Colour::White, i32::MIN + 1, i32::MAX)
+            } else {
+                -self.search(0, bit, Colour::Black, i32::MIN + 1, i32::MAX)
+            };
+            out.push((self.cells[i], value));
+        }
+        out
+    }
+
+    /// The exact value for `mover` and one optimal move (`None` on a full board).
+    pub fn best_move(&mut self, mover: Colour) -> (i32, Option<Cell>) {
+        if self.cells.is_empty() {
+            return (self.final_difference(0, 0, mover), None);
+        }
+        let values = self.move_values(mover);
+        let &(cell, value) = values
+            .iter()
+            .max_by_key(|&&(c, v)| (v, std::cmp::Reverse(c)))
+            .expect("a move");
+        (value, Some(cell))
+    }
+
+    /// Expected final difference for `player` when the other colour follows the
+    /// server's policy (uniform over its tied best squares), with `mover` to
+    /// play; and the player's best move when it is the player's turn.
+    pub fn against_server(&self, player: Colour, mover: Colour) -> (f64, Option<Cell>) {
+        let geo = Geometry::new(self.board.n());
+        let mut memo = HashMap::new();
+        let mut ctx = Expecti {
+            game: self,
+            geo: &geo,
+            player,
+            memo: &mut memo,
+        };
+        ctx.value(0, 0, mover)
+    }
+
+    /// Number of transposition table entries in use (for reports).
+    pub fn table_entries(&self) -> usize {
+        self.table.iter().filter(|e| e.flag != 0).count()
+    }
+}
+
+struct Expecti<'a> {
+    game: &'a Endgame,
+    geo: &'a Geometry,
+    player: Colour,
+    memo: &'a mut HashMap<u32, f64>,
+}
+
+impl Expecti<'_> {
+    fn board(&self, black: u16, white: u16) -> Board {
+        let mut board = self.game.board;
+        for (i, &cell) in self.game.cells.iter().enumerate() {
+            if black >> i & 1 != 0 {
+                board.place(cell, Colour::Black);
+            } else if white >> i & 1 != 0 {
+                board.place(cell, Colour::White);
+            }
+        }
+        board
+    }
+
+    fn child(black: u16, white: u16, i: usize, mover: Colour) -> (u16, u16) {
+        match mover {
+            Colour::Black => (black | 1 << i, white),
+            Colour::White => (black, white | 1 << i),
+        }
+    }
+
+    fn value(&mut self, black: u16, white: u16, mover: Colour) -> (f64, Option<Cell>) {
+        let game = self.game;
+        if black | white == game.full {
+            return (
+                f64::from(game.final_difference(black, white, self.player)),
+                None,
+            );
+        }
+        if mover == self.player {
+            let mut best = f64::NEG_INFINITY;
+            let mut best_cell = None;
+            for i in 0..game.cells.len() {
+                if (black | white) >> i & 1 != 0 {
+                    continue;
+                }
+                let (b, w) = Self::child(black, white, i, mover);
+                let v = self.cached(b, w, mover.other());
+                if v > best {
+                    best = v;
+                    best_cell = Some(game.cells[i]);
+                }
+            }
+            (best, best_cell)
+        } else {
+            let board = self.board(black, white);
+            let choices = server::choices(self.geo, &board, mover).expect("board not full");
+            let mut sum = 0.0;
+            for &cell in &choices.cells {
+                let i = game
+                    .cells
+                    .iter()
+                    .position(|&c| c == cell)
+                    .expect("server plays an empty square");
+                let (b, w) = Self::child(black, white, i, mover);
+                sum += self.cached(b, w, mover.other());
+            }
+            (sum / choices.cells.len() as f64, None)
+        }
+    }
+
+    fn cached(&mut self, black: u16, white: u16, mover: Colour) -> f64 {
+        let key = u32::from(black) | u32::from(white) << 16;
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let (v, _) = self.value(black, white, mover);
+        self.memo.insert(key, v);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search;
+    use crate::tonga::Position;
+    use crate::tonga::server::tests::random_board;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    #[test]
+    fn final_scores_match_flood_fill() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for n in [4, 6, 8, 16] {
+            for _ in 0..40 {
+                let empties = rng.random_range(0..=16.min(n * n));
+                let board = random_board(&mut rng, n, n * n - empties);
+                let game = Endgame::new(&board).unwrap();
+                // Fill the empties at random and compare with the scratch scorer.
+                let mut full = board;
+                let (mut black, mut white) = (0u16, 0u16);
+                for (i, &cell) in game.cells().iter().enumerate() {
+                    if rng.random_range(0..2) == 0 {
+                        black |= 1 << i;
+                        full.place(cell, Colour::Black);
+                    } else {
+                        white |= 1 << i;
+                        full.place(cell, Colour::White);
+                    }
+                }
+                let expected =
+                    full.points(Colour::Black) as i32 - full.points(Colour::White) as i32;
+                assert_eq!(game.final_difference(black, white, Colour::Black), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn solve_matches_plain_negamax() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for n in [4, 6, 8] {
+            for _ in 0..25 {
+                let empties = rng.random_range(0..=7);
+                let board = random_board(&mut rng, n, n * n - empties);
+                let position = Position::from_board(board);
+                let expected = search::negamax(&position);
+                let mut game = Endgame::new(&board).unwrap();
+                assert_eq!(game.solve(position.to_move), expected, "\n{board}");
+                // Every move's value, against the reference on each child.
+                for (cell, value) in game.move_values(position.to_move) {
+                    let (child, _) = crate::Game::after(&position, cell);
+                    assert_eq!(value, -search::negamax(&child));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn solve_matches_memo_negamax_on_bigger_endgames() {
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let mut memo = HashMap::new();
+        for n in [4, 6, 10] {
+            for _ in 0..3 {
+                let empties = rng.random_range(9..=11);
+                let board = random_board(&mut rng, n, n * n - empties);
+                let position = Position::from_board(board);
+                memo.clear();
+                let expected = search::memo_negamax(&position, &mut memo);
+                let mut game = Endgame::new(&board).unwrap();
+                assert_eq!(game.solve(position.to_move), expected, "\n{board}");
+            }
+        }
+    }
+
+    /// Plain expectimax against the server's policy, straight from the rules.
+    fn plain_against_server(board: &Board, player: Colour, mover: Colour) -> f64 {
+        if board.is_full() {
+            let d = board.points(player) as f64 - board.points(player.other()) as f64;
+            return d;
+        }
+        if mover == player {
+            board
+                .empty()
+                .iter()
+                .map(|c| {
+                    let mut b = *board;
+                    b.place(c as Cell, mover);
+                    plain_against_server(&b, player, mover.other())
+                })
+                .fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            let choices = server::plain_choices(board, mover).unwrap();
+            let sum: f64 = choices
+                .cells
+                .iter()
+                .map(|&c| {
+                    let mut b = *board;
+                    b.place(c, mover);
+                    plain_against_server(&b, player, mover.other())
+                })
+                .sum();
+            sum / choices.cells.len() as f64
+        }
+    }
+
+    #[test]
+    fn against_server_matches_plain_expectimax() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for n in [4, 6] {
+            for _ in 0..10 {
+                let empties = rng.random_range(1..=6);
+                let board = random_board(&mut rng, n, n * n - empties);
+                let mover = board.to_move();
+                for player in [mover, mover.other()] {
+                    let game = Endgame::new(&board).unwrap();
+                    let (v, _) = game.against_server(player, mover);
+                    let expected = plain_against_server(&board, player, mover);
+                    assert!((v - expected).abs() < 1e-9, "{v} vs {expected}\n{board}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn too_many_empties_is_an_error() {
+        let board = Board::new(6).unwrap();
+        assert_eq!(
+            Endgame::new(&board).unwrap_err(),
+            EndgameError::TooManyEmpties(36)
+        );
+    }
+}

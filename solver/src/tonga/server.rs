@@ -1,0 +1,587 @@
+//! The TopCoder server's policy, exactly.
+//!
+//! Every empty square gets the value of a 3-ply minimax (server move, every
+//! player reply, the server's best second move) of [`Board::server_eval`]; the
+//! server picks uniformly among the squares of maximal value. On an empty board
+//! it picks one of the 4 middle squares instead.
+//!
+//! [`plain_choices`] is the full-width reference, scoring every leaf from
+//! scratch. [`choices`] gives the same set fast: the evaluation is kept
+//! incrementally over union-find isles, the third ply is a scan of evaluation
+//! changes, and alpha-beta cuts only what cannot change the set of maximal
+//! squares (a square is dropped once its value is known to be strictly lower
+//! than the best so far; a reply is dropped once it cannot lower the minimum).
+
+use super::{Bits, Board, Cell, Colour, MAX_CELLS};
+
+/// The squares the server may play and their common minimax value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choices {
+    /// The maximal 3-ply value (0 on an empty board, where no search is made).
+    pub value: i64,
+    /// The squares of maximal value, in row-major order.
+    pub cells: Vec<Cell>,
+}
+
+/// The 4 middle squares of an empty board, in row-major order.
+pub fn middle_squares(board: &Board) -> Vec<Cell> {
+    let h = board.n() / 2;
+    vec![
+        board.cell(h - 1, h - 1),
+        board.cell(h - 1, h),
+        board.cell(h, h - 1),
+        board.cell(h, h),
+    ]
+}
+
+/// The server's choices by plain full-width minimax, every leaf scored from scratch.
+///
+/// Returns `None` on a full board.
+pub fn plain_choices(board: &Board, server: Colour) -> Option<Choices> {
+    if board.is_full() {
+        return None;
+    }
+    if board.occupied().is_empty() {
+        return Some(Choices {
+            value: 0,
+            cells: middle_squares(board),
+        });
+    }
+    let player = server.other();
+    let mut best = i64::MIN;
+    let mut cells = Vec::new();
+    let mut b1 = *board;
+    for m1 in board.empty().iter() {
+        b1.place(m1 as Cell, server);
+        let value = if b1.is_full() {
+            b1.server_eval(server)
+        } else {
+            let mut worst = i64::MAX;
+            let mut b2 = b1;
+            for m2 in b1.empty().iter() {
+                b2.place(m2 as Cell, player);
+                let reply = if b2.is_full() {
+                    b2.server_eval(server)
+                } else {
+                    let mut top = i64::MIN;
+                    let mut b3 = b2;
+                    for m3 in b2.empty().iter() {
+                        b3.place(m3 as Cell, server);
+                        top = top.max(b3.server_eval(server));
+                        b3.remove(m3 as Cell);
+                    }
+                    top
+                };
+                worst = worst.min(reply);
+                b2.remove(m2 as Cell);
+            }
+            worst
+        };
+        b1.remove(m1 as Cell);
+        if value > best {
+            best = value;
+            cells.clear();
+        }
+        if value == best {
+            cells.push(m1 as Cell);
+        }
+    }
+    Some(Choices { value: best, cells })
+}
+
+const NONE: u16 = u16::MAX;
+
+/// The neighbours of every cell of an n×n board, as lists and as sets.
+#[derive(Clone, Debug)]
+pub struct Geometry {
+    n: usize,
+    nbrs: Vec<([Cell; 4], u8)>,
+    masks: Vec<Bits>,
+}
+
+impl Geometry {
+    /// The geometry of the board side `n`.
+    pub fn new(n: usize) -> Geometry {
+        let board = Board::new(n).expect("valid board side");
+        let mut nbrs = Vec::with_capacity(n * n);
+        let mut masks = Vec::with_capacity(n * n);
+        for cell in 0..n * n {
+            let list = board.neighbours(cell as Cell);
+            let mut arr = [0; 4];
+            let mut mask = Bits::EMPTY;
+            for (i, &nb) in list.iter().enumerate() {
+                arr[i] = nb;
+                mask.set(nb as usize);
+            }
+            nbrs.push((arr, list.len() as u8));
+            masks.push(mask);
+        }
+        Geometry { n, nbrs, masks }
+    }
+
+    /// Board side.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+}
+
+/// What [`Isles::apply`] changed, for [`Isles::undo`].
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    cell: Cell,
+    merged: [u16; 4],
+    merged_len: u8,
+    touched: [u16; 4],
+    touched_len: u8,
+    total: i64,
+}
+
+/// Isles kept incrementally (union-find over isle ids) with the server's evaluation.
+#[derive(Clone, Debug)]
+pub struct Isles<'g> {
+    geo: &'g Geometry,
+    server: Colour,
+    empty: Bits,
+    label: [u16; MAX_CELLS],
+    parent: Vec<u16>,
+    colour: Vec<Colour>,
+    area: Vec<u32>,
+    perimeter: Vec<Bits>,
+    total: i64,
+    undo: Vec<Undo>,
+}
+
+/// The distinct live isles next to a cell.
+struct Adjacent {
+    ids: [u16; 4],
+    len: usize,
+}
+
+impl<'g> Isles<'g> {
+    /// The isles of a board, with the evaluation seen by `server`.
+    pub fn new(geo: &'g Geometry, board: &Board, server: Colour) -> Isles<'g> {
+        debug_assert_eq!(geo.n, board.n());
+        let mut isles = Isles {
+            geo,
+            server,
+            empty: board.empty(),
+            label: [NONE; MAX_CELLS],
+            parent: Vec::with_capacity(MAX_CELLS + 8),
+            colour: Vec::with_capacity(MAX_CELLS + 8),
+            area: Vec::with_capacity(MAX_CELLS + 8),
+            perimeter: Vec::with_capacity(MAX_CELLS + 8),
+            total: 0,
+            undo: Vec::with_capacity(8),
+        };
+        for isle in board.isles() {
+            let id = isles.parent.len() as u16;
+            isles.parent.push(id);
+            isles.colour.push(isle.colour);
+            isles.area.push(isle.area());
+            isles.perimeter.push(isle.perimeter);
+            for cell in isle.cells.iter() {
+                isles.label[cell] = id;
+            }
+            isles.total += isles.term(id);
+        }
+        isles
+    }
+
+    /// The current evaluation for the server.
+    #[inline]
+    pub fn total(&self) -> i64 {
+        self.total
+    }
+
+    /// The empty cells.
+    #[inline]
+    pub fn empty(&self) -> Bits {
+        self.empty
+    }
+
+    #[inline]
+    fn term(&self, id: u16) -> i64 {
+        let a = i64::from(self.area[id as usize]);
+        let t = a * a * i64::from(self.perimeter[id as usize].count());
+        if self.colour[id as usize] == self.server {
+            t
+        } else {
+            -t
+        }
+    }
+
+    #[inline]
+    fn find(&self, mut id: u16) -> u16 {
+        while self.parent[id as usize] != id {
+            id = self.parent[id as usize];
+        }
+        id
+    }
+
+    #[inline]
+    fn adjacent(&self, cell: Cell) -> Adjacent {
+        let (nbrs, count) = self.geo.nbrs[cell as usize];
+        let mut adj = Adjacent {
+            ids: [0; 4],
+            len: 0,
+        };
+        for &nb in &nbrs[..count as usize] {
+            let label = self.label[nb as usize];
+            if label == NONE {
+                continue;
+            }
+            let id = self.find(label);
+            if !adj.ids[..adj.len].contains(&id) {
+                adj.ids[adj.len] = id;
+                adj.len += 1;
+            }
+        }
+        adj
+    }
+
+    /// The change of the evaluation if `colour` played the empty `cell`.
+    #[inline]
+    pub fn delta(&self, cell: Cell, colour: Colour) -> i64 {
+        let adj = self.adjacent(cell);
+        let mut area = 1u32;
+        let mut perimeter = self.geo.masks[cell as usize].and(self.empty);
+        let mut old_same = 0i64;
+        let mut other = 0i64;
+        for &id in &adj.ids[..adj.len] {
+            let i = id as usize;
+            let a = i64::from(self.area[i]);
+            if self.colour[i] == colour {
+                area += self.area[i];
+                perimeter = perimeter.or(self.perimeter[i]);
+                old_same += a * a * i64::from(self.perimeter[i].count());
+            } else {
+                // An isle of the other colour loses `cell` from its perimeter.
+                other += a * a;
+            }
+        }
+        perimeter.clear(cell as usize);
+        let a = i64::from(area);
+        let change = a * a * i64::from(perimeter.count()) - old_same + other;
+        if colour == self.server {
+            change
+        } else {
+            -change
+        }
+    }
+
+    /// Plays `colour` on the empty `cell`.
+    pub fn apply(&mut self, cell: Cell, colour: Colour) {
+        let adj = self.adjacent(cell);
+        let new = self.parent.len() as u16;
+        let mut undo = Undo {
+            cell,
+            merged: [0; 4],
+            merged_len: 0,
+            touched: [0; 4],
+            touched_len: 0,
+            total: self.total,
+        };
+        let mut area = 1u32;
+        let mut perimeter = self.geo.masks[cell as usize].and(self.empty);
+        for &id in &adj.ids[..adj.len] {
+            let i = id as usize;
+            self.total -= self.term(id);
+            if self.colour[i] == colour {
+                area += self.area[i];
+                perimeter = perimeter.or(self.perimeter[i]);
+                self.parent[i] = new;
+                undo.merged[undo.merged_len as usize] = id;
+                undo.merged_len += 1;
+            } else {
+                self.perimeter[i].clear(cell as usize);
+                self.total += self.term(id);
+                undo.touched[undo.touched_len as usize] = id;
+                undo.touched_len += 1;
+            }
+        }
+        perimeter.clear(cell as usize);
+        self.parent.push(new);
+        self.colour.push(colour);
+        self.area.push(area);
+        self.perimeter.push(perimeter);
+        self.total += self.term(new);
+        self.label[cell as usize] = new;
+        self.empty.clear(cell as usize);
+        self.undo.push(undo);
+    }
+
+    /// Takes back the last [`Isles::apply`].
+    pub fn undo(&mut self) {
+        let undo = self.undo.pop().expect("a move to take back");
+        self.parent.pop();
+        self.colour.pop();
+        self.area.pop();
+        self.perimeter.pop();
+        for &id in &undo.merged[..undo.merged_len as usize] {
+            self.parent[id as usize] = id;
+        }
+        for &id in &undo.touched[..undo.touched_len as usize] {
+            self.perimeter[id as usize].set(undo.cell as usize);
+        }
+        self.label[undo.cell as usize] = NONE;
+        self.empty.set(undo.cell as usize);
+        self.total = undo.total;
+    }
+}
+
+/// The server's choices, fast; the same set as [`plain_choices`].
+///
+/// Returns `None` on a full board.
+pub fn choices(geo: &Geometry, board: &Board, server: Colour) -> Option<Choices> {
+    scored(geo, board, server, false).map(|(value, cells, _)| Choices { value, cells })
+}
+
+/// The exact 3-ply value of every empty square (no cut at the root), row-major.
+///
+/// Used by players that want to rank all squares the way the server does.
+pub fn all_values(geo: &Geometry, board: &Board, server: Colour) -> Vec<(Cell, i64)> {
+    scored(geo, board, server, true).map_or_else(Vec::new, |(_, _, all)| all)
+}
+
+/// Shared search: best value, best cells and (if `exact_all`) every square's value.
+#[allow(clippy::type_complexity)]
+fn scored(
+    geo: &Geometry,
+    board: &Board,
+    server: Colour,
+    exact_all: bool,
+) -> Option<(i64, Vec<Cell>, Vec<(Cell, i64)>)> {
+    if board.is_full() {
+        return None;
+    }
+    if board.occupied().is_empty() && !exact_all {
+        return Some((0, middle_squares(board), Vec::new()));
+    }
+    let player = server.other();
+    let mut isles = Isles::new(geo, board, server);
+    let mut order1 = [(0i64, 0 as Cell); MAX_CELLS];
+    let mut len1 = 0;
+    for cell in board.empty().iter() {
+        order1[len1] = (isles.delta(cell as Cell, server), cell as Cell);
+        len1 += 1;
+    }
+    // Promising squares first, so the best value rises early and cuts the rest.
+    order1[..len1].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut best = i64::MIN;
+    let mut cells = Vec::new();
+    let mut all = Vec::new();
+    let mut order2 = [(0i64, 0 as Cell); MAX_CELLS];
+    let mut order3 = [(0i64, 0 as Cell); MAX_CELLS];
+    for &(_, m1) in &order1[..len1] {
+        isles.apply(m1, server);
+        let cut = if exact_all { i64::MIN } else { best };
+        let value = min_reply(&mut isles, server, player, cut, &mut order2, &mut order3);
+        isles.undo();
+        if exact_all {
+            all.push((m1, value));
+        }
+        if value > best {
+            best = value;
+            cells.clear();
+        }
+        if value == best {
+            cells.push(m1);
+        }
+    }
+    cells.sort_unstable();
+    all.sort_unstable();
+    Some((best, cells, all))
+}
+
+/// Minimum over the player's replies of the server's best second move; stops
+/// (returning something below `cut`) as soon as the minimum falls below `cut`.
+fn min_reply(
+    isles: &mut Isles<'_>,
+    server: Colour,
+    player: Colour,
+    cut: i64,
+    order2: &mut [(i64, Cell); MAX_CELLS],
+    order3: &mut [(i64, Cell); MAX_CELLS],
+) -> i64 {
+    let empty = isles.empty();
+    if empty.is_empty() {
+        return isles.total();
+    }
+    let mut len = 0;
+    for cell in empty.iter() {
+        order2[len] = (isles.delta(cell as Cell, player), cell as Cell);
+        order3[len] = (isles.delta(cell as Cell, server), cell as Cell);
+        len += 1;
+    }
+    // Replies that hurt the server most first; second moves by their gain now.
+    order2[..len].sort_unstable_by_key(|&(d, c)| (d, c));
+    order3[..len].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut worst = i64::MAX;
+    for &(_, m2) in &order2[..len] {
+        isles.apply(m2, player);
+        let reply = if len == 1 {
+            isles.total()
+        } else {
+            let base = isles.total();
+            let mut top = i64::MIN;
+            for &(_, m3) in &order3[..len] {
+                if m3 == m2 {
+                    continue;
+                }
+                let v = base + isles.delta(m3, server);
+                if v > top {
+                    top = v;
+                    // This reply can no longer lower the minimum.
+                    if top >= worst {
+                        break;
+                    }
+                }
+            }
+            top
+        };
+        isles.undo();
+        worst = worst.min(reply);
+        if worst < cut {
+            break;
+        }
+    }
+    worst
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A random board of side `n` with `stones` stones in alternating colours.
+    pub(crate) fn random_board(rng: &mut ChaCha8Rng, n: usize, stones: usize) -> Board {
+        let mut board = Board::new(n).unwrap();
+        let mut colour = Colour::Black;
+        let mut placed = 0;
+        while placed < stones {
+            let cell = rng.random_range(0..n * n) as Cell;
+            if board.at(cell).is_none() {
+                board.place(cell, colour);
+                colour = colour.other();
+                placed += 1;
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn incremental_eval_matches_scratch() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for n in [4, 6, 8, 16] {
+            let geo = Geometry::new(n);
+            for _ in 0..30 {
+                let stones = rng.random_range(0..n * n - 3);
+                let board = random_board(&mut rng, n, stones);
+                let server = if rng.random_range(0..2) == 0 {
+                    Colour::Black
+                } else {
+                    Colour::White
+                };
+                let mut isles = Isles::new(&geo, &board, server);
+                assert_eq!(isles.total(), board.server_eval(server));
+                let mut b = board;
+                let mut played = Vec::new();
+                for step in 0..3 {
+                    let empties: Vec<usize> = b.empty().iter().collect();
+                    let cell = empties[rng.random_range(0..empties.len())] as Cell;
+                    let colour = if step % 2 == 0 {
+                        server
+                    } else {
+                        server.other()
+                    };
+                    let before = isles.total();
+                    let delta = isles.delta(cell, colour);
+                    isles.apply(cell, colour);
+                    b.place(cell, colour);
+                    played.push(cell);
+                    assert_eq!(isles.total(), b.server_eval(server));
+                    assert_eq!(isles.total(), before + delta);
+                }
+                for cell in played.into_iter().rev() {
+                    isles.undo();
+                    b.remove(cell);
+                    assert_eq!(isles.total(), b.server_eval(server));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fast_server_matches_plain_on_random_positions() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let mut compared = 0;
+        for n in [4, 6, 8, 10] {
+            let geo = Geometry::new(n);
+            let cells = n * n;
+            for _ in 0..120 {
+                // Few empties so that the plain search stays cheap, but down to 1.
+                let empties = rng.random_range(1..=cells.min(22));
+                let board = random_board(&mut rng, n, cells - empties);
+                for server in [Colour::Black, Colour::White] {
+                    let fast = choices(&geo, &board, server).unwrap();
+                    let plain = plain_choices(&board, server).unwrap();
+                    assert_eq!(fast, plain, "n={n}\n{board}");
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 960);
+    }
+
+    #[test]
+    fn fast_server_matches_plain_on_open_boards() {
+        // Mostly empty boards: many squares, many ties, the cut matters most here.
+        let mut rng = ChaCha8Rng::seed_from_u64(99);
+        for n in [6, 8] {
+            let geo = Geometry::new(n);
+            for _ in 0..6 {
+                let stones = rng.random_range(1..8);
+                let board = random_board(&mut rng, n, stones);
+                let server = board.to_move();
+                assert_eq!(
+                    choices(&geo, &board, server),
+                    plain_choices(&board, server),
+                    "n={n}\n{board}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn all_values_agree_with_the_best_set() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let geo = Geometry::new(6);
+        for _ in 0..20 {
+            let stones = rng.random_range(1..30);
+            let board = random_board(&mut rng, 6, stones);
+            let server = board.to_move();
+            let all = all_values(&geo, &board, server);
+            let best = all.iter().map(|&(_, v)| v).max().unwrap();
+            let cells: Vec<Cell> = all.iter().filter(|p| p.1 == best).map(|p| p.0).collect();
+            assert_eq!(
+                Some(Choices { value: best, cells }),
+                choices(&geo, &board, server)
+            );
+        }
+    }
+
+    #[test]
+    fn empty_board_gives_the_middle_squares() {
+        let board = Board::new(6).unwrap();
+        let geo = Geometry::new(6);
+        let c = choices(&geo, &board, Colour::Black).unwrap();
+        assert_eq!(c.cells, vec![14, 15, 20, 21]);
+        assert_eq!(plain_choices(&board, Colour::Black).unwrap(), c);
+        let mut full = board;
+        for cell in 0..36 {
+            full.place(cell, Colour::White);
+        }
+        assert_eq!(choices(&geo, &full, Colour::Black), None);
+    }
+}
