@@ -232,7 +232,7 @@ pub struct Board {
 impl Board {
     /// The empty board of side `n`.
     pub fn new(n: usize) -> Result<Board, TongaError> {
-        if !(MIN_N..=MAX_N).contains(&n) || n % 2 != 0 {
+        if !(MIN_N..=MAX_N).contains(&n) || !n.is_multiple_of(2) {
             return Err(TongaError::SizeOutOfRange(n));
         }
         Ok(Board {
