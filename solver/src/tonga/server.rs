@@ -269,6 +269,22 @@ impl<'g> Isles<'g> {
         }
     }
 
+    /// The change of `colour`'s points (sum of squared isle sizes) if it played `cell`.
+    #[inline]
+    pub fn points_gain(&self, cell: Cell, colour: Colour) -> i64 {
+        let adj = self.adjacent(cell);
+        let mut area = 1i64;
+        let mut old = 0i64;
+        for &id in &adj.ids[..adj.len] {
+            if self.colour[id as usize] == colour {
+                let a = i64::from(self.area[id as usize]);
+                area += a;
+                old += a * a;
+            }
+        }
+        area * area - old
+    }
+
     /// Plays `colour` on the empty `cell`.
     pub fn apply(&mut self, cell: Cell, colour: Colour) {
         let adj = self.adjacent(cell);
@@ -327,6 +343,25 @@ impl<'g> Isles<'g> {
         self.empty.set(undo.cell as usize);
         self.total = undo.total;
     }
+}
+
+/// The greedy choices of `colour`: the empty squares that raise its points the
+/// most (its final-score difference, one ply ahead), in row-major order.
+pub fn greedy_choices(geo: &Geometry, board: &Board, colour: Colour) -> Vec<Cell> {
+    let isles = Isles::new(geo, board, colour);
+    let mut best = i64::MIN;
+    let mut cells = Vec::new();
+    for cell in board.empty().iter() {
+        let gain = isles.points_gain(cell as Cell, colour);
+        if gain > best {
+            best = gain;
+            cells.clear();
+        }
+        if gain == best {
+            cells.push(cell as Cell);
+        }
+    }
+    cells
 }
 
 /// The server's choices, fast; the same set as [`plain_choices`].
@@ -568,6 +603,38 @@ pub(crate) mod tests {
                 Some(Choices { value: best, cells }),
                 choices(&geo, &board, server)
             );
+        }
+    }
+
+    #[test]
+    fn greedy_gain_matches_points() {
+        let mut rng = ChaCha8Rng::seed_from_u64(12);
+        let geo = Geometry::new(8);
+        for _ in 0..30 {
+            let stones = rng.random_range(0..60);
+            let board = random_board(&mut rng, 8, stones);
+            let colour = board.to_move();
+            let isles = Isles::new(&geo, &board, colour);
+            let gains: Vec<i64> = board
+                .empty()
+                .iter()
+                .map(|c| {
+                    let mut b = board;
+                    b.place(c as Cell, colour);
+                    let gain = i64::from(b.points(colour)) - i64::from(board.points(colour));
+                    assert_eq!(isles.points_gain(c as Cell, colour), gain);
+                    gain
+                })
+                .collect();
+            let best = *gains.iter().max().unwrap();
+            let expected: Vec<Cell> = board
+                .empty()
+                .iter()
+                .zip(&gains)
+                .filter(|p| *p.1 == best)
+                .map(|p| p.0 as Cell)
+                .collect();
+            assert_eq!(greedy_choices(&geo, &board, colour), expected);
         }
     }
 
