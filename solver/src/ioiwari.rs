@@ -235,7 +235,9 @@ impl Game for Board {
     type Moves = MoveList<Pit, PITS>;
 
     fn legal_moves(&self) -> Self::Moves {
-        (0..PITS as u8).filter(|&p| self.pits[p as usize] > 0).collect()
+        (0..PITS as u8)
+            .filter(|&p| self.pits[p as usize] > 0)
+            .collect()
     }
 
     fn play(&mut self, pit: Pit) -> i32 {
@@ -348,13 +350,25 @@ mod tests {
         let sowing = board.sow(0);
         // Two full pits pay one each, then 0 -> 1, 0 -> 1, last bead on empty pit 6.
         assert_eq!(board.pits(), [0, 4, 4, 1, 1, 0, 0]);
-        assert_eq!(sowing, Sowing { mover: 2, opponent: 1 });
+        assert_eq!(
+            sowing,
+            Sowing {
+                mover: 2,
+                opponent: 1
+            }
+        );
     }
 
     #[test]
     fn last_bead_on_full_pit_goes_to_opponent() {
         let mut board = Board::new([0, 0, 0, 1, 5, 0, 0]).unwrap();
-        assert_eq!(board.sow(3), Sowing { mover: 0, opponent: 1 });
+        assert_eq!(
+            board.sow(3),
+            Sowing {
+                mover: 0,
+                opponent: 1
+            }
+        );
         assert_eq!(board.pits(), [0, 0, 0, 0, 5, 0, 0]);
     }
 
@@ -362,7 +376,13 @@ mod tests {
     fn sowing_wraps_around_the_circle() {
         let mut board = Board::new([1, 0, 0, 0, 0, 0, 3]).unwrap();
         // From pit 7: pit 1 (1 -> 2), pit 2 (0 -> 1), last bead on pit 3 (empty).
-        assert_eq!(board.sow(6), Sowing { mover: 0, opponent: 1 });
+        assert_eq!(
+            board.sow(6),
+            Sowing {
+                mover: 0,
+                opponent: 1
+            }
+        );
         assert_eq!(board.pits(), [2, 1, 0, 0, 0, 0, 0]);
     }
 
