@@ -1,0 +1,1 @@
+//! Ioiwari agents, referee and verification.
