@@ -1,1 +1,11 @@
 //! The tabula table file format: writer, checked reader, memory map and builders.
+//!
+//! A table file is a fixed 128-byte little-endian header, a postcard-encoded
+//! metadata block and a page-aligned payload of fixed-width records, one per
+//! state index (see [`format`] for the byte layout). Every header field and both
+//! checksums are verified when a table is opened, whether read or mapped.
+
+pub mod format;
+pub mod ioiwari;
+
+pub use format::{Header, Layout, Meta, Table, TableError, TableSpec};

@@ -1,0 +1,181 @@
+//! Every kind of damaged or wrong table file gives its own error naming the file.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tabula_tables::format::{FORMAT_VERSION, HEADER_SIZE, table_bytes};
+use tabula_tables::ioiwari::{self, IoiwariTable, SPEC};
+use tabula_tables::{Layout, Meta, Table, TableError, TableSpec};
+use xxhash_rust::xxh3::xxh3_64;
+
+fn good_table(dir: &Path) -> PathBuf {
+    let path = dir.join("ioiwari.tab");
+    ioiwari::build(&path, &|_| {}).unwrap();
+    path
+}
+
+fn open_both(path: &Path) -> (Result<Table, TableError>, Result<Table, TableError>) {
+    // SAFETY: the test owns the file and does not change it while mapped.
+    (Table::read(path), unsafe { Table::map(path) })
+}
+
+fn assert_error(path: &Path, check: impl Fn(&TableError) -> bool) {
+    let (read, mapped) = open_both(path);
+    for result in [read, mapped] {
+        let error = result.err().expect("damaged table was accepted");
+        assert!(check(&error), "unexpected error: {error}");
+        let message = error.to_string();
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+    }
+}
+
+fn rewrite(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) {
+    let mut bytes = fs::read(path).unwrap();
+    edit(&mut bytes);
+    fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_good_table_opens_both_ways_and_fits_in_a_mebibyte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    assert!(fs::metadata(&path).unwrap().len() <= 1 << 20);
+    let (read, mapped) = open_both(&path);
+    let (read, mapped) = (read.unwrap(), mapped.unwrap());
+    assert_eq!(read.header(), mapped.header());
+    let in_memory = IoiwariTable::in_memory();
+    for index in (0..read.len()).step_by(97) {
+        assert_eq!(read.record(index), mapped.record(index));
+        assert_eq!(read.record(index), in_memory.table().record(index));
+    }
+    assert!(IoiwariTable::new(mapped).is_ok());
+    // No temporary file is left beside the table.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn truncated_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    rewrite(&path, |b| b.truncate(b.len() - 1000));
+    assert_error(&path, |e| matches!(e, TableError::Truncated { .. }));
+    rewrite(&path, |b| b.truncate(HEADER_SIZE - 1));
+    assert_error(&path, |e| matches!(e, TableError::Truncated { .. }));
+}
+
+#[test]
+fn flipped_payload_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    rewrite(&path, |b| {
+        let last = b.len() - 7;
+        b[last] ^= 0x10;
+    });
+    assert_error(
+        &path,
+        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("payload checksum")),
+    );
+}
+
+#[test]
+fn flipped_header_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    for at in [8, 20, 48, 60, 90, 121] {
+        let original = fs::read(&path).unwrap();
+        rewrite(&path, |b| b[at] ^= 0x01);
+        assert_error(
+            &path,
+            |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("header checksum")),
+        );
+        fs::write(&path, original).unwrap();
+    }
+}
+
+#[test]
+fn wrong_magic() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    rewrite(&path, |b| b[0] = b'X');
+    assert_error(&path, |e| matches!(e, TableError::WrongMagic { .. }));
+    let text = dir.path().join("notes.txt");
+    fs::write(&text, "hello").unwrap();
+    assert_error(&text, |e| matches!(e, TableError::WrongMagic { .. }));
+}
+
+#[test]
+fn future_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    rewrite(&path, |b| {
+        b[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
+        let hash = xxh3_64(&b[..120]);
+        b[120..128].copy_from_slice(&hash.to_le_bytes());
+    });
+    assert_error(
+        &path,
+        |e| matches!(e, TableError::UnsupportedVersion { found, .. } if *found == FORMAT_VERSION + 1),
+    );
+}
+
+#[test]
+fn wrong_game_for_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.tab");
+    let other = TableSpec {
+        game: "tonga",
+        params: [4, 0, 0, 0],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 3,
+    };
+    fs::write(&path, table_bytes(&other, &Meta::default(), &[0; 6])).unwrap();
+    let table = Table::read(&path).unwrap();
+    let error = IoiwariTable::new(table).err().unwrap();
+    assert!(matches!(error, TableError::WrongGame { .. }), "{error}");
+    assert!(error.to_string().contains("tonga"));
+    assert!(error.to_string().contains("ioiwari"));
+    // Same game, wrong parameters, is refused too.
+    let spec = TableSpec {
+        params: [6, 5, 0, 0],
+        ..SPEC
+    };
+    let payload = vec![0; (spec.entries * 2) as usize];
+    fs::write(&path, table_bytes(&spec, &Meta::default(), &payload)).unwrap();
+    let error = IoiwariTable::new(Table::read(&path).unwrap())
+        .err()
+        .unwrap();
+    assert!(matches!(error, TableError::WrongGame { .. }), "{error}");
+}
+
+#[test]
+fn empty_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.tab");
+    fs::write(&path, b"").unwrap();
+    assert_error(&path, |e| matches!(e, TableError::Empty { .. }));
+}
+
+#[test]
+fn directory() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_error(dir.path(), |e| matches!(e, TableError::Directory { .. }));
+}
+
+#[test]
+fn missing_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nowhere.tab");
+    assert_error(&path, |e| matches!(e, TableError::Io { .. }));
+}
+
+#[test]
+fn trailing_bytes_are_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    rewrite(&path, |b| b.extend_from_slice(&[0; 3]));
+    assert_error(&path, |e| matches!(e, TableError::Corrupted { .. }));
+}

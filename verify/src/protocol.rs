@@ -1,0 +1,218 @@
+//! The line protocol shared by the TopCoder-style games.
+//!
+//! A request is one line: the method name, then its arguments separated by
+//! spaces. An int is written in decimal, a String as itself, and a String[] or
+//! int[] as its length followed by its elements. An answer is one line: an int
+//! in decimal, an int[] as its elements separated by spaces, a String as itself.
+//! A request that cannot be answered gets one line starting `error:`.
+
+use std::io::{self, BufRead, Write};
+use std::str::SplitAsciiWhitespace;
+
+/// Why a request line could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// The line holds nothing.
+    #[error("empty request")]
+    Empty,
+    /// An argument is missing.
+    #[error("missing argument {0}")]
+    Missing(String),
+    /// An int argument is not a decimal number.
+    #[error("argument {name}: '{text}' is not an int")]
+    NotAnInt {
+        /// The argument.
+        name: String,
+        /// What was there instead.
+        text: String,
+    },
+    /// An array length is negative or larger than the line.
+    #[error("argument {name}: bad array length '{text}'")]
+    BadLength {
+        /// The argument.
+        name: String,
+        /// What was there instead.
+        text: String,
+    },
+    /// Words are left after the last argument.
+    #[error("unexpected extra argument '{0}'")]
+    Extra(String),
+}
+
+/// One request line, read argument by argument.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// The method name.
+    pub method: &'a str,
+    words: SplitAsciiWhitespace<'a>,
+}
+
+impl<'a> Request<'a> {
+    /// Splits a request line into its method and arguments.
+    pub fn parse(line: &'a str) -> Result<Request<'a>, ProtocolError> {
+        let mut words = line.split_ascii_whitespace();
+        let method = words.next().ok_or(ProtocolError::Empty)?;
+        Ok(Request { method, words })
+    }
+
+    /// The next argument as a String.
+    pub fn string(&mut self, name: &str) -> Result<&'a str, ProtocolError> {
+        self.words
+            .next()
+            .ok_or_else(|| ProtocolError::Missing(name.to_string()))
+    }
+
+    /// The next argument as an int.
+    pub fn int(&mut self, name: &str) -> Result<i64, ProtocolError> {
+        let text = self.string(name)?;
+        text.parse().map_err(|_| ProtocolError::NotAnInt {
+            name: name.to_string(),
+            text: text.to_string(),
+        })
+    }
+
+    fn length(&mut self, name: &str) -> Result<usize, ProtocolError> {
+        let text = self.string(name)?;
+        let bad = || ProtocolError::BadLength {
+            name: name.to_string(),
+            text: text.to_string(),
+        };
+        let len: usize = text.parse().map_err(|_| bad())?;
+        // No array can be longer than what is left of the line.
+        if len > self.words.clone().count() {
+            return Err(bad());
+        }
+        Ok(len)
+    }
+
+    /// The next argument as a String[]: its length, then its elements.
+    pub fn strings(&mut self, name: &str) -> Result<Vec<&'a str>, ProtocolError> {
+        let len = self.length(name)?;
+        (0..len)
+            .map(|i| self.string(&format!("{name}[{i}]")))
+            .collect()
+    }
+
+    /// The next argument as an int[]: its length, then its elements.
+    pub fn ints(&mut self, name: &str) -> Result<Vec<i64>, ProtocolError> {
+        let len = self.length(name)?;
+        (0..len)
+            .map(|i| self.int(&format!("{name}[{i}]")))
+            .collect()
+    }
+
+    /// Checks that no argument is left over.
+    pub fn finish(mut self) -> Result<(), ProtocolError> {
+        match self.words.next() {
+            Some(extra) => Err(ProtocolError::Extra(extra.to_string())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Formats an int[] answer: the elements separated by spaces.
+pub fn format_ints(values: &[i64]) -> String {
+    let words: Vec<String> = values.iter().map(i64::to_string).collect();
+    words.join(" ")
+}
+
+/// Answers every request line of `input` on `output` until end of input.
+///
+/// Each line gets the handler's answer, or `error: <message>` when the handler
+/// refuses it; the output is flushed after every answer, and a bad line never
+/// stops the service. Blank lines are skipped.
+pub fn serve<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    mut handler: impl FnMut(&str) -> Result<String, String>,
+) -> io::Result<()> {
+    for line in input.lines() {
+        let line = match line {
+            Ok(line) => line,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                writeln!(output, "error: request is not valid UTF-8")?;
+                output.flush()?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match handler(line.trim_end_matches('\r')) {
+            Ok(answer) => writeln!(output, "{answer}")?,
+            Err(message) => writeln!(output, "error: {message}")?,
+        }
+        output.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_ints_strings_and_arrays() {
+        let mut req = Request::parse("bestMove 2 C2 C3 0 Black 3 1 -2 3 7").unwrap();
+        assert_eq!(req.method, "bestMove");
+        assert_eq!(req.strings("red").unwrap(), vec!["C2", "C3"]);
+        assert_eq!(req.strings("black").unwrap(), Vec::<&str>::new());
+        assert_eq!(req.string("turn").unwrap(), "Black");
+        assert_eq!(req.ints("xs").unwrap(), vec![1, -2, 3]);
+        assert_eq!(req.int("n").unwrap(), 7);
+        req.finish().unwrap();
+    }
+
+    #[test]
+    fn rejects_malformed_arguments() {
+        assert_eq!(Request::parse("   ").unwrap_err(), ProtocolError::Empty);
+        let mut req = Request::parse("m 3 a b").unwrap();
+        assert!(matches!(
+            req.strings("xs"),
+            Err(ProtocolError::BadLength { .. })
+        ));
+        let mut req = Request::parse("m x").unwrap();
+        assert!(matches!(req.int("n"), Err(ProtocolError::NotAnInt { .. })));
+        let mut req = Request::parse("m -1").unwrap();
+        assert!(matches!(
+            req.ints("xs"),
+            Err(ProtocolError::BadLength { .. })
+        ));
+        let mut req = Request::parse("m").unwrap();
+        assert_eq!(req.int("n"), Err(ProtocolError::Missing("n".into())));
+        let req = Request::parse("m extra").unwrap();
+        assert_eq!(req.finish(), Err(ProtocolError::Extra("extra".into())));
+    }
+
+    #[test]
+    fn serve_answers_every_line_and_keeps_going_after_errors() {
+        let input = "add 1 2\nadd x\n\nadd 2 3 4\nadd -5 5\n";
+        let mut output = Vec::new();
+        serve(input.as_bytes(), &mut output, |line| {
+            let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+            let a = req.int("a").map_err(|e| e.to_string())?;
+            let b = req.int("b").map_err(|e| e.to_string())?;
+            req.finish().map_err(|e| e.to_string())?;
+            Ok((a + b).to_string())
+        })
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            vec![
+                "3",
+                "error: argument a: 'x' is not an int",
+                "error: unexpected extra argument '4'",
+                "0"
+            ]
+        );
+    }
+
+    #[test]
+    fn formats_int_arrays() {
+        assert_eq!(format_ints(&[3, -1, 0]), "3 -1 0");
+        assert_eq!(format_ints(&[]), "");
+    }
+}

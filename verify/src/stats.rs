@@ -1,0 +1,153 @@
+//! Summary statistics with 95% confidence intervals.
+
+use serde::Serialize;
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Mean of a sample with the half-width of its 95% confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Mean {
+    /// Sample size.
+    pub n: usize,
+    /// Sample mean (0 for an empty sample).
+    pub mean: f64,
+    /// Half-width of the normal-approximation 95% interval (0 below two samples).
+    pub ci95: f64,
+}
+
+impl Mean {
+    /// Summarizes a sample.
+    pub fn of(sample: &[f64]) -> Mean {
+        let n = sample.len();
+        if n == 0 {
+            return Mean {
+                n,
+                mean: 0.0,
+                ci95: 0.0,
+            };
+        }
+        let mean = sample.iter().sum::<f64>() / n as f64;
+        let ci95 = if n < 2 {
+            0.0
+        } else {
+            let variance = sample.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            Z95 * (variance / n as f64).sqrt()
+        };
+        Mean { n, mean, ci95 }
+    }
+
+    /// `mean ± ci95` with the given number of decimals.
+    pub fn display(&self, decimals: usize) -> String {
+        format!("{:.*} ± {:.*}", decimals, self.mean, decimals, self.ci95)
+    }
+}
+
+/// Wins, draws and losses of one side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+impl Wdl {
+    /// Counts one game by the sign of its score difference.
+    pub fn add(&mut self, difference: i64) {
+        match difference.signum() {
+            1 => self.wins += 1,
+            0 => self.draws += 1,
+            _ => self.losses += 1,
+        }
+    }
+
+    /// Games counted.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Fraction of games won.
+    pub fn win_rate(&self) -> f64 {
+        ratio(self.wins, self.games())
+    }
+
+    /// Fraction of games drawn.
+    pub fn draw_rate(&self) -> f64 {
+        ratio(self.draws, self.games())
+    }
+
+    /// Fraction of games lost.
+    pub fn loss_rate(&self) -> f64 {
+        ratio(self.losses, self.games())
+    }
+
+    /// Wilson 95% interval of the win rate.
+    pub fn win_rate_ci95(&self) -> (f64, f64) {
+        wilson95(self.wins, self.games())
+    }
+}
+
+fn ratio(k: u64, n: u64) -> f64 {
+    if n == 0 { 0.0 } else { k as f64 / n as f64 }
+}
+
+/// Wilson score 95% interval for `k` successes in `n` trials.
+pub fn wilson95(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    // Rounding must not push the rate itself outside its interval.
+    (
+        (centre - half).min(p).max(0.0),
+        (centre + half).max(p).min(1.0),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_interval() {
+        let m = Mean::of(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(m.n, 4);
+        assert!((m.mean - 2.5).abs() < 1e-12);
+        // s = sqrt(5/3), half-width = 1.96 * s / 2
+        assert!((m.ci95 - Z95 * (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        assert_eq!(Mean::of(&[]).mean, 0.0);
+        assert_eq!(Mean::of(&[7.0]).ci95, 0.0);
+    }
+
+    #[test]
+    fn wdl_counts_by_sign() {
+        let mut wdl = Wdl::default();
+        for d in [3, 0, -1, 5] {
+            wdl.add(d);
+        }
+        assert_eq!((wdl.wins, wdl.draws, wdl.losses), (2, 1, 1));
+        assert!((wdl.win_rate() - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn wilson_interval_contains_the_rate_and_stays_in_range() {
+        for (k, n) in [(0, 10), (10, 10), (5, 10), (1, 1000)] {
+            let (lo, hi) = wilson95(k, n);
+            let p = k as f64 / n as f64;
+            assert!(
+                0.0 <= lo && lo <= p && p <= hi && hi <= 1.0,
+                "{k}/{n}: {lo} {hi}"
+            );
+        }
+        // A known value: 5 of 10 gives about [0.237, 0.763].
+        let (lo, hi) = wilson95(5, 10);
+        assert!((lo - 0.2366).abs() < 1e-3 && (hi - 0.7634).abs() < 1e-3);
+    }
+}
