@@ -7,5 +7,6 @@
 
 pub mod format;
 pub mod ioiwari;
+pub mod tonga;
 
 pub use format::{Header, Layout, Meta, Table, TableError, TableSpec};

@@ -298,6 +298,21 @@ impl Endgame {
         self.search(0, 0, mover, i32::MIN + 1, i32::MAX)
     }
 
+    /// The exact value for `mover` and one optimal move, from a single search
+    /// (`None` on a full board).
+    pub fn solve_with_move(&mut self, mover: Colour) -> (i32, Option<Cell>) {
+        let value = self.solve(mover);
+        if self.cells.is_empty() {
+            return (value, None);
+        }
+        // The root was searched with a full window: its entry is exact and was
+        // written last, so it is still in the table.
+        let slot = Self::hash(0, 0) as usize & (self.table.len() - 1);
+        let entry = self.table[slot];
+        debug_assert!(entry.key == 0 && entry.flag == EXACT);
+        (value, Some(self.cells[entry.best as usize]))
+    }
+
     /// The exact value of every move of `mover`, as (cell, value) in row-major order.
     pub fn move_values(&mut self, mover: Colour) -> Vec<(Cell, i32)> {
         self.ensure_table(mover);
@@ -474,6 +489,12 @@ mod tests {
                 let mut game = Endgame::new(&board).unwrap();
                 assert_eq!(game.solve(position.to_move), expected, "\n{board}");
                 // Every move's value, against the reference on each child.
+                let (value, best) = game.solve_with_move(position.to_move);
+                assert_eq!(value, expected);
+                if let Some(cell) = best {
+                    let (child, _) = crate::Game::after(&position, cell);
+                    assert_eq!(-search::negamax(&child), expected, "best move is optimal");
+                }
                 for (cell, value) in game.move_values(position.to_move) {
                     let (child, _) = crate::Game::after(&position, cell);
                     assert_eq!(value, -search::negamax(&child));
