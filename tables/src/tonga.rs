@@ -113,3 +113,68 @@ impl TongaTable {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_solver::tonga::endgame::Endgame;
+    use tabula_solver::tonga::{Colour, Position};
+
+    /// A small deterministic generator, so the test needs no extra dependency.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn whole_table_against_the_endgame_solver() {
+        // The full build takes a few seconds: test the real table, not a part.
+        let table = TongaTable::from_solution(&solve(true, &|_| {}));
+        assert_eq!(table.check_records(), Ok(POSITIONS));
+        let empty = Board::new(4).unwrap();
+        let mut game = Endgame::new(&empty).unwrap();
+        assert_eq!(table.value(&empty), Ok(game.solve(Colour::Black)));
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for k in 0..3000 {
+            let index = next(&mut state) as usize % POSITIONS;
+            let board = TongaSpace::board_at(index);
+            let mover = board.to_move();
+            let mut game = Endgame::new(&board).unwrap();
+            let value = table.value(&board).unwrap();
+            assert_eq!(value, game.solve(mover), "\n{board}");
+            if board.is_full() {
+                assert_eq!(value, Position::from_board(board).difference());
+            }
+            if k % 10 == 0 {
+                // The optimal squares are exactly those of best value.
+                let values = game.move_values(mover);
+                let best: Vec<Cell> = values
+                    .iter()
+                    .filter(|&&(_, v)| v == value)
+                    .map(|&(c, _)| c)
+                    .collect();
+                assert_eq!(table.best_moves(&board).unwrap(), best, "\n{board}");
+            }
+        }
+    }
+
+    #[test]
+    fn lookups_reject_other_boards() {
+        let solution = Solution {
+            values: vec![0; POSITIONS],
+            best: vec![0; POSITIONS],
+        };
+        let table = TongaTable::from_solution(&solution);
+        let six = Board::new(6).unwrap();
+        assert_eq!(table.value(&six), Err(LookupError::Size(6)));
+        let mut two_black = Board::new(4).unwrap();
+        two_black.place(0, Colour::Black);
+        two_black.place(1, Colour::Black);
+        assert_eq!(
+            table.value(&two_black),
+            Err(LookupError::Counts { black: 2, white: 0 })
+        );
+    }
+}

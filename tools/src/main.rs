@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod ioiwari;
 mod progress;
 mod table_cmds;
+mod tonga;
 
 /// Exact solvers, tables, players and referees for small competition games.
 #[derive(Parser)]
@@ -44,18 +45,25 @@ enum Command {
     /// Measure how the built-in agents fare and print a report.
     #[command(subcommand)]
     Verify(VerifyGame),
+    /// PseudoTonga rules: score a board, list the server's moves.
+    #[command(subcommand)]
+    Tonga(tonga::TongaCommand),
 }
 
 #[derive(Subcommand)]
 enum BuildGame {
     /// Every one of the 6^7 Ioiwari boards.
     Ioiwari(ioiwari::BuildArgs),
+    /// Every PseudoTonga 4x4 position reachable with Black first.
+    Tonga(tonga::BuildArgs),
 }
 
 #[derive(Subcommand)]
 enum QueryGame {
     /// Value and optimal moves of an Ioiwari board.
     Ioiwari(ioiwari::QueryArgs),
+    /// Exact value and optimal squares of a PseudoTonga 4x4 board read on stdin.
+    Tonga(tonga::QueryArgs),
 }
 
 #[derive(Subcommand)]
@@ -68,15 +76,22 @@ enum PlayGame {
 enum RefereeGame {
     /// Ioiwari's optimal player 2 (ioiwari2) against player 1.
     Ioiwari(ioiwari::RefereeArgs),
+    /// The PseudoTonga server against a player, with the TopCoder scoring.
+    Tonga(tonga::RefereeArgs),
 }
 
 #[derive(Subcommand)]
-enum ServeGame {}
+enum ServeGame {
+    /// A built-in PseudoTonga player over the init/move/end line protocol.
+    Tonga(tonga::ServeArgs),
+}
 
 #[derive(Subcommand)]
 enum VerifyGame {
     /// The official results table: optimal, greedy and random play per instance.
     Ioiwari(ioiwari::VerifyArgs),
+    /// Mean case score per board side of each built-in player against the server.
+    Tonga(tonga::VerifyArgs),
 }
 
 /// What a finished command tells the shell.
@@ -90,8 +105,13 @@ fn run(cli: Cli) -> Outcome {
         Command::Check(args) => table_cmds::check(args),
         Command::Play(PlayGame::Ioiwari(args)) => ioiwari::play(args),
         Command::Referee(RefereeGame::Ioiwari(args)) => ioiwari::referee(args),
-        Command::Serve(game) => match game {},
+        Command::Serve(ServeGame::Tonga(args)) => tonga::serve(args),
         Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
+        Command::Build(BuildGame::Tonga(args)) => tonga::build(args),
+        Command::Query(QueryGame::Tonga(args)) => tonga::query(args),
+        Command::Referee(RefereeGame::Tonga(args)) => tonga::referee(args),
+        Command::Verify(VerifyGame::Tonga(args)) => tonga::verify(args),
+        Command::Tonga(command) => tonga::tonga(command),
     }
 }
 

@@ -60,6 +60,8 @@ pub fn check(args: CheckArgs) -> Outcome {
     let records = match game.as_str() {
         "ioiwari" => crate::ioiwari::check_records(table)
             .with_context(|| format!("{}", args.file.display()))?,
+        "tonga" => crate::tonga::check_records(table)
+            .with_context(|| format!("{}", args.file.display()))?,
         _ => {
             println!(
                 "{}: header and checksums ok ({} entries); no record check for game '{game}'",
