@@ -117,6 +117,10 @@ pub struct BestSettings {
     pub candidates: usize,
     /// Server tie-breaks averaged per candidate.
     pub ties: usize,
+    /// Rounds (own move, server reply) looked ahead before the leaf evaluation.
+    pub rounds: usize,
+    /// Above this many empties only one round is searched (time at N=14, 16).
+    pub deep_at: usize,
 }
 
 impl Default for BestSettings {
@@ -126,6 +130,8 @@ impl Default for BestSettings {
             exact_at: 16,
             candidates: 6,
             ties: 2,
+            rounds: 2,
+            deep_at: 160,
         }
     }
 }
@@ -135,8 +141,9 @@ impl Default for BestSettings {
 ///
 /// Midgame: the best few squares by the server's own 3-ply evaluation (seen
 /// from the player's side) are each answered by the server's exact policy,
-/// averaging over its tied squares; the positions reached are scored by the
-/// player's own 3-ply value. Endgame: perfect play from 16 empties, and the
+/// averaging over some of its tied squares, then by the player's own 3-ply
+/// choice and the server's answer again; the positions reached are scored by
+/// the player's own 3-ply value. Deterministic: no clock is read. Endgame: perfect play from 16 empties, and the
 /// expectimax against the server's policy (uniform tie-breaks) from 11.
 pub struct BestAgent {
     settings: BestSettings,
@@ -187,28 +194,43 @@ impl Agent<Position> for BestAgent {
         for &(cell, _) in ranked.iter().take(s.candidates.max(1)) {
             let mut b1 = board;
             b1.place(cell, me);
-            let replies = server::choices(geo, &b1, me.other()).expect("not full: many empties");
-            // Evenly spread tie-breaks, so the choice stays deterministic.
-            let step = replies.cells.len().div_ceil(s.ties.max(1));
-            let mut sum = 0.0;
-            let mut count = 0;
-            for &reply in replies.cells.iter().step_by(step) {
-                let mut b2 = b1;
-                b2.place(reply, me.other());
-                let leaf = match server::choices(geo, &b2, me) {
-                    Some(c) => c.value as f64,
-                    None => points_difference(&b2, me) as f64,
-                };
-                sum += leaf;
-                count += 1;
-            }
-            let value = sum / f64::from(count);
+            let rounds = if empties > s.deep_at { 1 } else { s.rounds };
+            let value = lookahead(geo, &b1, me, rounds, s.ties);
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, cell));
             }
         }
         best.expect("a candidate").1
     }
+}
+
+/// Expected leaf value for `me` after its move led to `board`: the server
+/// answers by its exact policy (averaged over up to `ties` of its tied squares),
+/// then `me` plays its own 3-ply best square, for `rounds` rounds; the leaf is
+/// `me`'s 3-ply value (the final points difference on a full board).
+fn lookahead(geo: &Geometry, board: &Board, me: Colour, rounds: usize, ties: usize) -> f64 {
+    let Some(replies) = server::choices(geo, board, me.other()) else {
+        return points_difference(board, me) as f64;
+    };
+    // Evenly spread tie-breaks, so the choice stays deterministic.
+    let step = replies.cells.len().div_ceil(ties.max(1));
+    let mut sum = 0.0;
+    let mut count = 0;
+    for &reply in replies.cells.iter().step_by(step) {
+        let mut b2 = *board;
+        b2.place(reply, me.other());
+        sum += match server::choices(geo, &b2, me) {
+            None => points_difference(&b2, me) as f64,
+            Some(mine) if rounds <= 1 => mine.value as f64,
+            Some(mine) => {
+                let mut b3 = b2;
+                b3.place(mine.cells[0], me);
+                lookahead(geo, &b3, me, rounds - 1, ties)
+            }
+        };
+        count += 1;
+    }
+    sum / f64::from(count)
 }
 
 /// The built-in player called `name`, drawing its random choices from `rng`.

@@ -428,6 +428,17 @@ fn scored(
     Some((best, cells, all))
 }
 
+/// Puts the smallest few items (by `cmp`) first and in order; the rest stay unordered.
+fn partial_sort(items: &mut [(i64, Cell)], cmp: impl Fn(&(i64, Cell), &(i64, Cell)) -> std::cmp::Ordering) {
+    const HEAD: usize = 12;
+    if items.len() > HEAD * 2 {
+        items.select_nth_unstable_by(HEAD, &cmp);
+        items[..HEAD].sort_unstable_by(&cmp);
+    } else {
+        items.sort_unstable_by(cmp);
+    }
+}
+
 /// Minimum over the player's replies of the server's best second move; stops
 /// (returning something below `cut`) as soon as the minimum falls below `cut`.
 fn min_reply(
@@ -449,8 +460,9 @@ fn min_reply(
         len += 1;
     }
     // Replies that hurt the server most first; second moves by their gain now.
-    order2[..len].sort_unstable_by_key(|&(d, c)| (d, c));
-    order3[..len].sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Only the heads are sorted: a cut almost always comes from the first few.
+    partial_sort(&mut order2[..len], |a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+    partial_sort(&mut order3[..len], |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut worst = i64::MAX;
     for &(_, m2) in &order2[..len] {
         isles.apply(m2, player);
