@@ -1,0 +1,260 @@
+//! The `tabula` binary end to end for PseudoTonga: real processes, real pipes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use tabula_solver::tonga::endgame::Endgame;
+use tabula_solver::tonga::server::plain_choices;
+use tabula_solver::tonga::{Board, Colour};
+
+fn tabula() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+}
+
+fn run_with_input(args: &[&str], input: &str) -> Output {
+    let mut child = tabula()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Exit status 2 and one stderr line that starts `error:` and says `problem`.
+fn assert_one_line_error(out: &Output, problem: &str) {
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(problem), "'{err}' does not say {problem}");
+}
+
+const SIX: &str =
+    "6\n. . . . . .\n. . W B . .\n. B W W B .\n. . . W B .\nB W W . . .\n. . B . . .\n";
+
+#[test]
+fn score_the_statement_boards() {
+    let out = run_with_input(
+        &["tonga", "score"],
+        "4\nW W B B\nW B W W\nB W B B\nB W W B\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "B 18 W 22\n");
+    let out = run_with_input(&["tonga", "score"], SIX);
+    // Black: four single stones and a pair; White: a four and a pair.
+    assert_eq!(stdout(&out), "B 8 W 20\n");
+}
+
+#[test]
+fn score_rejects_bad_boards() {
+    let out = run_with_input(&["tonga", "score"], "5\n");
+    assert_one_line_error(&out, "not an even number");
+    let out = run_with_input(&["tonga", "score"], "4\nWWBB\nWBW\nBWBB\nBWWB\n");
+    assert_one_line_error(&out, "row 1 has 3 cells");
+    let out = run_with_input(&["tonga", "score"], "4\nWWBB\nWBWX\nBWBB\nBWWB\n");
+    assert_one_line_error(&out, "'X'");
+    let out = run_with_input(&["tonga", "score"], "4\nWWBB\n");
+    assert_one_line_error(&out, "expected 4 board rows");
+}
+
+#[test]
+fn server_moves_match_the_plain_minimax() {
+    let input = format!("6\nW\n{}", &SIX[2..]);
+    let out = run_with_input(&["tonga", "server-moves"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let board = Board::parse(SIX).unwrap();
+    let plain = plain_choices(&board, Colour::White).unwrap();
+    let mut expected = format!("{}\n", plain.value);
+    for cell in plain.cells {
+        let (r, c) = board.row_col(cell);
+        expected += &format!("{r} {c}\n");
+    }
+    assert_eq!(stdout(&out), expected);
+    let out = run_with_input(&["tonga", "server-moves"], "4\nX\n....\n....\n....\n....\n");
+    assert_one_line_error(&out, "colour");
+    let out = run_with_input(&["tonga", "server-moves"], "4\nB\nBWBW\nWBWB\nBWBW\nWBWB\n");
+    assert_one_line_error(&out, "full");
+}
+
+#[test]
+fn build_query_and_check_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tonga4.tab");
+    let path = path.to_str().unwrap();
+    let out = tabula()
+        .args(["build", "tonga", "--size", "6", "-o", path])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "only the 4x4 board");
+    let out = tabula()
+        .args(["build", "tonga", "--size", "4", "-o", path])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = tabula().args(["check", path]).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("10165779 records consistent"));
+    let board = "4\nB W . .\n. B . .\n. . W .\n. . . .\n";
+    let out = run_with_input(&["query", "tonga", "--table", path], board);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let parsed = Board::parse(board).unwrap();
+    let mut game = Endgame::new(&parsed).unwrap();
+    let value = game.solve(Colour::Black);
+    let text = stdout(&out);
+    assert!(text.contains("to move: B\n"), "{text}");
+    assert!(text.contains(&format!("value: {value}\n")), "{text}");
+    let out = run_with_input(
+        &["query", "tonga", "--table", path],
+        "4\nBB..\n....\n....\n....\n",
+    );
+    assert_one_line_error(&out, "cannot arise with Black first");
+    let out = run_with_input(&["query", "tonga", "--table", path], SIX);
+    assert_one_line_error(&out, "4x4");
+    let missing = dir.path().join("missing.tab");
+    let out = run_with_input(
+        &["query", "tonga", "--table", missing.to_str().unwrap()],
+        board,
+    );
+    assert_one_line_error(&out, "missing.tab");
+}
+
+fn result_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("result"))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn served_player_over_pipes_plays_like_the_built_in_one() {
+    // `best` has no random choices, so both ways must give the same games.
+    let served = format!("{} serve tonga --agent best", env!("CARGO_BIN_EXE_tabula"));
+    let args = ["--sizes", "6,8", "--games", "2", "--seed", "5"];
+    let out = tabula()
+        .args(["referee", "tonga", "--player", &served])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let remote = result_lines(&stdout(&out));
+    let out = tabula()
+        .args(["referee", "tonga", "--agent", "best"])
+        .args(args)
+        .output()
+        .unwrap();
+    let local = result_lines(&stdout(&out));
+    assert_eq!(remote.len(), 4);
+    assert_eq!(remote, local);
+    assert!(stdout(&out).contains("overall "));
+}
+
+#[test]
+fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.log");
+    for (player, reason) in [
+        ("echo 9 9; sleep 5", "off the 6x6 board"),
+        ("echo hello; sleep 5", "invalid answer 'hello'"),
+        ("exit 3", "player"),
+        ("sleep 5", "timed out"),
+    ] {
+        let out = tabula()
+            .args(["referee", "tonga", "--player", player, "--sizes", "6"])
+            .args(["--games", "2", "--timeout", "0.5", "--log"])
+            .arg(&log)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let lines = result_lines(&stdout(&out));
+        assert_eq!(lines.len(), 2, "{}", stdout(&out));
+        for line in &lines {
+            assert!(line.contains(reason), "{line} lacks {reason}");
+            // The server filled the board: one isle of 36 or 35 stones at least.
+            let words: Vec<i64> = line
+                .split(' ')
+                .skip(2)
+                .take(3)
+                .map(|w| w.parse().unwrap())
+                .collect();
+            assert!(words[2] < 0, "{line}");
+        }
+        let logged = std::fs::read_to_string(&log).unwrap();
+        assert!(logged.contains("# game 1 N 6"), "{logged}");
+    }
+    let out = tabula()
+        .args(["referee", "tonga", "--agent", "nobody"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "unknown player 'nobody'");
+    let out = tabula()
+        .args(["referee", "tonga", "--agent", "random", "--sizes", "7"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--sizes");
+}
+
+#[test]
+fn serve_answers_the_line_protocol() {
+    let out = run_with_input(
+        &["serve", "tonga", "--agent", "greedy"],
+        "init 6 -1 -1\nmove 9 9\nhello\nend\ninit 6 2 2\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    let first: Vec<usize> = lines[0].split(' ').map(|w| w.parse().unwrap()).collect();
+    assert!(first.len() == 2 && first[0] < 6 && first[1] < 6);
+    assert!(lines[1].starts_with("error: "), "{text}");
+    assert!(lines[2].starts_with("error: unknown request"), "{text}");
+    assert_eq!(lines[3], "ok");
+    assert_ne!(lines[4], "2 2");
+}
+
+#[test]
+fn verify_writes_markdown_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let args = [
+        "verify",
+        "tonga",
+        "--games",
+        "2",
+        "--sizes",
+        "6",
+        "--agents",
+        "random,server",
+    ];
+    let out = tabula()
+        .args(args)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("| random"), "{text}");
+    assert!(text.contains("| server"), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["agents"][0]["sizes"][0]["case_score"]["n"], 2);
+    // Same seed, same report.
+    let again = tabula().args(args).output().unwrap();
+    assert_eq!(stdout(&again), text);
+}
