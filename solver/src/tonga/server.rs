@@ -429,7 +429,10 @@ fn scored(
 }
 
 /// Puts the smallest few items (by `cmp`) first and in order; the rest stay unordered.
-fn partial_sort(items: &mut [(i64, Cell)], cmp: impl Fn(&(i64, Cell), &(i64, Cell)) -> std::cmp::Ordering) {
+fn partial_sort(
+    items: &mut [(i64, Cell)],
+    cmp: impl Fn(&(i64, Cell), &(i64, Cell)) -> std::cmp::Ordering,
+) {
     const HEAD: usize = 12;
     if items.len() > HEAD * 2 {
         items.select_nth_unstable_by(HEAD, &cmp);
