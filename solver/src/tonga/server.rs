@@ -585,6 +585,25 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn fast_server_matches_plain_on_big_boards() {
+        // Late positions of the big boards: the plain search stays affordable.
+        let mut rng = ChaCha8Rng::seed_from_u64(1616);
+        for n in [12, 14, 16] {
+            let geo = Geometry::new(n);
+            for _ in 0..12 {
+                let empties = rng.random_range(1..=14);
+                let board = random_board(&mut rng, n, n * n - empties);
+                let server = board.to_move();
+                assert_eq!(
+                    choices(&geo, &board, server),
+                    plain_choices(&board, server),
+                    "n={n}\n{board}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn fast_server_matches_plain_on_open_boards() {
         // Mostly empty boards: many squares, many ties, the cut matters most here.
         let mut rng = ChaCha8Rng::seed_from_u64(99);
