@@ -89,7 +89,7 @@ fn bench_endgame(c: &mut Criterion) {
     group.finish();
     let mut group = c.benchmark_group("tonga_endgame_vs_server");
     group.sample_size(10);
-    for empties in [6, 8, 10] {
+    for empties in [6, 8, 10, 12, 14, 15] {
         let board = midgame(&geo, 16, empties, 3);
         group.bench_with_input(BenchmarkId::from_parameter(empties), &board, |b, board| {
             b.iter(|| {

@@ -111,6 +111,8 @@ impl Agent<Position> for ServerAgent {
 pub struct BestSettings {
     /// Expectimax against the server's policy at or below this many empties.
     pub expectimax_at: usize,
+    /// The same on boards of at most 64 squares, where the server's search is cheaper.
+    pub expectimax_small_at: usize,
     /// Exact perfect-play solve at or below this many empties.
     pub exact_at: usize,
     /// Own candidate squares examined against the server's reply in the midgame.
@@ -126,7 +128,8 @@ pub struct BestSettings {
 impl Default for BestSettings {
     fn default() -> BestSettings {
         BestSettings {
-            expectimax_at: 11,
+            expectimax_at: 12,
+            expectimax_small_at: 15,
             exact_at: 16,
             candidates: 6,
             ties: 2,
@@ -143,8 +146,9 @@ impl Default for BestSettings {
 /// from the player's side) are each answered by the server's exact policy,
 /// averaging over some of its tied squares, then by the player's own 3-ply
 /// choice and the server's answer again; the positions reached are scored by
-/// the player's own 3-ply value. Deterministic: no clock is read. Endgame: perfect play from 16 empties, and the
-/// expectimax against the server's policy (uniform tie-breaks) from 11.
+/// the player's own 3-ply value. Endgame: perfect play from 16 empties, and
+/// the expectimax against the server's policy (uniform tie-breaks) from 12
+/// (15 on boards up to 8×8). Deterministic: no clock is read.
 pub struct BestAgent {
     settings: BestSettings,
     geo: GeoCache,
@@ -180,7 +184,12 @@ impl Agent<Position> for BestAgent {
         }
         if empties <= s.exact_at {
             let mut game = Endgame::new(&board).expect("few empties");
-            let best = if empties <= s.expectimax_at {
+            let limit = if board.cells() <= 64 {
+                s.expectimax_small_at
+            } else {
+                s.expectimax_at
+            };
+            let best = if empties <= limit {
                 game.against_server(me, me).1
             } else {
                 game.solve_with_move(me).1
