@@ -219,7 +219,7 @@ impl Solver {
             children.push((key, m, o, square));
         }
         if sort {
-            children.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            children.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
         }
         children
     }
