@@ -15,7 +15,7 @@ pub mod rules;
 pub mod search;
 
 pub use rules::{
-    BestMove, Board, Color, Move, Position, Square, TothelloError, best_move, parse_square,
-    square_name,
+    BestMove, Board, Color, Move, Position, Settled, Square, TothelloError, best_move,
+    parse_square, square_name,
 };
 pub use search::{SearchResult, Solver};

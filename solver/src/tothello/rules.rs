@@ -297,17 +297,10 @@ fn newly_sandwiched(mover: u64, opponent: u64, new: u64) -> u64 {
     caught
 }
 
-/// Places a piece on the empty `square` and runs the chain reaction.
-///
-/// `pre` must be [`sandwiched`]`(mover, opponent)`: opponent pieces that are
-/// already between two of the mover's change colour with any placement.
-/// Returns the mover's and the opponent's pieces afterwards.
+/// Flips the opponent pieces caught because of `new` (pieces that just became
+/// the mover's, already in `mover`), again and again until none is caught.
 #[inline]
-pub fn place_with(mover: u64, opponent: u64, pre: u64, square: Square) -> (u64, u64) {
-    debug_assert!((mover | opponent) & (1u64 << square) == 0, "square taken");
-    let mut new = (1u64 << square) | pre;
-    let mut mover = mover | new;
-    let mut opponent = opponent & !new;
+fn react(mut mover: u64, mut opponent: u64, mut new: u64) -> (u64, u64) {
     // Flipping only makes more pieces caught, so this reaches the unique fixpoint.
     loop {
         let caught = newly_sandwiched(mover, opponent, new);
@@ -320,9 +313,70 @@ pub fn place_with(mover: u64, opponent: u64, pre: u64, square: Square) -> (u64, 
     }
 }
 
+/// A position seen by the mover, with what every placement does first.
+///
+/// Opponent pieces already between two of the mover's (the game can leave
+/// some) change colour with any placement, and so does all they catch in turn;
+/// that reaction is the same for every square, so it is played once here.
+/// A square then flips more only if it closes an opponent run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settled {
+    /// The mover's pieces after the common reaction.
+    pub mover: u64,
+    /// The opponent's pieces after the common reaction.
+    pub opponent: u64,
+    /// Empty squares that close an opponent run whose other end is the mover's.
+    pub closing: u64,
+}
+
+impl Settled {
+    /// Settles `mover` and `opponent` (the mover's pieces and the opponent's).
+    #[inline]
+    pub fn new(mover: u64, opponent: u64) -> Settled {
+        let (mut mover, mut opponent) = (mover, opponent);
+        loop {
+            let mut runs = [0u64; 8];
+            for (d, run) in runs.iter_mut().enumerate() {
+                *run = run_toward(mover, opponent, d);
+            }
+            let mut pre = 0;
+            for d in 0..4 {
+                pre |= runs[d] & runs[d + 4];
+            }
+            if pre != 0 {
+                (mover, opponent) = react(mover | pre, opponent & !pre, pre);
+                continue;
+            }
+            let mut closing = 0;
+            for (d, &run) in runs.iter().enumerate() {
+                closing |= step(run, (d + 4) % 8);
+            }
+            return Settled {
+                mover,
+                opponent,
+                closing: closing & !(mover | opponent),
+            };
+        }
+    }
+
+    /// The mover's and the opponent's pieces after placing on the empty `square`.
+    #[inline]
+    pub fn place(&self, square: Square) -> (u64, u64) {
+        let bit = 1u64 << square;
+        debug_assert!((self.mover | self.opponent) & bit == 0, "square taken");
+        if self.closing & bit == 0 {
+            (self.mover | bit, self.opponent)
+        } else {
+            react(self.mover | bit, self.opponent, bit)
+        }
+    }
+}
+
 /// Places a piece on the empty `square` and runs the chain reaction.
+///
+/// Returns the mover's and the opponent's pieces afterwards.
 pub fn place(mover: u64, opponent: u64, square: Square) -> (u64, u64) {
-    place_with(mover, opponent, sandwiched(mover, opponent), square)
+    Settled::new(mover, opponent).place(square)
 }
 
 /// The result of `bestMove`: the largest piece count and every square reaching it.
@@ -341,34 +395,17 @@ pub fn best_move_bits(mover: u64, opponent: u64) -> Option<BestMove> {
     if empty == 0 {
         return None;
     }
-    let mut runs = [0u64; 8];
-    for (d, run) in runs.iter_mut().enumerate() {
-        *run = run_toward(mover, opponent, d);
-    }
-    let mut pre = 0;
-    for d in 0..4 {
-        pre |= runs[d] & runs[d + 4];
-    }
-    // Without a pre-existing catch, a square flips something only if it closes
-    // an opponent run whose other end is already the mover's.
-    let candidates = if pre == 0 {
-        let mut closing = 0;
-        for (d, &run) in runs.iter().enumerate() {
-            closing |= step(run, (d + 4) % 8);
-        }
-        closing & empty
-    } else {
-        empty
-    };
+    let settled = Settled::new(mover, opponent);
+    // Squares that close nothing add just the placed piece.
     let mut best = BestMove {
-        pieces: mover.count_ones() + 1,
-        squares: empty & !candidates,
+        pieces: settled.mover.count_ones() + 1,
+        squares: empty & !settled.closing,
     };
-    let mut rest = candidates;
+    let mut rest = settled.closing;
     while rest != 0 {
         let square = rest.trailing_zeros() as Square;
         rest &= rest - 1;
-        let pieces = place_with(mover, opponent, pre, square).0.count_ones();
+        let pieces = settled.place(square).0.count_ones();
         if pieces > best.pieces {
             best = BestMove {
                 pieces,

@@ -17,7 +17,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::rules::{CORNERS, EDGES, Move, Position, Square, place_with, sandwiched};
+use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square};
 
 /// Heuristic values are in sixteenths of a piece.
 pub const SCALE: i32 = 16;
@@ -192,7 +192,7 @@ impl Solver {
         passes: u8,
         depth: u8,
     ) -> ArrayVec<(i32, u64, u64, Square), 64> {
-        let pre = sandwiched(mover, opponent);
+        let settled = Settled::new(mover, opponent);
         let mut empty = !(mover | opponent);
         let sort = empty.count_ones() >= SORT_EMPTIES;
         let tt_move = if sort {
@@ -210,7 +210,7 @@ impl Solver {
         while empty != 0 {
             let square = empty.trailing_zeros() as Square;
             empty &= empty - 1;
-            let (m, o) = place_with(mover, opponent, pre, square);
+            let (m, o) = settled.place(square);
             let key = if square == tt_move {
                 INF
             } else {
