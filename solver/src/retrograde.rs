@@ -117,3 +117,56 @@ fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, 
     let value = i16::try_from(best_value).expect("state value fits in i16");
     (value, mask)
 }
+
+/// A record that breaks the negamax equation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("entry {index}: {problem}")]
+pub struct Inconsistency {
+    /// The state index.
+    pub index: usize,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+/// Checks stored values and optimal-move masks of every state against their children.
+///
+/// Each state's value must be the best `reward - value(child)`, and its mask must
+/// hold exactly the moves attaining it (a terminal state: its terminal value and no
+/// moves). Returns the number of states checked, or the first bad one found.
+pub fn check<S: StateSpace>(
+    space: &S,
+    value: impl Fn(usize) -> i32 + Sync,
+    best: impl Fn(usize) -> u64 + Sync,
+) -> Result<usize, Inconsistency> {
+    let check_one = |index: usize| -> Result<(), Inconsistency> {
+        let mut computed = i32::MIN;
+        let mut mask = 0u64;
+        space.for_each_edge(index, |edge| {
+            let v = edge.reward - value(edge.child);
+            if v > computed {
+                (computed, mask) = (v, 1 << edge.slot);
+            } else if v == computed {
+                mask |= 1 << edge.slot;
+            }
+        });
+        if computed == i32::MIN {
+            computed = space.terminal_value(index);
+        }
+        let stored = (value(index), best(index));
+        if stored != (computed, mask) {
+            return Err(Inconsistency {
+                index,
+                problem: format!(
+                    "stored value {} with moves {:#b}, its children give {computed} with {mask:#b}",
+                    stored.0, stored.1
+                ),
+            });
+        }
+        Ok(())
+    };
+    (0..space.len())
+        .into_par_iter()
+        .filter(|&index| space.is_state(index))
+        .try_for_each(check_one)?;
+    Ok((0..space.len()).filter(|&i| space.is_state(i)).count())
+}

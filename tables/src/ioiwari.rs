@@ -90,3 +90,14 @@ impl IoiwariTable {
         (0..PITS as Pit).filter(|p| mask >> p & 1 == 1).collect()
     }
 }
+
+impl IoiwariTable {
+    /// Checks every record against its children; returns the number checked.
+    pub fn check_records(&self) -> Result<usize, tabula_solver::retrograde::Inconsistency> {
+        tabula_solver::retrograde::check(
+            &IoiwariSpace,
+            |i| i32::from(self.table.value(i)),
+            |i| self.table.best(i),
+        )
+    }
+}

@@ -1,1 +1,108 @@
-fn main() {}
+//! `tabula`: build game tables, query them, play, referee and verify.
+//!
+//! Thin wiring over the library crates: each verb is a subcommand whose own
+//! subcommand names the game, and each game's arguments and run functions live
+//! in that game's module here.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod ioiwari;
+mod progress;
+mod table_cmds;
+
+/// Exact solvers, tables, players and referees for small competition games.
+#[derive(Parser)]
+#[command(name = "tabula", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a game's state space and write its table file.
+    #[command(subcommand)]
+    Build(BuildGame),
+    /// Look up positions in a game's table.
+    #[command(subcommand)]
+    Query(QueryGame),
+    /// Print a table file's header and metadata.
+    Info(table_cmds::InfoArgs),
+    /// Verify a table file's header, checksums and records.
+    Check(table_cmds::CheckArgs),
+    /// Play a game over its dialogue (stdin/stdout) or against a person.
+    #[command(subcommand)]
+    Play(PlayGame),
+    /// Referee games against a player over its original protocol.
+    #[command(subcommand)]
+    Referee(RefereeGame),
+    /// Answer requests of the line protocol on stdin/stdout.
+    #[command(subcommand)]
+    Serve(ServeGame),
+    /// Measure how the built-in agents fare and print a report.
+    #[command(subcommand)]
+    Verify(VerifyGame),
+}
+
+#[derive(Subcommand)]
+enum BuildGame {
+    /// Every one of the 6^7 Ioiwari boards.
+    Ioiwari(ioiwari::BuildArgs),
+}
+
+#[derive(Subcommand)]
+enum QueryGame {
+    /// Value and optimal moves of an Ioiwari board.
+    Ioiwari(ioiwari::QueryArgs),
+}
+
+#[derive(Subcommand)]
+enum PlayGame {
+    /// Ioiwari's player 1 over the IOI dialogue on stdin/stdout.
+    Ioiwari(ioiwari::PlayArgs),
+}
+
+#[derive(Subcommand)]
+enum RefereeGame {
+    /// Ioiwari's optimal player 2 (ioiwari2) against player 1.
+    Ioiwari(ioiwari::RefereeArgs),
+}
+
+#[derive(Subcommand)]
+enum ServeGame {}
+
+#[derive(Subcommand)]
+enum VerifyGame {
+    /// The official results table: optimal, greedy and random play per instance.
+    Ioiwari(ioiwari::VerifyArgs),
+}
+
+/// What a finished command tells the shell.
+pub type Outcome = anyhow::Result<ExitCode>;
+
+fn run(cli: Cli) -> Outcome {
+    match cli.command {
+        Command::Build(BuildGame::Ioiwari(args)) => ioiwari::build(args),
+        Command::Query(QueryGame::Ioiwari(args)) => ioiwari::query(args),
+        Command::Info(args) => table_cmds::info(args),
+        Command::Check(args) => table_cmds::check(args),
+        Command::Play(PlayGame::Ioiwari(args)) => ioiwari::play(args),
+        Command::Referee(RefereeGame::Ioiwari(args)) => ioiwari::referee(args),
+        Command::Serve(game) => match game {},
+        Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            // One line: the whole context chain, joined by colons.
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

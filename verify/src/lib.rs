@@ -4,6 +4,7 @@
 //! [`protocol`] of the TopCoder-style games, [`process`] for external players
 //! over pipes, [`tournament`] for seeded parallel runs, [`stats`] and [`report`].
 
+pub mod agent;
 pub mod ioiwari;
 pub mod process;
 pub mod protocol;

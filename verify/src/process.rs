@@ -32,9 +32,12 @@ pub enum PlayerError {
         /// Its exit status, as the system words it.
         status: String,
     },
-    /// The player closed its output but is still running.
+    /// The player closed its output (or the stream ended).
     #[error("player closed its output")]
     ClosedOutput,
+    /// The player closed its input.
+    #[error("player closed its input")]
+    ClosedInput,
     /// The player did not answer in time.
     #[error("player timed out")]
     TimedOut,
@@ -57,11 +60,108 @@ enum Incoming {
     Failed(io::Error),
 }
 
+/// Lines read from a stream by a background thread, so that waiting can time out.
+pub struct LineReader {
+    lines: Receiver<Incoming>,
+}
+
+impl LineReader {
+    /// Starts reading `stream` line by line in a background thread.
+    pub fn spawn(stream: impl Read + Send + 'static) -> LineReader {
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stream);
+            loop {
+                let mut buf = Vec::new();
+                let incoming = match reader
+                    .by_ref()
+                    .take(MAX_LINE as u64 + 1)
+                    .read_until(b'\n', &mut buf)
+                {
+                    Ok(0) => Incoming::Eof,
+                    Ok(_) if buf.len() > MAX_LINE => Incoming::TooLong,
+                    Ok(_) => match String::from_utf8(buf) {
+                        Ok(line) => Incoming::Line(line.trim_end_matches(['\n', '\r']).to_string()),
+                        Err(_) => Incoming::NotText,
+                    },
+                    Err(e) => Incoming::Failed(e),
+                };
+                let last = !matches!(incoming, Incoming::Line(_));
+                if sender.send(incoming).is_err() || last {
+                    break;
+                }
+            }
+        });
+        LineReader { lines }
+    }
+
+    /// The next line, or why there is none; `Ok(None)` is the end of the stream.
+    fn next(&self, deadline: Option<Instant>) -> Result<Option<String>, PlayerError> {
+        let incoming = match deadline {
+            Some(deadline) => {
+                let wait = deadline.saturating_duration_since(Instant::now());
+                match self.lines.recv_timeout(wait) {
+                    Ok(incoming) => incoming,
+                    Err(RecvTimeoutError::Timeout) => return Err(PlayerError::TimedOut),
+                    Err(RecvTimeoutError::Disconnected) => Incoming::Eof,
+                }
+            }
+            None => self.lines.recv().unwrap_or(Incoming::Eof),
+        };
+        match incoming {
+            Incoming::Line(line) => Ok(Some(line)),
+            Incoming::Eof => Ok(None),
+            Incoming::TooLong => Err(PlayerError::LineTooLong),
+            Incoming::NotText => Err(PlayerError::NotText),
+            Incoming::Failed(e) => Err(PlayerError::Io(e)),
+        }
+    }
+}
+
+/// The other side of a line dialogue: an external program, or our own stdin/stdout.
+pub trait Peer {
+    /// Sends one line (a newline is added) and flushes it.
+    fn send_line(&mut self, line: &str) -> Result<(), PlayerError>;
+    /// Waits for the next line, until `deadline` if there is one.
+    fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError>;
+}
+
+/// A peer reached through a pair of streams, such as our own stdin and stdout.
+pub struct StreamPeer<W: Write> {
+    input: LineReader,
+    output: W,
+}
+
+impl<W: Write> StreamPeer<W> {
+    /// Talks by reading lines from `input` and writing to `output`.
+    pub fn new(input: impl Read + Send + 'static, output: W) -> StreamPeer<W> {
+        StreamPeer {
+            input: LineReader::spawn(input),
+            output,
+        }
+    }
+}
+
+impl<W: Write> Peer for StreamPeer<W> {
+    fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
+        writeln!(self.output, "{line}")
+            .and_then(|()| self.output.flush())
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::BrokenPipe => PlayerError::ClosedInput,
+                _ => PlayerError::Io(e),
+            })
+    }
+
+    fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
+        self.input.next(deadline)?.ok_or(PlayerError::ClosedOutput)
+    }
+}
+
 /// A running external player.
 pub struct ExternalPlayer {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<Incoming>,
+    output: LineReader,
 }
 
 impl ExternalPlayer {
@@ -84,67 +184,13 @@ impl ExternalPlayer {
                 command: command.to_string(),
                 source,
             })?;
-        let stdout = child.stdout.take().expect("stdout is piped");
+        let output = LineReader::spawn(child.stdout.take().expect("stdout is piped"));
         let stdin = child.stdin.take();
-        let (sender, lines) = mpsc::channel();
-        // A reader thread turns the blocking pipe into messages that can time out.
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut buf = Vec::new();
-                let incoming = match reader
-                    .by_ref()
-                    .take(MAX_LINE as u64 + 1)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) => Incoming::Eof,
-                    Ok(_) if buf.len() > MAX_LINE => Incoming::TooLong,
-                    Ok(_) => match String::from_utf8(buf) {
-                        Ok(line) => Incoming::Line(line.trim_end_matches(['\n', '\r']).to_string()),
-                        Err(_) => Incoming::NotText,
-                    },
-                    Err(e) => Incoming::Failed(e),
-                };
-                let last = !matches!(incoming, Incoming::Line(_));
-                if sender.send(incoming).is_err() || last {
-                    break;
-                }
-            }
-        });
         Ok(ExternalPlayer {
             child,
             stdin,
-            lines,
+            output,
         })
-    }
-
-    /// Sends one line (a newline is added) and flushes it.
-    pub fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
-        let Some(stdin) = self.stdin.as_mut() else {
-            return Err(self.exit_error());
-        };
-        let result = stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        match result {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(self.exit_error()),
-            Err(e) => Err(PlayerError::Io(e)),
-        }
-    }
-
-    /// Waits until `deadline` for the next line the player writes.
-    pub fn recv_line(&mut self, deadline: Instant) -> Result<String, PlayerError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(Incoming::Line(line)) => Ok(line),
-            Ok(Incoming::TooLong) => Err(PlayerError::LineTooLong),
-            Ok(Incoming::NotText) => Err(PlayerError::NotText),
-            Ok(Incoming::Failed(e)) => Err(PlayerError::Io(e)),
-            Ok(Incoming::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exit_error()),
-            Err(RecvTimeoutError::Timeout) => Err(PlayerError::TimedOut),
-        }
     }
 
     /// Closes the player's input and waits up to `grace` for it to exit by itself.
@@ -179,6 +225,30 @@ impl ExternalPlayer {
     }
 }
 
+impl Peer for ExternalPlayer {
+    fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(PlayerError::ClosedInput);
+        };
+        let result = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        match result {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(self.exit_error()),
+            Err(e) => Err(PlayerError::Io(e)),
+        }
+    }
+
+    fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
+        match self.output.next(deadline)? {
+            Some(line) => Ok(line),
+            None => Err(self.exit_error()),
+        }
+    }
+}
+
 impl Drop for ExternalPlayer {
     fn drop(&mut self) {
         self.stdin = None;
@@ -196,8 +266,8 @@ impl Drop for ExternalPlayer {
 mod tests {
     use super::*;
 
-    fn soon() -> Instant {
-        Instant::now() + Duration::from_secs(5)
+    fn soon() -> Option<Instant> {
+        Some(Instant::now() + Duration::from_secs(5))
     }
 
     #[test]
@@ -224,7 +294,7 @@ mod tests {
         let started = Instant::now();
         let deadline = Instant::now() + Duration::from_millis(100);
         assert!(matches!(
-            player.recv_line(deadline),
+            player.recv_line(Some(deadline)),
             Err(PlayerError::TimedOut)
         ));
         drop(player);

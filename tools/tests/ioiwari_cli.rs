@@ -1,0 +1,314 @@
+//! The `tabula` binary end to end for Ioiwari: real processes, real pipes.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use tabula_solver::ioiwari::{Board, starting_boards};
+use tabula_tables::ioiwari::IoiwariTable;
+
+fn tabula() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+}
+
+fn run(args: &[&str]) -> Output {
+    tabula().args(args).output().expect("tabula runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn built_table(dir: &Path) -> PathBuf {
+    let path = dir.join("ioiwari.tab");
+    let out = run(&["build", "ioiwari", "-o", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    path
+}
+
+/// Exit status 2 and one stderr line that starts `error:` and names `name`.
+fn assert_one_line_error(out: &Output, name: &str, problem: &str) {
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(name), "'{err}' does not name {name}");
+    assert!(err.contains(problem), "'{err}' does not say {problem}");
+}
+
+#[test]
+fn bad_table_files_give_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = fs::read(built_table(dir.path())).unwrap();
+    let mut future = good.clone();
+    future[8] = 9;
+    let hash = xxhash_rust::xxh3::xxh3_64(&future[..120]);
+    future[120..128].copy_from_slice(&hash.to_le_bytes());
+    let mut flipped_payload = good.clone();
+    *flipped_payload.last_mut().unwrap() ^= 1;
+    let mut flipped_header = good.clone();
+    flipped_header[57] ^= 1;
+    let mut wrong_magic = good.clone();
+    wrong_magic[1] = b'Z';
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "truncated.tab",
+            good[..good.len() / 2].to_vec(),
+            "truncated",
+        ),
+        ("payload.tab", flipped_payload, "payload checksum"),
+        ("header.tab", flipped_header, "header checksum"),
+        ("magic.tab", wrong_magic, "wrong magic"),
+        ("future.tab", future, "version 9"),
+        ("empty.tab", Vec::new(), "empty"),
+    ];
+    for (name, bytes, problem) in cases {
+        let path = dir.path().join(name);
+        fs::write(&path, bytes).unwrap();
+        let p = path.to_str().unwrap();
+        assert_one_line_error(&run(&["check", p]), name, problem);
+        assert_one_line_error(&run(&["info", p]), name, problem);
+        assert_one_line_error(
+            &run(&["query", "ioiwari", "--table", p, "4 3 2 4 2 3 2"]),
+            name,
+            problem,
+        );
+    }
+    let d = dir.path().to_str().unwrap();
+    assert_one_line_error(&run(&["check", d]), d, "directory");
+    let missing = dir.path().join("missing.tab");
+    let m = missing.to_str().unwrap();
+    assert_one_line_error(&run(&["check", m]), "missing.tab", "No such file");
+    assert_one_line_error(
+        &run(&["play", "ioiwari", "--table", m]),
+        "missing.tab",
+        "No such file",
+    );
+}
+
+#[test]
+fn a_table_for_another_game_is_refused() {
+    use tabula_tables::format::table_bytes;
+    use tabula_tables::{Layout, Meta, TableSpec};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tonga.tab");
+    let spec = TableSpec {
+        game: "tonga",
+        params: [4, 0, 0, 0],
+        layout: Layout {
+            value_bytes: 2,
+            mask_bytes: 0,
+        },
+        entries: 2,
+    };
+    fs::write(&path, table_bytes(&spec, &Meta::default(), &[0; 4])).unwrap();
+    let out = run(&[
+        "query",
+        "ioiwari",
+        "--table",
+        path.to_str().unwrap(),
+        "1 1 1 1 1 1 1",
+    ]);
+    assert_one_line_error(&out, "tonga.tab", "expected 'ioiwari'");
+}
+
+#[test]
+fn check_and_query_a_good_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built_table(dir.path());
+    let p = path.to_str().unwrap();
+    let out = run(&["check", p]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("279936 records consistent"));
+    let out = run(&["query", "ioiwari", "--table", p, "4 3 2 4 2 3 2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let table = IoiwariTable::in_memory();
+    let board: Board = "4 3 2 4 2 3 2".parse().unwrap();
+    assert!(
+        text.contains(&format!("value: {}\n", table.value(&board))),
+        "{text}"
+    );
+    let labels: Vec<String> = table
+        .best_moves(&board)
+        .iter()
+        .map(|p| (p + 1).to_string())
+        .collect();
+    assert!(
+        text.contains(&format!("optimal moves: {}\n", labels.join(" "))),
+        "{text}"
+    );
+}
+
+#[test]
+fn malformed_boards_are_clear_errors() {
+    for (board, problem) in [
+        ("4 3 2 4 2 3", "7 pits, found 6"),
+        ("4 3 2 4 2 3 2 1", "7 pits, found 8"),
+        ("4 3 2 4 2 3 9", "pit 7 holds 9 beads"),
+        ("4 3 -2 4 2 3 2", "pit 3: '-2'"),
+        ("4 3 x 4 2 3 2", "pit 3: 'x'"),
+    ] {
+        let out = run(&["query", "ioiwari", board]);
+        assert_one_line_error(&out, board, problem);
+    }
+}
+
+#[test]
+fn player_beats_referee_over_pipes_on_all_357_boards_by_the_optimal_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built_table(dir.path());
+    let player = format!(
+        "{} play ioiwari --table {}",
+        env!("CARGO_BIN_EXE_tabula"),
+        path.display()
+    );
+    let out = run(&[
+        "referee",
+        "ioiwari",
+        "--rotations",
+        "--timeout",
+        "20",
+        "--player",
+        &player,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let table = IoiwariTable::in_memory();
+    let boards = starting_boards();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), boards.len() + 1, "{text}");
+    for (board, line) in boards.iter().zip(&lines) {
+        let (shown, result) = line.split_once(": ").unwrap();
+        assert_eq!(shown, board.to_string());
+        let words: Vec<&str> = result.split(' ').collect();
+        assert_eq!(words[0], "result");
+        let difference: i32 = words[1].parse::<i32>().unwrap() - words[2].parse::<i32>().unwrap();
+        assert_eq!(difference, table.value(board), "{line}");
+        assert_eq!(words[3], "win", "{line}");
+        assert_eq!(words.len(), 4, "{line}");
+    }
+    assert_eq!(lines[boards.len()], "tally: 357 win, 0 draw, 0 loss");
+}
+
+#[test]
+fn referee_over_its_own_stdin_and_stdout_plays_the_seed_example() {
+    let mut child = tabula()
+        .args(["referee", "ioiwari", "--board", "4 3 2 4 2 3 2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut to_referee = child.stdin.take().unwrap();
+    let mut from_referee = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    from_referee.read_line(&mut line).unwrap();
+    assert_eq!(line, "4 3 2 4 2 3 2\n");
+    // The seed's example: player 1 plays 2, 5, 5; the optimal player 2 answers 3, 4, 7.
+    for (mine, theirs) in [("2", "3"), ("5", "4"), ("5", "7")] {
+        writeln!(to_referee, "{mine}").unwrap();
+        line.clear();
+        from_referee.read_line(&mut line).unwrap();
+        assert_eq!(line.trim(), theirs);
+    }
+    line.clear();
+    from_referee.read_line(&mut line).unwrap();
+    assert_eq!(line, "result 11 9 win\n");
+    assert!(child.wait().unwrap().success());
+}
+
+/// A player script given as a shell command, and the reason its game must end with.
+fn misbehaving(script: &str, reason: &str) {
+    let out = run(&["referee", "ioiwari", "--timeout", "2", "--player", script]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("result "), "{text}");
+    assert!(text.contains(" loss "), "{text}");
+    assert!(text.contains(reason), "'{text}' should say {reason}");
+}
+
+#[test]
+fn misbehaving_players_lose_with_the_reason() {
+    misbehaving("read board; echo 9", "malformed move '9'");
+    misbehaving("read board; echo hello", "malformed move 'hello'");
+    // Pit 5 is emptied by the first move, then played again.
+    misbehaving(
+        "read board; echo 5; read reply; echo 5",
+        "illegal move: pit 5 is empty",
+    );
+    misbehaving("read board; exit 4", "exit status: 4");
+    misbehaving("read board; kill -9 $$", "signal: 9");
+    misbehaving("read board; sleep 30", "timed out");
+    misbehaving("read board; exec 1>&-; sleep 30", "closed its output");
+}
+
+#[test]
+fn referee_log_records_the_dialogue() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("ioiwari.out");
+    let player = format!("{} play ioiwari", env!("CARGO_BIN_EXE_tabula"));
+    let out = run(&[
+        "referee",
+        "ioiwari",
+        "--player",
+        &player,
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "result 11 9 win\n");
+    let text = fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        text,
+        "# game 4 3 2 4 2 3 2\n> 4 3 2 4 2 3 2\n< 2\n> 3\n< 5\n> 4\n< 5\n> 7\nresult 11 9 win\n"
+    );
+}
+
+#[test]
+fn verify_writes_the_results_table_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let out = run(&[
+        "verify",
+        "ioiwari",
+        "--games",
+        "30",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 2 + 51 + 1, "{text}");
+    assert!(
+        text.contains("| total W/D/L (51 instances) | 51/0/0"),
+        "{text}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let instances = report["instances"].as_array().unwrap();
+    assert_eq!(instances.len(), 51);
+    assert_eq!(report["totals"]["greedy1"]["wins"], 22);
+    assert_eq!(report["totals"]["greedy1"]["draws"], 7);
+    let first = &instances[0];
+    for key in [
+        "board",
+        "optimal",
+        "greedy1",
+        "greedy2",
+        "random_mean",
+        "random_win",
+        "random_draw",
+        "random_loss",
+    ] {
+        assert!(!first[key].is_null(), "missing {key}");
+    }
+    assert!(first["optimal"].is_i64() && first["greedy1"].is_i64());
+    // Same seed, same report.
+    let again = run(&["verify", "ioiwari", "--games", "30"]);
+    assert_eq!(stdout(&again), text);
+}
