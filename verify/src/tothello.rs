@@ -232,7 +232,7 @@ pub fn run_tournament(config: &TournamentConfig, progress: Progress<'_>) -> Tour
         let mut first = config.players[i].agent(rng(0), config.table_bits);
         let mut second = config.players[j].agent(rng(1), config.table_bits);
         // Even games: the first player takes the opening's side to move (Black).
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             play_game(start, &mut first, &mut second).black_minus_red()
         } else {
             -play_game(start, &mut second, &mut first).black_minus_red()
