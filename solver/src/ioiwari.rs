@@ -20,6 +20,34 @@ pub const NUM_BOARDS: usize = 279_936;
 /// Beads on a starting board.
 pub const START_BEADS: u32 = 20;
 
+/// Place values of the pits in a board index.
+const POW6: [isize; PITS] = [1, 6, 36, 216, 1296, 7776, 46656];
+
+/// The pit after each pit, clockwise.
+const NEXT: [usize; PITS] = [1, 2, 3, 4, 5, 6, 0];
+
+/// Boards are decoded four low pits and three high pits at a time from these tables.
+const LOW: usize = 1296;
+const LOW_DIGITS: [[u8; 4]; LOW] = digit_table::<4, LOW>();
+const HIGH_DIGITS: [[u8; 3]; NUM_BOARDS / LOW] = digit_table::<3, { NUM_BOARDS / LOW }>();
+
+/// The base-6 digits of `0..COUNT`, least significant first.
+const fn digit_table<const DIGITS: usize, const COUNT: usize>() -> [[u8; DIGITS]; COUNT] {
+    let mut table = [[0u8; DIGITS]; COUNT];
+    let mut n = 0;
+    while n < COUNT {
+        let mut rest = n;
+        let mut d = 0;
+        while d < DIGITS {
+            table[n][d] = (rest % 6) as u8;
+            rest /= 6;
+            d += 1;
+        }
+        n += 1;
+    }
+    table
+}
+
 /// A pit, `0..7` (the label shown to people is one more).
 pub type Pit = u8;
 
@@ -90,14 +118,13 @@ impl Board {
     }
 
     /// The board with the given dense index (`index < 6^7`).
-    pub fn from_index(mut index: usize) -> Board {
-        debug_assert!(index < NUM_BOARDS);
-        let mut pits = [0; PITS];
-        for pit in &mut pits {
-            *pit = (index % 6) as u8;
-            index /= 6;
+    #[inline]
+    pub fn from_index(index: usize) -> Board {
+        let [a, b, c, d] = LOW_DIGITS[index % LOW];
+        let [e, f, g] = HIGH_DIGITS[index / LOW];
+        Board {
+            pits: [a, b, c, d, e, f, g],
         }
-        Board { pits }
     }
 
     /// Dense index: pit 1 is the least significant base-6 digit.
@@ -129,35 +156,47 @@ impl Board {
     }
 
     /// Plays `pit` (0..7, non-empty) and reports the beads banked.
+    #[inline]
     pub fn sow(&mut self, pit: Pit) -> Sowing {
+        self.sow_tracking_index(pit).0
+    }
+
+    /// Sows like [`Board::sow`] and also returns how the board's index changed.
+    ///
+    /// The retrograde builder visits every move of every board; updating the
+    /// index as pits change is cheaper than encoding the child from scratch.
+    #[inline]
+    fn sow_tracking_index(&mut self, pit: Pit) -> (Sowing, isize) {
         let pits = &mut self.pits;
         let mut at = pit as usize;
         let mut hand = pits[at];
         debug_assert!(hand > 0, "sowing from an empty pit");
         pits[at] = 0;
+        let mut delta = -(hand as isize) * POW6[at];
         let mut banked = Sowing::default();
         while hand > 1 {
-            at = if at == PITS - 1 { 0 } else { at + 1 };
+            at = NEXT[at];
             if pits[at] == MAX_BEADS {
                 // A full pit pays one bead to the mover; the hand keeps its beads.
                 pits[at] -= 1;
                 banked.mover += 1;
+                delta -= POW6[at];
             } else {
                 pits[at] += 1;
                 hand -= 1;
+                delta += POW6[at];
             }
         }
-        if hand == 1 {
-            at = if at == PITS - 1 { 0 } else { at + 1 };
-            match pits[at] {
-                beads @ 1..=4 => {
-                    banked.mover += beads + 1;
-                    pits[at] = 0;
-                }
-                _ => banked.opponent += 1,
+        at = NEXT[at];
+        match pits[at] {
+            beads @ 1..=4 => {
+                banked.mover += beads + 1;
+                pits[at] = 0;
+                delta -= beads as isize * POW6[at];
             }
+            _ => banked.opponent += 1,
         }
-        banked
+        (banked, delta)
     }
 
     /// Plays the pit with this label ("1".."7"), checking it.
@@ -279,7 +318,17 @@ pub fn canonical_rotation(board: Board) -> Board {
         .expect("seven rotations")
 }
 
+/// Index of the board `Board::from_index(index).rotated(k)` for `k` in `1..7`, without decoding it.
+#[inline]
+fn rotated_index(index: usize, k: usize) -> usize {
+    let low = POW6[k] as usize;
+    index / low + (index % low) * POW6[PITS - k] as usize
+}
+
 /// Every board of the game as a [`StateSpace`], layered by beads in the pits.
+///
+/// A board and its rotations have the same value, so one board per rotation
+/// class is solved and the result copied to the other six.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IoiwariSpace;
 
@@ -296,16 +345,33 @@ impl StateSpace for IoiwariSpace {
         Board::from_index(index).beads() as usize
     }
 
+    fn is_canonical(&self, index: usize) -> bool {
+        (1..PITS).all(|k| rotated_index(index, k) >= index)
+    }
+
+    fn for_each_image(&self, index: usize, best: u64, mut visit: impl FnMut(usize, u64)) {
+        for k in 1..PITS {
+            let image = rotated_index(index, k);
+            if image == index {
+                // Only a board with all pits equal is its own rotation.
+                break;
+            }
+            // Pit p of the board is pit p - k of the image.
+            let mask = ((best >> k) | (best << (PITS - k))) & 0x7f;
+            visit(image, mask);
+        }
+    }
+
     fn for_each_edge(&self, index: usize, mut visit: impl FnMut(Edge)) {
         let board = Board::from_index(index);
         for pit in 0..PITS as u8 {
             if board.pits[pit as usize] > 0 {
                 let mut child = board;
-                let reward = child.sow(pit).difference();
+                let (sowing, delta) = child.sow_tracking_index(pit);
                 visit(Edge {
                     slot: pit,
-                    reward,
-                    child: child.index(),
+                    reward: sowing.difference(),
+                    child: index.wrapping_add_signed(delta),
                 });
             }
         }
@@ -399,6 +465,33 @@ mod tests {
                 assert_eq!(lost, u32::from(sowing.mover) + u32::from(sowing.opponent));
             }
         }
+    }
+
+    #[test]
+    fn tracked_index_matches_a_fresh_encoding() {
+        for index in 0..NUM_BOARDS {
+            let board = Board::from_index(index);
+            IoiwariSpace.for_each_edge(index, |edge| {
+                let mut child = board;
+                let reward = child.sow(edge.slot).difference();
+                assert_eq!((edge.child, edge.reward), (child.index(), reward));
+            });
+        }
+    }
+
+    #[test]
+    fn rotated_index_matches_rotated_board() {
+        for index in (0..NUM_BOARDS).step_by(7) {
+            let board = Board::from_index(index);
+            for k in 1..PITS {
+                assert_eq!(rotated_index(index, k), board.rotated(k).index());
+            }
+        }
+        let canonical = (0..NUM_BOARDS)
+            .filter(|&i| IoiwariSpace.is_canonical(i))
+            .count();
+        // (6^7 - 6) / 7 classes of seven boards, and six boards with all pits equal.
+        assert_eq!(canonical, (NUM_BOARDS - 6) / 7 + 6);
     }
 
     #[test]

@@ -40,6 +40,18 @@ pub trait StateSpace: Sync {
         true
     }
 
+    /// Whether this state is the one solved for its symmetry class (default: all are).
+    ///
+    /// Spaces with symmetries solve one state per class and copy its result to
+    /// the others through [`StateSpace::for_each_image`].
+    fn is_canonical(&self, _index: usize) -> bool {
+        true
+    }
+
+    /// Calls `visit(image, image_best)` for every other state symmetric to the
+    /// canonical state `index`, with its optimal-move mask `best` carried over.
+    fn for_each_image(&self, _index: usize, _best: u64, _visit: impl FnMut(usize, u64)) {}
+
     /// Calls `visit` for every legal move of the state, in slot order.
     fn for_each_edge(&self, index: usize, visit: impl FnMut(Edge));
 
@@ -76,14 +88,19 @@ pub fn solve<S: StateSpace>(space: &S, parallel: bool, progress: Progress<'_>) -
         for (&index, (value, mask)) in layer.iter().zip(results) {
             values[index as usize] = value;
             best[index as usize] = mask;
+            done += 1;
+            space.for_each_image(index as usize, mask, |image, image_mask| {
+                values[image] = value;
+                best[image] = image_mask;
+                done += 1;
+            });
         }
-        done += layer.len();
         progress(done);
     }
     Solution { values, best }
 }
 
-/// The real states of the space grouped by layer, each layer in index order.
+/// The canonical states of the space grouped by layer, each layer in index order.
 pub fn layer_order<S: StateSpace>(space: &S) -> Vec<Vec<u32>> {
     assert!(
         space.len() <= u32::MAX as usize,
@@ -91,7 +108,7 @@ pub fn layer_order<S: StateSpace>(space: &S) -> Vec<Vec<u32>> {
     );
     let mut layers = vec![Vec::new(); space.num_layers()];
     for index in 0..space.len() {
-        if space.is_state(index) {
+        if space.is_state(index) && space.is_canonical(index) {
             layers[space.layer(index)].push(index as u32);
         }
     }
@@ -129,6 +146,9 @@ pub struct Inconsistency {
 }
 
 /// Checks stored values and optimal-move masks of every state against their children.
+///
+/// Every state is checked on its own, symmetric images included, so a wrong
+/// symmetry shows up here.
 ///
 /// Each state's value must be the best `reward - value(child)`, and its mask must
 /// hold exactly the moves attaining it (a terminal state: its terminal value and no

@@ -150,10 +150,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         bail!("stdin: no board line");
     }
     let mut board = parse_board(&line)?;
-    loop {
-        let Some(pit) = table.best_move(&board) else {
-            break;
-        };
+    while let Some(pit) = table.best_move(&board) {
         writeln!(stdout, "{}", pit + 1)?;
         stdout.flush()?;
         board.sow(pit);
@@ -172,9 +169,6 @@ pub fn play(args: PlayArgs) -> Outcome {
             );
         }
         board.sow(reply);
-        if board.is_empty() {
-            break;
-        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,6 @@
 //! `tabula info` and `tabula check`: game-independent table inspection.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -23,7 +23,7 @@ pub struct CheckArgs {
     file: PathBuf,
 }
 
-fn open(path: &PathBuf) -> anyhow::Result<Table> {
+fn open(path: &Path) -> anyhow::Result<Table> {
     // Reads rather than maps: a file changed under a map could fault.
     Ok(Table::read(path)?)
 }

@@ -212,10 +212,11 @@ pub fn referee_game(
         banks[1] += u32::from(sowing.mover);
         banks[0] += u32::from(sowing.opponent);
         log(&format!("> {}", reply + 1));
-        if let Err(e) = peer.send_line(&(reply + 1).to_string()) {
-            if !board.is_over() {
-                return fault(banks, format!("could not send a move: {e}"));
-            }
+        // A player that stops listening after the game's last move has not lost.
+        if let Err(e) = peer.send_line(&(reply + 1).to_string())
+            && !board.is_over()
+        {
+            return fault(banks, format!("could not send a move: {e}"));
         }
     }
     Verdict { banks, fault: None }
