@@ -17,7 +17,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square};
+use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square, best_move_bits};
 
 /// Heuristic values are in sixteenths of a piece.
 pub const SCALE: i32 = 16;
@@ -31,6 +31,8 @@ const FLAG_EXACT: u8 = 2;
 const FLAG_USED: u8 = 4;
 /// Below this many empty squares children are searched unsorted.
 const SORT_EMPTIES: u32 = 5;
+/// From this many empty squares children are sorted by the opponent's best reply.
+const REPLY_EMPTIES: u32 = 9;
 
 /// What a search found at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,6 +197,7 @@ impl Solver {
         let settled = Settled::new(mover, opponent);
         let mut empty = !(mover | opponent);
         let sort = empty.count_ones() >= SORT_EMPTIES;
+        let deep = empty.count_ones() >= REPLY_EMPTIES;
         let tt_move = if sort {
             let flags = self.flags(passes, depth == EXACT_DEPTH);
             let entry = &self.table[self.index(mover, opponent, flags)];
@@ -213,6 +216,10 @@ impl Solver {
             let (m, o) = settled.place(square);
             let key = if square == tt_move {
                 INF
+            } else if deep {
+                // Fewest pieces for the opponent after its greediest reply.
+                let reply = best_move_bits(o, m).map_or(o.count_ones(), |b| b.pieces);
+                (m.count_ones() as i32 - reply as i32) * 4 + (CORNERS >> square & 1) as i32
             } else {
                 m.count_ones() as i32 * 4 + (CORNERS >> square & 1) as i32
             };
@@ -326,8 +333,17 @@ impl Solver {
             alpha = alpha.max(best);
         }
         let children = self.children(mover, opponent, passes, depth);
-        for &(_, child_mover, child_opponent, square) in &children {
-            let value = -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -alpha, next);
+        for (i, &(_, child_mover, child_opponent, square)) in children.iter().enumerate() {
+            // Principal variation search: later moves first get a null window.
+            let mut value = if i == 0 || beta - alpha == 1 {
+                -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -alpha, next)
+            } else {
+                -self.negamax::<EXACT>(child_opponent, child_mover, 0, -alpha - 1, -alpha, next)
+            };
+            if i > 0 && value > alpha && value < beta && beta - alpha > 1 {
+                value =
+                    -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -value, next);
+            }
             if value > best {
                 best = value;
                 best_move = square;
