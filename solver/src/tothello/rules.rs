@@ -244,6 +244,16 @@ fn step(bits: u64, d: usize) -> u64 {
     moved & mask
 }
 
+/// Shifts by a signed bit count (positive: towards higher squares).
+#[inline(always)]
+fn shift_by(bits: u64, shift: i32) -> u64 {
+    if shift > 0 {
+        bits << shift
+    } else {
+        bits >> -shift
+    }
+}
+
 /// The squares of `through` whose run over `through` in direction `d` first
 /// reaches a square of `from` (flood from `from` backwards).
 #[inline(always)]
@@ -253,11 +263,14 @@ fn run_toward(from: u64, through: u64, d: usize) -> u64 {
     if run == 0 {
         return 0;
     }
-    // A run between two squares of one line is at most six long.
-    for _ in 0..5 {
-        run |= step(run, back) & through;
-    }
-    run
+    // Kogge-Stone fill: runs are at most six long, so steps of 1, 2 and 4 do.
+    let (shift, mask) = DIRS[back];
+    let mut pro = through & mask;
+    run |= pro & shift_by(run, shift);
+    pro &= shift_by(pro, shift);
+    run |= pro & shift_by(run, 2 * shift);
+    pro &= shift_by(pro, 2 * shift);
+    run | (pro & shift_by(run, 4 * shift))
 }
 
 /// The opponent pieces that lie between two of the mover's pieces right now.
