@@ -174,8 +174,13 @@ pub fn play_session(
         output,
         "You play {human}. Type a square like C4, or pass; quit to stop."
     )?;
+    let mut shown = None;
     while !pos.is_finished() {
-        writeln!(output, "\n{pos}")?;
+        // The board again only when it changed (not after a refused move).
+        if shown != Some(pos) {
+            writeln!(output, "\n{pos}")?;
+            shown = Some(pos);
+        }
         if pos.to_move != human {
             let mv = solver
                 .choose(&pos, depth, exact)

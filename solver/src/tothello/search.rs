@@ -341,8 +341,7 @@ impl Solver {
                 -self.negamax::<EXACT>(child_opponent, child_mover, 0, -alpha - 1, -alpha, next)
             };
             if i > 0 && value > alpha && value < beta && beta - alpha > 1 {
-                value =
-                    -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -value, next);
+                value = -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -value, next);
             }
             if value > best {
                 best = value;
