@@ -1,14 +1,17 @@
 //! Tothello: the `bestMove` request handler of the line protocol, the built-in
 //! players and their tournament.
 
+use std::time::{Duration, Instant};
+
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use tabula_solver::Game;
-use tabula_solver::tothello::rules::best_move_bits;
-use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move};
+use tabula_solver::tothello::rules::{best_move_bits, sandwiched};
+use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
 
 use crate::agent::Agent;
+use crate::process::Peer;
 use crate::protocol::Request;
 use crate::report::Table;
 use crate::stats::{Mean, Wdl};
@@ -298,6 +301,183 @@ impl TournamentReport {
     }
 }
 
+/// One `bestMove` test: the request line and the right answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Case {
+    /// The request line.
+    pub request: String,
+    /// The right answer.
+    pub expected: u32,
+}
+
+/// The request line of `bestMove` for a board and the player to move.
+pub fn request_line(board: &Board, turn: Color) -> String {
+    let list = |mask: u64| -> String {
+        let mut text = mask.count_ones().to_string();
+        for square in (0..64u8).filter(|&s| mask >> s & 1 == 1) {
+            text.push(' ');
+            text.push_str(&square_name(square));
+        }
+        text
+    };
+    format!(
+        "bestMove {} {} {}",
+        list(board.red),
+        list(board.black),
+        turn.name()
+    )
+}
+
+/// A random board the statement calls valid: at most 50 pieces of a colour,
+/// no piece between two of the other colour, at least one empty square.
+pub fn random_valid_board(rng: &mut ChaCha8Rng) -> Board {
+    let fill = rng.random_range(0.0..0.95);
+    let share = rng.random_range(0.2..0.8);
+    let mut board = Board::default();
+    for square in 0..64 {
+        if rng.random_bool(fill) {
+            if rng.random_bool(share) {
+                board.red |= 1 << square;
+            } else {
+                board.black |= 1 << square;
+            }
+        }
+    }
+    // Emptying a caught piece can only free others, so this ends.
+    loop {
+        let caught = sandwiched(board.red, board.black) | sandwiched(board.black, board.red);
+        if caught == 0 {
+            break;
+        }
+        board.red &= !caught;
+        board.black &= !caught;
+    }
+    for _ in 0..2 {
+        while board.red.count_ones() > 50 {
+            board.red &= board.red - 1;
+        }
+        while board.black.count_ones() > 50 {
+            board.black &= board.black - 1;
+        }
+        // Removing pieces never catches one, but keep a square empty.
+        if board.empty() == 0 {
+            board.red &= board.red - 1;
+        }
+    }
+    board
+}
+
+/// The statement's two examples, then `random` seeded random valid boards.
+pub fn test_cases(random: usize, seed: u64) -> Vec<Case> {
+    let examples = [
+        (
+            &[
+                "C2", "C3", "C4", "C5", "D4", "E4", "F2", "F3", "F4", "F5", "G6",
+            ][..],
+            &["B1", "E1", "G1", "C6", "H7", "G4"][..],
+            Color::Black,
+        ),
+        (
+            &["A1", "B8", "C6", "C8", "D8"][..],
+            &["B2", "C2", "C3", "C4", "C5"][..],
+            Color::Red,
+        ),
+    ];
+    let mut cases: Vec<Case> = examples
+        .iter()
+        .map(|(red, black, turn)| {
+            let board = Board::from_squares(red, black).expect("valid example");
+            case(&board, *turn)
+        })
+        .collect();
+    for i in 0..random {
+        let mut rng = tournament::rng(seed, i as u64);
+        let board = random_valid_board(&mut rng);
+        let turn = if rng.random_bool(0.5) {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        cases.push(case(&board, turn));
+    }
+    cases
+}
+
+fn case(board: &Board, turn: Color) -> Case {
+    Case {
+        request: request_line(board, turn),
+        expected: best_move(board, turn).expect("a square is empty").pieces,
+    }
+}
+
+/// A wrong or missing answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Failure {
+    /// The request line.
+    pub request: String,
+    /// The right answer.
+    pub expected: u32,
+    /// What came back.
+    pub got: String,
+}
+
+/// How a `bestMove` program fared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckReport {
+    /// Cases sent.
+    pub cases: usize,
+    /// Cases answered right.
+    pub passed: usize,
+    /// Cases answered wrong.
+    pub failures: Vec<Failure>,
+    /// Why the dialogue stopped early, if it did.
+    pub fault: Option<String>,
+}
+
+/// Sends every case to `peer` and compares its answers with ours.
+///
+/// Each answer must come within `timeout` of its request. Every line is passed
+/// to `log` (`>` sent, `<` received). A dead or silent peer stops the check.
+pub fn referee_best_move(
+    cases: &[Case],
+    peer: &mut dyn Peer,
+    timeout: Option<Duration>,
+    log: &mut dyn FnMut(&str),
+) -> CheckReport {
+    let mut report = CheckReport {
+        cases: cases.len(),
+        passed: 0,
+        failures: Vec::new(),
+        fault: None,
+    };
+    for case in cases {
+        log(&format!("> {}", case.request));
+        if let Err(e) = peer.send_line(&case.request) {
+            report.fault = Some(format!("could not send a request: {e}"));
+            break;
+        }
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let line = match peer.recv_line(deadline) {
+            Ok(line) => line,
+            Err(e) => {
+                report.fault = Some(format!("no answer to '{}': {e}", case.request));
+                break;
+            }
+        };
+        log(&format!("< {line}"));
+        if line.trim() == case.expected.to_string() {
+            report.passed += 1;
+        } else {
+            report.failures.push(Failure {
+                request: case.request.clone(),
+                expected: case.expected,
+                got: line.trim().to_string(),
+            });
+        }
+    }
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,5 +612,75 @@ mod tests {
             pos.try_apply(mv).unwrap();
         }
         assert_eq!(pos, record.end);
+    }
+    /// A peer answering with `answer`, optionally wrong on one request.
+    struct InProcess {
+        pending: Option<String>,
+        wrong_on: Option<usize>,
+        seen: usize,
+    }
+
+    impl Peer for InProcess {
+        fn send_line(&mut self, line: &str) -> Result<(), crate::process::PlayerError> {
+            let mut reply = answer(line).unwrap_or_else(|e| format!("error: {e}"));
+            if self.wrong_on == Some(self.seen) {
+                reply = "0".into();
+            }
+            self.seen += 1;
+            self.pending = Some(reply);
+            Ok(())
+        }
+
+        fn recv_line(
+            &mut self,
+            _deadline: Option<Instant>,
+        ) -> Result<String, crate::process::PlayerError> {
+            self.pending
+                .take()
+                .ok_or(crate::process::PlayerError::ClosedOutput)
+        }
+    }
+
+    #[test]
+    fn random_cases_are_valid_statement_boards() {
+        let cases = test_cases(300, 3);
+        assert_eq!(cases.len(), 302);
+        assert_eq!(cases[0].expected, 16);
+        assert_eq!(cases[1].expected, 11);
+        let mut sizes = std::collections::BTreeSet::new();
+        for i in 0..300 {
+            let board = random_valid_board(&mut tournament::rng(3, i));
+            assert_eq!(sandwiched(board.red, board.black), 0);
+            assert_eq!(sandwiched(board.black, board.red), 0);
+            assert!(board.red.count_ones() <= 50 && board.black.count_ones() <= 50);
+            assert_ne!(board.empty(), 0);
+            sizes.insert((board.red | board.black).count_ones() / 8);
+        }
+        // Sparse and dense boards alike.
+        assert!(sizes.len() >= 6, "{sizes:?}");
+        assert_eq!(test_cases(300, 3), cases);
+    }
+
+    #[test]
+    fn referee_counts_right_and_wrong_answers() {
+        let cases = test_cases(50, 1);
+        let mut lines = 0;
+        let mut good = InProcess {
+            pending: None,
+            wrong_on: None,
+            seen: 0,
+        };
+        let report = referee_best_move(&cases, &mut good, None, &mut |_| lines += 1);
+        assert_eq!((report.passed, report.failures.len()), (52, 0));
+        assert_eq!(lines, 104);
+        let mut bad = InProcess {
+            pending: None,
+            wrong_on: Some(7),
+            seen: 0,
+        };
+        let report = referee_best_move(&cases, &mut bad, None, &mut |_| {});
+        assert_eq!(report.passed, 51);
+        assert_eq!(report.failures[0].request, cases[7].request);
+        assert_eq!(report.failures[0].got, "0");
     }
 }
