@@ -73,6 +73,8 @@ enum PlayGame {
 enum RefereeGame {
     /// Ioiwari's optimal player 2 (ioiwari2) against player 1.
     Ioiwari(ioiwari::RefereeArgs),
+    /// Check a Tothello bestMove program over the line protocol.
+    Tothello(tothello::RefereeArgs),
 }
 
 #[derive(Subcommand)]
@@ -102,6 +104,7 @@ fn run(cli: Cli) -> Outcome {
         Command::Play(PlayGame::Ioiwari(args)) => ioiwari::play(args),
         Command::Play(PlayGame::Tothello(args)) => tothello::play(args),
         Command::Referee(RefereeGame::Ioiwari(args)) => ioiwari::referee(args),
+        Command::Referee(RefereeGame::Tothello(args)) => tothello::referee(args),
         Command::Serve(ServeGame::Tothello(args)) => tothello::serve(args),
         Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
         Command::Verify(VerifyGame::Tothello(args)) => tothello::verify(args),

@@ -1,15 +1,20 @@
 //! `tabula … tothello`: serve the line protocol, query, play a person, verify.
 
-use std::io::{self, BufRead, Write};
+use std::fs::File;
+use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
 use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
+use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
 use tabula_verify::report::write_json;
-use tabula_verify::tothello::{Player, TournamentConfig, answer, run_tournament};
+use tabula_verify::tothello::{
+    Player, TournamentConfig, answer, referee_best_move, run_tournament, test_cases,
+};
 
 use crate::Outcome;
 use crate::progress::bar;
@@ -59,6 +64,27 @@ pub struct PlayArgs {
     /// Empty squares from which the computer plays perfectly.
     #[arg(long, default_value_t = 14)]
     exact: u32,
+}
+
+/// Arguments of `tabula referee tothello`.
+#[derive(Args)]
+pub struct RefereeArgs {
+    /// The bestMove program's command, run with `sh -c` and spoken to over pipes
+    /// in the line protocol (default: talk over this program's own stdin/stdout).
+    #[arg(long)]
+    player: Option<String>,
+    /// Random valid boards sent after the statement's two examples.
+    #[arg(long, default_value_t = 1000)]
+    cases: usize,
+    /// Seed of the random boards.
+    #[arg(long, default_value_t = 2001)]
+    seed: u64,
+    /// Time limit for each answer, in seconds.
+    #[arg(long, default_value_t = 2.0)]
+    timeout: f64,
+    /// Record the dialogue in this file (`>` requests, `<` answers).
+    #[arg(long)]
+    log: Option<PathBuf>,
 }
 
 /// Arguments of `tabula verify tothello`.
@@ -231,6 +257,61 @@ pub fn play(args: PlayArgs) -> Outcome {
         args.exact,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks a bestMove program's answers on the examples and random boards.
+///
+/// Prints each wrong answer and a summary; exits 0 when every answer is right, 1 otherwise.
+pub fn referee(args: RefereeArgs) -> Outcome {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let timeout = Some(Duration::from_secs_f64(args.timeout));
+    let cases = test_cases(args.cases, args.seed);
+    let mut log = match &args.log {
+        Some(path) => Some(BufWriter::new(
+            File::create(path).with_context(|| format!("{}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut record = |line: &str| {
+        if let Some(log) = log.as_mut() {
+            let _ = writeln!(log, "{line}");
+        }
+    };
+    let report = match &args.player {
+        Some(command) => {
+            let mut player = ExternalPlayer::spawn(command)?;
+            let report = referee_best_move(&cases, &mut player, timeout, &mut record);
+            player.finish(Duration::from_millis(500));
+            report
+        }
+        None => {
+            let mut peer = StreamPeer::new(io::stdin(), io::stderr());
+            referee_best_move(&cases, &mut peer as &mut dyn Peer, timeout, &mut record)
+        }
+    };
+    if let Some(log) = log.as_mut() {
+        log.flush().context("writing the log")?;
+    }
+    for failure in report.failures.iter().take(10) {
+        println!(
+            "wrong: {} -> got '{}', expected {}",
+            failure.request, failure.got, failure.expected
+        );
+    }
+    if report.failures.len() > 10 {
+        println!("... and {} more wrong answers", report.failures.len() - 10);
+    }
+    if let Some(fault) = &report.fault {
+        println!("stopped: {fault}");
+    }
+    println!("passed {} of {} cases", report.passed, report.cases);
+    Ok(if report.passed == report.cases {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// Runs the tournament of the built-in players and prints its report.

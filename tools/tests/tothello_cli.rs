@@ -117,3 +117,20 @@ fn verify_writes_markdown_and_json() {
     let again = run(&args[..6]);
     assert_eq!(String::from_utf8_lossy(&again.stdout), text);
 }
+
+#[test]
+fn referee_passes_our_server_and_catches_a_wrong_program() {
+    let server = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
+    let out = run(&["referee", "tothello", "--player", &server, "--cases", "300"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(text.trim(), "passed 302 of 302 cases");
+
+    let wrong = "while read line; do echo 16; done";
+    let out = run(&["referee", "tothello", "--player", wrong, "--cases", "20"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    // The first example's answer is 16, the second's 11.
+    assert!(text.contains("-> got '16', expected 11"), "{text}");
+    assert!(!text.contains("passed 22 of 22"), "{text}");
+}
