@@ -312,3 +312,36 @@ fn verify_writes_the_results_table_and_json() {
     let again = run(&["verify", "ioiwari", "--games", "30"]);
     assert_eq!(stdout(&again), text);
 }
+
+fn play_with_input(input: &str) -> Output {
+    let mut child = tabula()
+        .args(["play", "ioiwari"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn player_rejects_bad_input_with_one_line() {
+    let out = play_with_input("4 3 2 4 2 3\n");
+    assert_one_line_error(&out, "4 3 2 4 2 3", "7 pits, found 6");
+    let out = play_with_input("");
+    assert_one_line_error(&out, "stdin", "no board line");
+    // Player 1 opens with pit 2 (the lowest optimal pit); pit 2 is then empty.
+    let out = play_with_input("4 3 2 4 2 3 2\n2\n");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+    assert_one_line_error(&out, "pit 2", "empty");
+    let out = play_with_input("4 3 2 4 2 3 2\nseven\n");
+    assert_one_line_error(&out, "player 2's move", "'seven' is not a pit label");
+    let out = play_with_input("4 3 2 4 2 3 2\n3\n");
+    assert_one_line_error(&out, "stdin", "input ended");
+}
