@@ -405,6 +405,32 @@ mod tests {
         pos
     }
 
+    /// Every strategy on the same positions: plain negamax is the reference.
+    #[test]
+    fn every_strategy_agrees_with_plain_negamax() {
+        let mut rng = ChaCha8Rng::seed_from_u64(10);
+        // A 16-entry table forces collisions and overwrites.
+        let mut tiny = Solver::new(4);
+        let mut large = Solver::new(16);
+        for i in 0..30 {
+            let empties = 1 + i % 6;
+            let pos = random_position(&mut rng, empties);
+            let expected = negamax(&pos);
+            let strategies = [
+                ("memo_negamax", memo_negamax(&pos, &mut HashMap::new())),
+                ("solve, tiny table", tiny.solve(&pos).value),
+                ("solve, shared table", large.solve(&pos).value),
+                (
+                    "full-depth search / SCALE",
+                    large.search(&pos, 2 * empties as u8 + 1).value / SCALE,
+                ),
+            ];
+            for (name, value) in strategies {
+                assert_eq!(value, expected, "{name} on\n{pos}");
+            }
+        }
+    }
+
     #[test]
     fn exact_solver_matches_plain_negamax() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
