@@ -152,6 +152,7 @@ impl Solver {
         }
         let (mover, opponent) = (pos.mover(), pos.opponent());
         let next = if EXACT { depth } else { depth - 1 };
+        let window_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let children = self.children(mover, opponent, pos.passes, depth);
@@ -178,6 +179,22 @@ impl Solver {
                 best_move = Some(Move::Pass);
             }
         }
+        // Stored so that the next iteration of deepening tries this move first.
+        let flags = self.flags(pos.passes, EXACT);
+        let index = self.index(mover, opponent, flags);
+        let (lower, upper) = if best <= window_alpha {
+            (-INF, best)
+        } else if best >= beta {
+            (best, INF)
+        } else {
+            (best, best)
+        };
+        let slot = match best_move {
+            Some(Move::Place(square)) => square,
+            Some(Move::Pass) => PASS_SLOT,
+            None => NO_MOVE,
+        };
+        self.store(index, mover, opponent, flags, depth, lower, upper, slot);
         SearchResult {
             value: best,
             best: best_move,
