@@ -8,14 +8,30 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use tabula_solver::Game;
 use tabula_solver::tothello::rules::{best_move_bits, sandwiched};
-use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
+use tabula_solver::tothello::{
+    Board, Color, Move, Position, Solver, TothelloError, best_move, square_name,
+};
 
 use crate::agent::Agent;
 use crate::process::Peer;
-use crate::protocol::Request;
+use crate::protocol::{ProtocolError, Request};
 use crate::report::Table;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{self, Progress};
+
+/// Why a request line got no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// The line does not fit the method's arguments.
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    /// A square, the board or the turn is wrong.
+    #[error(transparent)]
+    Rules(#[from] TothelloError),
+    /// The method is not one of Tothello's.
+    #[error("unknown method '{0}' (Tothello answers bestMove)")]
+    UnknownMethod(String),
+}
 
 /// Answers one request line: `bestMove <redPieces> <blackPieces> <whoseTurn>`.
 ///
@@ -24,23 +40,23 @@ use crate::tournament::{self, Progress};
 /// colour with the mover's placement. More than 50 pieces of a colour are
 /// accepted too (the game reaches such boards).
 pub fn answer(line: &str) -> Result<String, String> {
-    let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+    answer_request(line).map_err(|e| e.to_string())
+}
+
+/// [`answer`] with a typed error.
+pub fn answer_request(line: &str) -> Result<String, RequestError> {
+    let mut req = Request::parse(line)?;
     match req.method {
         "bestMove" => {
-            let red = req.strings("redPieces").map_err(|e| e.to_string())?;
-            let black = req.strings("blackPieces").map_err(|e| e.to_string())?;
-            let turn = req.string("whoseTurn").map_err(|e| e.to_string())?;
-            req.finish().map_err(|e| e.to_string())?;
-            let board = Board::from_squares(&red, &black).map_err(|e| e.to_string())?;
-            let turn: Color = turn
-                .parse()
-                .map_err(|e: tabula_solver::tothello::TothelloError| e.to_string())?;
-            let best = best_move(&board, turn).map_err(|e| e.to_string())?;
-            Ok(best.pieces.to_string())
+            let red = req.strings("redPieces")?;
+            let black = req.strings("blackPieces")?;
+            let turn = req.string("whoseTurn")?;
+            req.finish()?;
+            let board = Board::from_squares(&red, &black)?;
+            let turn: Color = turn.parse()?;
+            Ok(best_move(&board, turn)?.pieces.to_string())
         }
-        other => Err(format!(
-            "unknown method '{other}' (Tothello answers bestMove)"
-        )),
+        other => Err(RequestError::UnknownMethod(other.to_string())),
     }
 }
 
