@@ -282,13 +282,24 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let report = match &args.player {
         Some(command) => {
             let mut player = ExternalPlayer::spawn(command)?;
-            let report = referee_best_move(&cases, &mut player, timeout, &mut record);
+            let progress = bar(cases.len(), "cases");
+            let report = referee_best_move(&cases, &mut player, timeout, &mut record, &|done| {
+                progress.set_position(done as u64)
+            });
+            progress.finish_and_clear();
             player.finish(Duration::from_millis(500));
             report
         }
         None => {
             let mut peer = StreamPeer::new(io::stdin(), io::stderr());
-            referee_best_move(&cases, &mut peer as &mut dyn Peer, timeout, &mut record)
+            // No bar: stderr carries the requests here.
+            referee_best_move(
+                &cases,
+                &mut peer as &mut dyn Peer,
+                timeout,
+                &mut record,
+                &|_| {},
+            )
         }
     };
     if let Some(log) = log.as_mut() {

@@ -453,12 +453,14 @@ pub struct CheckReport {
 /// Sends every case to `peer` and compares its answers with ours.
 ///
 /// Each answer must come within `timeout` of its request. Every line is passed
-/// to `log` (`>` sent, `<` received). A dead or silent peer stops the check.
+/// to `log` (`>` sent, `<` received), and `progress` hears how many cases are
+/// done. A dead or silent peer stops the check.
 pub fn referee_best_move(
     cases: &[Case],
     peer: &mut dyn Peer,
     timeout: Option<Duration>,
     log: &mut dyn FnMut(&str),
+    progress: Progress<'_>,
 ) -> CheckReport {
     let mut report = CheckReport {
         cases: cases.len(),
@@ -466,7 +468,8 @@ pub fn referee_best_move(
         failures: Vec::new(),
         fault: None,
     };
-    for case in cases {
+    for (done, case) in cases.iter().enumerate() {
+        progress(done);
         log(&format!("> {}", case.request));
         if let Err(e) = peer.send_line(&case.request) {
             report.fault = Some(format!("could not send a request: {e}"));
@@ -686,7 +689,7 @@ mod tests {
             wrong_on: None,
             seen: 0,
         };
-        let report = referee_best_move(&cases, &mut good, None, &mut |_| lines += 1);
+        let report = referee_best_move(&cases, &mut good, None, &mut |_| lines += 1, &|_| {});
         assert_eq!((report.passed, report.failures.len()), (52, 0));
         assert_eq!(lines, 104);
         let mut bad = InProcess {
@@ -694,7 +697,7 @@ mod tests {
             wrong_on: Some(7),
             seen: 0,
         };
-        let report = referee_best_move(&cases, &mut bad, None, &mut |_| {});
+        let report = referee_best_move(&cases, &mut bad, None, &mut |_| {}, &|_| {});
         assert_eq!(report.passed, 51);
         assert_eq!(report.failures[0].request, cases[7].request);
         assert_eq!(report.failures[0].got, "0");
