@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
@@ -176,7 +177,7 @@ pub fn query(args: QueryArgs) -> Outcome {
         println!(
             "estimate after {} plies: {:.2} pieces, best move {mv}, {} nodes",
             args.depth,
-            f64::from(result.value) / 16.0,
+            f64::from(result.value) / f64::from(SCALE),
             result.nodes
         );
     }
@@ -208,12 +209,24 @@ pub fn play_session(
             shown = Some(pos);
         }
         if pos.to_move != human {
-            let mv = solver
-                .choose(&pos, depth, exact)
-                .expect("the game is not over");
+            let result = if pos.empties() <= exact {
+                solver.solve(&pos)
+            } else {
+                solver.search(&pos, depth)
+            };
+            let mv = result.best.expect("the game is not over");
+            let verdict = if result.exact {
+                format!("perfect play ends {:+} for {}", result.value, pos.to_move)
+            } else {
+                format!(
+                    "estimate {:+.1} for {}",
+                    f64::from(result.value) / f64::from(SCALE),
+                    pos.to_move
+                )
+            };
             match mv {
-                Move::Pass => writeln!(output, "{} passes", pos.to_move)?,
-                Move::Place(_) => writeln!(output, "{} plays {mv}", pos.to_move)?,
+                Move::Pass => writeln!(output, "{} passes ({verdict})", pos.to_move)?,
+                Move::Place(_) => writeln!(output, "{} plays {mv} ({verdict})", pos.to_move)?,
             }
             pos.apply(mv);
             continue;
@@ -393,6 +406,8 @@ mod tests {
         );
         assert!(text.contains("  A B C D E F G H"), "{text}");
         assert!(text.contains("Game over: Red "), "{text}");
+        // Two empties: the computer plays perfectly and says so.
+        assert!(text.contains("(perfect play ends "), "{text}");
     }
 
     #[test]
