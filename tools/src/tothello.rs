@@ -71,7 +71,7 @@ pub struct PlayArgs {
 #[derive(Args)]
 pub struct RefereeArgs {
     /// The bestMove program's command, run with `sh -c` and spoken to over pipes
-    /// in the line protocol (default: talk over this program's own stdin/stdout).
+    /// in the line protocol (default: requests on stderr, answers read from stdin).
     #[arg(long)]
     player: Option<String>,
     /// Random valid boards sent after the statement's two examples.
