@@ -340,6 +340,8 @@ pub struct Settled {
     pub opponent: u64,
     /// Empty squares that close an opponent run whose other end is the mover's.
     pub closing: u64,
+    /// Per direction d, the opponent pieces whose run in direction d ends on a mover's piece.
+    runs: [u64; 8],
 }
 
 impl Settled {
@@ -368,6 +370,7 @@ impl Settled {
                 mover,
                 opponent,
                 closing: closing & !(mover | opponent),
+                runs,
             };
         }
     }
@@ -378,10 +381,21 @@ impl Settled {
         let bit = 1u64 << square;
         debug_assert!((self.mover | self.opponent) & bit == 0, "square taken");
         if self.closing & bit == 0 {
-            (self.mover | bit, self.opponent)
-        } else {
-            react(self.mover | bit, self.opponent, bit)
+            return (self.mover | bit, self.opponent);
         }
+        // First wave: the runs next to the square that already end on a mover's
+        // piece, read off the settled runs instead of searched for.
+        let mut caught = 0;
+        for (d, &run) in self.runs.iter().enumerate() {
+            let mut hit = step(bit, d) & run;
+            if hit != 0 {
+                for _ in 0..5 {
+                    hit |= step(hit, d) & run;
+                }
+                caught |= hit;
+            }
+        }
+        react(self.mover | bit | caught, self.opponent & !caught, caught)
     }
 }
 
