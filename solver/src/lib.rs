@@ -8,5 +8,6 @@ pub mod game;
 pub mod ioiwari;
 pub mod retrograde;
 pub mod search;
+pub mod tothello;
 
 pub use game::{Game, MoveList};

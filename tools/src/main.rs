@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 mod ioiwari;
 mod progress;
 mod table_cmds;
+mod tothello;
 
 /// Exact solvers, tables, players and referees for small competition games.
 #[derive(Parser)]
@@ -56,27 +57,38 @@ enum BuildGame {
 enum QueryGame {
     /// Value and optimal moves of an Ioiwari board.
     Ioiwari(ioiwari::QueryArgs),
+    /// bestMove and the solver's value and move for a Tothello position.
+    Tothello(tothello::QueryArgs),
 }
 
 #[derive(Subcommand)]
 enum PlayGame {
     /// Ioiwari's player 1 over the IOI dialogue on stdin/stdout.
     Ioiwari(ioiwari::PlayArgs),
+    /// Play Tothello against the solver in the terminal.
+    Tothello(tothello::PlayArgs),
 }
 
 #[derive(Subcommand)]
 enum RefereeGame {
     /// Ioiwari's optimal player 2 (ioiwari2) against player 1.
     Ioiwari(ioiwari::RefereeArgs),
+    /// Check a Tothello bestMove program over the line protocol.
+    Tothello(tothello::RefereeArgs),
 }
 
 #[derive(Subcommand)]
-enum ServeGame {}
+enum ServeGame {
+    /// Tothello's bestMove requests.
+    Tothello(tothello::ServeArgs),
+}
 
 #[derive(Subcommand)]
 enum VerifyGame {
     /// The official results table: optimal, greedy and random play per instance.
     Ioiwari(ioiwari::VerifyArgs),
+    /// Tournament of the built-in Tothello players from seeded random openings.
+    Tothello(tothello::VerifyArgs),
 }
 
 /// What a finished command tells the shell.
@@ -86,12 +98,16 @@ fn run(cli: Cli) -> Outcome {
     match cli.command {
         Command::Build(BuildGame::Ioiwari(args)) => ioiwari::build(args),
         Command::Query(QueryGame::Ioiwari(args)) => ioiwari::query(args),
+        Command::Query(QueryGame::Tothello(args)) => tothello::query(args),
         Command::Info(args) => table_cmds::info(args),
         Command::Check(args) => table_cmds::check(args),
         Command::Play(PlayGame::Ioiwari(args)) => ioiwari::play(args),
+        Command::Play(PlayGame::Tothello(args)) => tothello::play(args),
         Command::Referee(RefereeGame::Ioiwari(args)) => ioiwari::referee(args),
-        Command::Serve(game) => match game {},
+        Command::Referee(RefereeGame::Tothello(args)) => tothello::referee(args),
+        Command::Serve(ServeGame::Tothello(args)) => tothello::serve(args),
         Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
+        Command::Verify(VerifyGame::Tothello(args)) => tothello::verify(args),
     }
 }
 

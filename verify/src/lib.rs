@@ -10,4 +10,5 @@ pub mod process;
 pub mod protocol;
 pub mod report;
 pub mod stats;
+pub mod tothello;
 pub mod tournament;
