@@ -9,5 +9,6 @@ pub mod ioiwari;
 pub mod retrograde;
 pub mod search;
 pub mod tonga;
+pub mod tothello;
 
 pub use game::{Game, MoveList};

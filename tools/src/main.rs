@@ -12,6 +12,7 @@ mod ioiwari;
 mod progress;
 mod table_cmds;
 mod tonga;
+mod tothello;
 
 /// Exact solvers, tables, players and referees for small competition games.
 #[derive(Parser)]
@@ -64,12 +65,16 @@ enum QueryGame {
     Ioiwari(ioiwari::QueryArgs),
     /// Exact value and optimal squares of a PseudoTonga 4x4 board read on stdin.
     Tonga(tonga::QueryArgs),
+    /// bestMove and the solver's value and move for a Tothello position.
+    Tothello(tothello::QueryArgs),
 }
 
 #[derive(Subcommand)]
 enum PlayGame {
     /// Ioiwari's player 1 over the IOI dialogue on stdin/stdout.
     Ioiwari(ioiwari::PlayArgs),
+    /// Play Tothello against the solver in the terminal.
+    Tothello(tothello::PlayArgs),
 }
 
 #[derive(Subcommand)]
@@ -78,12 +83,16 @@ enum RefereeGame {
     Ioiwari(ioiwari::RefereeArgs),
     /// The PseudoTonga server against a player, with the TopCoder scoring.
     Tonga(tonga::RefereeArgs),
+    /// Check a Tothello bestMove program over the line protocol.
+    Tothello(tothello::RefereeArgs),
 }
 
 #[derive(Subcommand)]
 enum ServeGame {
     /// A built-in PseudoTonga player over the init/move/end line protocol.
     Tonga(tonga::ServeArgs),
+    /// Tothello's bestMove requests.
+    Tothello(tothello::ServeArgs),
 }
 
 #[derive(Subcommand)]
@@ -92,6 +101,8 @@ enum VerifyGame {
     Ioiwari(ioiwari::VerifyArgs),
     /// Mean case score per board side of each built-in player against the server.
     Tonga(tonga::VerifyArgs),
+    /// Tournament of the built-in Tothello players from seeded random openings.
+    Tothello(tothello::VerifyArgs),
 }
 
 /// What a finished command tells the shell.
@@ -101,17 +112,22 @@ fn run(cli: Cli) -> Outcome {
     match cli.command {
         Command::Build(BuildGame::Ioiwari(args)) => ioiwari::build(args),
         Command::Query(QueryGame::Ioiwari(args)) => ioiwari::query(args),
+        Command::Query(QueryGame::Tothello(args)) => tothello::query(args),
         Command::Info(args) => table_cmds::info(args),
         Command::Check(args) => table_cmds::check(args),
         Command::Play(PlayGame::Ioiwari(args)) => ioiwari::play(args),
+        Command::Play(PlayGame::Tothello(args)) => tothello::play(args),
         Command::Referee(RefereeGame::Ioiwari(args)) => ioiwari::referee(args),
         Command::Serve(ServeGame::Tonga(args)) => tonga::serve(args),
-        Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
         Command::Build(BuildGame::Tonga(args)) => tonga::build(args),
         Command::Query(QueryGame::Tonga(args)) => tonga::query(args),
         Command::Referee(RefereeGame::Tonga(args)) => tonga::referee(args),
         Command::Verify(VerifyGame::Tonga(args)) => tonga::verify(args),
         Command::Tonga(command) => tonga::tonga(command),
+        Command::Referee(RefereeGame::Tothello(args)) => tothello::referee(args),
+        Command::Serve(ServeGame::Tothello(args)) => tothello::serve(args),
+        Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
+        Command::Verify(VerifyGame::Tothello(args)) => tothello::verify(args),
     }
 }
 

@@ -11,4 +11,5 @@ pub mod protocol;
 pub mod report;
 pub mod stats;
 pub mod tonga;
+pub mod tothello;
 pub mod tournament;

@@ -88,17 +88,23 @@ impl<'a> Request<'a> {
     /// The next argument as a String[]: its length, then its elements.
     pub fn strings(&mut self, name: &str) -> Result<Vec<&'a str>, ProtocolError> {
         let len = self.length(name)?;
-        (0..len)
-            .map(|i| self.string(&format!("{name}[{i}]")))
-            .collect()
+        // `length` checked that enough words are left.
+        Ok(self.words.by_ref().take(len).collect())
     }
 
     /// The next argument as an int[]: its length, then its elements.
     pub fn ints(&mut self, name: &str) -> Result<Vec<i64>, ProtocolError> {
         let len = self.length(name)?;
-        (0..len)
-            .map(|i| self.int(&format!("{name}[{i}]")))
-            .collect()
+        let mut values = Vec::with_capacity(len);
+        for (i, text) in self.words.by_ref().take(len).enumerate() {
+            // The element's name is only spelled out when it is wrong.
+            let value = text.parse().map_err(|_| ProtocolError::NotAnInt {
+                name: format!("{name}[{i}]"),
+                text: text.to_string(),
+            })?;
+            values.push(value);
+        }
+        Ok(values)
     }
 
     /// Checks that no argument is left over.

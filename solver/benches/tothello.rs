@@ -1,0 +1,87 @@
+//! Tothello speed: bestMove throughput, solver nodes per second, exact solve times.
+//!
+//! Positions come from seeded random games, so every run measures the same ones.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tabula_solver::tothello::rules::best_move_bits;
+use tabula_solver::tothello::{Move, Position, Solver};
+
+/// A position with `empties` empty squares after seeded random placements from the start.
+fn random_position(rng: &mut ChaCha8Rng, empties: u32) -> Position {
+    let mut pos = Position::start();
+    while pos.empties() > empties {
+        let empty = pos.board.empty();
+        let pick = rng.random_range(0..empty.count_ones());
+        let mut bits = empty;
+        for _ in 0..pick {
+            bits &= bits - 1;
+        }
+        pos.apply(Move::Place(bits.trailing_zeros() as u8));
+    }
+    pos
+}
+
+fn best_move_throughput(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    // Mid-game boards, 4 to 60 pieces.
+    let positions: Vec<(u64, u64)> = (0..1000)
+        .map(|i| {
+            let pos = random_position(&mut rng, 60 - i % 57);
+            (pos.mover(), pos.opponent())
+        })
+        .collect();
+    let mut group = c.benchmark_group("tothello");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("best_move_x1000", |b| {
+        b.iter(|| {
+            let mut total = 0u32;
+            for &(mover, opponent) in &positions {
+                total +=
+                    best_move_bits(black_box(mover), black_box(opponent)).map_or(0, |m| m.pieces);
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+fn exact_solve(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tothello_solve");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    for empties in [10u32, 12, 14, 16] {
+        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(empties));
+        let positions: Vec<Position> = (0..4).map(|_| random_position(&mut rng, empties)).collect();
+        // One solve per position with a fresh table (cleared outside the timing).
+        let mut solver = Solver::new(21);
+        let mut nodes = 0;
+        for pos in &positions {
+            solver.clear();
+            nodes += solver.solve(pos).nodes;
+        }
+        group.throughput(Throughput::Elements(nodes));
+        group.bench_function(format!("exact_{empties}_empties_x4"), |b| {
+            b.iter_custom(|iters| {
+                let mut elapsed = Duration::ZERO;
+                for _ in 0..iters {
+                    for pos in &positions {
+                        solver.clear();
+                        let start = Instant::now();
+                        black_box(solver.solve(black_box(pos)).value);
+                        elapsed += start.elapsed();
+                    }
+                }
+                elapsed
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, best_move_throughput, exact_solve);
+criterion_main!(benches);

@@ -1,0 +1,425 @@
+//! `tabula … tothello`: serve the line protocol, query, play a person, verify.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tabula_solver::tothello::search::SCALE;
+use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
+use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
+use tabula_verify::protocol;
+use tabula_verify::report::write_json;
+use tabula_verify::tothello::{
+    Player, TournamentConfig, answer, referee_best_move, run_tournament, test_cases,
+};
+
+use crate::Outcome;
+use crate::progress::bar;
+
+/// Arguments of `tabula serve tothello`.
+#[derive(Args)]
+pub struct ServeArgs {}
+
+/// A position given on the command line.
+#[derive(Args)]
+pub struct PositionArgs {
+    /// Red pieces, separated by commas or spaces (e.g. "D4,E5").
+    #[arg(long)]
+    red: Option<String>,
+    /// Black pieces, separated by commas or spaces (e.g. "D5,E4").
+    #[arg(long)]
+    black: Option<String>,
+    /// The player to move: Red or Black.
+    #[arg(long)]
+    turn: Option<String>,
+}
+
+/// Arguments of `tabula query tothello`.
+#[derive(Args)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Plies of heuristic search when too many squares are empty to solve.
+    #[arg(long, default_value_t = 6)]
+    depth: u8,
+    /// Solve exactly when at most this many squares are empty.
+    #[arg(long, default_value_t = 14)]
+    exact: u32,
+}
+
+/// Arguments of `tabula play tothello`.
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// The colour you play (Black moves first from the standard start).
+    #[arg(long, default_value = "Black")]
+    color: String,
+    /// Plies the computer searches before the endgame.
+    #[arg(long, default_value_t = 4)]
+    depth: u8,
+    /// Empty squares from which the computer plays perfectly.
+    #[arg(long, default_value_t = 14)]
+    exact: u32,
+}
+
+/// Arguments of `tabula referee tothello`.
+#[derive(Args)]
+pub struct RefereeArgs {
+    /// The bestMove program's command, run with `sh -c` and spoken to over pipes
+    /// in the line protocol (default: requests on stderr, answers read from stdin).
+    #[arg(long)]
+    player: Option<String>,
+    /// Random valid boards sent after the statement's two examples.
+    #[arg(long, default_value_t = 1000)]
+    cases: usize,
+    /// Seed of the random boards.
+    #[arg(long, default_value_t = 2001)]
+    seed: u64,
+    /// Time limit for each answer, in seconds.
+    #[arg(long, default_value_t = 2.0)]
+    timeout: f64,
+    /// Record the dialogue in this file (`>` requests, `<` answers).
+    #[arg(long)]
+    log: Option<PathBuf>,
+}
+
+/// Arguments of `tabula verify tothello`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Openings per pair of players; each is played with both colours.
+    #[arg(long, default_value_t = 20)]
+    openings: usize,
+    /// Random placements from the standard start in each opening.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+    /// Seed of the openings and of the random choices.
+    #[arg(long, default_value_t = 2001)]
+    seed: u64,
+    /// Search depths of the solver players, comma-separated.
+    #[arg(long, default_value = "1,2,3", value_delimiter = ',')]
+    depths: Vec<u8>,
+    /// Empty squares from which the solver players solve exactly.
+    #[arg(long, default_value_t = 10)]
+    exact: u32,
+    /// Each solver's transposition table holds 2^bits entries of 24 bytes.
+    #[arg(long, default_value_t = 18)]
+    table_bits: u32,
+    /// Also write the report as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// Answers `bestMove` requests on stdin until end of input.
+pub fn serve(_args: ServeArgs) -> Outcome {
+    protocol::serve(io::stdin().lock(), io::stdout().lock(), answer).context("serving")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn parse_position(args: &PositionArgs) -> anyhow::Result<Position> {
+    if args.red.is_none() && args.black.is_none() && args.turn.is_none() {
+        return Ok(Position::start());
+    }
+    let list = |text: &Option<String>| -> Vec<String> {
+        text.as_deref()
+            .unwrap_or("")
+            .split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let board = Board::from_squares(&list(&args.red), &list(&args.black))
+        .context("bad position (--red/--black)")?;
+    let turn: Color = args
+        .turn
+        .as_deref()
+        .unwrap_or("Black")
+        .parse()
+        .context("bad --turn")?;
+    Ok(Position::new(board, turn))
+}
+
+fn squares(mask: u64) -> String {
+    let names: Vec<String> = (0..64u8)
+        .filter(|&s| mask >> s & 1 == 1)
+        .map(square_name)
+        .collect();
+    names.join(" ")
+}
+
+/// Prints bestMove and the solver's verdict for a position.
+pub fn query(args: QueryArgs) -> Outcome {
+    let pos = parse_position(&args.position)?;
+    println!("{pos}");
+    let best = best_move(&pos.board, pos.to_move).context("bestMove")?;
+    println!(
+        "bestMove: {} pieces, at {}",
+        best.pieces,
+        squares(best.squares)
+    );
+    let mut solver = Solver::new(22);
+    let result = if pos.empties() <= args.exact {
+        solver.solve(&pos)
+    } else {
+        solver.search(&pos, args.depth)
+    };
+    let mv = result.best.map_or("-".to_string(), |m| m.to_string());
+    if result.exact {
+        println!(
+            "exact value: {} (pieces, {} minus the other), best move {mv}, {} nodes",
+            result.value, pos.to_move, result.nodes
+        );
+    } else {
+        println!(
+            "estimate after {} plies: {:.2} pieces, best move {mv}, {} nodes",
+            args.depth,
+            f64::from(result.value) / f64::from(SCALE),
+            result.nodes
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays a game between a person (reading `input`) and the solver.
+///
+/// Returns the final position, or `None` when the person typed `quit`.
+pub fn play_session(
+    mut input: impl BufRead,
+    mut output: impl Write,
+    start: Position,
+    human: Color,
+    depth: u8,
+    exact: u32,
+) -> anyhow::Result<Option<Position>> {
+    let mut pos = start;
+    let mut solver = Solver::new(22);
+    writeln!(
+        output,
+        "You play {human}. Type a square like C4, or pass; quit to stop."
+    )?;
+    let mut shown = None;
+    while !pos.is_finished() {
+        // The board again only when it changed (not after a refused move).
+        if shown != Some(pos) {
+            writeln!(output, "\n{pos}")?;
+            shown = Some(pos);
+        }
+        if pos.to_move != human {
+            let result = if pos.empties() <= exact {
+                solver.solve(&pos)
+            } else {
+                solver.search(&pos, depth)
+            };
+            let mv = result.best.expect("the game is not over");
+            let verdict = if result.exact {
+                format!("perfect play ends {:+} for {}", result.value, pos.to_move)
+            } else {
+                format!(
+                    "estimate {:+.1} for {}",
+                    f64::from(result.value) / f64::from(SCALE),
+                    pos.to_move
+                )
+            };
+            match mv {
+                Move::Pass => writeln!(output, "{} passes ({verdict})", pos.to_move)?,
+                Move::Place(_) => writeln!(output, "{} plays {mv} ({verdict})", pos.to_move)?,
+            }
+            pos.apply(mv);
+            continue;
+        }
+        write!(output, "Your move ({human}): ")?;
+        output.flush()?;
+        let mut line = String::new();
+        if input.read_line(&mut line).context("reading your move")? == 0 {
+            bail!("input ended before the game did");
+        }
+        let text = line.trim();
+        if text.eq_ignore_ascii_case("quit") {
+            return Ok(None);
+        }
+        match text.parse::<Move>().and_then(|mv| pos.try_apply(mv)) {
+            Ok(()) => {}
+            Err(e) => writeln!(output, "illegal move: {e}")?,
+        }
+    }
+    writeln!(output, "\n{}", pos.board)?;
+    let (red, black) = (pos.board.red.count_ones(), pos.board.black.count_ones());
+    let verdict = match red.cmp(&black) {
+        std::cmp::Ordering::Greater => "Red wins",
+        std::cmp::Ordering::Less => "Black wins",
+        std::cmp::Ordering::Equal => "draw",
+    };
+    writeln!(output, "Game over: Red {red}, Black {black}: {verdict}")?;
+    Ok(Some(pos))
+}
+
+/// Lets a person play against the solver in the terminal.
+pub fn play(args: PlayArgs) -> Outcome {
+    let start = parse_position(&args.position)?;
+    let human: Color = args.color.parse().context("bad --color")?;
+    play_session(
+        io::stdin().lock(),
+        io::stdout().lock(),
+        start,
+        human,
+        args.depth,
+        args.exact,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Checks a bestMove program's answers on the examples and random boards.
+///
+/// Prints each wrong answer and a summary; exits 0 when every answer is right, 1 otherwise.
+pub fn referee(args: RefereeArgs) -> Outcome {
+    if !(args.timeout.is_finite() && args.timeout > 0.0) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let timeout = Some(Duration::from_secs_f64(args.timeout));
+    let cases = test_cases(args.cases, args.seed);
+    let mut log = match &args.log {
+        Some(path) => Some(BufWriter::new(
+            File::create(path).with_context(|| format!("{}", path.display()))?,
+        )),
+        None => None,
+    };
+    let mut record = |line: &str| {
+        if let Some(log) = log.as_mut() {
+            let _ = writeln!(log, "{line}");
+        }
+    };
+    let report = match &args.player {
+        Some(command) => {
+            let mut player = ExternalPlayer::spawn(command)?;
+            let progress = bar(cases.len(), "cases");
+            let report = referee_best_move(&cases, &mut player, timeout, &mut record, &|done| {
+                progress.set_position(done as u64)
+            });
+            progress.finish_and_clear();
+            player.finish(Duration::from_millis(500));
+            report
+        }
+        None => {
+            let mut peer = StreamPeer::new(io::stdin(), io::stderr());
+            // No bar: stderr carries the requests here.
+            referee_best_move(
+                &cases,
+                &mut peer as &mut dyn Peer,
+                timeout,
+                &mut record,
+                &|_| {},
+            )
+        }
+    };
+    if let Some(log) = log.as_mut() {
+        log.flush().context("writing the log")?;
+    }
+    for failure in report.failures.iter().take(10) {
+        println!(
+            "wrong: {} -> got '{}', expected {}",
+            failure.request, failure.got, failure.expected
+        );
+    }
+    if report.failures.len() > 10 {
+        println!("... and {} more wrong answers", report.failures.len() - 10);
+    }
+    if let Some(fault) = &report.fault {
+        println!("stopped: {fault}");
+    }
+    println!("passed {} of {} cases", report.passed, report.cases);
+    Ok(if report.passed == report.cases {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Runs the tournament of the built-in players and prints its report.
+pub fn verify(args: VerifyArgs) -> Outcome {
+    if args.openings == 0 {
+        bail!("--openings must be at least 1");
+    }
+    if !(8..=28).contains(&args.table_bits) {
+        bail!("--table-bits must be between 8 and 28");
+    }
+    let mut players = vec![Player::Random, Player::Greedy];
+    for &depth in &args.depths {
+        if depth == 0 {
+            bail!("--depths: a solver depth must be at least 1");
+        }
+        players.push(Player::Solver {
+            depth,
+            exact: args.exact,
+        });
+    }
+    let config = TournamentConfig {
+        players,
+        openings: args.openings,
+        opening_plies: args.opening_plies,
+        seed: args.seed,
+        table_bits: args.table_bits,
+    };
+    let pairs = config.players.len() * (config.players.len() - 1) / 2;
+    let progress = bar(pairs * 2 * config.openings, "games");
+    let report = run_tournament(&config, &|done| progress.set_position(done as u64));
+    progress.finish_and_clear();
+    println!(
+        "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
+        config.openings, config.opening_plies, config.seed
+    );
+    print!("{}", report.to_markdown());
+    if let Some(path) = &args.json {
+        write_json(path, &report)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(start: Position, input: &str) -> (anyhow::Result<Option<Position>>, String) {
+        let mut output = Vec::new();
+        let result = play_session(input.as_bytes(), &mut output, start, Color::Black, 2, 10);
+        (result, String::from_utf8(output).unwrap())
+    }
+
+    #[test]
+    fn person_plays_to_the_end_with_clear_messages_for_bad_moves() {
+        // Two empty squares, A1 and B1; Black to move.
+        let board = Board {
+            red: 0x5555_5555_5555_5500,
+            black: 0xAAAA_AAAA_AAAA_AA00 | 0xFC,
+        };
+        let start = Position::new(board, Color::Black);
+        let (result, text) = session(start, "Z9\nC1\nA1\nB1\n");
+        let end = result.unwrap().expect("played to the end");
+        assert!(end.is_finished());
+        assert!(text.contains("illegal move: 'Z9' is not a move"), "{text}");
+        assert!(
+            text.contains("illegal move: square C1 is not empty"),
+            "{text}"
+        );
+        assert!(text.contains("  A B C D E F G H"), "{text}");
+        assert!(text.contains("Game over: Red "), "{text}");
+        // Two empties: the computer plays perfectly and says so.
+        assert!(text.contains("(perfect play ends "), "{text}");
+    }
+
+    #[test]
+    fn quit_and_end_of_input() {
+        let (result, _) = session(Position::start(), "quit\n");
+        assert!(result.unwrap().is_none());
+        let (result, _) = session(Position::start(), "");
+        assert!(
+            result
+                .unwrap_err()
+                .to_string()
+                .contains("input ended before the game did")
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! The `tabula` binary end to end for Tothello: real processes, real pipes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Output, Stdio};
+
+fn tabula() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_tabula"))
+}
+
+fn run(args: &[&str]) -> Output {
+    tabula().args(args).output().expect("tabula runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn serve_answers_each_line_as_it_comes() {
+    let mut child = tabula()
+        .args(["serve", "tothello"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("tabula serve starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let exchanges = [
+        (
+            "bestMove 11 C2 C3 C4 C5 D4 E4 F2 F3 F4 F5 G6 6 B1 E1 G1 C6 H7 G4 Black",
+            "16",
+        ),
+        ("bestMove 1 A1 0 Green", "error: 'Green' is not a player"),
+        ("hello", "error: unknown method 'hello'"),
+        ("bestMove 5 A1 B8 C6 C8 D8 5 B2 C2 C3 C4 C5 Red", "11"),
+    ];
+    // Each answer is read before the next request is sent: answers are flushed.
+    for (request, expected) in exchanges {
+        writeln!(stdin, "{request}").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        assert!(line.starts_with(expected), "{request}: got {line:?}");
+        assert!(line.ends_with('\n'));
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn query_gives_best_move_and_the_solver_move() {
+    let out = run(&[
+        "query",
+        "tothello",
+        "--red",
+        "C2,C3,C4,C5,D4,E4,F2,F3,F4,F5,G6",
+        "--black",
+        "B1,E1,G1,C6,H7,G4",
+        "--turn",
+        "Black",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("bestMove: 16 pieces, at C1 D3"), "{text}");
+    assert!(text.contains("estimate after 6 plies"), "{text}");
+}
+
+#[test]
+fn bad_positions_give_one_line_and_status_2() {
+    for (args, needle) in [
+        (vec!["--red", "A1,A1"], "A1 is listed twice"),
+        (vec!["--red", "A1", "--black", "A1"], "A1 is listed as both"),
+        (vec!["--red", "K1"], "'K1' is not a square"),
+        (vec!["--turn", "White"], "'White' is not a player"),
+    ] {
+        let mut all = vec!["query", "tothello"];
+        all.extend(args);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}");
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: ") && err.contains(needle), "{err}");
+    }
+}
+
+#[test]
+fn verify_writes_markdown_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let args = [
+        "verify",
+        "tothello",
+        "--openings",
+        "2",
+        "--depths",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+    ];
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("| random "), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // random, greedy, solver-d1: three pairs of four games.
+    let pairs = report["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(
+        pairs[0]["wdl"]["wins"].as_u64().unwrap()
+            + pairs[0]["wdl"]["draws"].as_u64().unwrap()
+            + pairs[0]["wdl"]["losses"].as_u64().unwrap(),
+        4
+    );
+    // Same seed, same report.
+    let again = run(&args[..6]);
+    assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+}
+
+#[test]
+fn referee_passes_our_server_and_catches_a_wrong_program() {
+    let server = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
+    let out = run(&["referee", "tothello", "--player", &server, "--cases", "300"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(text.trim(), "passed 302 of 302 cases");
+
+    let wrong = "while read line; do echo 16; done";
+    let out = run(&["referee", "tothello", "--player", wrong, "--cases", "20"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    // The first example's answer is 16, the second's 11.
+    assert!(text.contains("-> got '16', expected 11"), "{text}");
+    assert!(!text.contains("passed 22 of 22"), "{text}");
+}
