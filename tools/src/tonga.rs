@@ -77,7 +77,8 @@ pub struct RefereeArgs {
     /// Games per board side.
     #[arg(long, default_value_t = 1)]
     games: usize,
-    /// Time limit for the player's whole game, in seconds.
+    /// Time limit for the player's whole game, in seconds (only the time spent
+    /// waiting for its answers counts).
     #[arg(long, default_value_t = 20.0)]
     timeout: f64,
     /// Record every game's moves (and the dialogue) in this file.
@@ -244,8 +245,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let result: GameResult = match (&args.player, &args.agent) {
                 (Some(command), _) => {
                     let mut player = ExternalPlayer::spawn(command)?;
-                    let deadline = Instant::now() + timeout;
-                    let result = referee_game(n, &mut player, Some(deadline), &mut rng, &mut |l| {
+                    let result = referee_game(n, &mut player, Some(timeout), &mut rng, &mut |l| {
                         lines.push(l.to_string())
                     });
                     player.finish(Duration::from_millis(200));

@@ -6,7 +6,7 @@
 //! stone, answered `row col`. The server's stone that fills the board is not
 //! sent. The tester writes `end` when the game is over.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -317,7 +317,8 @@ impl Side for InProcess<'_> {
 
 struct Remote<'a> {
     peer: &'a mut dyn Peer,
-    deadline: Option<Instant>,
+    /// The player's time left for the game; the server's thinking is not charged.
+    budget: Option<Duration>,
     log: &'a mut dyn FnMut(&str),
 }
 
@@ -345,10 +346,12 @@ impl Side for Remote<'_> {
     fn answer(&mut self, pos: &Position, message: &str) -> Result<Cell, String> {
         (self.log)(&format!("> {message}"));
         self.peer.send_line(message).map_err(|e| e.to_string())?;
-        let line = self
-            .peer
-            .recv_line(self.deadline)
-            .map_err(|e| e.to_string())?;
+        let started = Instant::now();
+        let received = self.peer.recv_line(self.budget.map(|b| started + b));
+        if let Some(budget) = self.budget.as_mut() {
+            *budget = budget.saturating_sub(started.elapsed());
+        }
+        let line = received.map_err(|e| e.to_string())?;
         (self.log)(&format!("< {line}"));
         parse_answer(&pos.board, &line)
     }
@@ -437,24 +440,17 @@ pub fn play_game(n: usize, agent: &mut dyn Agent<Position>, rng: &mut ChaCha8Rng
 /// Referees one game against a player at the other end of `peer`.
 ///
 /// Every line sent or received goes to `log` (`>` to the player, `<` from it).
-/// An invalid answer, a crash, a closed pipe or a missed `deadline` ends the
-/// game: the server fills the board and the reason is kept.
+/// An invalid answer, a crash, a closed pipe or running out of `budget` (the
+/// player's time for the whole game, counted only while the referee waits for
+/// its answers) ends the game: the server fills the board and the reason is kept.
 pub fn referee_game(
     n: usize,
     peer: &mut dyn Peer,
-    deadline: Option<Instant>,
+    budget: Option<Duration>,
     rng: &mut ChaCha8Rng,
     log: &mut dyn FnMut(&str),
 ) -> GameResult {
-    run_game(
-        n,
-        rng,
-        &mut Remote {
-            peer,
-            deadline,
-            log,
-        },
-    )
+    run_game(n, rng, &mut Remote { peer, budget, log })
 }
 
 /// The random stream of game `game` of size `n` in a run seeded `seed`.
@@ -769,6 +765,66 @@ mod tests {
         assert!(r.reason.as_deref().unwrap().contains("occupied"));
         // The server's stone plus 35 filler stones make one isle.
         assert_eq!(r.server_points, 36 * 36);
+    }
+
+    /// Answers at once with the first empty square, unless the deadline has passed.
+    struct Punctual(Board);
+
+    impl Peer for Punctual {
+        fn send_line(&mut self, line: &str) -> Result<(), crate::process::PlayerError> {
+            let words: Vec<&str> = line.split(' ').collect();
+            match words[0] {
+                "init" => {
+                    self.0 = Board::new(words[1].parse().unwrap()).unwrap();
+                    if words[2] != "-1" {
+                        let cell = self
+                            .0
+                            .cell(words[2].parse().unwrap(), words[3].parse().unwrap());
+                        self.0.place(cell, Colour::Black);
+                    }
+                }
+                "move" => {
+                    let cell = self
+                        .0
+                        .cell(words[1].parse().unwrap(), words[2].parse().unwrap());
+                    self.0.place(cell, Colour::White);
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+
+        fn recv_line(
+            &mut self,
+            deadline: Option<Instant>,
+        ) -> Result<String, crate::process::PlayerError> {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(crate::process::PlayerError::TimedOut);
+            }
+            let cell = self.0.empty().iter().next().unwrap() as Cell;
+            // The colour does not matter to this peer: it only needs empty squares.
+            self.0.place(cell, Colour::Black);
+            let (r, c) = self.0.row_col(cell);
+            Ok(format!("{r} {c}"))
+        }
+    }
+
+    #[test]
+    fn the_time_budget_is_the_players_whole_game() {
+        let mut peer = Punctual(Board::new(6).unwrap());
+        let r = referee_game(
+            6,
+            &mut peer,
+            Some(Duration::ZERO),
+            &mut game_rng(4, 6, 0),
+            &mut |_| {},
+        );
+        assert_eq!(r.reason.as_deref(), Some("player timed out"));
+        let mut peer = Punctual(Board::new(6).unwrap());
+        let budget = Some(Duration::from_secs(600));
+        let r = referee_game(6, &mut peer, budget, &mut game_rng(4, 6, 0), &mut |_| {});
+        assert_eq!(r.reason, None);
+        assert_eq!(r.moves.len(), 36);
     }
 
     #[test]
