@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
+use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::Table;
@@ -31,6 +32,11 @@ pub enum TongaCommand {
     /// Read `N`, the server's colour (B or W) and N rows on stdin; print the
     /// server's maximal 3-ply score, then each tied-best square as `row col`.
     ServerMoves,
+    /// Read `N` and N rows (at most 16 empty squares) on stdin; print the exact
+    /// value for the side to move (Black when the counts are equal) under
+    /// perfect play, its optimal squares, and (up to 12 empties) the expected
+    /// value and best square when the other side follows the server's policy.
+    Solve,
 }
 
 /// Arguments of `tabula build tonga`.
@@ -144,6 +150,39 @@ pub fn tonga(command: TongaCommand) -> Outcome {
             for cell in choices.cells {
                 let (r, c) = board.row_col(cell);
                 writeln!(out, "{r} {c}")?;
+            }
+        }
+        TongaCommand::Solve => {
+            let board = Board::parse(&text).context("stdin")?;
+            let mover = board.to_move();
+            let mut game = Endgame::new(&board).context("stdin")?;
+            let square = |cell: u8| {
+                let (r, c) = board.row_col(cell);
+                format!("{r} {c}")
+            };
+            println!("to move: {}", mover.letter());
+            if board.is_full() {
+                let diff = i64::from(board.points(mover)) - i64::from(board.points(mover.other()));
+                println!("value: {diff} (the board is full)");
+                return Ok(ExitCode::SUCCESS);
+            }
+            let values = game.move_values(mover);
+            let best = values.iter().map(|&(_, v)| v).max().expect("a move");
+            let optimal: Vec<String> = values
+                .iter()
+                .filter(|&&(_, v)| v == best)
+                .map(|&(c, _)| square(c))
+                .collect();
+            println!("value: {best}");
+            println!("optimal: {}", optimal.join(", "));
+            // The expectimax calls the server's search at every node: seconds
+            // beyond 12 empties on big boards.
+            if board.empties() <= 12 {
+                let (expected, cell) = game.against_server(mover, mover);
+                let cell = cell.expect("a move");
+                println!("against the server: {expected:.3} with {}", square(cell));
+            } else {
+                println!("against the server: not computed above 12 empty squares");
             }
         }
     }
