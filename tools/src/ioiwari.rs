@@ -13,7 +13,6 @@ use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable};
 use tabula_verify::ioiwari::{referee_game, results_table};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
-use tabula_verify::report::write_json;
 
 use crate::Outcome;
 use crate::progress::bar;
@@ -263,10 +262,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         progress.set_position(done as u64)
     });
     progress.finish_and_clear();
-    print!("{}", report.to_markdown());
-    if let Some(path) = &args.json {
-        write_json(path, &report)?;
-    }
+    crate::emit_report(&report.to_markdown(), args.json.as_deref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

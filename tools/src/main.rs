@@ -105,6 +105,19 @@ enum VerifyGame {
     Tothello(tothello::VerifyArgs),
 }
 
+/// Prints a report's Markdown on stdout and, when asked, writes it as JSON too.
+fn emit_report(
+    markdown: &str,
+    json: Option<&std::path::Path>,
+    report: &impl serde::Serialize,
+) -> anyhow::Result<()> {
+    print!("{markdown}");
+    if let Some(path) = json {
+        tabula_verify::report::write_json(path, report)?;
+    }
+    Ok(())
+}
+
 /// What a finished command tells the shell.
 pub type Outcome = anyhow::Result<ExitCode>;
 

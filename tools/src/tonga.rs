@@ -15,7 +15,6 @@ use tabula_tables::Table;
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_verify::process::ExternalPlayer;
 use tabula_verify::protocol;
-use tabula_verify::report::write_json;
 use tabula_verify::tonga::{
     AGENTS, GameResult, SIZES, ServeSession, agent, agent_rng, game_rng, play_game, referee_game,
     signed_sqrt, verify as verify_report,
@@ -352,10 +351,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         &|done| progress.set_position(done as u64),
     );
     progress.finish_and_clear();
-    print!("{}", report.to_markdown());
-    if let Some(path) = &args.json {
-        write_json(path, &report)?;
-    }
+    crate::emit_report(&report.to_markdown(), args.json.as_deref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -12,7 +12,6 @@ use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
-use tabula_verify::report::write_json;
 use tabula_verify::tothello::{
     Player, TournamentConfig, answer, referee_best_move, run_tournament, test_cases,
 };
@@ -371,10 +370,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
         config.openings, config.opening_plies, config.seed
     );
-    print!("{}", report.to_markdown());
-    if let Some(path) = &args.json {
-        write_json(path, &report)?;
-    }
+    crate::emit_report(&report.to_markdown(), args.json.as_deref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 
