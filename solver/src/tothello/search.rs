@@ -22,6 +22,17 @@ use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square, best_move_bi
 /// Heuristic values are in sixteenths of a piece.
 pub const SCALE: i32 = 16;
 const INF: i32 = 10_000;
+
+/// What a search result in the window `(alpha, beta)` proves about the true value.
+fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
+    if best <= alpha {
+        (-INF, best)
+    } else if best >= beta {
+        (best, INF)
+    } else {
+        (best, best)
+    }
+}
 const PASS_SLOT: u8 = 64;
 const NO_MOVE: u8 = 255;
 /// Depth recorded for results of the exact search (it has no horizon).
@@ -182,13 +193,7 @@ impl Solver {
         // Stored so that the next iteration of deepening tries this move first.
         let flags = self.flags(pos.passes, EXACT);
         let index = self.index(mover, opponent, flags);
-        let (lower, upper) = if best <= window_alpha {
-            (-INF, best)
-        } else if best >= beta {
-            (best, INF)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = bounds(best, window_alpha, beta);
         let slot = match best_move {
             Some(Move::Place(square)) => square,
             Some(Move::Pass) => PASS_SLOT,
@@ -383,13 +388,7 @@ impl Solver {
                 best = best.max(diff);
             }
         }
-        let (lower, upper) = if best <= window_alpha {
-            (-INF, best)
-        } else if best >= beta {
-            (best, INF)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = bounds(best, window_alpha, beta);
         self.store(
             index, mover, opponent, flags, depth, lower, upper, best_move,
         );
