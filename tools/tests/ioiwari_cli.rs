@@ -3,26 +3,13 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+mod common;
+use common::{run, run_with_input, stderr, stdout, tabula};
 
 use tabula_solver::ioiwari::{Board, starting_boards};
 use tabula_tables::ioiwari::IoiwariTable;
-
-fn tabula() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-}
-
-fn run(args: &[&str]) -> Output {
-    tabula().args(args).output().expect("tabula runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn built_table(dir: &Path) -> PathBuf {
     let path = dir.join("ioiwari.tab");
@@ -314,20 +301,7 @@ fn verify_writes_the_results_table_and_json() {
 }
 
 fn play_with_input(input: &str) -> Output {
-    let mut child = tabula()
-        .args(["play", "ioiwari"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    run_with_input(&["play", "ioiwari"], input)
 }
 
 #[test]

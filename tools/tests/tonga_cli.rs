@@ -1,40 +1,13 @@
 //! The `tabula` binary end to end for PseudoTonga: real processes, real pipes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
+use common::{run_with_input, stderr, stdout, tabula};
 
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::plain_choices;
 use tabula_solver::tonga::{Board, Colour};
-
-fn tabula() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-}
-
-fn run_with_input(args: &[&str], input: &str) -> Output {
-    let mut child = tabula()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabula runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Exit status 2 and one stderr line that starts `error:` and says `problem`.
 fn assert_one_line_error(out: &Output, problem: &str) {

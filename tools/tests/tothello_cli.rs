@@ -1,19 +1,10 @@
 //! The `tabula` binary end to end for Tothello: real processes, real pipes.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn tabula() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_tabula"))
-}
-
-fn run(args: &[&str]) -> Output {
-    tabula().args(args).output().expect("tabula runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod common;
+use common::{run, stderr, tabula};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
