@@ -9,7 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::retrograde::{Edge, StateSpace};
-use crate::{Game, MoveList};
+use crate::{MoveList, ZeroSum};
 
 /// Number of pits.
 pub const PITS: usize = 7;
@@ -269,7 +269,7 @@ impl fmt::Display for Board {
     }
 }
 
-impl Game for Board {
+impl ZeroSum for Board {
     type Move = Pit;
     type Moves = MoveList<Pit, PITS>;
 

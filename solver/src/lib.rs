@@ -1,8 +1,10 @@
 //! Game rules and exact solving algorithms for tabula.
 //!
 //! This crate does no I/O. Each game lives in its own module and plugs into the
-//! shared mechanisms: the [`Game`] trait with its reference searches in
-//! [`search`], and the [`retrograde::StateSpace`] trait with its layered builder.
+//! shared mechanisms: the general [`Game`] model (seats, chance, views) that
+//! referees and agents use; the narrower two-player [`ZeroSum`] trait with its
+//! reference searches in [`search`]; and the [`retrograde::StateSpace`] trait
+//! with its layered builder.
 
 pub mod game;
 pub mod ioiwari;
@@ -10,5 +12,7 @@ pub mod retrograde;
 pub mod search;
 pub mod tonga;
 pub mod tothello;
+pub mod zero_sum;
 
-pub use game::{Game, MoveList};
+pub use game::{Game, IllegalMove, MoveList, Scores, Seat, Turn};
+pub use zero_sum::ZeroSum;

@@ -1,4 +1,4 @@
-//! Deliberately simple reference searches over any [`Game`].
+//! Deliberately simple reference searches over any [`ZeroSum`] game.
 //!
 //! They are slow on purpose: every faster solver of the project is tested
 //! against them (full-width negamax, and negamax memoized in a `HashMap`).
@@ -6,10 +6,10 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use crate::Game;
+use crate::ZeroSum;
 
 /// Exact value for the player to move by plain full-width negamax to the end.
-pub fn negamax<G: Game>(game: &G) -> i32 {
+pub fn negamax<G: ZeroSum>(game: &G) -> i32 {
     let moves = game.legal_moves();
     if moves.is_empty() {
         return game.final_value();
@@ -18,14 +18,14 @@ pub fn negamax<G: Game>(game: &G) -> i32 {
         .iter()
         .map(|&mv| {
             let (child, reward) = game.after(mv);
-            reward - negamax(&child)
+            game.move_value(mv, reward, negamax(&child))
         })
         .max()
         .expect("non-empty move list")
 }
 
 /// Exact value for the player to move by negamax memoized in a `HashMap`.
-pub fn memo_negamax<G: Game + Eq + Hash>(game: &G, memo: &mut HashMap<G, i32>) -> i32 {
+pub fn memo_negamax<G: ZeroSum + Eq + Hash>(game: &G, memo: &mut HashMap<G, i32>) -> i32 {
     if let Some(&value) = memo.get(game) {
         return value;
     }
@@ -37,7 +37,7 @@ pub fn memo_negamax<G: Game + Eq + Hash>(game: &G, memo: &mut HashMap<G, i32>) -
             .iter()
             .map(|&mv| {
                 let (child, reward) = game.after(mv);
-                reward - memo_negamax(&child, memo)
+                game.move_value(mv, reward, memo_negamax(&child, memo))
             })
             .max()
             .expect("non-empty move list")
@@ -47,7 +47,7 @@ pub fn memo_negamax<G: Game + Eq + Hash>(game: &G, memo: &mut HashMap<G, i32>) -
 }
 
 /// The moves that attain the exact value, in move-generation order, with that value.
-pub fn best_moves_memo<G: Game + Eq + Hash>(
+pub fn best_moves_memo<G: ZeroSum + Eq + Hash>(
     game: &G,
     memo: &mut HashMap<G, i32>,
 ) -> (i32, Vec<G::Move>) {
@@ -56,7 +56,7 @@ pub fn best_moves_memo<G: Game + Eq + Hash>(
         .iter()
         .map(|&mv| {
             let (child, reward) = game.after(mv);
-            (mv, reward - memo_negamax(&child, memo))
+            (mv, game.move_value(mv, reward, memo_negamax(&child, memo)))
         })
         .collect();
     let Some(best) = scored.iter().map(|&(_, v)| v).max() else {

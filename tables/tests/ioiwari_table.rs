@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use tabula_solver::Game;
+use tabula_solver::ZeroSum;
 use tabula_solver::ioiwari::{Board, NUM_BOARDS, starting_boards};
 use tabula_solver::search::{best_moves_memo, memo_negamax};
 use tabula_tables::ioiwari::{IoiwariTable, solve};

@@ -2,10 +2,10 @@
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::Game;
+use tabula_solver::ZeroSum;
 
 /// Something that picks a move for the player to move.
-pub trait Agent<G: Game> {
+pub trait Agent<G: ZeroSum> {
     /// Short name used in reports.
     fn name(&self) -> String;
     /// A legal move of `game`, which is not over.
@@ -24,7 +24,7 @@ impl RandomAgent {
     }
 }
 
-impl<G: Game> Agent<G> for RandomAgent {
+impl<G: ZeroSum> Agent<G> for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }

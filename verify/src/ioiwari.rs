@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use serde::Serialize;
-use tabula_solver::Game;
+use tabula_solver::ZeroSum;
 use tabula_solver::ioiwari::{Board, PITS, Pit, parse_label};
 use tabula_tables::ioiwari::IoiwariTable;
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::Game;
+use tabula_solver::ZeroSum;
 use tabula_solver::tothello::rules::{best_move_bits, sandwiched};
 use tabula_solver::tothello::{
     Board, Color, Move, Position, Solver, TothelloError, best_move, square_name,

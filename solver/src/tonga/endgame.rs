@@ -492,11 +492,11 @@ mod tests {
                 let (value, best) = game.solve_with_move(position.to_move);
                 assert_eq!(value, expected);
                 if let Some(cell) = best {
-                    let (child, _) = crate::Game::after(&position, cell);
+                    let (child, _) = crate::ZeroSum::after(&position, cell);
                     assert_eq!(-search::negamax(&child), expected, "best move is optimal");
                 }
                 for (cell, value) in game.move_values(position.to_move) {
-                    let (child, _) = crate::Game::after(&position, cell);
+                    let (child, _) = crate::ZeroSum::after(&position, cell);
                     assert_eq!(value, -search::negamax(&child));
                 }
             }

@@ -11,7 +11,7 @@ pub mod space;
 
 use std::fmt;
 
-use crate::{Game, MoveList};
+use crate::{MoveList, ZeroSum};
 
 /// Smallest board side handled (the table's size).
 pub const MIN_N: usize = 4;
@@ -561,7 +561,7 @@ impl Position {
     }
 }
 
-impl Game for Position {
+impl ZeroSum for Position {
     type Move = Cell;
     type Moves = MoveList<Cell, MAX_CELLS>;
 

@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Game, MoveList};
+use crate::{MoveList, ZeroSum};
 
 /// A square, `0..64`: `row * 8 + col`, A1 = 0, H1 = 7, A8 = 56.
 pub type Square = u8;
@@ -596,7 +596,7 @@ impl fmt::Display for Position {
     }
 }
 
-impl Game for Position {
+impl ZeroSum for Position {
     type Move = Move;
     type Moves = MoveList<Move, 65>;
 

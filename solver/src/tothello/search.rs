@@ -399,7 +399,7 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Game;
+    use crate::ZeroSum;
     use crate::search::{memo_negamax, negamax};
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
