@@ -74,6 +74,14 @@ pub trait Game: Clone + Debug + Send + Sync {
     /// What `seat` learns of `mv`, which is about to be played from this state.
     fn observe(&self, mv: Self::Move, seat: Seat) -> Self::Observation;
 
+    /// The legal moves of the seat that sees `view`, when it is that seat's turn.
+    fn view_moves(view: &Self::View) -> Self::Moves;
+
+    /// The contest's rule for a seat that broke the rules or failed to answer:
+    /// the game stops here by default (the seat loses); PseudoTonga's server
+    /// instead fills the board.
+    fn forfeit(&mut self, _seat: Seat) {}
+
     /// Whether `mv` is legal now, with the reason when it is not.
     fn check_move(&self, mv: Self::Move) -> Result<(), IllegalMove> {
         if self.moves().contains(&mv) {

@@ -8,6 +8,7 @@
 
 pub mod game;
 pub mod ioiwari;
+pub mod nim;
 pub mod retrograde;
 pub mod search;
 pub mod tonga;

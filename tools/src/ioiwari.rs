@@ -16,6 +16,7 @@ use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 
 use crate::Outcome;
 use crate::progress::bar;
+use crate::registry::{GameEntry, Verb};
 
 /// Arguments of `tabula build ioiwari`.
 #[derive(Args)]
@@ -85,9 +86,9 @@ pub struct VerifyArgs {
     /// All 357 starting boards instead of the 51 instances.
     #[arg(long)]
     rotations: bool,
-    /// Also write the report as JSON to this file.
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
+    #[arg(long, value_parser = crate::common::output_path)]
+    json: Option<crate::common::OutputPath>,
 }
 
 fn open_table(path: Option<&Path>) -> anyhow::Result<IoiwariTable> {
@@ -136,6 +137,33 @@ pub fn query(args: QueryArgs) -> Outcome {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The game's registration: its verbs.
+pub fn entry() -> GameEntry {
+    GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
+        .table_check(check_records)
+        .verb(Verb::new("build", "Every one of the 6^7 boards", build))
+        .verb(Verb::new(
+            "query",
+            "Value and optimal moves of a board",
+            query,
+        ))
+        .verb(Verb::new(
+            "play",
+            "Player 1 over the IOI dialogue on stdin/stdout",
+            play,
+        ))
+        .verb(Verb::new(
+            "referee",
+            "The optimal player 2 (ioiwari2) against player 1",
+            referee,
+        ))
+        .verb(Verb::new(
+            "verify",
+            "The official results table: optimal, greedy and random play per instance",
+            verify,
+        ))
 }
 
 /// Player 1 over the IOI dialogue on stdin/stdout.
@@ -262,7 +290,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         progress.set_position(done as u64)
     });
     progress.finish_and_clear();
-    crate::emit_report(&report.to_markdown(), args.json.as_deref(), &report)?;
+    crate::common::emit_report(&report.to_markdown(), args.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,152 +1,96 @@
 //! `tabula`: build game tables, query them, play, referee and verify.
 //!
-//! Thin wiring over the library crates: each verb is a subcommand whose own
-//! subcommand names the game, and each game's arguments and run functions live
-//! in that game's module here.
+//! Thin wiring over the library crates. Each game registers what it offers in
+//! its own module ([`registry::GameEntry`]); the verbs `tabula <verb> <game>`
+//! and the extras `tabula <game> <extra>` are built from [`GAMES`].
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Command, FromArgMatches};
 
+mod common;
 mod ioiwari;
+mod nim;
 mod progress;
+mod registry;
 mod table_cmds;
 mod tonga;
 mod tothello;
 
-/// Exact solvers, tables, players and referees for small competition games.
-#[derive(Parser)]
-#[command(name = "tabula", version, about, propagate_version = true)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
+use registry::GameEntry;
 
-#[derive(Subcommand)]
-enum Command {
-    /// Solve a game's state space and write its table file.
-    #[command(subcommand)]
-    Build(BuildGame),
-    /// Look up positions in a game's table.
-    #[command(subcommand)]
-    Query(QueryGame),
-    /// Print a table file's header and metadata.
-    Info(table_cmds::InfoArgs),
-    /// Verify a table file's header, checksums and records.
-    Check(table_cmds::CheckArgs),
-    /// Play a game over its dialogue (stdin/stdout) or against a person.
-    #[command(subcommand)]
-    Play(PlayGame),
-    /// Referee games against a player over its original protocol.
-    #[command(subcommand)]
-    Referee(RefereeGame),
-    /// Answer requests of the line protocol on stdin/stdout.
-    #[command(subcommand)]
-    Serve(ServeGame),
-    /// Measure how the built-in agents fare and print a report.
-    #[command(subcommand)]
-    Verify(VerifyGame),
-    /// PseudoTonga rules: score a board, list the server's moves.
-    #[command(subcommand)]
-    Tonga(tonga::TongaCommand),
-}
-
-#[derive(Subcommand)]
-enum BuildGame {
-    /// Every one of the 6^7 Ioiwari boards.
-    Ioiwari(ioiwari::BuildArgs),
-    /// Every PseudoTonga 4x4 position reachable with Black first.
-    Tonga(tonga::BuildArgs),
-}
-
-#[derive(Subcommand)]
-enum QueryGame {
-    /// Value and optimal moves of an Ioiwari board.
-    Ioiwari(ioiwari::QueryArgs),
-    /// Exact value and optimal squares of a PseudoTonga 4x4 board read on stdin.
-    Tonga(tonga::QueryArgs),
-    /// bestMove and the solver's value and move for a Tothello position.
-    Tothello(tothello::QueryArgs),
-}
-
-#[derive(Subcommand)]
-enum PlayGame {
-    /// Ioiwari's player 1 over the IOI dialogue on stdin/stdout.
-    Ioiwari(ioiwari::PlayArgs),
-    /// Play Tothello against the solver in the terminal.
-    Tothello(tothello::PlayArgs),
-}
-
-#[derive(Subcommand)]
-enum RefereeGame {
-    /// Ioiwari's optimal player 2 (ioiwari2) against player 1.
-    Ioiwari(ioiwari::RefereeArgs),
-    /// The PseudoTonga server against a player, with the TopCoder scoring.
-    Tonga(tonga::RefereeArgs),
-    /// Check a Tothello bestMove program over the line protocol.
-    Tothello(tothello::RefereeArgs),
-}
-
-#[derive(Subcommand)]
-enum ServeGame {
-    /// A built-in PseudoTonga player over the init/move/end line protocol.
-    Tonga(tonga::ServeArgs),
-    /// Tothello's bestMove requests.
-    Tothello(tothello::ServeArgs),
-}
-
-#[derive(Subcommand)]
-enum VerifyGame {
-    /// The official results table: optimal, greedy and random play per instance.
-    Ioiwari(ioiwari::VerifyArgs),
-    /// Mean case score per board side of each built-in player against the server.
-    Tonga(tonga::VerifyArgs),
-    /// Tournament of the built-in Tothello players from seeded random openings.
-    Tothello(tothello::VerifyArgs),
-}
-
-/// Prints a report's Markdown on stdout and, when asked, writes it as JSON too.
-fn emit_report(
-    markdown: &str,
-    json: Option<&std::path::Path>,
-    report: &impl serde::Serialize,
-) -> anyhow::Result<()> {
-    print!("{markdown}");
-    if let Some(path) = json {
-        tabula_verify::report::write_json(path, report)?;
-    }
-    Ok(())
-}
+/// Every game, one registration each.
+const GAMES: &[fn() -> GameEntry] = &[ioiwari::entry, tothello::entry, tonga::entry, nim::entry];
 
 /// What a finished command tells the shell.
 pub type Outcome = anyhow::Result<ExitCode>;
 
-fn run(cli: Cli) -> Outcome {
-    match cli.command {
-        Command::Build(BuildGame::Ioiwari(args)) => ioiwari::build(args),
-        Command::Query(QueryGame::Ioiwari(args)) => ioiwari::query(args),
-        Command::Query(QueryGame::Tothello(args)) => tothello::query(args),
-        Command::Info(args) => table_cmds::info(args),
-        Command::Check(args) => table_cmds::check(args),
-        Command::Play(PlayGame::Ioiwari(args)) => ioiwari::play(args),
-        Command::Play(PlayGame::Tothello(args)) => tothello::play(args),
-        Command::Referee(RefereeGame::Ioiwari(args)) => ioiwari::referee(args),
-        Command::Serve(ServeGame::Tonga(args)) => tonga::serve(args),
-        Command::Build(BuildGame::Tonga(args)) => tonga::build(args),
-        Command::Query(QueryGame::Tonga(args)) => tonga::query(args),
-        Command::Referee(RefereeGame::Tonga(args)) => tonga::referee(args),
-        Command::Verify(VerifyGame::Tonga(args)) => tonga::verify(args),
-        Command::Tonga(command) => tonga::tonga(command),
-        Command::Referee(RefereeGame::Tothello(args)) => tothello::referee(args),
-        Command::Serve(ServeGame::Tothello(args)) => tothello::serve(args),
-        Command::Verify(VerifyGame::Ioiwari(args)) => ioiwari::verify(args),
-        Command::Verify(VerifyGame::Tothello(args)) => tothello::verify(args),
+/// Arguments of `tabula completions`.
+#[derive(Args)]
+struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell.
+    shell: clap_complete::Shell,
+}
+
+/// Arguments of `tabula games`.
+#[derive(Args)]
+struct GamesArgs {}
+
+fn cli(games: &[GameEntry]) -> Command {
+    let root = Command::new("tabula")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Exact solvers, tables, players and referees for small competition games.")
+        .propagate_version(true)
+        .subcommand_required(true)
+        .arg_required_else_help(true);
+    registry::commands(root, games)
+        .subcommand(
+            table_cmds::InfoArgs::augment_args(Command::new("info"))
+                .about("Print a table file's header and metadata"),
+        )
+        .subcommand(
+            table_cmds::CheckArgs::augment_args(Command::new("check"))
+                .about("Verify a table file's header, checksums and records"),
+        )
+        .subcommand(
+            GamesArgs::augment_args(Command::new("games"))
+                .about("List the games and the verbs each offers"),
+        )
+        .subcommand(
+            CompletionsArgs::augment_args(Command::new("completions"))
+                .about("Print a shell completion script"),
+        )
+}
+
+fn run(games: &[GameEntry]) -> Outcome {
+    let matches = cli(games).get_matches();
+    if let Some(outcome) = registry::dispatch(games, &matches) {
+        return outcome;
+    }
+    match matches.subcommand() {
+        Some(("info", m)) => table_cmds::info(table_cmds::InfoArgs::from_arg_matches(m)?),
+        Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
+        Some(("games", _)) => {
+            print!("{}", registry::listing(games));
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(("completions", m)) => {
+            let args = CompletionsArgs::from_arg_matches(m)?;
+            clap_complete::generate(
+                args.shell,
+                &mut cli(games),
+                "tabula",
+                &mut std::io::stdout(),
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        _ => unreachable!("clap requires a known subcommand"),
     }
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
+    match run(&games) {
         Ok(code) => code,
         Err(error) => {
             // One line: the whole context chain, joined by colons.

@@ -8,6 +8,7 @@ use clap::Args;
 use tabula_tables::Table;
 
 use crate::Outcome;
+use crate::registry::GameEntry;
 
 /// Arguments of `tabula info`.
 #[derive(Args)]
@@ -54,23 +55,22 @@ pub fn info(args: InfoArgs) -> Outcome {
 }
 
 /// Verifies everything: header fields and checksums on open, then the game's own records.
-pub fn check(args: CheckArgs) -> Outcome {
+pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
     let table = open(&args.file)?;
     let game = table.header().game.clone();
-    let records = match game.as_str() {
-        "ioiwari" => crate::ioiwari::check_records(table)
-            .with_context(|| format!("{}", args.file.display()))?,
-        "tonga" => crate::tonga::check_records(table)
-            .with_context(|| format!("{}", args.file.display()))?,
-        _ => {
-            println!(
-                "{}: header and checksums ok ({} entries); no record check for game '{game}'",
-                args.file.display(),
-                table.len()
-            );
-            return Ok(ExitCode::SUCCESS);
-        }
+    let checker = games
+        .iter()
+        .find(|g| g.name == game)
+        .and_then(|g| g.check_table);
+    let Some(checker) = checker else {
+        println!(
+            "{}: header and checksums ok ({} entries); no record check for game '{game}'",
+            args.file.display(),
+            table.len()
+        );
+        return Ok(ExitCode::SUCCESS);
     };
+    let records = checker(table).with_context(|| format!("{}", args.file.display()))?;
     println!(
         "{}: ok ({game}, {records} records consistent)",
         args.file.display()

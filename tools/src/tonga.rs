@@ -22,9 +22,10 @@ use tabula_verify::tonga::{
 
 use crate::Outcome;
 use crate::progress::bar;
+use crate::registry::{GameEntry, Verb};
 
 /// `tabula tonga …`: rules tools.
-#[derive(Subcommand)]
+#[derive(Clone, Copy, Subcommand)]
 pub enum TongaCommand {
     /// Read `N` and N rows on stdin and print `B <points> W <points>`.
     Score,
@@ -113,9 +114,9 @@ pub struct VerifyArgs {
     /// Players to measure, comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = AGENTS.map(String::from))]
     agents: Vec<String>,
-    /// Also write the report as JSON to this file.
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
+    #[arg(long, value_parser = crate::common::output_path)]
+    json: Option<crate::common::OutputPath>,
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -126,7 +127,25 @@ fn read_stdin() -> anyhow::Result<String> {
     Ok(text)
 }
 
-/// Runs `tabula tonga score` or `tabula tonga server-moves`.
+/// No arguments: the board comes on stdin.
+#[derive(Args)]
+pub struct StdinArgs {}
+
+/// The game's registration: its verbs and extras.
+pub fn entry() -> GameEntry {
+    GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
+        .table_check(check_records)
+        .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
+        .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))
+        .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve))
+        .verb(Verb::new("referee", "The server against a player, with the TopCoder scoring", referee))
+        .verb(Verb::new("verify", "Mean case score per board side of each built-in player against the server", verify))
+        .extra(Verb::new("score", "Read N and N rows on stdin; print `B <points> W <points>`", |_: StdinArgs| tonga(TongaCommand::Score)))
+        .extra(Verb::new("server-moves", "Read N, the server's colour (B or W) and N rows on stdin; print the server's maximal 3-ply score, then each tied-best square", |_: StdinArgs| tonga(TongaCommand::ServerMoves)))
+        .extra(Verb::new("solve", "Read a board with at most 16 empty squares on stdin; print its exact value, optimal squares and (up to 12 empties) the value against the server", |_: StdinArgs| tonga(TongaCommand::Solve)))
+}
+
+/// Runs `tabula tonga score`, `server-moves` or `solve`.
 pub fn tonga(command: TongaCommand) -> Outcome {
     let text = read_stdin()?;
     match command {
@@ -351,7 +370,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         &|done| progress.set_position(done as u64),
     );
     progress.finish_and_clear();
-    crate::emit_report(&report.to_markdown(), args.json.as_deref(), &report)?;
+    crate::common::emit_report(&report.to_markdown(), args.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -18,6 +18,7 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::progress::bar;
+use crate::registry::{GameEntry, Verb};
 
 /// Arguments of `tabula serve tothello`.
 #[derive(Args)]
@@ -108,9 +109,39 @@ pub struct VerifyArgs {
     /// Each solver's transposition table holds 2^bits entries of 24 bytes.
     #[arg(long, default_value_t = 18)]
     table_bits: u32,
-    /// Also write the report as JSON to this file.
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
+    #[arg(long, value_parser = crate::common::output_path)]
+    json: Option<crate::common::OutputPath>,
+}
+
+/// The game's registration: its verbs.
+pub fn entry() -> GameEntry {
+    GameEntry::new("tothello", "Tothello, TopCoder Invitational 2001")
+        .verb(Verb::new(
+            "query",
+            "bestMove and the solver's value and move for a position",
+            query,
+        ))
+        .verb(Verb::new(
+            "play",
+            "Play against the solver in the terminal",
+            play,
+        ))
+        .verb(Verb::new(
+            "serve",
+            "Answer bestMove requests on the line protocol",
+            serve,
+        ))
+        .verb(Verb::new(
+            "referee",
+            "Check a bestMove program over the line protocol",
+            referee,
+        ))
+        .verb(Verb::new(
+            "verify",
+            "Tournament of the built-in players from seeded random openings",
+            verify,
+        ))
 }
 
 /// Answers `bestMove` requests on stdin until end of input.
@@ -370,7 +401,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
         config.openings, config.opening_plies, config.seed
     );
-    crate::emit_report(&report.to_markdown(), args.json.as_deref(), &report)?;
+    crate::common::emit_report(&report.to_markdown(), args.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -5,7 +5,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour, Position};
-use tabula_verify::agent::Agent;
+use tabula_verify::old_agent::Agent;
 use tabula_verify::tonga::{BestAgent, BestSettings, agent_rng, game_rng, play_game};
 
 /// The position after `stones` moves of the server's policy for both sides (first of ties).

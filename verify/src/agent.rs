@@ -1,15 +1,45 @@
-//! The agent trait shared by the games, and the seeded random agent.
+//! The agent trait: an in-process player that sees only its own seat's view.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::ZeroSum;
+use tabula_solver::{Game, Seat, Turn};
 
-/// Something that picks a move for the player to move.
-pub trait Agent<G: ZeroSum> {
-    /// Short name used in reports.
+/// A built-in player. It is told when a case and a game start, sees every
+/// move as its seat may see it, and chooses from its view; it never receives
+/// the hidden state.
+pub trait Agent<G: Game>: Send {
+    /// Short name used in reports (`random`, `greedy1`, `solver-d4-e12`).
     fn name(&self) -> String;
-    /// A legal move of `game`, which is not over.
-    fn choose(&mut self, game: &G) -> G::Move;
+
+    /// A new test case starts with these parameters.
+    fn start_case(&mut self, _params: &G::Params) {}
+
+    /// A new game starts; this agent sits in `seat`.
+    fn start_game(&mut self, _seat: Seat, _view: &G::View) {}
+
+    /// A move was played (by another seat or by chance), as this seat sees it.
+    fn observe(&mut self, _mover: Turn, _observation: &G::Observation) {}
+
+    /// A legal move for this seat, whose turn it is.
+    fn choose(&mut self, view: &G::View) -> G::Move;
+}
+
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn start_case(&mut self, params: &G::Params) {
+        (**self).start_case(params)
+    }
+    fn start_game(&mut self, seat: Seat, view: &G::View) {
+        (**self).start_game(seat, view)
+    }
+    fn observe(&mut self, mover: Turn, observation: &G::Observation) {
+        (**self).observe(mover, observation)
+    }
+    fn choose(&mut self, view: &G::View) -> G::Move {
+        (**self).choose(view)
+    }
 }
 
 /// Plays uniformly at random among the legal moves, from a seeded stream.
@@ -24,13 +54,13 @@ impl RandomAgent {
     }
 }
 
-impl<G: ZeroSum> Agent<G> for RandomAgent {
+impl<G: Game> Agent<G> for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
 
-    fn choose(&mut self, game: &G) -> G::Move {
-        let moves = game.legal_moves();
+    fn choose(&mut self, view: &G::View) -> G::Move {
+        let moves = G::view_moves(view);
         moves[self.rng.random_range(0..moves.len())]
     }
 }

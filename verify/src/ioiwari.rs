@@ -7,7 +7,7 @@ use tabula_solver::ZeroSum;
 use tabula_solver::ioiwari::{Board, PITS, Pit, parse_label};
 use tabula_tables::ioiwari::IoiwariTable;
 
-use crate::agent::{Agent, RandomAgent};
+use crate::old_agent::{Agent, RandomAgent};
 use crate::process::Peer;
 use crate::stats::Wdl;
 use crate::tournament::{self, Progress};

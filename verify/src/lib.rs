@@ -1,15 +1,27 @@
 //! Agents, referees, tournaments and reports for tabula.
 //!
-//! The shared pieces are written once and used by every game: the line
-//! [`protocol`] of the TopCoder-style games, [`process`] for external players
-//! over pipes, [`tournament`] for seeded parallel runs, [`stats`] and [`report`].
+//! The shared pieces are written once and used by every game:
+//! - [`agent`]: the [`agent::Agent`] trait of in-process players, which see only their seat's view;
+//! - [`seat`]: what sits in a seat (an agent, or an external program through a
+//!   [`wire::Wire`]), faults and clocks;
+//! - [`arena`]: the one match loop and its [`arena::GameRecord`];
+//! - [`wire`] and [`protocol`]: how requests and answers look on a pipe, both ends;
+//! - [`process`]: external programs over pipes;
+//! - [`tournament`]: named random streams, schedules and the parallel runner;
+//! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
 pub mod agent;
+pub mod arena;
 pub mod ioiwari;
+pub mod nim;
+pub mod old_agent;
 pub mod process;
 pub mod protocol;
 pub mod report;
+pub mod scoreboard;
+pub mod seat;
 pub mod stats;
 pub mod tonga;
 pub mod tothello;
 pub mod tournament;
+pub mod wire;

@@ -122,6 +122,28 @@ pub fn format_ints(values: &[i64]) -> String {
     words.join(" ")
 }
 
+/// What a handler does with one request line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reply {
+    /// Answer with this line.
+    Line(String),
+    /// No answer (a move that is only noted).
+    Silent,
+    /// The dialogue is over after this answer, if any.
+    Last(Option<String>),
+}
+
+/// Why a dialogue stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum DialogueError {
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// A request was refused and the dialogue treats that as the end.
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// Answers every request line of `input` on `output` until end of input.
 ///
 /// Each line gets the handler's answer, or `error: <message>` when the handler
@@ -129,27 +151,55 @@ pub fn format_ints(values: &[i64]) -> String {
 /// stops the service. Blank lines are skipped.
 pub fn serve<R: BufRead, W: Write>(
     input: R,
-    mut output: W,
+    output: W,
     mut handler: impl FnMut(&str) -> Result<String, String>,
 ) -> io::Result<()> {
+    match serve_dialogue(input, output, false, |line| handler(line).map(Reply::Line)) {
+        Ok(()) => Ok(()),
+        Err(DialogueError::Io(e)) => Err(e),
+        Err(DialogueError::Refused(_)) => unreachable!("errors are answered, not fatal"),
+    }
+}
+
+/// [`serve`] for any dialogue: answers may be silent or last, and with
+/// `stop_on_error` a refused request ends the dialogue with that error
+/// instead of an `error:` line.
+pub fn serve_dialogue<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    stop_on_error: bool,
+    mut handler: impl FnMut(&str) -> Result<Reply, String>,
+) -> Result<(), DialogueError> {
     for line in input.lines() {
         let line = match line {
             Ok(line) => line,
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                if stop_on_error {
+                    return Err(DialogueError::Refused("request is not valid UTF-8".into()));
+                }
                 writeln!(output, "error: request is not valid UTF-8")?;
                 output.flush()?;
                 continue;
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         if line.trim().is_empty() {
             continue;
         }
-        match handler(line.trim_end_matches('\r')) {
-            Ok(answer) => writeln!(output, "{answer}")?,
-            Err(message) => writeln!(output, "error: {message}")?,
+        let (answer, last) = match handler(line.trim_end_matches('\r')) {
+            Ok(Reply::Line(answer)) => (Some(answer), false),
+            Ok(Reply::Silent) => (None, false),
+            Ok(Reply::Last(answer)) => (answer, true),
+            Err(message) if stop_on_error => return Err(DialogueError::Refused(message)),
+            Err(message) => (Some(format!("error: {message}")), false),
+        };
+        if let Some(answer) = answer {
+            writeln!(output, "{answer}")?;
+            output.flush()?;
         }
-        output.flush()?;
+        if last {
+            break;
+        }
     }
     Ok(())
 }

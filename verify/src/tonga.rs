@@ -15,7 +15,7 @@ use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Cell, Colour, Position};
 
-use crate::agent::{Agent, RandomAgent};
+use crate::old_agent::{Agent, RandomAgent};
 use crate::process::Peer;
 use crate::protocol::Request;
 use crate::report;

@@ -12,7 +12,7 @@ use tabula_solver::tothello::{
     Board, Color, Move, Position, Solver, TothelloError, best_move, square_name,
 };
 
-use crate::agent::Agent;
+use crate::old_agent::Agent;
 use crate::process::Peer;
 use crate::protocol::{ProtocolError, Request};
 use crate::report::Table;

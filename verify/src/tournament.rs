@@ -1,10 +1,17 @@
-//! Seeded, parallel, reproducible runs of many games.
+//! Seeded, parallel, reproducible runs of many games: named random streams,
+//! schedules of cases × games × seatings, and the parallel runner.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use tabula_solver::Game;
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::agent::Agent;
+use crate::arena::{GameRecord, play_game};
+use crate::seat::{Clock, Local, Player};
 
 /// How a run reports progress: called with the number of games finished so far.
 pub type Progress<'a> = &'a (dyn Fn(usize) + Sync);
@@ -17,6 +24,163 @@ pub fn rng(seed: u64, stream: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(stream);
     rng
+}
+
+/// What a named random stream is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Purpose {
+    /// Chance moves, deals and the referee's own random choices (a server's tie-breaks).
+    Chance,
+    /// A case's set-up: openings, generated opponents.
+    Setup,
+    /// A seat's agent (its own random choices).
+    Agent,
+}
+
+impl Purpose {
+    /// The purpose's name, part of the stream's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Purpose::Chance => "chance",
+            Purpose::Setup => "setup",
+            Purpose::Agent => "agent",
+        }
+    }
+}
+
+/// The named random stream (seed, purpose, case, game, seat).
+///
+/// ChaCha8 seeded with `seed`, on the stream numbered by the xxh3-64 hash of
+/// `"<purpose>/<case>/<game>/<seat>"`. Distinct names give independent
+/// streams, and a stream does not depend on which other streams a run uses.
+pub fn stream(seed: u64, purpose: Purpose, case: u64, game: u64, seat: u64) -> ChaCha8Rng {
+    let name = format!("{}/{case}/{game}/{seat}", purpose.name());
+    rng(seed, xxh3_64(name.as_bytes()))
+}
+
+/// How the players are seated across the games of a case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seatings {
+    /// Player `s` always sits in seat `s`.
+    Fixed,
+    /// Every game is played once per rotation of the players around the seats
+    /// (colour swaps for two players).
+    Rotated,
+}
+
+/// One game of a schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// The case, `0..cases`.
+    pub case: usize,
+    /// The game within the case, `0..games`.
+    pub game: usize,
+    /// The rotation of the players, `0..seats` (0 with fixed seats).
+    pub rotation: usize,
+}
+
+impl Job {
+    /// `seating[seat]` is the player (by lineup position) in `seat`.
+    pub fn seating(&self, seats: usize) -> Vec<usize> {
+        (0..seats).map(|s| (s + self.rotation) % seats).collect()
+    }
+
+    /// The seat of lineup position `player`.
+    pub fn seat_of(&self, player: usize, seats: usize) -> usize {
+        (player + seats - self.rotation % seats) % seats
+    }
+}
+
+/// Cases × games × seatings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// Number of cases.
+    pub cases: usize,
+    /// Games per case (each played once per seating).
+    pub games: usize,
+    /// Seats of the game.
+    pub seats: usize,
+    /// How players are seated.
+    pub seatings: Seatings,
+}
+
+impl Schedule {
+    /// Every game of the schedule, case by case, then game, then rotation.
+    pub fn jobs(&self) -> Vec<Job> {
+        let rotations = match self.seatings {
+            Seatings::Fixed => 1,
+            Seatings::Rotated => self.seats,
+        };
+        let mut jobs = Vec::with_capacity(self.cases * self.games * rotations);
+        for case in 0..self.cases {
+            for game in 0..self.games {
+                for rotation in 0..rotations {
+                    jobs.push(Job {
+                        case,
+                        game,
+                        rotation,
+                    });
+                }
+            }
+        }
+        jobs
+    }
+}
+
+/// Builds the agent named `name` with its random stream; the name is known to be valid.
+pub type MakeAgent<'a, G> = &'a (dyn Fn(&str, ChaCha8Rng) -> Box<dyn Agent<G>> + Sync);
+
+/// Plays every job of `schedule` in parallel with built-in agents and returns
+/// the records in job order.
+///
+/// `lineup[i]` names the agent at lineup position `i`; a job seats the lineup
+/// by its rotation. `setup(job)` gives the case's parameters and the game's
+/// start. Chance draws from stream (seed, chance, case, game, 0), the same for
+/// every rotation, so every seating meets the same deals; the agent in seat `s`
+/// draws from (seed, agent, case, game × rotations + rotation, s).
+pub fn play_schedule<G: Game>(
+    schedule: &Schedule,
+    lineup: &[String],
+    make_agent: MakeAgent<'_, G>,
+    setup: &(dyn Fn(&Job) -> (G::Params, G) + Sync),
+    seed: u64,
+    progress: Progress<'_>,
+) -> Vec<(Job, GameRecord<G>)> {
+    let jobs = schedule.jobs();
+    let records = run(jobs.len(), progress, |j| {
+        let job = jobs[j];
+        let (params, start) = setup(&job);
+        let seats = start.seats();
+        let seating = job.seating(seats);
+        let rotations = (schedule.seatings == Seatings::Rotated) as u64 * (seats as u64 - 1) + 1;
+        let agent_game = job.game as u64 * rotations + job.rotation as u64;
+        let mut agents: Vec<Local<Box<dyn Agent<G>>>> = seating
+            .iter()
+            .enumerate()
+            .map(|(seat, &p)| {
+                let rng = stream(
+                    seed,
+                    Purpose::Agent,
+                    job.case as u64,
+                    agent_game,
+                    seat as u64,
+                );
+                Local(make_agent(&lineup[p], rng))
+            })
+            .collect();
+        // `agents` is in seat order, so the seating passed on is the identity.
+        let identity: Vec<usize> = (0..seats).collect();
+        let mut clocks = vec![Clock::default(); seats];
+        let mut players: Vec<&mut dyn Player<G>> =
+            agents.iter_mut().map(|a| a as &mut dyn Player<G>).collect();
+        for (p, player) in players.iter_mut().enumerate() {
+            // In-process agents cannot fail.
+            let _ = player.start_case(&params, &mut clocks[p]);
+        }
+        let mut chance = stream(seed, Purpose::Chance, job.case as u64, job.game as u64, 0);
+        play_game(start, &mut players, &identity, &mut clocks, &mut chance)
+    });
+    jobs.into_iter().zip(records).collect()
 }
 
 /// Plays games `0..count` in parallel with `play` and returns the results in order.
@@ -57,5 +221,51 @@ mod tests {
             rng(43, i as u64).random_range(0..1_000_000u32)
         });
         assert_ne!(a.iter().map(|x| x.1).collect::<Vec<_>>(), c);
+    }
+
+    #[test]
+    fn named_streams_differ_by_every_part_of_their_name() {
+        let draw = |mut r: ChaCha8Rng| r.random::<u64>();
+        let base = draw(stream(7, Purpose::Chance, 1, 2, 0));
+        assert_eq!(base, draw(stream(7, Purpose::Chance, 1, 2, 0)));
+        for other in [
+            stream(8, Purpose::Chance, 1, 2, 0),
+            stream(7, Purpose::Agent, 1, 2, 0),
+            stream(7, Purpose::Chance, 2, 2, 0),
+            stream(7, Purpose::Chance, 1, 3, 0),
+            stream(7, Purpose::Chance, 1, 2, 1),
+            // The parts are separated, so (12, 1) is not (1, 21).
+            stream(7, Purpose::Chance, 12, 1, 0),
+        ] {
+            assert_ne!(base, draw(other));
+        }
+        assert_ne!(
+            draw(stream(7, Purpose::Chance, 1, 21, 0)),
+            draw(stream(7, Purpose::Chance, 12, 1, 0))
+        );
+    }
+
+    #[test]
+    fn rotated_schedules_seat_everyone_everywhere() {
+        let schedule = Schedule {
+            cases: 2,
+            games: 3,
+            seats: 3,
+            seatings: Seatings::Rotated,
+        };
+        let jobs = schedule.jobs();
+        assert_eq!(jobs.len(), 18);
+        for job in &jobs {
+            let seating = job.seating(3);
+            for player in 0..3 {
+                assert_eq!(seating[job.seat_of(player, 3)], player);
+            }
+        }
+        let fixed = Schedule {
+            seatings: Seatings::Fixed,
+            ..schedule
+        };
+        assert_eq!(fixed.jobs().len(), 6);
+        assert!(fixed.jobs().iter().all(|j| j.seating(3) == vec![0, 1, 2]));
     }
 }

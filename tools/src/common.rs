@@ -1,0 +1,245 @@
+//! The options every game shares, validated in one place, and the helpers
+//! that print reports.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use serde::Serialize;
+
+/// Where output goes: a file, or stdout for `-`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputPath {
+    /// Standard output.
+    Stdout,
+    /// A file, written atomically.
+    File(PathBuf),
+}
+
+/// Parses an output path and checks at once that it can be written, so that a
+/// long run does not fail at its end.
+pub fn output_path(text: &str) -> Result<OutputPath, String> {
+    if text == "-" {
+        return Ok(OutputPath::Stdout);
+    }
+    let path = PathBuf::from(text);
+    if path.is_dir() {
+        return Err(format!("{text}: is a directory"));
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // Creating (and dropping) a temporary file proves the directory is writable.
+    tempfile::NamedTempFile::new_in(&dir)
+        .map_err(|e| format!("{text}: cannot write in {}: {e}", dir.display()))?;
+    Ok(OutputPath::File(path))
+}
+
+/// Parses a positive count (`--games`, `--cases`): zero work is an error.
+pub fn positive(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
+}
+
+/// The longest time limit accepted: one day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// Parses a time limit in seconds: positive, finite, at most a day.
+pub fn seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(value > 0.0 && value <= MAX_SECONDS) {
+        return Err(format!(
+            "'{text}': a time limit must be more than 0 and at most {MAX_SECONDS} seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// Who plays the tested seat: an external program or a built-in agent.
+#[derive(Args, Clone, Debug)]
+pub struct SeatArgs {
+    /// The player's command, run with `sh -c` and spoken to over pipes in the game's protocol.
+    #[arg(long, value_name = "CMD", conflicts_with = "agent")]
+    pub player: Option<String>,
+    /// A built-in player instead (see `tabula games` and each game's section of the README).
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+}
+
+/// The seed of a run.
+#[derive(Args, Clone, Debug)]
+pub struct SeedArgs {
+    /// Seed of every random stream of the run; the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// How many games.
+#[derive(Args, Clone, Debug)]
+pub struct GamesArgs {
+    /// Games to play (per case, per player, as the game's help says).
+    #[arg(long, value_parser = positive, default_value = "1")]
+    pub games: usize,
+}
+
+/// A time limit.
+#[derive(Args, Clone, Debug)]
+pub struct TimeoutArgs {
+    /// Time limit in seconds (what it covers is the game's own rule: see its help).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10")]
+    pub timeout: Duration,
+}
+
+/// A game log.
+#[derive(Args, Clone, Debug)]
+pub struct LogArgs {
+    /// Record every game (and the dialogue with external players) in this file.
+    #[arg(long, value_name = "FILE", value_parser = output_path)]
+    pub log: Option<OutputPath>,
+}
+
+/// A report's JSON.
+#[derive(Args, Clone, Debug)]
+pub struct JsonArgs {
+    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
+    #[arg(long, value_name = "FILE", value_parser = output_path)]
+    pub json: Option<OutputPath>,
+}
+
+/// Prints a report's Markdown on stdout and writes its JSON where asked
+/// (with `--json -`, the JSON alone goes to stdout).
+pub fn emit_report(
+    markdown: &str,
+    json: Option<&OutputPath>,
+    report: &impl Serialize,
+) -> anyhow::Result<()> {
+    match json {
+        Some(OutputPath::Stdout) => {
+            println!("{}", serde_json::to_string_pretty(report)?);
+        }
+        Some(OutputPath::File(path)) => {
+            print!("{markdown}");
+            tabula_verify::report::write_json(path, report)?;
+        }
+        None => print!("{markdown}"),
+    }
+    Ok(())
+}
+
+/// Opens a log file for writing (stdout for `-`).
+pub fn open_log(
+    log: Option<&OutputPath>,
+) -> anyhow::Result<Option<Box<dyn std::io::Write + Send>>> {
+    Ok(match log {
+        None => None,
+        Some(OutputPath::Stdout) => Some(Box::new(std::io::stdout())),
+        Some(OutputPath::File(path)) => Some(Box::new(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| path_text(path))?,
+        ))),
+    })
+}
+
+fn path_text(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// A log file shared by the referee and the transcripts of its players.
+#[derive(Clone, Default)]
+pub struct Log(Option<std::sync::Arc<std::sync::Mutex<Box<dyn std::io::Write + Send>>>>);
+
+impl Log {
+    /// Opens `--log` (nothing when absent).
+    pub fn open(log: Option<&OutputPath>) -> anyhow::Result<Log> {
+        Ok(Log(
+            open_log(log)?.map(|w| std::sync::Arc::new(std::sync::Mutex::new(w)))
+        ))
+    }
+
+    /// Writes one line (best effort: a full disk must not stop the games).
+    pub fn line(&self, text: &str) {
+        if let Some(w) = &self.0
+            && let Ok(mut w) = w.lock()
+        {
+            let _ = writeln!(w, "{text}");
+        }
+    }
+
+    /// A transcript for a remote seat, writing into this log.
+    pub fn transcript(&self) -> tabula_verify::seat::Transcript {
+        let log = self.clone();
+        Box::new(move |line| log.line(line))
+    }
+
+    /// Flushes the file.
+    pub fn flush(&self) -> anyhow::Result<()> {
+        if let Some(w) = &self.0
+            && let Ok(mut w) = w.lock()
+        {
+            w.flush()?;
+        }
+        Ok(())
+    }
+}
+
+/// The player of the tested seat: `--player CMD` over the game's wire, or `--agent NAME`.
+pub fn tested_player<G, W>(
+    seat: &SeatArgs,
+    wire: W,
+    agent: impl FnOnce(&str) -> Option<Box<dyn tabula_verify::agent::Agent<G>>>,
+    known: &[&str],
+    log: &Log,
+) -> anyhow::Result<Box<dyn tabula_verify::seat::Player<G>>>
+where
+    G: tabula_solver::Game + 'static,
+    W: tabula_verify::wire::Wire<G> + 'static,
+{
+    use tabula_verify::process::ExternalPlayer;
+    use tabula_verify::seat::{Local, Remote};
+    match (&seat.player, &seat.agent) {
+        (Some(command), _) => {
+            let peer = ExternalPlayer::spawn(command)?;
+            Ok(Box::new(
+                Remote::new(command.clone(), Box::new(peer), wire)
+                    .with_transcript(log.transcript()),
+            ))
+        }
+        (None, Some(name)) => Ok(Box::new(Local(known_agent(name, agent, known)?))),
+        (None, None) => anyhow::bail!("give --player CMD or --agent NAME"),
+    }
+}
+
+/// The built-in agent `name`, or an error listing the known ones.
+pub fn known_agent<T>(
+    name: &str,
+    agent: impl FnOnce(&str) -> Option<T>,
+    known: &[&str],
+) -> anyhow::Result<T> {
+    agent(name).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--agent {name}: unknown agent (known: {})",
+            known.join(", ")
+        )
+    })
+}
+
+/// Serves `session` on stdin/stdout until end of input.
+pub fn serve_stdio<G, W, A>(mut session: tabula_verify::wire::Session<G, W, A>) -> crate::Outcome
+where
+    G: tabula_solver::Game,
+    W: tabula_verify::wire::Wire<G>,
+    A: tabula_verify::agent::Agent<G>,
+{
+    let stdin = std::io::stdin();
+    session
+        .serve(stdin.lock(), std::io::stdout().lock())
+        .context("stdin")?;
+    Ok(std::process::ExitCode::SUCCESS)
+}

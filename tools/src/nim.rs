@@ -1,0 +1,161 @@
+//! The toy game's registration: `serve`, `referee` and `verify` from the
+//! shared core alone (hidden from listings; the tests use it).
+
+use std::process::ExitCode;
+
+use clap::Args;
+use tabula_solver::nim::Nim;
+use tabula_verify::arena::play_case;
+use tabula_verify::nim::{self, AGENTS, NimWire};
+use tabula_verify::scoreboard::{Column, wins_and_half_draws};
+use tabula_verify::seat::{Clock, Limits, Local, Player};
+use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::wire::Session;
+
+use crate::Outcome;
+use crate::common::{
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
+    serve_stdio, tested_player,
+};
+use crate::registry::{GameEntry, Verb};
+
+/// The game's registration.
+pub fn entry() -> GameEntry {
+    GameEntry::new("nim", "Nim, the toy game of the core's tests")
+        .verb(Verb::new(
+            "serve",
+            "A built-in player on the line protocol",
+            serve,
+        ))
+        .verb(Verb::new("referee", "Games against a player", referee).default("games", "2"))
+        .verb(Verb::new("verify", "Every pair of built-in players", verify).default("games", "10"))
+        .hidden()
+}
+
+/// Arguments of `tabula serve nim`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The built-in player.
+    #[arg(long)]
+    agent: String,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
+fn serve(args: ServeArgs) -> Outcome {
+    let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
+    let agent = known_agent(&args.agent, |n| nim::agent(n, rng), &AGENTS)?;
+    serve_stdio(Session::new(NimWire, agent))
+}
+
+/// Arguments of `tabula referee nim`.
+#[derive(Args)]
+pub struct RefereeArgs {
+    #[command(flatten)]
+    seat: SeatArgs,
+    /// The opponent.
+    #[arg(long, default_value = "optimal")]
+    opponent: String,
+    /// Heap sizes, one case each.
+    #[arg(long, value_delimiter = ',', default_value = "5,8")]
+    heaps: Vec<u32>,
+    #[command(flatten)]
+    games: GamesArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    #[command(flatten)]
+    log: LogArgs,
+}
+
+fn referee(args: RefereeArgs) -> Outcome {
+    let log = Log::open(args.log.log.as_ref())?;
+    let seed = args.seed.seed;
+    let mut tested = tested_player(
+        &args.seat,
+        NimWire,
+        |n| nim::agent(n, stream(seed, Purpose::Agent, 0, 0, 0)),
+        &AGENTS,
+        &log,
+    )?;
+    let limits = Limits {
+        per_answer: Some(args.timeout.timeout),
+        ..Limits::default()
+    };
+    let (mut wins, mut games) = (0.0, 0);
+    for (case, &heap) in args.heaps.iter().enumerate() {
+        let rng = stream(seed, Purpose::Agent, case as u64, 0, 1);
+        let mut opponent = Local(known_agent(
+            &args.opponent,
+            |n| nim::agent(n, rng),
+            &AGENTS,
+        )?);
+        let mut players: Vec<&mut dyn Player<Nim>> = vec![tested.as_mut(), &mut opponent];
+        let mut clocks = vec![Clock::new(limits), Clock::default()];
+        let records = play_case(&heap, args.games.games, &mut players, &mut clocks, |game| {
+            let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
+            // The tested player moves first in even games, second in odd ones.
+            let seating = if game % 2 == 0 {
+                vec![0, 1]
+            } else {
+                vec![1, 0]
+            };
+            (Nim::new(heap), chance, seating)
+        });
+        for (game, record) in records.iter().enumerate() {
+            let seat = game % 2;
+            let line = nim::result_line(heap, seat, record);
+            log.line(&line);
+            println!("{line}");
+            games += 1;
+            wins += record.scores[seat];
+        }
+    }
+    println!("total {wins} of {games}");
+    log.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Arguments of `tabula verify nim`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Heap sizes, one case each.
+    #[arg(long, value_delimiter = ',', default_value = "5,8,9")]
+    heaps: Vec<u32>,
+    #[command(flatten)]
+    games: GamesArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+fn verify(args: VerifyArgs) -> Outcome {
+    let agents: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
+    let board = nim::verify(
+        &agents,
+        &args.heaps,
+        args.games.games,
+        args.seed.seed,
+        &|_| {},
+    );
+    let columns = [
+        Column::Games,
+        Column::Wdl,
+        Column::WinRate,
+        Column::CaseScore,
+    ];
+    let markdown = format!(
+        "Nim, {} games per heap and seating, seed {}.\n\n{}",
+        args.games.games,
+        args.seed.seed,
+        board.to_markdown(&columns, &wins_and_half_draws)
+    );
+    emit_report(
+        &markdown,
+        args.json.json.as_ref(),
+        &board.lines(&wins_and_half_draws),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}

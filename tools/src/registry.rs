@@ -1,0 +1,216 @@
+//! The registry of games: each game lists the verbs it offers, and the
+//! command line is built from that list, so adding a game is one line in
+//! [`crate::GAMES`].
+
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+
+use crate::Outcome;
+
+/// The verbs every game may offer, as `tabula <verb> <game>`, in help order.
+pub const VERBS: [(&str, &str); 6] = [
+    (
+        "build",
+        "Solve a game's state space and write its table file",
+    ),
+    ("query", "Look up a position: exact value and optimal moves"),
+    (
+        "play",
+        "Play a game over its dialogue on stdin/stdout, or against a person",
+    ),
+    (
+        "serve",
+        "Answer a game's requests on stdin/stdout as a built-in player",
+    ),
+    (
+        "referee",
+        "Referee games against a player over the game's own protocol",
+    ),
+    (
+        "verify",
+        "Measure how the built-in players fare, as a reproducible report",
+    ),
+];
+
+type Run = Box<dyn Fn(&ArgMatches) -> Outcome + Send + Sync>;
+
+/// One thing a game offers: a verb (or an extra of its own) with its arguments.
+pub struct Verb {
+    /// The verb's name: one of [`VERBS`], or an extra (`tabula <game> <extra>`).
+    pub name: &'static str,
+    about: &'static str,
+    command: fn(Command) -> Command,
+    defaults: Vec<(&'static str, &'static str)>,
+    run: Run,
+}
+
+impl Verb {
+    /// The verb `name`, whose arguments are `A`, run by `run`.
+    pub fn new<A: Args + FromArgMatches + 'static>(
+        name: &'static str,
+        about: &'static str,
+        run: fn(A) -> Outcome,
+    ) -> Verb {
+        Verb {
+            name,
+            about,
+            command: A::augment_args,
+            defaults: Vec::new(),
+            run: Box::new(move |matches| run(A::from_arg_matches(matches)?)),
+        }
+    }
+
+    /// Sets this game's default for a shared option (`--games`, `--seed`, `--timeout`...).
+    pub fn default(mut self, option: &'static str, value: &'static str) -> Verb {
+        self.defaults.push((option, value));
+        self
+    }
+
+    /// The clap command of this verb for `game`.
+    pub fn command(&self, about: String) -> Command {
+        // The Args derive sets its doc comment as the about: override it after.
+        let mut command = (self.command)(Command::new(self.name)).about(about);
+        for (option, value) in &self.defaults {
+            command = command.mut_arg(*option, |arg| arg.default_value(*value));
+        }
+        command
+    }
+
+    /// Runs the verb with its parsed arguments.
+    pub fn run(&self, matches: &ArgMatches) -> Outcome {
+        (self.run)(matches)
+    }
+
+    /// The verb's one-line description.
+    pub fn about(&self) -> &'static str {
+        self.about
+    }
+}
+
+/// A game and what it offers.
+pub struct GameEntry {
+    /// The game's name on the command line.
+    pub name: &'static str,
+    /// One line about the game.
+    pub about: &'static str,
+    /// The standard verbs it offers.
+    pub verbs: Vec<Verb>,
+    /// Its own extras, as `tabula <game> <extra>`.
+    pub extras: Vec<Verb>,
+    /// Kept out of listings and help (the test-only example game).
+    pub hidden: bool,
+    /// Re-derives every record of one of its table files; returns how many were checked.
+    pub check_table: Option<CheckTable>,
+}
+
+/// A game's record check of a table file whose header names the game.
+pub type CheckTable = fn(tabula_tables::Table) -> anyhow::Result<usize>;
+
+impl GameEntry {
+    /// A game offering nothing yet.
+    pub fn new(name: &'static str, about: &'static str) -> GameEntry {
+        GameEntry {
+            name,
+            about,
+            verbs: Vec::new(),
+            extras: Vec::new(),
+            hidden: false,
+            check_table: None,
+        }
+    }
+
+    /// Adds a standard verb.
+    pub fn verb(mut self, verb: Verb) -> GameEntry {
+        assert!(
+            VERBS.iter().any(|(v, _)| *v == verb.name),
+            "{} is not a standard verb",
+            verb.name
+        );
+        self.verbs.push(verb);
+        self
+    }
+
+    /// Adds an extra of the game's own.
+    pub fn extra(mut self, verb: Verb) -> GameEntry {
+        self.extras.push(verb);
+        self
+    }
+
+    /// Registers the record check of the game's table files (`tabula check`).
+    pub fn table_check(mut self, check: CheckTable) -> GameEntry {
+        self.check_table = Some(check);
+        self
+    }
+
+    /// Keeps the game out of listings and help.
+    pub fn hidden(mut self) -> GameEntry {
+        self.hidden = true;
+        self
+    }
+
+    /// The standard verb `name`, if the game offers it.
+    pub fn find(&self, name: &str) -> Option<&Verb> {
+        self.verbs.iter().find(|v| v.name == name)
+    }
+}
+
+/// Adds `tabula <verb> <game>` for every verb and game, and `tabula <game> <extra>`.
+pub fn commands(mut root: Command, games: &[GameEntry]) -> Command {
+    for (verb, about) in VERBS {
+        let mut command = Command::new(verb)
+            .about(about)
+            .subcommand_required(true)
+            .arg_required_else_help(true);
+        for game in games {
+            if let Some(v) = game.find(verb) {
+                command = command.subcommand(
+                    v.command(format!("{} ({})", v.about(), game.about))
+                        .name(game.name)
+                        .hide(game.hidden),
+                );
+            }
+        }
+        root = root.subcommand(command);
+    }
+    for game in games.iter().filter(|g| !g.extras.is_empty()) {
+        let mut command = Command::new(game.name)
+            .about(format!("{}: tools of its own", game.about))
+            .subcommand_required(true)
+            .arg_required_else_help(true)
+            .hide(game.hidden);
+        for extra in &game.extras {
+            command = command.subcommand(extra.command(extra.about().to_string()));
+        }
+        root = root.subcommand(command);
+    }
+    root
+}
+
+/// Runs the registered verb named by `matches`, if it is one.
+pub fn dispatch(games: &[GameEntry], matches: &ArgMatches) -> Option<Outcome> {
+    let (first, sub) = matches.subcommand()?;
+    let (second, args) = sub.subcommand()?;
+    if VERBS.iter().any(|(v, _)| *v == first) {
+        let game = games.iter().find(|g| g.name == second)?;
+        return Some(game.find(first)?.run(args));
+    }
+    let game = games.iter().find(|g| g.name == first)?;
+    let extra = game.extras.iter().find(|e| e.name == second)?;
+    Some(extra.run(args))
+}
+
+/// `tabula games`: every game and the verbs it offers.
+pub fn listing(games: &[GameEntry]) -> String {
+    let mut out = String::new();
+    for game in games.iter().filter(|g| !g.hidden) {
+        let mut verbs: Vec<&str> = game.verbs.iter().map(|v| v.name).collect();
+        verbs.extend(game.extras.iter().map(|e| e.name));
+        out.push_str(&format!(
+            "{:<10} {}\n{:<10} verbs: {}\n",
+            game.name,
+            game.about,
+            "",
+            verbs.join(", ")
+        ));
+    }
+    out
+}

@@ -1,0 +1,115 @@
+//! The toy game, registered like every other game, gets serve, referee and
+//! verify from the shared core: these tests run them through the binary.
+
+mod common;
+
+use common::{run, stderr, stdout, tabula};
+
+fn serve_command() -> String {
+    format!("{} serve nim --agent optimal", env!("CARGO_BIN_EXE_tabula"))
+}
+
+#[test]
+fn serve_answers_the_line_protocol_and_keeps_going_after_errors() {
+    let out = common::run_with_input(
+        &["serve", "nim", "--agent", "optimal"],
+        "take 7\ntake 0\nfly 3\ntake 4\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<String> = stdout(&out).lines().map(String::from).collect();
+    assert_eq!(lines[0], "3");
+    assert!(lines[1].starts_with("error: bad heap"), "{lines:?}");
+    assert!(lines[2].starts_with("error: unknown method"), "{lines:?}");
+    assert_eq!(lines[3], "1");
+}
+
+#[test]
+fn a_served_player_over_pipes_plays_like_the_built_in_one() {
+    let args = ["--heaps", "5,8,9", "--games", "4", "--seed", "3"];
+    let remote = tabula()
+        .args(["referee", "nim", "--player", &serve_command()])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(remote.status.success(), "{}", stderr(&remote));
+    let local = run(&[
+        "referee", "nim", "--agent", "optimal", "--heaps", "5,8,9", "--games", "4", "--seed", "3",
+    ]);
+    assert_eq!(stdout(&remote), stdout(&local));
+    // Optimal play wins heaps 5 and 9 moving first and heap 8 moving second.
+    assert!(
+        stdout(&local).contains("total 6 of 12"),
+        "{}",
+        stdout(&local)
+    );
+}
+
+#[test]
+fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
+    for (player, reason) in [
+        (
+            "echo 7; cat > /dev/null",
+            "illegal move: cannot take 7 from a heap of 5",
+        ),
+        (
+            "echo seven; cat > /dev/null",
+            "expected a count of stones, got 'seven'",
+        ),
+        ("exit 3", "exit status: 3"),
+        ("sleep 30", "timed out"),
+    ] {
+        let out = run(&[
+            "referee",
+            "nim",
+            "--player",
+            player,
+            "--heaps",
+            "5",
+            "--games",
+            "2",
+            "--timeout",
+            "0.5",
+        ]);
+        assert!(out.status.success(), "{player}: {}", stderr(&out));
+        let text = stdout(&out);
+        let first = text.lines().next().unwrap_or_default();
+        assert!(
+            first.contains("loss") && first.contains(reason),
+            "{player}: {text}"
+        );
+        assert!(text.contains("total 0 of 2"), "{player}: {text}");
+    }
+}
+
+#[test]
+fn verify_is_reproducible_and_checks_its_options_first() {
+    let a = run(&[
+        "verify", "nim", "--games", "6", "--seed", "9", "--json", "-",
+    ]);
+    let b = run(&[
+        "verify", "nim", "--games", "6", "--seed", "9", "--json", "-",
+    ]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&a)).expect("--json - is JSON alone");
+    assert_eq!(json.as_array().map(Vec::len), Some(3));
+    for bad in [
+        &["verify", "nim", "--games", "0"][..],
+        &["verify", "nim", "--json", "/nonexistent/dir/x.json"],
+        &["referee", "nim", "--agent", "optimal", "--timeout", "1e20"],
+        &["referee", "nim", "--agent", "nobody"],
+    ] {
+        let out = run(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(stdout(&out).is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
+fn the_toy_game_is_registered_but_not_listed() {
+    let out = run(&["games"]);
+    assert!(stdout(&out).contains("ioiwari") && !stdout(&out).contains("nim"));
+    let out = run(&["completions", "bash"]);
+    assert!(out.status.success() && stdout(&out).contains("tabula"));
+}

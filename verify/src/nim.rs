@@ -1,0 +1,157 @@
+//! The toy game's contest pieces: its wire, agents, referee run and report.
+
+use rand_chacha::ChaCha8Rng;
+use tabula_solver::nim::{Nim, winning_take};
+use tabula_solver::{Game, Seat};
+
+use crate::agent::{Agent, RandomAgent};
+use crate::arena::GameRecord;
+use crate::protocol::Request;
+use crate::scoreboard::Scoreboard;
+use crate::tournament::{Progress, Schedule, Seatings, play_schedule};
+use crate::wire::{Incoming, Wire};
+
+/// The built-in players.
+pub const AGENTS: [&str; 2] = ["optimal", "random"];
+
+/// Leaves a multiple of four when it can, else takes one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Optimal;
+
+impl Agent<Nim> for Optimal {
+    fn name(&self) -> String {
+        "optimal".into()
+    }
+
+    fn choose(&mut self, view: &Nim) -> u8 {
+        winning_take(view.heap).unwrap_or(1)
+    }
+}
+
+/// The agent named `name`, if there is one.
+pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Nim>>> {
+    match name {
+        "optimal" => Some(Box::new(Optimal)),
+        "random" => Some(Box::new(RandomAgent::new(rng))),
+        _ => None,
+    }
+}
+
+/// The line protocol: `take <heap>` asks for a move, answered by the count taken.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NimWire;
+
+impl Wire<Nim> for NimWire {
+    fn move_request(&mut self, view: &Nim) -> String {
+        format!("take {}", view.heap)
+    }
+
+    fn decode_answer(&mut self, _view: &Nim, line: &str) -> Result<u8, String> {
+        line.trim().parse().map_err(|_| {
+            format!(
+                "expected a count of stones, got '{}'",
+                crate::wire::short(line)
+            )
+        })
+    }
+
+    fn decode_request(&mut self, line: &str) -> Result<Incoming<Nim>, String> {
+        let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+        match req.method {
+            "take" => {
+                let heap = req.int("heap").map_err(|e| e.to_string())?;
+                req.finish().map_err(|e| e.to_string())?;
+                let heap = u32::try_from(heap)
+                    .ok()
+                    .filter(|&h| h > 0)
+                    .ok_or_else(|| format!("bad heap {heap}"))?;
+                Ok(Incoming::Move {
+                    start: None,
+                    observed: Vec::new(),
+                    view: Nim::new(heap),
+                })
+            }
+            other => Err(format!("unknown method '{}'", crate::wire::short(other))),
+        }
+    }
+
+    fn encode_answer(&mut self, _view: &Nim, mv: u8) -> String {
+        mv.to_string()
+    }
+}
+
+/// The result line of a refereed game, from `seat`'s side.
+pub fn result_line(heap: u32, seat: Seat, record: &GameRecord<Nim>) -> String {
+    let mut line = format!("heap {heap} seat {seat} {:?}", record.outcome(seat)).to_lowercase();
+    if let Some(fault) = &record.fault {
+        line.push_str(&format!(" ({})", fault.reason));
+    }
+    line
+}
+
+/// Every pair of agents (both seatings) on every heap size, `games` times.
+pub fn verify(
+    agents: &[String],
+    heaps: &[u32],
+    games: usize,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Scoreboard {
+    let mut board = Scoreboard::new();
+    for (i, a) in agents.iter().enumerate() {
+        for b in &agents[i + 1..] {
+            let lineup = vec![a.clone(), b.clone()];
+            let schedule = Schedule {
+                cases: heaps.len(),
+                games,
+                seats: 2,
+                seatings: Seatings::Rotated,
+            };
+            let make = |name: &str, rng| agent(name, rng).expect("known agent");
+            let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));
+            for (job, record) in play_schedule(&schedule, &lineup, &make, &setup, seed, progress) {
+                let case = format!("heap {}", heaps[job.case]);
+                let seat = job.seat_of(0, record.end.seats());
+                board.add(&format!("{a} vs {b}"), &case, seat, &record);
+            }
+        }
+    }
+    board
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scoreboard::wins_and_half_draws;
+    use crate::wire::Session;
+
+    #[test]
+    fn the_wire_round_trips_through_both_ends() {
+        let mut referee = NimWire;
+        let mut player = Session::new(NimWire, Optimal);
+        let view = Nim::new(7);
+        let request = referee.move_request(&view);
+        let crate::protocol::Reply::Line(answer) = player.handle(&request).unwrap() else {
+            panic!("a move is answered");
+        };
+        assert_eq!(referee.decode_answer(&view, &answer), Ok(3));
+        assert!(player.handle("take 0").is_err());
+        assert!(player.handle("give 3").is_err());
+        assert!(referee.decode_answer(&view, "three").is_err());
+    }
+
+    #[test]
+    fn optimal_wins_every_winnable_heap_against_random() {
+        let agents = vec!["optimal".to_string(), "random".to_string()];
+        let board = verify(&agents, &[5, 8], 20, 3, &|_| {});
+        let winnable = board.tally("optimal vs random", "heap 5").unwrap();
+        // Both seatings: optimal wins all 20 games where it moves first at heap 5.
+        assert!(winnable.wdl.wins >= 20, "{:?}", winnable.wdl);
+        assert_eq!(winnable.wdl.games(), 40);
+        let again = verify(&agents, &[5, 8], 20, 3, &|_| {});
+        assert_eq!(
+            board.lines(&wins_and_half_draws),
+            again.lines(&wins_and_half_draws)
+        );
+    }
+}

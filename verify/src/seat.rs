@@ -1,0 +1,359 @@
+//! What sits in a seat: an in-process [`Agent`] or an external program reached
+//! through a [`Wire`]; their faults and their clocks.
+
+use std::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tabula_solver::{Game, Seat, Turn};
+
+use crate::agent::Agent;
+use crate::process::{Peer, PlayerError};
+use crate::wire::Wire;
+
+/// The kinds of fault that lose a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FaultKind {
+    /// A well-formed move that the rules forbid.
+    IllegalMove,
+    /// An answer that is not a move at all.
+    MalformedAnswer,
+    /// No answer within the time allowed.
+    TimeOut,
+    /// The program could not start, exited or was killed.
+    Crash,
+    /// A pipe to the program closed or failed.
+    ClosedPipe,
+}
+
+/// Why a seat lost its game (or the rest of its case).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fault {
+    /// The seat at fault.
+    pub seat: Seat,
+    /// What kind of fault.
+    pub kind: FaultKind,
+    /// The reason in words, as shown to the user.
+    pub reason: String,
+    /// Whether the player cannot go on (dead, or its case budget spent):
+    /// the rest of its case is lost too.
+    pub ends_case: bool,
+}
+
+/// A seat's failure before the match loop knows which seat it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// What kind of fault.
+    pub kind: FaultKind,
+    /// The reason in words.
+    pub reason: String,
+    /// Whether the player cannot go on.
+    pub ends_case: bool,
+}
+
+impl Failure {
+    /// A failure of `kind` for `reason` that loses this game only.
+    pub fn new(kind: FaultKind, reason: impl Into<String>) -> Failure {
+        Failure {
+            kind,
+            reason: reason.into(),
+            ends_case: false,
+        }
+    }
+
+    /// The failure of a pipe dialogue, classified; `context` says what was being done.
+    pub fn from_player(error: &PlayerError, clock: &Clock, context: &str) -> Failure {
+        let reason = format!("{context}: {error}");
+        match error {
+            // A late answer would be read as the next one: the dialogue is lost.
+            PlayerError::TimedOut => Failure {
+                kind: FaultKind::TimeOut,
+                reason: format!("{reason} ({} limit)", clock.binding_limit()),
+                ends_case: true,
+            },
+            PlayerError::LineTooLong | PlayerError::NotText => {
+                Failure::new(FaultKind::MalformedAnswer, reason)
+            }
+            PlayerError::Spawn { .. } | PlayerError::Exited { .. } => Failure {
+                kind: FaultKind::Crash,
+                reason,
+                ends_case: true,
+            },
+            _ => Failure {
+                kind: FaultKind::ClosedPipe,
+                reason,
+                ends_case: true,
+            },
+        }
+    }
+
+    /// The fault of `seat`.
+    pub fn at(self, seat: Seat) -> Fault {
+        Fault {
+            seat,
+            kind: self.kind,
+            reason: self.reason,
+            ends_case: self.ends_case,
+        }
+    }
+}
+
+/// Time limits of a seat; `None` is no limit. Only the time spent waiting for
+/// the seat's answers counts, never the referee's own thinking.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Limits {
+    /// For each answer.
+    pub per_answer: Option<Duration>,
+    /// For a whole game.
+    pub per_game: Option<Duration>,
+    /// For a whole test case (Dominoes: 100 s for 100 games).
+    pub per_case: Option<Duration>,
+}
+
+/// A seat's clock: its limits and the time it has used.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Clock {
+    /// The limits.
+    pub limits: Limits,
+    /// Time used in the current game.
+    pub game_used: Duration,
+    /// Time used in the current case.
+    pub case_used: Duration,
+}
+
+impl Clock {
+    /// A fresh clock with these limits.
+    pub fn new(limits: Limits) -> Clock {
+        Clock {
+            limits,
+            ..Clock::default()
+        }
+    }
+
+    /// Resets the case's (and the game's) time.
+    pub fn start_case(&mut self) {
+        self.case_used = Duration::ZERO;
+        self.game_used = Duration::ZERO;
+    }
+
+    /// Resets the game's time.
+    pub fn start_game(&mut self) {
+        self.game_used = Duration::ZERO;
+    }
+
+    /// The time left before some limit is reached, if any limit is set.
+    pub fn remaining(&self) -> Option<Duration> {
+        let game = self
+            .limits
+            .per_game
+            .map(|l| l.saturating_sub(self.game_used));
+        let case = self
+            .limits
+            .per_case
+            .map(|l| l.saturating_sub(self.case_used));
+        [self.limits.per_answer, game, case]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// The latest moment an answer asked for at `now` may arrive.
+    pub fn deadline(&self, now: Instant) -> Option<Instant> {
+        self.remaining().map(|left| now + left)
+    }
+
+    /// Charges time spent waiting for an answer.
+    pub fn charge(&mut self, spent: Duration) {
+        self.game_used += spent;
+        self.case_used += spent;
+    }
+
+    /// Whether the case budget is used up.
+    pub fn case_spent(&self) -> bool {
+        self.limits.per_case.is_some_and(|l| self.case_used >= l)
+    }
+
+    /// The limit that binds now, for messages: `answer`, `game` or `case`.
+    pub fn binding_limit(&self) -> &'static str {
+        let left = self.remaining();
+        let game = self
+            .limits
+            .per_game
+            .map(|l| l.saturating_sub(self.game_used));
+        let case = self
+            .limits
+            .per_case
+            .map(|l| l.saturating_sub(self.case_used));
+        if left.is_some() && left == case {
+            "case"
+        } else if left.is_some() && left == game {
+            "game"
+        } else {
+            "answer"
+        }
+    }
+}
+
+/// What the match loop asks of a seat. Methods fail with the reason the seat
+/// loses; legality is checked by the loop, not here.
+pub trait Player<G: Game> {
+    /// The name shown in reports: an agent's name or the command line.
+    fn name(&self) -> String;
+
+    /// A new test case starts.
+    fn start_case(&mut self, params: &G::Params, clock: &mut Clock) -> Result<(), Failure>;
+
+    /// A new game starts with this player in `seat`.
+    fn start_game(&mut self, seat: Seat, view: &G::View, clock: &mut Clock) -> Result<(), Failure>;
+
+    /// A move by another seat or by chance, as this seat sees it.
+    fn observe(&mut self, mover: Turn, observation: &G::Observation) -> Result<(), Failure>;
+
+    /// This seat's move (not yet checked for legality).
+    fn choose(&mut self, view: &G::View, clock: &mut Clock) -> Result<G::Move, Failure>;
+
+    /// The game is over (also after a fault); nothing can fail any more.
+    fn end_game(&mut self, view: &G::View);
+}
+
+/// An in-process agent in a seat; it never fails.
+pub struct Local<A>(pub A);
+
+impl<G: Game, A: Agent<G>> Player<G> for Local<A> {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn start_case(&mut self, params: &G::Params, _clock: &mut Clock) -> Result<(), Failure> {
+        self.0.start_case(params);
+        Ok(())
+    }
+
+    fn start_game(
+        &mut self,
+        seat: Seat,
+        view: &G::View,
+        _clock: &mut Clock,
+    ) -> Result<(), Failure> {
+        self.0.start_game(seat, view);
+        Ok(())
+    }
+
+    fn observe(&mut self, mover: Turn, observation: &G::Observation) -> Result<(), Failure> {
+        self.0.observe(mover, observation);
+        Ok(())
+    }
+
+    fn choose(&mut self, view: &G::View, _clock: &mut Clock) -> Result<G::Move, Failure> {
+        Ok(self.0.choose(view))
+    }
+
+    fn end_game(&mut self, _view: &G::View) {}
+}
+
+/// Where a remote seat's dialogue is written: `>` lines to it, `<` lines from it.
+pub type Transcript = Box<dyn FnMut(&str) + Send>;
+
+/// An external program in a seat, spoken to through the game's [`Wire`].
+pub struct Remote<G: Game, W: Wire<G>> {
+    name: String,
+    peer: Box<dyn Peer + Send>,
+    wire: W,
+    transcript: Option<Transcript>,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G: Game, W: Wire<G>> Remote<G, W> {
+    /// A seat named `name` (usually the command line) talking over `peer`.
+    pub fn new(name: impl Into<String>, peer: Box<dyn Peer + Send>, wire: W) -> Remote<G, W> {
+        Remote {
+            name: name.into(),
+            peer,
+            wire,
+            transcript: None,
+            game: PhantomData,
+        }
+    }
+
+    /// Writes every line of the dialogue to `transcript`.
+    pub fn with_transcript(mut self, transcript: Transcript) -> Remote<G, W> {
+        self.transcript = Some(transcript);
+        self
+    }
+
+    /// The peer, to finish or inspect it.
+    pub fn peer_mut(&mut self) -> &mut (dyn Peer + Send) {
+        self.peer.as_mut()
+    }
+
+    fn log(&mut self, direction: char, line: &str) {
+        if let Some(t) = self.transcript.as_mut() {
+            t(&format!("{direction} {line}"));
+        }
+    }
+
+    fn send(&mut self, line: &str, clock: &Clock) -> Result<(), Failure> {
+        self.log('>', line);
+        self.peer
+            .send_line(line)
+            .map_err(|e| Failure::from_player(&e, clock, "sending a request"))
+    }
+
+    /// Sends `line` and waits for the answer, charging the wait to `clock`.
+    fn ask(&mut self, line: &str, clock: &mut Clock) -> Result<String, Failure> {
+        self.send(line, clock)?;
+        let started = Instant::now();
+        let answer = self.peer.recv_line(clock.deadline(started));
+        clock.charge(started.elapsed());
+        let answer =
+            answer.map_err(|e| Failure::from_player(&e, clock, "waiting for an answer"))?;
+        self.log('<', &answer);
+        Ok(answer)
+    }
+
+    fn acknowledge(&mut self, line: Option<String>, clock: &mut Clock) -> Result<(), Failure> {
+        let Some(line) = line else { return Ok(()) };
+        let answer = self.ask(&line, clock)?;
+        self.wire
+            .check_ack(&answer)
+            .map_err(|e| Failure::new(FaultKind::MalformedAnswer, e))
+    }
+}
+
+impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn start_case(&mut self, params: &G::Params, clock: &mut Clock) -> Result<(), Failure> {
+        let line = self.wire.case_request(params);
+        self.acknowledge(line, clock)
+    }
+
+    fn start_game(&mut self, seat: Seat, view: &G::View, clock: &mut Clock) -> Result<(), Failure> {
+        let line = self.wire.game_request(seat, view);
+        self.acknowledge(line, clock)
+    }
+
+    fn observe(&mut self, mover: Turn, observation: &G::Observation) -> Result<(), Failure> {
+        self.wire.observe(mover, observation);
+        Ok(())
+    }
+
+    fn choose(&mut self, view: &G::View, clock: &mut Clock) -> Result<G::Move, Failure> {
+        let request = self.wire.move_request(view);
+        let answer = self.ask(&request, clock)?;
+        self.wire
+            .decode_answer(view, &answer)
+            .map_err(|e| Failure::new(FaultKind::MalformedAnswer, e))
+    }
+
+    fn end_game(&mut self, view: &G::View) {
+        for line in self.wire.end_lines(view) {
+            self.log('>', &line);
+            // The player may be gone already; the game is scored anyway.
+            let _ = self.peer.send_line(&line);
+        }
+    }
+}
