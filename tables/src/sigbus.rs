@@ -145,7 +145,8 @@ mod imp {
         // Not ours: hand over to whoever handled SIGBUS before.
         // SAFETY: PREVIOUS was filled before this handler was installed.
         unsafe {
-            let previous = (*(&raw const PREVIOUS)).assume_init_ref();
+            let previous: *const MaybeUninit<libc::sigaction> = &raw const PREVIOUS;
+            let previous = (*previous).assume_init_ref();
             let action = previous.sa_sigaction;
             if action == libc::SIG_DFL || action == libc::SIG_IGN {
                 // Back to the default: returning re-runs the access, which then kills.
