@@ -282,6 +282,11 @@ fn small_tables_are_read_not_mapped() {
     assert!(!Table::open(&path).unwrap().is_mapped());
     // SAFETY: the test owns the file and does not change it while mapped.
     assert!(unsafe { Table::map(&path) }.unwrap().is_mapped());
+    // A dropped map gives back its place in the fault handler's registry.
+    for _ in 0..200 {
+        // SAFETY: as above.
+        drop(unsafe { Table::map(&path) }.unwrap());
+    }
 }
 
 #[test]
