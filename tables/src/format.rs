@@ -544,7 +544,16 @@ impl Table {
     ) -> Result<Table, TableError> {
         // The header promised `len` bytes; read no more even if the file grew.
         let rest = len.saturating_sub(bytes.len() as u64);
-        bytes.reserve(usize::try_from(rest).unwrap_or(usize::MAX));
+        // A table too large for memory is an error, not an abort.
+        usize::try_from(rest)
+            .ok()
+            .and_then(|rest| bytes.try_reserve_exact(rest).ok())
+            .ok_or_else(|| {
+                TableError::io(
+                    path,
+                    io::Error::new(io::ErrorKind::OutOfMemory, "too large to read into memory"),
+                )
+            })?;
         file.take(rest)
             .read_to_end(&mut bytes)
             .map_err(|error| TableError::io(path, error))?;
