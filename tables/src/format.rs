@@ -21,13 +21,36 @@
 //! | 120 | 8 | xxh3-64 of header bytes 0..120 |
 //!
 //! Record `i` sits at `payload offset + i × record size`: the value (signed,
-//! little-endian) followed by the optimal-move mask (little-endian).
+//! little-endian) followed by the optimal-move mask (little-endian). The bytes
+//! between the end of the metadata and the payload are zero.
+//!
+//! # Opening, and files that change
+//!
+//! Every open reads and checks the 128-byte header first, including the sizes
+//! it declares against the file's length, so a file that is not a table (or
+//! is far longer than its header says) is refused without reading the rest.
+//! Then the metadata, the padding and both checksums are checked.
+//!
+//! [`Table::open`] reads files up to [`READ_LIMIT`] bytes into memory (both
+//! tables tabula builds today are far smaller), so a table file changed or
+//! truncated afterwards cannot affect a running command. Larger files are
+//! memory-mapped ([`Table::map`]). A mapped table is registered with a SIGBUS
+//! handler: if the file shrinks while mapped, the next lookup past its new end
+//! ends the process with one line on stderr, `error: <file>: table file changed
+//! or truncated while in use`, and exit status 2, never with a signal. A mapped
+//! file rewritten in place (not truncated) is not detected after opening; its
+//! lookups may return other records' bytes. tabula's own writers never do
+//! that: they write a new file and rename it into place ([`crate::atomic`]),
+//! which leaves existing mappings of the old file intact.
 
 use std::fs::{self, File};
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
+
+use crate::sigbus::Guard;
 use serde::{Deserialize, Serialize};
 use tabula_solver::retrograde::Solution;
 use xxhash_rust::xxh3::xxh3_64;
@@ -41,17 +64,22 @@ pub const HEADER_SIZE: usize = 128;
 /// Payload alignment, so that a mapped payload starts on a page.
 pub const PAYLOAD_ALIGN: u64 = 4096;
 const GAME_NAME_LEN: usize = 16;
+/// Files up to this size are read into memory by [`Table::open`]; larger ones are mapped.
+pub const READ_LIMIT: u64 = 256 << 20;
 
 /// Problems with a table file; every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    /// The file could not be opened or read.
-    #[error("{}: {source}", path.display())]
+    /// The file could not be opened, read or written.
+    ///
+    /// The message includes the OS error, so it is not also given as `source()`:
+    /// an error chain printed whole shows it once.
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the operating system said.
-        source: io::Error,
+        error: io::Error,
     },
     /// The path is a directory.
     #[error("{}: is a directory, not a table file", path.display())]
@@ -105,6 +133,43 @@ pub enum TableError {
         /// The game and parameters the command needs.
         expected: String,
     },
+    /// A record holds something the game cannot have (see [`RecordBounds`]).
+    #[error("{}: corrupted: record {index}: {problem}", path.display())]
+    BadRecord {
+        /// The file.
+        path: PathBuf,
+        /// The record's index.
+        index: u64,
+        /// What is impossible about it.
+        problem: String,
+    },
+}
+
+impl TableError {
+    fn io(path: &Path, error: io::Error) -> TableError {
+        TableError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+/// What a game allows in its records; [`Table::checked_record`] refuses the rest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordBounds {
+    /// The values a position can have.
+    pub values: RangeInclusive<i16>,
+    /// Number of move slots: mask bits at or above it are impossible (64 allows all).
+    pub move_slots: u32,
+}
+
+/// One decoded record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The stored value.
+    pub value: i16,
+    /// The stored optimal-move mask (0 when the layout has none).
+    pub best: u64,
 }
 
 /// How one record is laid out.
@@ -388,35 +453,17 @@ pub fn table_bytes(spec: &TableSpec, meta: &Meta, payload: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Writes a table atomically: to a temporary file beside `path`, then renamed into place.
+/// Writes a table atomically with [`crate::atomic::write_file`]; refuses a
+/// `path` that is not a regular file.
 pub fn write_table(
     path: &Path,
     spec: &TableSpec,
     meta: &Meta,
     payload: &[u8],
 ) -> Result<(), TableError> {
-    let io_error = |source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
     let bytes = table_bytes(spec, meta, payload);
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io_error(io::Error::other("not a file name")))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(file_name);
-    tmp_name.push(format!(".tmp{}", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(&bytes)?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.map_err(io_error)
+    crate::atomic::write_file(path, |out| out.write_all(&bytes))
+        .map_err(|error| TableError::io(path, error))
 }
 
 /// Writes a solved state space as a table of `spec`.
@@ -443,7 +490,20 @@ fn meta_for(description: &str) -> Meta {
 
 enum Backing {
     Owned(Vec<u8>),
-    Mapped(Mmap),
+    /// The guard turns a fault on the map into exit status 2.
+    Mapped {
+        map: Mmap,
+        _guard: Guard,
+    },
+}
+
+impl Backing {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Backing::Owned(bytes) => bytes,
+            Backing::Mapped { map, .. } => map,
+        }
+    }
 }
 
 /// An opened, fully checked table, read into memory or memory-mapped.
@@ -455,47 +515,90 @@ pub struct Table {
 }
 
 impl Table {
-    /// Reads a table file into memory and checks it.
+    /// Opens and checks a table: read into memory up to [`READ_LIMIT`] bytes,
+    /// memory-mapped (and guarded, see the module docs) above it.
+    pub fn open(path: &Path) -> Result<Table, TableError> {
+        let (file, head, len) = open_header(path)?;
+        if len <= READ_LIMIT {
+            Table::read_rest(file, head, len, path)
+        } else {
+            // SAFETY: tabula replaces tables by renaming, never by rewriting in
+            // place; a file shrunk by someone else ends the process with exit 2
+            // through the guard, not with undefined behaviour in our code.
+            unsafe { Table::map_rest(file, len, path) }
+        }
+    }
+
+    /// Reads a table file into memory and checks it; the header is checked
+    /// before anything else is read.
     pub fn read(path: &Path) -> Result<Table, TableError> {
-        let mut file = open_file(path)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|source| TableError::Io {
-                path: path.to_path_buf(),
-                source,
+        let (file, head, len) = open_header(path)?;
+        Table::read_rest(file, head, len, path)
+    }
+
+    fn read_rest(
+        file: File,
+        mut bytes: Vec<u8>,
+        len: u64,
+        path: &Path,
+    ) -> Result<Table, TableError> {
+        // The header promised `len` bytes; read no more even if the file grew.
+        let rest = len.saturating_sub(bytes.len() as u64);
+        // A table too large for memory is an error, not an abort.
+        usize::try_from(rest)
+            .ok()
+            .and_then(|rest| bytes.try_reserve_exact(rest).ok())
+            .ok_or_else(|| {
+                TableError::io(
+                    path,
+                    io::Error::new(io::ErrorKind::OutOfMemory, "too large to read into memory"),
+                )
             })?;
+        file.take(rest)
+            .read_to_end(&mut bytes)
+            .map_err(|error| TableError::io(path, error))?;
         Table::from_bytes(bytes, path)
     }
 
-    /// Memory-maps a table file and checks it.
+    /// Memory-maps a table file and checks it; the header is checked before
+    /// the file is mapped.
+    ///
+    /// While the table is alive, a fault on the mapping (the file truncated)
+    /// ends the process with one line on stderr naming the file and exit
+    /// status 2, through a SIGBUS handler this installs once (Linux).
     ///
     /// # Safety
-    /// The file must not be truncated or modified while the table is alive:
-    /// the header and checksums are checked once, when the table is opened,
-    /// and a file shrunk afterwards makes later lookups fault (SIGBUS).
-    /// Tables are written by renaming a new file into place, which leaves a
-    /// mapping of the old file intact, so tabula's own writers are safe.
+    /// The file must not be modified in place while the table is alive: the
+    /// header and checksums are checked once, when the table is opened, and
+    /// the map shows later writes, so lookups could return bytes that no
+    /// longer pass those checks. Tables are written by renaming a new file
+    /// into place, which leaves a mapping of the old file intact, so tabula's
+    /// own writers are safe.
     pub unsafe fn map(path: &Path) -> Result<Table, TableError> {
-        let file = open_file(path)?;
-        let len = file
-            .metadata()
-            .map_err(|source| TableError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?
-            .len();
-        if len == 0 {
-            // An empty mapping is an error on some systems; say what it is.
-            return Err(TableError::Empty {
-                path: path.to_path_buf(),
-            });
+        let (file, _, len) = open_header(path)?;
+        // SAFETY: passed on from the caller.
+        unsafe { Table::map_rest(file, len, path) }
+    }
+
+    /// # Safety
+    /// As [`Table::map`].
+    unsafe fn map_rest(file: File, len: u64, path: &Path) -> Result<Table, TableError> {
+        // SAFETY: the caller promises the file is not rewritten in place while mapped.
+        let map = unsafe { Mmap::map(&file) }.map_err(|error| TableError::io(path, error))?;
+        if map.len() as u64 != len {
+            return Err(TableError::io(
+                path,
+                io::Error::other("table file changed while being opened"),
+            ));
         }
-        // SAFETY: the caller promises the file stays as it is while mapped.
-        let map = unsafe { Mmap::map(&file) }.map_err(|source| TableError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Table::check(Backing::Mapped(map), path)
+        // Registered before the checks touch the pages: they fault too if the file shrinks.
+        let message = format!(
+            "error: {}: table file changed or truncated while in use\n",
+            path.display()
+        );
+        let guard = Guard::register(map.as_ptr(), map.len(), message)
+            .map_err(|error| TableError::io(path, error))?;
+        Table::check(Backing::Mapped { map, _guard: guard }, path)
     }
 
     /// Checks a complete file image held in memory; `path` names it in errors.
@@ -512,10 +615,7 @@ impl Table {
     }
 
     fn check(backing: Backing, path: &Path) -> Result<Table, TableError> {
-        let bytes: &[u8] = match &backing {
-            Backing::Owned(bytes) => bytes,
-            Backing::Mapped(map) => map,
-        };
+        let bytes = backing.bytes();
         let header = Header::decode(bytes, bytes.len() as u64, path)?;
         let corrupted = |what: &str| TableError::Corrupted {
             path: path.to_path_buf(),
@@ -529,6 +629,10 @@ impl Table {
         let meta: Meta = postcard::from_bytes(meta_bytes)
             .map_err(|e| corrupted(&format!("metadata does not decode: {e}")))?;
         let (payload_offset, payload_len) = header.payload_range;
+        let padding = &bytes[(meta_offset + meta_len) as usize..payload_offset as usize];
+        if padding.iter().any(|&b| b != 0) {
+            return Err(corrupted("padding before the payload is not zero"));
+        }
         let payload = &bytes[payload_offset as usize..(payload_offset + payload_len) as usize];
         if xxh3_64(payload) != header.payload_hash {
             return Err(corrupted("payload checksum mismatch"));
@@ -589,12 +693,57 @@ impl Table {
     }
 
     fn payload(&self) -> &[u8] {
-        let bytes: &[u8] = match &self.backing {
-            Backing::Owned(bytes) => bytes,
-            Backing::Mapped(map) => map,
-        };
         let (offset, len) = self.header.payload_range;
-        &bytes[offset as usize..(offset + len) as usize]
+        &self.backing.bytes()[offset as usize..(offset + len) as usize]
+    }
+
+    /// Whether the table is memory-mapped (rather than read into memory).
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.backing, Backing::Mapped { .. })
+    }
+
+    /// Record `index`, refused with [`TableError::BadRecord`] when the index is
+    /// out of range or the record breaks `bounds`.
+    pub fn checked_record(
+        &self,
+        index: usize,
+        bounds: &RecordBounds,
+    ) -> Result<Record, TableError> {
+        let bad = |problem: String| TableError::BadRecord {
+            path: self.path.clone(),
+            index: index as u64,
+            problem,
+        };
+        if index >= self.len() {
+            return Err(bad(format!("index out of range ({} entries)", self.len())));
+        }
+        let record = Record {
+            value: self.value(index),
+            best: self.best(index),
+        };
+        if !bounds.values.contains(&record.value) {
+            return Err(bad(format!(
+                "value {} outside {}..={}",
+                record.value,
+                bounds.values.start(),
+                bounds.values.end()
+            )));
+        }
+        if bounds.move_slots < 64 && record.best >> bounds.move_slots != 0 {
+            return Err(bad(format!(
+                "move mask {:#x} has bits beyond the game's {} move slots",
+                record.best, bounds.move_slots
+            )));
+        }
+        Ok(record)
+    }
+
+    /// Checks every record against `bounds`; returns the number checked.
+    pub fn check_bounds(&self, bounds: &RecordBounds) -> Result<usize, TableError> {
+        for index in 0..self.len() {
+            self.checked_record(index, bounds)?;
+        }
+        Ok(self.len())
     }
 
     /// The record of entry `index`; panics when out of range.
@@ -625,22 +774,28 @@ impl Table {
     }
 }
 
-fn open_file(path: &Path) -> Result<File, TableError> {
-    let io_error = |source| TableError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let metadata = fs::metadata(path).map_err(io_error)?;
+/// Opens `path` and reads and checks its header (at most [`HEADER_SIZE`]
+/// bytes) against its length; returns the file, the bytes read and the length.
+fn open_header(path: &Path) -> Result<(File, Vec<u8>, u64), TableError> {
+    let metadata = fs::metadata(path).map_err(|error| TableError::io(path, error))?;
     if metadata.is_dir() {
         return Err(TableError::Directory {
             path: path.to_path_buf(),
         });
     }
     if !metadata.is_file() {
-        return Err(TableError::Io {
-            path: path.to_path_buf(),
-            source: io::Error::other("not a regular file"),
-        });
+        return Err(TableError::io(path, io::Error::other("not a regular file")));
     }
-    File::open(path).map_err(io_error)
+    let mut file = File::open(path).map_err(|error| TableError::io(path, error))?;
+    let len = file
+        .metadata()
+        .map_err(|error| TableError::io(path, error))?
+        .len();
+    let mut head = Vec::with_capacity(HEADER_SIZE);
+    (&mut file)
+        .take(HEADER_SIZE as u64)
+        .read_to_end(&mut head)
+        .map_err(|error| TableError::io(path, error))?;
+    Header::decode(&head, len, path)?;
+    Ok((file, head, len))
 }

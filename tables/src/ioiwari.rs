@@ -51,11 +51,10 @@ impl IoiwariTable {
         }
     }
 
-    /// Opens `path` with a memory map, or builds the table in memory when `None`.
+    /// Opens `path` with [`Table::open`] (read into memory), or builds the table in memory when `None`.
     pub fn open_or_build(path: Option<&Path>) -> Result<IoiwariTable, TableError> {
         match path {
-            // SAFETY: tabula replaces tables by renaming, never by rewriting in place.
-            Some(path) => IoiwariTable::new(unsafe { Table::map(path)? }),
+            Some(path) => IoiwariTable::new(Table::open(path)?),
             None => Ok(IoiwariTable::in_memory()),
         }
     }

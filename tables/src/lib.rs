@@ -2,11 +2,15 @@
 //!
 //! A table file is a fixed 128-byte little-endian header, a postcard-encoded
 //! metadata block and a page-aligned payload of fixed-width records, one per
-//! state index (see [`format`] for the byte layout). Every header field and both
-//! checksums are verified when a table is opened, whether read or mapped.
+//! state index (see [`format`](mod@format) for the byte layout). Every header field and both
+//! checksums are verified when a table is opened, whether read or mapped; a
+//! mapped table whose file shrinks ends the process with exit status 2, not a
+//! signal. Every file is written through [`atomic::write_file`].
 
+pub mod atomic;
 pub mod format;
 pub mod ioiwari;
+mod sigbus;
 pub mod tonga;
 
-pub use format::{Header, Layout, Meta, Table, TableError, TableSpec};
+pub use format::{Header, Layout, Meta, Record, RecordBounds, Table, TableError, TableSpec};

@@ -63,10 +63,9 @@ impl TongaTable {
         Ok(TongaTable { table })
     }
 
-    /// Opens `path` with a memory map.
+    /// Opens `path` with [`Table::open`] (read into memory below its size limit).
     pub fn open(path: &Path) -> Result<TongaTable, TableError> {
-        // SAFETY: tabula replaces tables by renaming, never by rewriting in place.
-        TongaTable::new(unsafe { Table::map(path)? })
+        TongaTable::new(Table::open(path)?)
     }
 
     /// A table built in memory from a solution (for tests).

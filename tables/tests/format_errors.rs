@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use tabula_tables::format::{FORMAT_VERSION, HEADER_SIZE, table_bytes};
 use tabula_tables::ioiwari::{self, IoiwariTable, SPEC};
-use tabula_tables::{Layout, Meta, Table, TableError, TableSpec};
+use tabula_tables::{Layout, Meta, Record, RecordBounds, Table, TableError, TableSpec};
 use xxhash_rust::xxh3::xxh3_64;
 
 fn good_table(dir: &Path) -> PathBuf {
@@ -178,4 +178,159 @@ fn trailing_bytes_are_damage() {
     let path = good_table(dir.path());
     rewrite(&path, |b| b.extend_from_slice(&[0; 3]));
     assert_error(&path, |e| matches!(e, TableError::Corrupted { .. }));
+}
+
+#[test]
+fn nonzero_padding_before_the_payload_is_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    let payload_offset = Table::read(&path).unwrap().header().payload_range.0 as usize;
+    rewrite(&path, |b| b[payload_offset - 1] = 0x5a);
+    assert_error(
+        &path,
+        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("padding")),
+    );
+}
+
+#[test]
+fn a_huge_sparse_file_is_refused_from_its_header() {
+    // Sparse: costs no disk. The CLI test runs the same under a memory limit,
+    // which shows that the file is not read whole.
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = dir.path().join("zeros.tab");
+    fs::File::create(&zeros).unwrap().set_len(4 << 30).unwrap();
+    assert_error(&zeros, |e| matches!(e, TableError::WrongMagic { .. }));
+    // A good header followed by gigabytes the header does not declare.
+    let padded = good_table(dir.path());
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&padded)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    assert_error(
+        &padded,
+        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("trailing bytes")),
+    );
+}
+
+#[test]
+fn checked_records_refuse_what_the_game_cannot_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tiny.tab");
+    let spec = TableSpec {
+        game: "tiny",
+        params: [0; 4],
+        layout: Layout {
+            value_bytes: 2,
+            mask_bytes: 1,
+        },
+        entries: 3,
+    };
+    // Records: (5, 0b011), (-40, 0b001), (2, 0b1000_0001).
+    let payload = [5, 0, 0b011, 0xd8, 0xff, 0b001, 2, 0, 0b1000_0001];
+    fs::write(&path, table_bytes(&spec, &Meta::default(), &payload)).unwrap();
+    let table = Table::read(&path).unwrap();
+    let bounds = RecordBounds {
+        values: -20..=20,
+        move_slots: 7,
+    };
+    assert_eq!(
+        table.checked_record(0, &bounds).unwrap(),
+        Record {
+            value: 5,
+            best: 0b011
+        }
+    );
+    let problem = |index: usize, bounds: &RecordBounds| match table.checked_record(index, bounds) {
+        Err(TableError::BadRecord {
+            index: at,
+            problem,
+            path: named,
+        }) => {
+            assert_eq!(at, index as u64);
+            assert_eq!(named, path);
+            problem
+        }
+        other => panic!("record {index} was not refused: {other:?}"),
+    };
+    assert!(problem(1, &bounds).contains("-40"));
+    assert!(problem(2, &bounds).contains("0x81"));
+    assert!(problem(3, &bounds).contains("out of range"));
+    // All 8 mask bits and a wider range allow every record.
+    let wide = RecordBounds {
+        values: -40..=40,
+        move_slots: 8,
+    };
+    assert_eq!(table.check_bounds(&wide).unwrap(), 3);
+    let error = table.check_bounds(&bounds).unwrap_err();
+    assert!(
+        matches!(error, TableError::BadRecord { index: 1, .. }),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains(&path.display().to_string()) && message.contains("record 1"),
+        "{message}"
+    );
+}
+
+#[test]
+fn small_tables_are_read_not_mapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    assert!(!Table::open(&path).unwrap().is_mapped());
+    // SAFETY: the test owns the file and does not change it while mapped.
+    assert!(unsafe { Table::map(&path) }.unwrap().is_mapped());
+    // A dropped map gives back its place in the fault handler's registry.
+    for _ in 0..200 {
+        // SAFETY: as above.
+        drop(unsafe { Table::map(&path) }.unwrap());
+    }
+}
+
+#[test]
+fn a_table_above_the_read_limit_is_mapped() {
+    use tabula_tables::format::READ_LIMIT;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.tab");
+    let spec = TableSpec {
+        game: "big",
+        params: [0; 4],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1,
+    };
+    // A one-record table, patched to READ_LIMIT / 2 + 1 zero records: the payload is
+    // sparse, so the file costs no disk and no memory to write.
+    let mut bytes = table_bytes(&spec, &Meta::default(), &[0, 0]);
+    bytes.truncate(bytes.len() - 2);
+    let entries = READ_LIMIT / 2 + 1;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = entries * 2;
+    while left > 0 {
+        let n = left.min(zeros.len() as u64) as usize;
+        hasher.update(&zeros[..n]);
+        left -= n as u64;
+    }
+    bytes[56..64].copy_from_slice(&entries.to_le_bytes());
+    bytes[88..96].copy_from_slice(&(entries * 2).to_le_bytes());
+    bytes[104..112].copy_from_slice(&hasher.digest().to_le_bytes());
+    let hash = xxh3_64(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&hash.to_le_bytes());
+    let payload_start = bytes.len() as u64;
+    fs::write(&path, &bytes).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(payload_start + entries * 2)
+        .unwrap();
+    let table = Table::open(&path).unwrap();
+    assert!(table.is_mapped());
+    assert_eq!(table.len() as u64, entries);
+    assert_eq!((table.value(table.len() - 1), table.best(0)), (0, 0));
 }

@@ -25,8 +25,8 @@ pub struct CheckArgs {
 }
 
 fn open(path: &Path) -> anyhow::Result<Table> {
-    // Reads rather than maps: a file changed under a map could fault.
-    Ok(Table::read(path)?)
+    // The header is checked before the rest is read (or, for a huge file, mapped).
+    Ok(Table::open(path)?)
 }
 
 /// Prints the header and metadata.

@@ -319,3 +319,104 @@ fn player_rejects_bad_input_with_one_line() {
     let out = play_with_input("4 3 2 4 2 3 2\n3\n");
     assert_one_line_error(&out, "stdin", "input ended");
 }
+
+#[test]
+fn a_missing_table_names_the_os_error_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nonexist.tab");
+    let name = missing.to_str().unwrap();
+    for args in [vec!["check", name], vec!["info", name]] {
+        let out = run(&args);
+        assert_one_line_error(&out, name, "No such file or directory");
+        assert_eq!(
+            stderr(&out).matches("os error 2").count(),
+            1,
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn info_refuses_a_huge_sparse_file_from_its_header_under_a_memory_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("zeros.tab");
+    // Sparse: 4 GiB of zeros that cost no disk.
+    fs::File::create(&big).unwrap().set_len(4 << 30).unwrap();
+    for verb in ["info", "check"] {
+        // 1 GiB of address space: reading the whole file would fail.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 1048576 && exec \"$0\" \"$1\" \"$2\"")
+            .arg(env!("CARGO_BIN_EXE_tabula"))
+            .arg(verb)
+            .arg(&big)
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, big.to_str().unwrap(), "wrong magic");
+    }
+}
+
+#[test]
+fn build_refuses_to_replace_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.tab");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = run(&["build", "ioiwari", "-o", fifo.to_str().unwrap()]);
+    assert_one_line_error(&out, fifo.to_str().unwrap(), "FIFO");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn a_table_truncated_during_play_does_not_kill_the_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = built_table(dir.path());
+    let mut child = tabula()
+        .args(["play", "ioiwari", "--table", path.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut to_player = child.stdin.take().unwrap();
+    let mut from_player = BufReader::new(child.stdout.take().unwrap());
+    let mut board = Board::new([4, 3, 2, 4, 2, 3, 2]).unwrap();
+    writeln!(to_player, "4 3 2 4 2 3 2").unwrap();
+    let mut truncated = false;
+    loop {
+        let mut line = String::new();
+        if from_player.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        board.sow_label(line.trim()).unwrap();
+        if !truncated {
+            // The player has opened the table and answered once: cut the file under it.
+            fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(0)
+                .unwrap();
+            truncated = true;
+        }
+        if board.is_empty() {
+            break;
+        }
+        let mine = (0..7).find(|&p| board.is_legal(p)).unwrap();
+        board.sow(mine);
+        // The player may have ended already; its exit status tells.
+        if writeln!(to_player, "{}", mine + 1).is_err() || board.is_empty() {
+            break;
+        }
+    }
+    drop(to_player);
+    let out = child.wait_with_output().unwrap();
+    assert!(truncated);
+    assert!(out.status.success(), "{:?} {}", out.status, stderr(&out));
+}

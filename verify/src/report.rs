@@ -1,19 +1,20 @@
 //! Report writers: Markdown tables for people, JSON files for programs.
 
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 /// A report file could not be written.
+///
+/// The message includes the OS error, so it is not also given as `source()`.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", path.display())]
+#[error("{}: {error}", path.display())]
 pub struct ReportError {
     /// The file.
     pub path: PathBuf,
     /// What went wrong.
-    pub source: io::Error,
+    pub error: io::Error,
 }
 
 /// A Markdown table built row by row.
@@ -70,31 +71,23 @@ impl Table {
     }
 }
 
-/// Writes `value` as pretty JSON to `path`, via a temporary file renamed into place.
+/// Writes `value` as pretty JSON to `path` with [`tabula_tables::atomic::write_file`]
+/// (temporary file renamed into place; a `path` that is not a regular file is refused).
 pub fn write_json(path: &Path, value: &impl Serialize) -> Result<(), ReportError> {
-    let error = |source| ReportError {
+    tabula_tables::atomic::write_file(path, |out| {
+        serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::other)?;
+        out.write_all(b"\n")
+    })
+    .map_err(|error| ReportError {
         path: path.to_path_buf(),
-        source,
-    };
-    let text = serde_json::to_string_pretty(value).map_err(|e| error(io::Error::other(e)))?;
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.write_all(b"\n")?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.map_err(error)
+        error,
+    })
 }
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -108,5 +101,41 @@ mod tests {
              | 4 3 2 4 2 3 2 | 2   |\n\
              | x             | -10 |\n"
         );
+    }
+
+    #[test]
+    fn json_is_written_without_following_a_planted_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "keep me").unwrap();
+        let out = dir.path().join("report.json");
+        // The name the old writer used for its temporary file.
+        let planted = dir
+            .path()
+            .join(format!("report.json.tmp{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        write_json(&out, &[1, 2, 3]).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
+        let text = fs::read_to_string(&out).unwrap();
+        assert_eq!(text.split_whitespace().collect::<String>(), "[1,2,3]");
+        assert!(text.ends_with("]\n"));
+    }
+
+    #[test]
+    fn json_refuses_to_replace_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.json");
+        fs::write(&target, "keep me").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let error = write_json(&link, &[1]).unwrap_err().to_string();
+        assert!(error.contains("symbolic link"), "{error}");
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
     }
 }

@@ -1,0 +1,198 @@
+//! Writing a file so that readers see the old or the new contents, never a mix.
+//!
+//! [`write_file`] writes to a temporary file created exclusively, with an
+//! unpredictable name, in the target's directory; it syncs it and renames it
+//! over the target. A planted symlink cannot redirect the write, and an output
+//! path that names anything but a regular file (a FIFO, a device, a directory,
+//! a symbolic link, a socket) is refused, not replaced. Temporary files are
+//! named `.tabula-tmp-<PID>-<random>`: a writer killed midway leaves at most
+//! one, and the next write into that directory removes those whose process is
+//! gone.
+
+use std::ffi::OsStr;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+/// The start of every temporary file name; the creating PID and a `-` follow.
+pub const TEMP_PREFIX: &str = ".tabula-tmp-";
+
+/// Writes `path` atomically with what `write` produces; see the module docs.
+///
+/// Errors do not name `path` (callers add it); a refused target gives an
+/// [`io::ErrorKind::InvalidInput`] error saying what the path is.
+pub fn write_file<F>(path: &Path, write: F) -> io::Result<()>
+where
+    F: FnOnce(&mut dyn Write) -> io::Result<()>,
+{
+    check_target(path)?;
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    remove_stale_temporaries(dir);
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        // Like File::create: the umask decides, not tempfile's private 0600.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    // Dropping `tmp` on any error below removes the temporary file.
+    let mut tmp = builder.tempfile_in(dir)?;
+    {
+        let mut out = BufWriter::new(tmp.as_file_mut());
+        write(&mut out)?;
+        out.flush()?;
+    }
+    tmp.as_file().sync_all()?;
+    // The target may have changed since the check: refuse again just before renaming.
+    check_target(path)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    // Make the rename itself durable; not every system lets a directory be synced.
+    if let Ok(dir) = File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// Refuses a target that exists and is not a regular file.
+fn check_target(path: &Path) -> io::Result<()> {
+    if path.file_name().is_none() {
+        return Err(refused("is not a file name"));
+    }
+    let metadata = match fs::symlink_metadata(path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        special_kind(&kind)
+    };
+    Err(refused(&format!(
+        "is {what}, not a regular file; refusing to replace it"
+    )))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: &fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &fs::FileType) -> &'static str {
+    "a special file"
+}
+
+fn refused(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, what.to_string())
+}
+
+/// The PID in a temporary file name made by [`write_file`], if it is one.
+fn temp_pid(name: &OsStr) -> Option<u32> {
+    let rest = name.to_str()?.strip_prefix(TEMP_PREFIX)?;
+    let (pid, random) = rest.split_once('-')?;
+    if random.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Removes temporary files in `dir` left by processes that no longer run.
+///
+/// Best effort: a directory that cannot be listed, or a file that cannot be
+/// removed, is left as it is.
+fn remove_stale_temporaries(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = temp_pid(&entry.file_name()) else {
+            continue;
+        };
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && !process_alive(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only asks whether the process exists; nothing is sent.
+    let result = unsafe { libc::kill(pid, 0) };
+    // EPERM: it exists but belongs to someone else.
+    result == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_: u32) -> bool {
+    // Without a cheap check, keep everything.
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_names_are_recognised() {
+        assert_eq!(temp_pid(OsStr::new(".tabula-tmp-123-AbCdEf")), Some(123));
+        assert_eq!(temp_pid(OsStr::new(".tabula-tmp-123-")), None);
+        assert_eq!(temp_pid(OsStr::new(".tabula-tmp-12a-x")), None);
+        assert_eq!(temp_pid(OsStr::new(".tabula-tmp--x")), None);
+        assert_eq!(temp_pid(OsStr::new("tabula-tmp-1-x")), None);
+    }
+
+    #[test]
+    fn a_device_is_refused_before_anything_is_written() {
+        // Only the check runs: nothing is written near /dev/null.
+        let error = check_target(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+        assert!(error.to_string().contains("a device"), "{error}");
+        assert!(check_target(Path::new("/")).is_err());
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_target_and_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out");
+        fs::write(&path, "old").unwrap();
+        let error = write_file(&path, |w| {
+            w.write_all(b"partial")?;
+            Err(io::Error::other("the producer failed"))
+        })
+        .unwrap_err();
+        assert_eq!(error.to_string(), "the producer failed");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        write_file(&path, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,130 @@
+//! Table files are written safely: exclusive unpredictable temporary files,
+//! no symlink following, no replacing of what is not a regular file.
+
+use std::fs;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+use std::process::Command;
+
+use tabula_tables::format::write_table;
+use tabula_tables::{Layout, Meta, Table, TableSpec};
+
+const SPEC: TableSpec = TableSpec {
+    game: "tiny",
+    params: [0; 4],
+    layout: Layout {
+        value_bytes: 1,
+        mask_bytes: 1,
+    },
+    entries: 4,
+};
+
+fn write_tiny(path: &Path) -> Result<(), tabula_tables::TableError> {
+    write_table(path, &SPEC, &Meta::default(), &[1, 2, 3, 4, 5, 6, 7, 8])
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_planted_symlink_at_the_old_temporary_name_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    fs::write(&victim, "keep me").unwrap();
+    let out = dir.path().join("out.tab");
+    // The name the old writer used for its temporary file.
+    let planted = dir
+        .path()
+        .join(format!(".out.tab.tmp{}", std::process::id()));
+    std::os::unix::fs::symlink(&victim, &planted).unwrap();
+    write_tiny(&out).unwrap();
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
+    assert!(Table::read(&out).is_ok());
+    assert!(
+        fs::symlink_metadata(&planted)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+fn assert_refused(path: &Path, says: &str) {
+    let error = write_tiny(path).expect_err("a non-regular output was replaced");
+    let message = error.to_string();
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains(says), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+}
+
+#[test]
+fn an_output_that_is_not_a_regular_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert_refused(&fifo, "FIFO");
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+
+    let target = dir.path().join("target.tab");
+    fs::write(&target, "keep me").unwrap();
+    let link = dir.path().join("link.tab");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    assert_refused(&link, "symbolic link");
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+
+    let sub = dir.path().join("sub");
+    fs::create_dir(&sub).unwrap();
+    assert_refused(&sub, "directory");
+    assert!(sub.is_dir());
+    // Nothing was left behind.
+    assert_eq!(
+        names_in(dir.path()),
+        ["fifo", "link.tab", "sub", "target.tab"]
+    );
+}
+
+#[test]
+fn a_regular_file_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.tab");
+    fs::write(&out, "old").unwrap();
+    write_tiny(&out).unwrap();
+    assert_eq!(Table::read(&out).unwrap().value(3), 7);
+    assert_eq!(names_in(dir.path()), ["out.tab"]);
+}
+
+#[test]
+fn stale_temporary_files_of_dead_processes_are_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    // A process that has exited: its PID names no live process.
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = format!(".tabula-tmp-{dead}-AbC123");
+    let live = format!(".tabula-tmp-{}-XyZ789", std::process::id());
+    let unrelated = ".tabula-tmp-notapid".to_string();
+    for name in [&stale, &live, &unrelated] {
+        fs::write(dir.path().join(name), "partial").unwrap();
+    }
+    write_tiny(&dir.path().join("out.tab")).unwrap();
+    let mut expected = vec![live, unrelated, "out.tab".to_string()];
+    expected.sort();
+    assert_eq!(names_in(dir.path()), expected);
+}

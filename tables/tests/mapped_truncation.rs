@@ -1,0 +1,108 @@
+//! A mapped table truncated under a running process ends it with exit status 2
+//! and one line naming the file, never with a signal.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use tabula_tables::format::table_bytes;
+use tabula_tables::{Layout, Meta, Table, TableSpec};
+
+/// Set in the child: the table it maps.
+const CHILD_ENV: &str = "TABULA_TEST_MAPPED_TABLE";
+const MAPPED: &str = "TABLE-MAPPED";
+
+#[test]
+#[ignore = "the child of truncating_a_mapped_table_ends_with_status_2"]
+fn mapped_table_child() {
+    let Some(path) = std::env::var_os(CHILD_ENV) else {
+        return;
+    };
+    // SAFETY: this test is about the file changing while mapped; the guard turns that into exit 2.
+    let table = unsafe { Table::map(Path::new(&path)) }.unwrap();
+    println!("{MAPPED}");
+    std::io::stdout().flush().unwrap();
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line).unwrap();
+    let sum: i64 = (0..table.len()).map(|i| i64::from(table.value(i))).sum();
+    println!("sum {sum}");
+    std::process::exit(0);
+}
+
+#[test]
+fn truncating_a_mapped_table_ends_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("live.tab");
+    let spec = TableSpec {
+        game: "big",
+        params: [0; 4],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1 << 20,
+    };
+    let payload = vec![1u8; 2 << 20];
+    fs::write(&path, table_bytes(&spec, &Meta::default(), &payload)).unwrap();
+
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "mapped_table_child",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_ENV, &path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut from_child = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    loop {
+        line.clear();
+        assert!(
+            from_child.read_line(&mut line).unwrap() > 0,
+            "the child ended before mapping the table"
+        );
+        if line.trim_end().ends_with(MAPPED) {
+            break;
+        }
+    }
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let mut to_child = child.stdin.take().unwrap();
+    // The child may be gone already; a broken pipe is its business.
+    let _ = to_child.write_all(b"go\n");
+    drop(to_child);
+    let mut rest = String::new();
+    from_child.read_to_string(&mut rest).unwrap();
+    let mut errors = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut errors)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        status.signal(),
+        None,
+        "killed by a signal; stderr: {errors}"
+    );
+    assert_eq!(status.code(), Some(2), "stdout: {rest} stderr: {errors}");
+    let expected = format!(
+        "error: {}: table file changed or truncated while in use",
+        path.display()
+    );
+    assert!(errors.lines().any(|l| l == expected), "stderr: {errors}");
+    assert!(!rest.contains("sum"), "read a truncated table: {rest}");
+}
