@@ -221,3 +221,263 @@ pub fn play_case<G: Game>(
     }
     records
 }
+
+#[cfg(test)]
+mod tests {
+    //! A toy game with chance and hidden information checks what the loop
+    //! shows to whom: each seat rolls a die that only it sees, then both
+    //! seats in turn keep or reroll once; the higher roll wins.
+
+    use super::*;
+    use crate::agent::Agent;
+    use crate::seat::Local;
+    use crate::tournament::{Purpose, stream};
+    use rand::RngExt;
+    use tabula_solver::game::Determinize;
+    use tabula_solver::{IllegalMove, MoveList};
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum DiceMove {
+        Roll(u8),
+        Keep,
+        Reroll,
+    }
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Dice {
+        rolls: [Option<u8>; 2],
+        decided: [bool; 2],
+        rolling: Option<Seat>,
+    }
+
+    /// What a seat sees: its own roll, and whether the other has rolled.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct DiceView {
+        seat: Seat,
+        mine: Option<u8>,
+        other_rolled: bool,
+        decided: [bool; 2],
+    }
+
+    impl Dice {
+        fn new() -> Dice {
+            Dice {
+                rolls: [None; 2],
+                decided: [false; 2],
+                rolling: Some(0),
+            }
+        }
+    }
+
+    impl Game for Dice {
+        type Move = DiceMove;
+        type Moves = MoveList<DiceMove, 6>;
+        type View = DiceView;
+        type Observation = Option<DiceMove>;
+        type Params = ();
+
+        fn seats(&self) -> usize {
+            2
+        }
+
+        fn turn(&self) -> Turn {
+            if self.rolling.is_some() {
+                Turn::Chance
+            } else if let Some(seat) = (0..2).find(|&s| !self.decided[s]) {
+                Turn::Seat(seat)
+            } else {
+                Turn::Over
+            }
+        }
+
+        fn moves(&self) -> Self::Moves {
+            match self.turn() {
+                Turn::Chance => (1..=6).map(DiceMove::Roll).collect(),
+                Turn::Seat(_) => [DiceMove::Keep, DiceMove::Reroll].into_iter().collect(),
+                Turn::Over => MoveList::new(),
+            }
+        }
+
+        fn apply(&mut self, mv: DiceMove) {
+            match (mv, self.rolling) {
+                (DiceMove::Roll(r), Some(seat)) => {
+                    self.rolls[seat] = Some(r);
+                    let next = seat + 1;
+                    self.rolling = (next < 2 && self.rolls[next].is_none()).then_some(next);
+                }
+                (DiceMove::Keep, None) => {
+                    let seat = (0..2).find(|&s| !self.decided[s]).expect("a seat decides");
+                    self.decided[seat] = true;
+                }
+                (DiceMove::Reroll, None) => {
+                    let seat = (0..2).find(|&s| !self.decided[s]).expect("a seat decides");
+                    self.decided[seat] = true;
+                    self.rolls[seat] = None;
+                    self.rolling = Some(seat);
+                }
+                _ => unreachable!("checked moves only"),
+            }
+        }
+
+        fn scores(&self) -> Scores {
+            self.rolls
+                .iter()
+                .map(|r| f64::from(r.unwrap_or(0)))
+                .collect()
+        }
+
+        fn view(&self, seat: Seat) -> DiceView {
+            DiceView {
+                seat,
+                mine: self.rolls[seat],
+                other_rolled: self.rolls[1 - seat].is_some(),
+                decided: self.decided,
+            }
+        }
+
+        fn observe(&self, mv: DiceMove, seat: Seat) -> Option<DiceMove> {
+            // Another seat's roll is hidden; decisions are public.
+            match (mv, self.rolling) {
+                (DiceMove::Roll(_), Some(roller)) if roller != seat => None,
+                _ => Some(mv),
+            }
+        }
+
+        fn view_moves(_view: &DiceView) -> Self::Moves {
+            [DiceMove::Keep, DiceMove::Reroll].into_iter().collect()
+        }
+
+        fn chance_weight(&self, mv: DiceMove) -> f64 {
+            // A loaded die: six comes up three times as often.
+            if mv == DiceMove::Roll(6) { 3.0 } else { 1.0 }
+        }
+
+        fn check_move(&self, mv: DiceMove) -> Result<(), IllegalMove> {
+            if self.moves().contains(&mv) {
+                Ok(())
+            } else {
+                Err(IllegalMove(format!("{mv:?} now")))
+            }
+        }
+    }
+
+    impl Determinize for Dice {
+        fn sample(view: &DiceView, seat: Seat, rng: &mut impl rand::Rng) -> Dice {
+            let mut rolls = [None; 2];
+            rolls[seat] = view.mine;
+            if view.other_rolled {
+                rolls[1 - seat] = Some(rng.random_range(1..=6));
+            }
+            Dice {
+                rolls,
+                decided: view.decided,
+                rolling: None,
+            }
+        }
+    }
+
+    /// Rerolls a low die; remembers everything it was shown.
+    struct Cautious {
+        seen: Vec<Option<DiceMove>>,
+        views: Vec<DiceView>,
+    }
+
+    impl Agent<Dice> for Cautious {
+        fn name(&self) -> String {
+            "cautious".into()
+        }
+        fn observe(&mut self, _mover: Turn, observation: &Option<DiceMove>) {
+            self.seen.push(*observation);
+        }
+        fn choose(&mut self, view: &DiceView) -> DiceMove {
+            self.views.push(*view);
+            if view.mine.unwrap_or(0) <= 3 {
+                DiceMove::Reroll
+            } else {
+                DiceMove::Keep
+            }
+        }
+    }
+
+    /// Answers with an illegal move.
+    struct Cheat;
+
+    impl Agent<Dice> for Cheat {
+        fn name(&self) -> String {
+            "cheat".into()
+        }
+        fn choose(&mut self, _view: &DiceView) -> DiceMove {
+            DiceMove::Roll(6)
+        }
+    }
+
+    fn cautious() -> Local<Cautious> {
+        Local(Cautious {
+            seen: Vec::new(),
+            views: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn seats_see_only_their_own_dice_and_chance_follows_the_weights() {
+        let mut sixes = 0;
+        let mut rolls = 0;
+        for game in 0..300 {
+            let (mut a, mut b) = (cautious(), cautious());
+            let mut clocks = vec![Clock::default(); 2];
+            let mut chance = stream(5, Purpose::Chance, 0, game, 0);
+            let record = {
+                let mut players: Vec<&mut dyn Player<Dice>> = vec![&mut a, &mut b];
+                play_game(Dice::new(), &mut players, &[0, 1], &mut clocks, &mut chance)
+            };
+            assert_eq!(record.fault, None);
+            assert_eq!(record.end.turn(), Turn::Over);
+            for (seat, agent) in [(0, &a.0), (1, &b.0)] {
+                // Every roll of the other seat reached this one as None.
+                let other_rolls = record
+                    .plies
+                    .iter()
+                    .filter(|p| p.turn == Turn::Chance)
+                    .count();
+                let hidden = agent.seen.iter().filter(|o| o.is_none()).count();
+                let own_rolls = agent
+                    .seen
+                    .iter()
+                    .filter(|o| matches!(o, Some(DiceMove::Roll(_))))
+                    .count();
+                assert_eq!(hidden + own_rolls, other_rolls, "seat {seat}");
+                assert!(hidden >= 1, "seat {seat} saw the other's roll");
+                assert!(agent.views.iter().all(|v| v.seat == seat));
+                // A sampled state agrees with everything the seat saw.
+                let view = record.end.view(seat);
+                let sampled = Dice::sample(&view, seat, &mut stream(1, Purpose::Agent, 0, game, 0));
+                assert_eq!(sampled.view(seat), view);
+            }
+            for ply in &record.plies {
+                if let DiceMove::Roll(r) = ply.mv {
+                    rolls += 1;
+                    sixes += usize::from(r == 6);
+                }
+            }
+        }
+        // Six has weight 3 of 8: expect 37.5%, far from the fair 16.7%.
+        let share = sixes as f64 / rolls as f64;
+        assert!((0.30..0.45).contains(&share), "{share}");
+    }
+
+    #[test]
+    fn an_illegal_move_loses_with_the_reason_and_the_forfeit_rule() {
+        let mut cheat = Local(Cheat);
+        let mut other = cautious();
+        let mut clocks = vec![Clock::default(); 2];
+        let mut chance = stream(5, Purpose::Chance, 0, 0, 0);
+        let mut players: Vec<&mut dyn Player<Dice>> = vec![&mut other, &mut cheat];
+        // The cheat sits in seat 0 (player index 1).
+        let record = play_game(Dice::new(), &mut players, &[1, 0], &mut clocks, &mut chance);
+        let fault = record.fault.clone().expect("a fault");
+        assert_eq!((fault.seat, fault.kind), (0, FaultKind::IllegalMove));
+        assert!(fault.reason.contains("Roll(6)"), "{}", fault.reason);
+        assert_eq!(record.outcome(0), Outcome::Loss);
+        assert_eq!(record.players, vec!["cheat", "cautious"]);
+    }
+}
