@@ -15,7 +15,25 @@ use std::time::{Duration, Instant};
 /// Longest line accepted from a player; anything longer is nonsense.
 pub const MAX_LINE: usize = 4096;
 
-/// Why an external player could not go on.
+/// Unread lines a player may have pending; one more is flooding.
+pub const MAX_PENDING_LINES: usize = 64;
+
+/// Parses a time limit in seconds (stub).
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.parse::<f64>().map(Duration::from_secs_f64).map_err(|e| e.to_string())
+}
+
+/// Where a player's stderr goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StderrMode {
+    /// Kept for fault reasons.
+    #[default]
+    Capture,
+    /// Passed through.
+    Inherit,
+}
+
+/// Why an external could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum PlayerError {
     /// The command could not be started.
@@ -47,6 +65,9 @@ pub enum PlayerError {
     /// The player wrote bytes that are not UTF-8 text.
     #[error("player wrote a line that is not text")]
     NotText,
+    /// The player wrote more lines than it was asked for.
+    #[error("player flooded its output (more than {MAX_PENDING_LINES} unread lines)")]
+    Flooding,
     /// Reading or writing the pipes failed otherwise.
     #[error("pipe to player failed: {0}")]
     Io(io::Error),
@@ -95,6 +116,10 @@ impl LineReader {
         LineReader { lines }
     }
 
+    fn is_flooded(&self) -> bool {
+        false
+    }
+
     /// The next line, or why there is none; `Ok(None)` is the end of the stream.
     fn next(&self, deadline: Option<Instant>) -> Result<Option<String>, PlayerError> {
         let incoming = match deadline {
@@ -122,6 +147,11 @@ impl LineReader {
 pub trait Peer {
     /// Sends one line (a newline is added) and flushes it.
     fn send_line(&mut self, line: &str) -> Result<(), PlayerError>;
+    /// Sends one line by `deadline` (stub).
+    fn send_line_by(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), PlayerError> {
+        let _ = deadline;
+        self.send_line(line)
+    }
     /// Waits for the next line, until `deadline` if there is one.
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError>;
 }
@@ -168,6 +198,19 @@ impl ExternalPlayer {
     /// Starts `command` with `sh -c`; its stderr is discarded.
     pub fn spawn(command: &str) -> Result<ExternalPlayer, PlayerError> {
         ExternalPlayer::spawn_with_stderr(command, Stdio::null())
+    }
+
+    /// Starts with a stderr mode (stub).
+    pub fn spawn_with(command: &str, mode: StderrMode) -> Result<ExternalPlayer, PlayerError> {
+        match mode {
+            StderrMode::Capture => ExternalPlayer::spawn(command),
+            StderrMode::Inherit => ExternalPlayer::spawn_with_stderr(command, Stdio::inherit()),
+        }
+    }
+
+    /// The child's process id, which is also its process group's id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     /// Starts `command` with `sh -c`, sending its stderr to `stderr`.
@@ -315,5 +358,149 @@ mod tests {
         let mut player = ExternalPlayer::spawn("/nonexistent/player").unwrap();
         let error = player.recv_line(soon()).unwrap_err();
         assert!(error.to_string().contains("127"), "{error}");
+    }
+
+    /// Processes of group `pgid` still running (a zombie is dead).
+    fn live_members(pgid: u32) -> Vec<u32> {
+        let mut pids = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // After the command name in parentheses: state, parent, group.
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if fields.len() > 2 && fields[2] == pgid.to_string() && !["Z", "X"].contains(&fields[0])
+            {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// Polls `done` for up to a minute; whether it came true.
+    fn eventually(mut done: impl FnMut() -> bool) -> bool {
+        let until = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < until {
+            if done() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        done()
+    }
+
+    /// Runs `body` on a thread and fails if it has not ended after a minute:
+    /// without a deadline it would block forever.
+    fn within_a_minute<T: Send + 'static>(body: impl FnOnce() -> T + Send + 'static) -> T {
+        let (sender, result) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            let _ = sender.send(body());
+        });
+        result
+            .recv_timeout(Duration::from_secs(60))
+            .expect("still blocked after a minute")
+    }
+
+    fn a_tenth_from_now() -> Option<Instant> {
+        Some(Instant::now() + Duration::from_millis(100))
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_refused_and_not_stored() {
+        let mut player = ExternalPlayer::spawn("seq 100000; exec sleep 300").unwrap();
+        assert!(eventually(|| player.output.is_flooded()));
+        assert!(matches!(
+            player.recv_line(soon()),
+            Err(PlayerError::Flooding)
+        ));
+    }
+
+    #[test]
+    fn a_player_that_never_reads_cannot_block_a_send() {
+        let error = within_a_minute(|| {
+            let mut player = ExternalPlayer::spawn("exec sleep 300").unwrap();
+            let line = "x".repeat(4000);
+            (0..10_000).find_map(|_| player.send_line_by(&line, a_tenth_from_now()).err())
+        });
+        assert!(matches!(error, Some(PlayerError::TimedOut)), "{error:?}");
+    }
+
+    #[test]
+    fn a_stream_nobody_reads_cannot_block_a_send() {
+        let error = within_a_minute(|| {
+            let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+            let mut peer = StreamPeer::new(io::empty(), ours);
+            let line = "x".repeat(4000);
+            let error = (0..10_000).find_map(|_| peer.send_line_by(&line, a_tenth_from_now()).err());
+            drop(theirs);
+            error
+        });
+        assert!(matches!(error, Some(PlayerError::TimedOut)), "{error:?}");
+    }
+
+    #[test]
+    fn a_send_that_fits_succeeds_even_at_its_deadline() {
+        let mut player = ExternalPlayer::spawn("while read x; do echo \"got $x\"; done").unwrap();
+        player.send_line_by("1", Some(Instant::now())).unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "got 1");
+    }
+
+    #[test]
+    fn dropping_a_player_kills_what_it_left_running() {
+        let mut player = ExternalPlayer::spawn("sleep 300 & echo started; exit 0").unwrap();
+        let group = player.id();
+        assert_eq!(player.recv_line(soon()).unwrap(), "started");
+        assert!(player.finish(Duration::from_secs(30)), "the shell exits");
+        assert!(!live_members(group).is_empty(), "its sleep runs on");
+        drop(player);
+        let gone = eventually(|| live_members(group).is_empty());
+        // SAFETY: only signals the test's own leftovers, if any.
+        unsafe {
+            libc::killpg(group as libc::pid_t, libc::SIGKILL);
+        }
+        assert!(gone, "the sleep survived its player");
+    }
+
+    #[test]
+    fn an_exit_reason_ends_with_the_last_lines_of_stderr() {
+        let mut player = ExternalPlayer::spawn("echo one >&2; echo two >&2; exit 3").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(error, "player exited (exit status: 3); stderr: one | two");
+        let mut player =
+            ExternalPlayer::spawn("for i in $(seq 200); do echo line $i >&2; done; exit 1").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert!(
+            error.ends_with("stderr: line 196 | line 197 | line 198 | line 199 | line 200"),
+            "{error}"
+        );
+        let mut player = ExternalPlayer::spawn("./no-such-player").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert!(error.contains("127") && error.contains("not found"), "{error}");
+    }
+
+    #[test]
+    fn inherited_stderr_is_not_quoted() {
+        let mut player = ExternalPlayer::spawn_with("exit 3", StderrMode::Inherit).unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(error, "player exited (exit status: 3)");
+    }
+
+    #[test]
+    fn seconds_are_checked() {
+        assert_eq!(parse_seconds("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_seconds(" 0.25 "), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_seconds("86400"), Ok(Duration::from_secs(86_400)));
+        for bad in [
+            "0", "-1", "NaN", "nan", "inf", "-inf", "1e19", "1e20", "86401", "1e-300", "x", "",
+        ] {
+            let result = std::panic::catch_unwind(|| parse_seconds(bad));
+            assert!(matches!(result, Ok(Err(_))), "{bad}: {result:?}");
+        }
     }
 }

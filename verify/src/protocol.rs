@@ -9,6 +9,14 @@
 use std::io::{self, BufRead, Write};
 use std::str::SplitAsciiWhitespace;
 
+/// Longest request line `serve` reads, in bytes.
+pub const MAX_REQUEST: usize = 64 * 1024;
+
+/// A short prefix of `text` for quoting in an error (stub).
+pub fn excerpt(text: &str) -> String {
+    text.to_string()
+}
+
 /// Why a request line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
@@ -193,7 +201,7 @@ mod tests {
 
     #[test]
     fn serve_answers_every_line_and_keeps_going_after_errors() {
-        let input = "add 1 2\nadd x\n\nadd 2 3 4\nadd -5 5\n";
+        let input = "add 1 2\nadd x\n\nadd 2 3 4\n \r\nadd -5 5\n";
         let mut output = Vec::new();
         serve(input.as_bytes(), &mut output, |line| {
             let mut req = Request::parse(line).map_err(|e| e.to_string())?;
@@ -210,7 +218,9 @@ mod tests {
             vec![
                 "3",
                 "error: argument a: 'x' is not an int",
+                "error: empty request",
                 "error: unexpected extra argument '4'",
+                "error: empty request",
                 "0"
             ]
         );
@@ -220,5 +230,54 @@ mod tests {
     fn formats_int_arrays() {
         assert_eq!(format_ints(&[3, -1, 0]), "3 -1 0");
         assert_eq!(format_ints(&[]), "");
+    }
+
+    #[test]
+    fn serve_refuses_an_overlong_line_without_echoing_it() {
+        use std::io::Read;
+        let long = io::repeat(b'7').take(10 * MAX_REQUEST as u64);
+        let exact = format!("\nadd 1 2\nadd {} 0\n", "0".repeat(MAX_REQUEST - 6));
+        let input = io::BufReader::new(long.chain(exact.as_bytes()));
+        let mut output = Vec::new();
+        let mut longest = 0;
+        serve(input, &mut output, |line| {
+            longest = longest.max(line.len());
+            let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+            let a = req.int("a").map_err(|e| e.to_string())?;
+            let b = req.int("b").map_err(|e| e.to_string())?;
+            Ok((a + b).to_string())
+        })
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            vec!["error: request line longer than 65536 bytes", "3", "0"]
+        );
+        assert_eq!(longest, MAX_REQUEST);
+    }
+
+    #[test]
+    fn errors_quote_only_a_prefix_of_bad_input() {
+        let word = "é".repeat(1000);
+        let line = format!("m {word} 1 {word}");
+        let mut req = Request::parse(&line).unwrap();
+        let error = req.int("n").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!("argument n: '{}…' is not an int", "é".repeat(40))
+        );
+        let mut req = Request::parse(&line).unwrap();
+        let error = req.strings("xs").unwrap_err().to_string();
+        assert!(error.chars().count() < 80, "{error}");
+        let mut req = Request::parse(&line).unwrap();
+        req.string("s").unwrap();
+        req.int("n").unwrap();
+        let error = req.finish().unwrap_err().to_string();
+        assert!(error.chars().count() < 80, "{error}");
+        let mut output = Vec::new();
+        serve(line.as_bytes(), &mut output, |line| Err(format!("bad '{line}'"))).unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert!(text.chars().count() < 300, "{text}");
     }
 }
