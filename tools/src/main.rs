@@ -105,6 +105,16 @@ enum VerifyGame {
     Tothello(tothello::VerifyArgs),
 }
 
+/// How a referee treats its player's stderr: `--player-stderr` lets it through.
+fn stderr_mode(pass_through: bool) -> tabula_verify::process::StderrMode {
+    use tabula_verify::process::StderrMode;
+    if pass_through {
+        StderrMode::Inherit
+    } else {
+        StderrMode::Capture
+    }
+}
+
 /// Prints a report's Markdown on stdout and, when asked, writes it as JSON too.
 fn emit_report(
     markdown: &str,

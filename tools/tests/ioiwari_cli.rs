@@ -337,17 +337,25 @@ fn a_player_not_found_is_reported_with_its_stderr() {
         "echo oops >&2; exit 4",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).contains("(exit status: 4)\n"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("(exit status: 4)\n"),
+        "{}",
+        stdout(&out)
+    );
     assert_eq!(stderr(&out), "oops\n");
 }
 
 #[test]
 fn time_limits_are_checked() {
     for bad in ["1e20", "1e19", "-1", "0", "nan", "inf", "100000"] {
-        let out = run(&["referee", "ioiwari", "--player", "true", "--timeout", bad]);
+        let timeout = format!("--timeout={bad}");
+        let out = run(&["referee", "ioiwari", "--player", "true", &timeout]);
         assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
         let err = stderr(&out);
-        assert!(err.starts_with("error: ") && err.contains("--timeout"), "{err}");
+        assert!(
+            err.starts_with("error: ") && err.contains("--timeout"),
+            "{err}"
+        );
     }
 }
 
@@ -363,7 +371,14 @@ fn what_a_player_leaves_running_ends_with_its_game() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("group");
     let player = player_telling_its_group(&file, "sleep 300 & exit 0");
-    let out = run(&["referee", "ioiwari", "--timeout", "0.5", "--player", &player]);
+    let out = run(&[
+        "referee",
+        "ioiwari",
+        "--timeout",
+        "0.5",
+        "--player",
+        &player,
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let group = group_of_player(&file).expect("the player started");
     let gone = eventually(|| live_members(group).is_empty().then_some(()));
@@ -377,7 +392,14 @@ fn a_terminated_referee_kills_its_player_first() {
     let file = dir.path().join("group");
     let player = player_telling_its_group(&file, "sleep 300 & wait");
     let mut referee = tabula()
-        .args(["referee", "ioiwari", "--timeout", "300", "--player", &player])
+        .args([
+            "referee",
+            "ioiwari",
+            "--timeout",
+            "300",
+            "--player",
+            &player,
+        ])
         .stdout(Stdio::null())
         .spawn()
         .unwrap();

@@ -9,12 +9,26 @@
 use std::io::{self, BufRead, Write};
 use std::str::SplitAsciiWhitespace;
 
-/// Longest request line `serve` reads, in bytes.
+/// Longest request line [`serve`] reads, in bytes; longer ones are refused unread.
 pub const MAX_REQUEST: usize = 64 * 1024;
 
-/// A short prefix of `text` for quoting in an error (stub).
+/// Characters of a bad input that an error quotes.
+pub const QUOTED_CHARS: usize = 40;
+
+/// Longest error message [`serve`] writes, in characters.
+pub const MAX_ERROR_CHARS: usize = 200;
+
+/// `text`, or its first `max` characters and `…` if it is longer.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// At most [`QUOTED_CHARS`] characters of `text` (and `…`), to quote it in an error.
 pub fn excerpt(text: &str) -> String {
-    text.to_string()
+    cut(text, QUOTED_CHARS)
 }
 
 /// Why a request line could not be read.
@@ -75,7 +89,7 @@ impl<'a> Request<'a> {
         let text = self.string(name)?;
         text.parse().map_err(|_| ProtocolError::NotAnInt {
             name: name.to_string(),
-            text: text.to_string(),
+            text: excerpt(text),
         })
     }
 
@@ -83,7 +97,7 @@ impl<'a> Request<'a> {
         let text = self.string(name)?;
         let bad = || ProtocolError::BadLength {
             name: name.to_string(),
-            text: text.to_string(),
+            text: excerpt(text),
         };
         let len: usize = text.parse().map_err(|_| bad())?;
         // No array can be longer than what is left of the line.
@@ -108,7 +122,7 @@ impl<'a> Request<'a> {
             // The element's name is only spelled out when it is wrong.
             let value = text.parse().map_err(|_| ProtocolError::NotAnInt {
                 name: format!("{name}[{i}]"),
-                text: text.to_string(),
+                text: excerpt(text),
             })?;
             values.push(value);
         }
@@ -118,7 +132,7 @@ impl<'a> Request<'a> {
     /// Checks that no argument is left over.
     pub fn finish(mut self) -> Result<(), ProtocolError> {
         match self.words.next() {
-            Some(extra) => Err(ProtocolError::Extra(extra.to_string())),
+            Some(extra) => Err(ProtocolError::Extra(excerpt(extra))),
             None => Ok(()),
         }
     }
@@ -134,32 +148,80 @@ pub fn format_ints(values: &[i64]) -> String {
 ///
 /// Each line gets the handler's answer, or `error: <message>` when the handler
 /// refuses it; the output is flushed after every answer, and a bad line never
-/// stops the service. Blank lines are skipped.
+/// stops the service. A blank line is answered `error: empty request`. A line
+/// longer than [`MAX_REQUEST`] bytes is answered with an error as soon as that
+/// is known, and the rest of it is skipped without being kept. Error messages
+/// are cut to [`MAX_ERROR_CHARS`] characters.
 pub fn serve<R: BufRead, W: Write>(
-    input: R,
+    mut input: R,
     mut output: W,
     mut handler: impl FnMut(&str) -> Result<String, String>,
 ) -> io::Result<()> {
-    for line in input.lines() {
-        let line = match line {
-            Ok(line) => line,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                writeln!(output, "error: request is not valid UTF-8")?;
-                output.flush()?;
-                continue;
-            }
+    let mut line = Vec::new();
+    // Inside a line that was too long: skip to its newline.
+    let mut skipping = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        if line.trim().is_empty() {
-            continue;
+        if buf.is_empty() {
+            // A last line without its newline is still a request.
+            if !skipping && !line.is_empty() {
+                answer(&line, &mut output, &mut handler)?;
+            }
+            return Ok(());
         }
-        match handler(line.trim_end_matches('\r')) {
-            Ok(answer) => writeln!(output, "{answer}")?,
-            Err(message) => writeln!(output, "error: {message}")?,
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let content = &buf[..newline.unwrap_or(buf.len())];
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        if !skipping {
+            if line.len() + content.len() > MAX_REQUEST {
+                skipping = true;
+                line.clear();
+                writeln!(
+                    output,
+                    "error: request line longer than {MAX_REQUEST} bytes"
+                )?;
+                output.flush()?;
+            } else {
+                line.extend_from_slice(content);
+            }
         }
-        output.flush()?;
+        input.consume(used);
+        if newline.is_some() {
+            if !skipping {
+                answer(&line, &mut output, &mut handler)?;
+            }
+            skipping = false;
+            line.clear();
+        }
     }
-    Ok(())
+}
+
+/// Answers one request line (without its newline).
+fn answer(
+    line: &[u8],
+    output: &mut impl Write,
+    handler: &mut impl FnMut(&str) -> Result<String, String>,
+) -> io::Result<()> {
+    let reply = match std::str::from_utf8(line) {
+        Err(_) => Err("request is not valid UTF-8".to_string()),
+        Ok(text) => {
+            let text = text.trim_end_matches('\r');
+            if text.trim().is_empty() {
+                Err(ProtocolError::Empty.to_string())
+            } else {
+                handler(text)
+            }
+        }
+    };
+    match reply {
+        Ok(answer) => writeln!(output, "{answer}")?,
+        Err(message) => writeln!(output, "error: {}", cut(&message, MAX_ERROR_CHARS))?,
+    }
+    output.flush()
 }
 
 #[cfg(test)]
@@ -276,7 +338,10 @@ mod tests {
         let error = req.finish().unwrap_err().to_string();
         assert!(error.chars().count() < 80, "{error}");
         let mut output = Vec::new();
-        serve(line.as_bytes(), &mut output, |line| Err(format!("bad '{line}'"))).unwrap();
+        serve(line.as_bytes(), &mut output, |line| {
+            Err(format!("bad '{line}'"))
+        })
+        .unwrap();
         let text = String::from_utf8(output).unwrap();
         assert!(text.chars().count() < 300, "{text}");
     }
