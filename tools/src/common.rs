@@ -47,20 +47,9 @@ pub fn positive(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The longest time limit accepted: one day.
-const MAX_SECONDS: f64 = 86_400.0;
-
 /// Parses a time limit in seconds: positive, finite, at most a day.
 pub fn seconds(text: &str) -> Result<Duration, String> {
-    let value: f64 = text
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    if !(value > 0.0 && value <= MAX_SECONDS) {
-        return Err(format!(
-            "'{text}': a time limit must be more than 0 and at most {MAX_SECONDS} seconds"
-        ));
-    }
-    Ok(Duration::from_secs_f64(value))
+    tabula_verify::process::parse_seconds(text)
 }
 
 /// Who plays the tested seat: an external program or a built-in agent.
@@ -72,6 +61,19 @@ pub struct SeatArgs {
     /// A built-in player instead (see `tabula games` and each game's section of the README).
     #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
+    /// Pass the player's stderr through instead of keeping its last lines for the fault reason.
+    #[arg(long)]
+    pub player_stderr: bool,
+}
+
+/// How an external player's stderr is handled: captured for fault reasons, or passed through.
+pub fn stderr_mode(pass_through: bool) -> tabula_verify::process::StderrMode {
+    use tabula_verify::process::StderrMode;
+    if pass_through {
+        StderrMode::Inherit
+    } else {
+        StderrMode::Capture
+    }
 }
 
 /// The seed of a run.
@@ -205,7 +207,7 @@ where
     use tabula_verify::seat::{Local, Remote};
     match (&seat.player, &seat.agent) {
         (Some(command), _) => {
-            let peer = ExternalPlayer::spawn(command)?;
+            let peer = ExternalPlayer::spawn_with(command, stderr_mode(seat.player_stderr))?;
             Ok(Box::new(
                 Remote::new(command.clone(), Box::new(peer), wire)
                     .with_transcript(log.transcript()),

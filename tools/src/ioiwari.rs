@@ -12,9 +12,10 @@ use tabula_solver::ioiwari::{Board, instances, parse_label, starting_boards};
 use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable};
 use tabula_verify::ioiwari::{referee_game, results_table};
-use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
+use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer, parse_seconds};
 
 use crate::Outcome;
+use crate::common::stderr_mode;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -57,9 +58,14 @@ pub struct RefereeArgs {
     /// (default: talk over this program's own stdin/stdout).
     #[arg(long)]
     player: Option<String>,
-    /// Time limit for player 1's whole game, in seconds.
-    #[arg(long)]
-    timeout: Option<f64>,
+    /// Time limit for player 1's whole game (reading its moves and writing to
+    /// it), in seconds, at most a day.
+    #[arg(long, value_parser = parse_seconds, default_value = "10")]
+    timeout: Duration,
+    /// Let player 1's stderr through instead of quoting its last lines in the
+    /// reason of an exit.
+    #[arg(long, requires = "player")]
+    player_stderr: bool,
     /// Record the dialogue in this file (like ioiwari.out).
     #[arg(long)]
     log: Option<PathBuf>,
@@ -220,17 +226,10 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         }
         vec![board]
     };
-    let timeout = match args.timeout {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            bail!("--timeout must be a positive number of seconds")
-        }
-        Some(s) => Some(Duration::from_secs_f64(s)),
-        None => None,
-    };
     let many = boards.len() > 1;
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for board in boards {
-        let deadline = timeout.map(|t| Instant::now() + t);
+        let deadline = Some(Instant::now() + args.timeout);
         let mut record = |line: &str| {
             if let Some(log) = log.as_mut() {
                 let _ = writeln!(log, "{line}");
@@ -239,7 +238,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         record(&format!("# game {board}"));
         let verdict = match &args.player {
             Some(command) => {
-                let mut player = ExternalPlayer::spawn(command)?;
+                let mut player =
+                    ExternalPlayer::spawn_with(command, stderr_mode(args.player_stderr))?;
                 let verdict = referee_game(board, &table, &mut player, deadline, &mut record);
                 player.finish(Duration::from_millis(500));
                 verdict

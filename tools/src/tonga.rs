@@ -13,7 +13,7 @@ use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::Table;
 use tabula_tables::tonga::{self as table, TongaTable};
-use tabula_verify::process::ExternalPlayer;
+use tabula_verify::process::{ExternalPlayer, parse_seconds};
 use tabula_verify::protocol;
 use tabula_verify::tonga::{
     AGENTS, GameResult, SIZES, ServeSession, agent, agent_rng, game_rng, play_game, referee_game,
@@ -21,6 +21,7 @@ use tabula_verify::tonga::{
 };
 
 use crate::Outcome;
+use crate::common::stderr_mode;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -83,10 +84,14 @@ pub struct RefereeArgs {
     /// Games per board side.
     #[arg(long, default_value_t = 1)]
     games: usize,
-    /// Time limit for the player's whole game, in seconds (only the time spent
-    /// waiting for its answers counts).
-    #[arg(long, default_value_t = 20.0)]
-    timeout: f64,
+    /// Time limit for the player's whole game, in seconds, at most a day (only
+    /// the time spent waiting for it to take messages and answer counts).
+    #[arg(long, value_parser = parse_seconds, default_value = "20")]
+    timeout: Duration,
+    /// Let the player's stderr through instead of quoting its last lines in the
+    /// reason of an exit.
+    #[arg(long, requires = "player")]
+    player_stderr: bool,
     /// Record every game's moves (and the dialogue) in this file.
     #[arg(long)]
     log: Option<PathBuf>,
@@ -282,10 +287,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     if let Some(name) = &args.agent {
         check_agent(name)?;
     }
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        bail!("--timeout must be a positive number of seconds");
-    }
-    let timeout = Duration::from_secs_f64(args.timeout);
+    let timeout = args.timeout;
     let mut log: Option<BufWriter<File>> = match &args.log {
         Some(path) => Some(BufWriter::new(
             File::create(path).with_context(|| format!("{}", path.display()))?,
@@ -301,7 +303,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let mut lines = Vec::new();
             let result: GameResult = match (&args.player, &args.agent) {
                 (Some(command), _) => {
-                    let mut player = ExternalPlayer::spawn(command)?;
+                    let mode = stderr_mode(args.player_stderr);
+                    let mut player = ExternalPlayer::spawn_with(command, mode)?;
                     let result = referee_game(n, &mut player, Some(timeout), &mut rng, &mut |l| {
                         lines.push(l.to_string())
                     });

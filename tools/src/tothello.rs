@@ -10,13 +10,14 @@ use anyhow::{Context, bail};
 use clap::Args;
 use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
-use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
+use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer, parse_seconds};
 use tabula_verify::protocol;
 use tabula_verify::tothello::{
     Player, TournamentConfig, answer, referee_best_move, run_tournament, test_cases,
 };
 
 use crate::Outcome;
+use crate::common::stderr_mode;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -80,9 +81,13 @@ pub struct RefereeArgs {
     /// Seed of the random boards.
     #[arg(long, default_value_t = 2001)]
     seed: u64,
-    /// Time limit for each answer, in seconds.
-    #[arg(long, default_value_t = 2.0)]
-    timeout: f64,
+    /// Time limit for each request to be taken and answered, in seconds, at most a day.
+    #[arg(long, value_parser = parse_seconds, default_value = "2")]
+    timeout: Duration,
+    /// Let the program's stderr through instead of quoting its last lines in
+    /// the reason of an exit.
+    #[arg(long, requires = "player")]
+    player_stderr: bool,
     /// Record the dialogue in this file (`>` requests, `<` answers).
     #[arg(long)]
     log: Option<PathBuf>,
@@ -306,10 +311,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 ///
 /// Prints each wrong answer and a summary; exits 0 when every answer is right, 1 otherwise.
 pub fn referee(args: RefereeArgs) -> Outcome {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        bail!("--timeout must be a positive number of seconds");
-    }
-    let timeout = Some(Duration::from_secs_f64(args.timeout));
+    let timeout = Some(args.timeout);
     let cases = test_cases(args.cases, args.seed);
     let mut log = match &args.log {
         Some(path) => Some(BufWriter::new(
@@ -324,7 +326,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     let report = match &args.player {
         Some(command) => {
-            let mut player = ExternalPlayer::spawn(command)?;
+            let mut player = ExternalPlayer::spawn_with(command, stderr_mode(args.player_stderr))?;
             let progress = bar(cases.len(), "cases");
             let report = referee_best_move(&cases, &mut player, timeout, &mut record, &|done| {
                 progress.set_position(done as u64)

@@ -3,10 +3,13 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
+use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{run, run_with_input, stderr, stdout, tabula};
+use common::{
+    eventually, group_of_player, kill_group, live_members, player_telling_its_group, run,
+    run_with_input, stderr, stdout, tabula,
+};
 
 use tabula_solver::ioiwari::{Board, starting_boards};
 use tabula_tables::ioiwari::IoiwariTable;
@@ -419,4 +422,101 @@ fn a_table_truncated_during_play_does_not_kill_the_player() {
     let out = child.wait_with_output().unwrap();
     assert!(truncated);
     assert!(out.status.success(), "{:?} {}", out.status, stderr(&out));
+}
+
+#[test]
+fn a_player_not_found_is_reported_with_its_stderr() {
+    misbehaving("./no-such-player", "stderr: ");
+    misbehaving("./no-such-player", "not found");
+    misbehaving("echo oops >&2; exit 4", "exit status: 4); stderr: oops");
+    // Passed through, the player's stderr is ours and not quoted.
+    let out = run(&[
+        "referee",
+        "ioiwari",
+        "--player-stderr",
+        "--player",
+        "echo oops >&2; exit 4",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("(exit status: 4)\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(stderr(&out), "oops\n");
+}
+
+#[test]
+fn time_limits_are_checked() {
+    for bad in ["1e20", "1e19", "-1", "0", "nan", "inf", "100000"] {
+        let timeout = format!("--timeout={bad}");
+        let out = run(&["referee", "ioiwari", "--player", "true", &timeout]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: ") && err.contains("--timeout"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_game_with_no_time_limit_given_still_ends() {
+    let out = run(&["referee", "ioiwari", "--player", "exec sleep 30"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("timed out"), "{}", stdout(&out));
+}
+
+#[test]
+fn what_a_player_leaves_running_ends_with_its_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("group");
+    let player = player_telling_its_group(&file, "sleep 300 & exit 0");
+    let out = run(&[
+        "referee",
+        "ioiwari",
+        "--timeout",
+        "0.5",
+        "--player",
+        &player,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let group = group_of_player(&file).expect("the player started");
+    let gone = eventually(|| live_members(group).is_empty().then_some(()));
+    kill_group(group);
+    assert!(gone.is_some(), "the player's sleep survived the referee");
+}
+
+#[test]
+fn a_terminated_referee_kills_its_player_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("group");
+    let player = player_telling_its_group(&file, "sleep 300 & wait");
+    let mut referee = tabula()
+        .args([
+            "referee",
+            "ioiwari",
+            "--timeout",
+            "300",
+            "--player",
+            &player,
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let Some(group) = group_of_player(&file) else {
+        let _ = referee.kill();
+        panic!("the player never started");
+    };
+    assert!(!live_members(group).is_empty());
+    let killed = Command::new("kill")
+        .args(["-TERM", &referee.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = referee.wait().unwrap();
+    let gone = eventually(|| live_members(group).is_empty().then_some(()));
+    kill_group(group);
+    assert_eq!(status.code(), Some(128 + 15), "{status}");
+    assert!(gone.is_some(), "the player outlived its referee");
 }

@@ -231,3 +231,33 @@ fn verify_writes_markdown_and_json() {
     let again = tabula().args(args).output().unwrap();
     assert_eq!(stdout(&again), text);
 }
+
+#[test]
+fn input_for_a_program_that_does_not_read_it_is_no_failure() {
+    // More than a pipe holds, for a command that exits without reading.
+    let out = run_with_input(&["--version"], &"x".repeat(1 << 20));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("tabula "), "{}", stdout(&out));
+}
+
+#[test]
+fn time_limits_are_checked() {
+    for bad in ["1e20", "1e19", "-2", "0", "nan", "inf"] {
+        let out = tabula()
+            .args([
+                "referee",
+                "tonga",
+                "--player",
+                "true",
+                &format!("--timeout={bad}"),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: ") && err.contains("--timeout"),
+            "{err}"
+        );
+    }
+}

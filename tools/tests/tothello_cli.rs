@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 mod common;
-use common::{run, stderr, tabula};
+use common::{run, run_or_kill, stderr, tabula};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
@@ -124,4 +124,40 @@ fn referee_passes_our_server_and_catches_a_wrong_program() {
     // The first example's answer is 16, the second's 11.
     assert!(text.contains("-> got '16', expected 11"), "{text}");
     assert!(!text.contains("passed 22 of 22"), "{text}");
+}
+
+#[test]
+fn a_player_that_answers_everything_at_once_is_stopped() {
+    let flood = "yes 16 | head -n 1000; exec sleep 300";
+    let out = run_or_kill(&[
+        "referee",
+        "tothello",
+        "--player",
+        flood,
+        "--cases",
+        "5000",
+        "--timeout",
+        "2",
+    ])
+    .expect("the referee hung");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("stopped: no answer to '") && text.contains("flooded its output")
+            || text.contains("stopped: could not send a request: player timed out"),
+        "{text}"
+    );
+}
+
+#[test]
+fn time_limits_are_checked() {
+    for bad in ["1e20", "1e19", "-2", "0", "nan", "inf"] {
+        let timeout = format!("--timeout={bad}");
+        let out = run(&["referee", "tothello", "--player", "true", &timeout]);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: ") && err.contains("--timeout"),
+            "{err}"
+        );
+    }
 }

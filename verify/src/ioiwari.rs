@@ -171,8 +171,9 @@ impl Verdict {
 /// Writes the board line, then reads player 1's pit labels and answers each with
 /// player 2's optimal move (lowest pit on ties). Every line sent or received is
 /// passed to `log` (`>` for lines to player 1, `<` for lines from it). A malformed
-/// or illegal move, an exit, a closed pipe or a missed `deadline` ends the game
-/// as a loss for player 1 with the reason.
+/// or illegal move, an exit, a closed pipe or a missed `deadline` (for reading
+/// its moves and for writing to it) ends the game as a loss for player 1 with
+/// the reason.
 pub fn referee_game(
     start: Board,
     table: &IoiwariTable,
@@ -187,7 +188,7 @@ pub fn referee_game(
         fault: Some(reason),
     };
     log(&format!("> {board}"));
-    if let Err(e) = peer.send_line(&board.to_string()) {
+    if let Err(e) = peer.send_line_by(&board.to_string(), deadline) {
         return fault(banks, format!("could not send the board: {e}"));
     }
     while !board.is_over() {
@@ -213,7 +214,7 @@ pub fn referee_game(
         banks[0] += u32::from(sowing.opponent);
         log(&format!("> {}", reply + 1));
         // A player that stops listening after the game's last move has not lost.
-        if let Err(e) = peer.send_line(&(reply + 1).to_string())
+        if let Err(e) = peer.send_line_by(&(reply + 1).to_string(), deadline)
             && !board.is_over()
         {
             return fault(banks, format!("could not send a move: {e}"));

@@ -1,19 +1,68 @@
 //! External players: programs started as child processes and spoken to over pipes.
 //!
 //! A player that crashes, exits, closes its output, talks too much or is too
-//! slow gives a [`PlayerError`] whose message is the reason its game is lost;
-//! the referee then moves on. The child runs in its own process group, so
-//! dropping the player kills the whole command, shells and grandchildren too.
+//! slow to read or to answer gives a [`PlayerError`] whose message is the
+//! reason its game is lost; the referee then moves on. What a player may cost
+//! is bounded: at most [`MAX_PENDING_LINES`] unread lines of at most
+//! [`MAX_LINE`] bytes are kept, and the last [`STDERR_TAIL_BYTES`] of its
+//! stderr. The child runs in its own process group, which is killed whole when
+//! the player is dropped (whether or not the child itself still runs) and when
+//! this program is stopped by SIGINT, SIGTERM or SIGHUP.
 
+use std::collections::VecDeque;
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::marker::PhantomData;
+use std::os::fd::{AsRawFd, FromRawFd, RawFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Child, ChildStderr, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// Longest line accepted from a player; anything longer is nonsense.
 pub const MAX_LINE: usize = 4096;
+
+/// Unread lines a player may have pending; one more is flooding.
+pub const MAX_PENDING_LINES: usize = 64;
+
+/// Bytes of a captured stderr that are kept (the last ones).
+pub const STDERR_TAIL_BYTES: usize = 2048;
+
+/// Lines of a captured stderr quoted in an exit reason (the last ones).
+pub const STDERR_TAIL_LINES: usize = 5;
+
+/// Longest time limit [`parse_seconds`] accepts: one day.
+pub const MAX_SECONDS: u64 = 86_400;
+
+/// Parses a time limit in seconds, such as `2` or `0.5`.
+///
+/// Refuses what is not a number, NaN, infinities, zero or less, amounts that
+/// round to no time at all and more than [`MAX_SECONDS`].
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let value: f64 = text.trim().parse().map_err(|_| {
+        format!(
+            "'{}' is not a number of seconds",
+            crate::protocol::excerpt(text)
+        )
+    })?;
+    let text = crate::protocol::excerpt(text.trim());
+    if value.is_nan() || value <= 0.0 {
+        return Err(format!("{text} is not a positive number of seconds"));
+    }
+    if value > MAX_SECONDS as f64 {
+        return Err(format!(
+            "{text} seconds is more than the most allowed, {MAX_SECONDS} (one day)"
+        ));
+    }
+    let duration = Duration::from_secs_f64(value);
+    if duration.is_zero() {
+        return Err(format!("{text} seconds is no time at all"));
+    }
+    Ok(duration)
+}
 
 /// Why an external player could not go on.
 #[derive(Debug, thiserror::Error)]
@@ -27,10 +76,12 @@ pub enum PlayerError {
         source: io::Error,
     },
     /// The player exited (or was killed) during the game.
-    #[error("player exited ({status})")]
+    #[error("player exited ({status}){}", stderr_suffix(.stderr))]
     Exited {
         /// Its exit status, as the system words it.
         status: String,
+        /// The last lines of its captured stderr, joined by ` | ` (empty if none).
+        stderr: String,
     },
     /// The player closed its output (or the stream ended).
     #[error("player closed its output")]
@@ -38,7 +89,7 @@ pub enum PlayerError {
     /// The player closed its input.
     #[error("player closed its input")]
     ClosedInput,
-    /// The player did not answer in time.
+    /// The player did not answer, or did not take a line, in time.
     #[error("player timed out")]
     TimedOut,
     /// The player wrote a line longer than [`MAX_LINE`].
@@ -47,9 +98,25 @@ pub enum PlayerError {
     /// The player wrote bytes that are not UTF-8 text.
     #[error("player wrote a line that is not text")]
     NotText,
+    /// The player wrote more than [`MAX_PENDING_LINES`] lines nobody read yet.
+    #[error("player flooded its output (more than {MAX_PENDING_LINES} unread lines)")]
+    Flooding,
     /// Reading or writing the pipes failed otherwise.
     #[error("pipe to player failed: {0}")]
     Io(io::Error),
+}
+
+fn stderr_suffix(stderr: &str) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!("; stderr: {stderr}")
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // The guarded data stays consistent: no code panics while holding a lock.
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 enum Incoming {
@@ -60,53 +127,72 @@ enum Incoming {
     Failed(io::Error),
 }
 
+/// What the reading thread has left for the reader.
+#[derive(Default)]
+struct Pending {
+    items: VecDeque<Incoming>,
+    /// The stream sent more than `MAX_PENDING_LINES` unread lines; reading stopped.
+    flooded: bool,
+    /// The [`LineReader`] is gone; the thread stops at its next line.
+    abandoned: bool,
+}
+
+#[derive(Default)]
+struct Queue {
+    pending: Mutex<Pending>,
+    arrived: Condvar,
+}
+
 /// Lines read from a stream by a background thread, so that waiting can time out.
+///
+/// At most [`MAX_PENDING_LINES`] unread lines are kept: a stream that sends
+/// more is flooding, reading it stops and every later read fails.
 pub struct LineReader {
-    lines: Receiver<Incoming>,
+    queue: Arc<Queue>,
 }
 
 impl LineReader {
     /// Starts reading `stream` line by line in a background thread.
     pub fn spawn(stream: impl Read + Send + 'static) -> LineReader {
-        let (sender, lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stream);
-            loop {
-                let mut buf = Vec::new();
-                let incoming = match reader
-                    .by_ref()
-                    .take(MAX_LINE as u64 + 1)
-                    .read_until(b'\n', &mut buf)
-                {
-                    Ok(0) => Incoming::Eof,
-                    Ok(_) if buf.len() > MAX_LINE => Incoming::TooLong,
-                    Ok(_) => match String::from_utf8(buf) {
-                        Ok(line) => Incoming::Line(line.trim_end_matches(['\n', '\r']).to_string()),
-                        Err(_) => Incoming::NotText,
-                    },
-                    Err(e) => Incoming::Failed(e),
-                };
-                let last = !matches!(incoming, Incoming::Line(_));
-                if sender.send(incoming).is_err() || last {
-                    break;
-                }
-            }
-        });
-        LineReader { lines }
+        let queue = Arc::new(Queue::default());
+        let theirs = Arc::clone(&queue);
+        thread::spawn(move || read_lines(stream, &theirs));
+        LineReader { queue }
+    }
+
+    #[cfg(test)]
+    fn is_flooded(&self) -> bool {
+        lock(&self.queue.pending).flooded
     }
 
     /// The next line, or why there is none; `Ok(None)` is the end of the stream.
     fn next(&self, deadline: Option<Instant>) -> Result<Option<String>, PlayerError> {
-        let incoming = match deadline {
-            Some(deadline) => {
-                let wait = deadline.saturating_duration_since(Instant::now());
-                match self.lines.recv_timeout(wait) {
-                    Ok(incoming) => incoming,
-                    Err(RecvTimeoutError::Timeout) => return Err(PlayerError::TimedOut),
-                    Err(RecvTimeoutError::Disconnected) => Incoming::Eof,
-                }
+        let mut pending = lock(&self.queue.pending);
+        let incoming = loop {
+            if pending.flooded {
+                return Err(PlayerError::Flooding);
             }
-            None => self.lines.recv().unwrap_or(Incoming::Eof),
+            if let Some(incoming) = pending.items.pop_front() {
+                break incoming;
+            }
+            pending = match deadline {
+                None => self
+                    .queue
+                    .arrived
+                    .wait(pending)
+                    .unwrap_or_else(PoisonError::into_inner),
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        return Err(PlayerError::TimedOut);
+                    }
+                    self.queue
+                        .arrived
+                        .wait_timeout(pending, deadline - now)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0
+                }
+            };
         };
         match incoming {
             Incoming::Line(line) => Ok(Some(line)),
@@ -118,38 +204,152 @@ impl LineReader {
     }
 }
 
+impl Drop for LineReader {
+    fn drop(&mut self) {
+        lock(&self.queue.pending).abandoned = true;
+    }
+}
+
+/// The body of a [`LineReader`]'s thread.
+fn read_lines(stream: impl Read, queue: &Queue) {
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut buf = Vec::new();
+        let incoming = match reader
+            .by_ref()
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) => Incoming::Eof,
+            Ok(_) if buf.len() > MAX_LINE => Incoming::TooLong,
+            Ok(_) => match String::from_utf8(buf) {
+                Ok(line) => Incoming::Line(line.trim_end_matches(['\n', '\r']).to_string()),
+                Err(_) => Incoming::NotText,
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => Incoming::Failed(e),
+        };
+        let mut pending = lock(&queue.pending);
+        if pending.abandoned {
+            return;
+        }
+        let mut stop = !matches!(incoming, Incoming::Line(_));
+        if !stop && pending.items.len() >= MAX_PENDING_LINES {
+            // Dropping the stream here also stops the writer, by a broken pipe.
+            pending.flooded = true;
+            stop = true;
+        } else {
+            pending.items.push_back(incoming);
+        }
+        drop(pending);
+        queue.arrived.notify_all();
+        if stop {
+            return;
+        }
+    }
+}
+
 /// The other side of a line dialogue: an external program, or our own stdin/stdout.
 pub trait Peer {
     /// Sends one line (a newline is added) and flushes it.
     fn send_line(&mut self, line: &str) -> Result<(), PlayerError>;
+    /// Sends one line like [`Peer::send_line`], failing with
+    /// [`PlayerError::TimedOut`] if the peer has not taken it by `deadline`.
+    ///
+    /// A line that can be written at once is sent even past the deadline. The
+    /// default cannot time out: peers that might block override it.
+    fn send_line_by(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), PlayerError> {
+        let _ = deadline;
+        self.send_line(line)
+    }
     /// Waits for the next line, until `deadline` if there is one.
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError>;
 }
 
+/// A line handed to a [`StreamPeer`]'s writing thread; it answers on `done`.
+type Job = (Vec<u8>, Sender<io::Result<()>>);
+
 /// A peer reached through a pair of streams, such as our own stdin and stdout.
+///
+/// Lines are written by a background thread, so that a send can time out
+/// without changing the output (which may be a terminal shared with others).
 pub struct StreamPeer<W: Write> {
     input: LineReader,
-    output: W,
+    jobs: Sender<Job>,
+    /// The answer to a write that timed out, still awaited.
+    unfinished: Option<Receiver<io::Result<()>>>,
+    output: PhantomData<W>,
 }
 
-impl<W: Write> StreamPeer<W> {
+impl<W: Write + Send + 'static> StreamPeer<W> {
     /// Talks by reading lines from `input` and writing to `output`.
-    pub fn new(input: impl Read + Send + 'static, output: W) -> StreamPeer<W> {
+    pub fn new(input: impl Read + Send + 'static, mut output: W) -> StreamPeer<W> {
+        let (jobs, queue) = mpsc::channel::<Job>();
+        thread::spawn(move || {
+            for (data, done) in queue {
+                let result = output.write_all(&data).and_then(|()| output.flush());
+                let _ = done.send(result);
+            }
+        });
         StreamPeer {
             input: LineReader::spawn(input),
-            output,
+            jobs,
+            unfinished: None,
+            output: PhantomData,
         }
+    }
+}
+
+/// Waits for a write's answer until `deadline`.
+fn written_by(done: &Receiver<io::Result<()>>, deadline: Option<Instant>) -> io::Result<()> {
+    let answer = match deadline {
+        None => done.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        Some(deadline) => done.recv_timeout(deadline.saturating_duration_since(Instant::now())),
+    };
+    match answer {
+        Ok(result) => result,
+        Err(RecvTimeoutError::Timeout) => Err(io::ErrorKind::TimedOut.into()),
+        Err(RecvTimeoutError::Disconnected) => Err(io::ErrorKind::BrokenPipe.into()),
+    }
+}
+
+fn write_error(e: io::Error) -> PlayerError {
+    match e.kind() {
+        io::ErrorKind::BrokenPipe => PlayerError::ClosedInput,
+        io::ErrorKind::TimedOut => PlayerError::TimedOut,
+        _ => PlayerError::Io(e),
     }
 }
 
 impl<W: Write> Peer for StreamPeer<W> {
     fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
-        writeln!(self.output, "{line}")
-            .and_then(|()| self.output.flush())
-            .map_err(|e| match e.kind() {
-                io::ErrorKind::BrokenPipe => PlayerError::ClosedInput,
-                _ => PlayerError::Io(e),
-            })
+        self.send_line_by(line, None)
+    }
+
+    fn send_line_by(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), PlayerError> {
+        if let Some(done) = &self.unfinished {
+            match written_by(done, deadline) {
+                Err(e) if e.kind() == io::ErrorKind::TimedOut => return Err(PlayerError::TimedOut),
+                result => {
+                    self.unfinished = None;
+                    result.map_err(write_error)?;
+                }
+            }
+        }
+        let mut data = Vec::with_capacity(line.len() + 1);
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+        let (answer, done) = mpsc::channel();
+        if self.jobs.send((data, answer)).is_err() {
+            return Err(PlayerError::ClosedInput);
+        }
+        match written_by(&done, deadline) {
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                self.unfinished = Some(done);
+                Err(PlayerError::TimedOut)
+            }
+            result => result.map_err(write_error),
+        }
     }
 
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
@@ -157,21 +357,230 @@ impl<W: Write> Peer for StreamPeer<W> {
     }
 }
 
+/// Where a player's stderr goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StderrMode {
+    /// Read through a pipe; its last lines end the reason of an exit.
+    #[default]
+    Capture,
+    /// Shared with this program's stderr.
+    Inherit,
+    /// Thrown away.
+    Discard,
+}
+
+/// The last bytes of a player's stderr, kept by a background thread.
+#[derive(Default)]
+struct StderrTail {
+    state: Mutex<(VecDeque<u8>, bool)>,
+    ended: Condvar,
+}
+
+impl StderrTail {
+    fn spawn(mut stream: ChildStderr) -> Arc<StderrTail> {
+        let tail = Arc::new(StderrTail::default());
+        let theirs = Arc::clone(&tail);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 512];
+            loop {
+                let n = match stream.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(_) => break,
+                };
+                let mut state = lock(&theirs.state);
+                state.0.extend(&chunk[..n]);
+                let excess = state.0.len().saturating_sub(STDERR_TAIL_BYTES);
+                state.0.drain(..excess);
+            }
+            lock(&theirs.state).1 = true;
+            theirs.ended.notify_all();
+        });
+        tail
+    }
+
+    /// The last lines, joined by ` | `, once the stream ended or `until` passed.
+    fn last_lines(&self, until: Instant) -> String {
+        let mut state = lock(&self.state);
+        while !state.1 {
+            let now = Instant::now();
+            if now >= until {
+                break;
+            }
+            state = self
+                .ended
+                .wait_timeout(state, until - now)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        let bytes: Vec<u8> = state.0.iter().copied().collect();
+        drop(state);
+        let text = String::from_utf8_lossy(&bytes);
+        let lines: Vec<String> = text
+            .lines()
+            .map(|line| {
+                line.trim()
+                    .chars()
+                    .map(|c| if c.is_control() { '?' } else { c })
+                    .collect::<String>()
+            })
+            .filter(|line| !line.is_empty())
+            .collect();
+        lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..].join(" | ")
+    }
+}
+
+/// Process groups of the players alive now, killed if this program is stopped.
+static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// The write end of the pipe the signal handler writes signal numbers to.
+static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+extern "C" fn on_signal(signal: libc::c_int) {
+    let byte = signal as u8;
+    // SAFETY: write(2) is async-signal-safe; the pipe never closes; errno is
+    // restored for the interrupted code.
+    unsafe {
+        let errno = *libc::__errno_location();
+        libc::write(
+            SIGNAL_PIPE.load(Ordering::Relaxed),
+            (&raw const byte).cast(),
+            1,
+        );
+        *libc::__errno_location() = errno;
+    }
+}
+
+/// Once per process: on SIGINT, SIGTERM or SIGHUP, kill every registered group,
+/// then exit with status 128 + the signal. Signals ignored at start stay ignored.
+fn install_signal_handling() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let mut fds: [RawFd; 2] = [-1; 2];
+        // SAFETY: pipe2 fills the two descriptors; a full pipe must not block a handler.
+        unsafe {
+            if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
+                return;
+            }
+            let flags = libc::fcntl(fds[1], libc::F_GETFL);
+            libc::fcntl(fds[1], libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        SIGNAL_PIPE.store(fds[1], Ordering::Relaxed);
+        // SAFETY: the read end is ours alone.
+        let mut signals = unsafe { File::from_raw_fd(fds[0]) };
+        let watcher = thread::Builder::new()
+            .name("player-signals".into())
+            .spawn(move || {
+                let mut byte = [0u8];
+                loop {
+                    match signals.read(&mut byte) {
+                        Ok(1) => break,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        _ => return,
+                    }
+                }
+                // Holding the lock keeps new players from starting meanwhile.
+                let groups = lock(&GROUPS);
+                for &group in groups.iter() {
+                    // SAFETY: killpg only sends a signal.
+                    unsafe {
+                        libc::killpg(group, libc::SIGKILL);
+                    }
+                }
+                std::process::exit(128 + i32::from(byte[0]));
+            });
+        if watcher.is_err() {
+            return;
+        }
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: plain sigaction calls with zero-initialised structures.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                    || old.sa_sigaction == libc::SIG_IGN
+                {
+                    continue;
+                }
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+                action.sa_flags = libc::SA_RESTART;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
+        }
+    });
+}
+
+/// Writes all of `data` to a non-blocking pipe, waiting for room until `deadline`.
+fn write_by(pipe: &mut ChildStdin, data: &[u8], deadline: Option<Instant>) -> io::Result<()> {
+    let mut written = 0;
+    while written < data.len() {
+        match pipe.write(&data[written..]) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => written += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let timeout = match deadline {
+                    None => -1,
+                    Some(deadline) => {
+                        let left = deadline.saturating_duration_since(Instant::now());
+                        if left.is_zero() {
+                            return Err(io::ErrorKind::TimedOut.into());
+                        }
+                        // Rounded up, so that a wait never ends before the deadline.
+                        left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32
+                    }
+                };
+                let mut poll = libc::pollfd {
+                    fd: pipe.as_raw_fd(),
+                    events: libc::POLLOUT,
+                    revents: 0,
+                };
+                // SAFETY: one valid pollfd. Errors (EINTR) just lead to another try.
+                unsafe {
+                    libc::poll(&mut poll, 1, timeout);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// A running external player.
 pub struct ExternalPlayer {
     child: Child,
     stdin: Option<ChildStdin>,
     output: LineReader,
+    stderr: Option<Arc<StderrTail>>,
 }
 
 impl ExternalPlayer {
-    /// Starts `command` with `sh -c`; its stderr is discarded.
+    /// Starts `command` with `sh -c`; the end of its stderr is kept for exit reasons.
     pub fn spawn(command: &str) -> Result<ExternalPlayer, PlayerError> {
-        ExternalPlayer::spawn_with_stderr(command, Stdio::null())
+        ExternalPlayer::spawn_with(command, StderrMode::Capture)
+    }
+
+    /// Starts `command` with `sh -c`, its stderr going as `mode` says.
+    pub fn spawn_with(command: &str, mode: StderrMode) -> Result<ExternalPlayer, PlayerError> {
+        let stderr = match mode {
+            StderrMode::Capture => Stdio::piped(),
+            StderrMode::Inherit => Stdio::inherit(),
+            StderrMode::Discard => Stdio::null(),
+        };
+        ExternalPlayer::start(command, stderr)
     }
 
     /// Starts `command` with `sh -c`, sending its stderr to `stderr`.
     pub fn spawn_with_stderr(command: &str, stderr: Stdio) -> Result<ExternalPlayer, PlayerError> {
+        ExternalPlayer::start(command, stderr)
+    }
+
+    fn start(command: &str, stderr: Stdio) -> Result<ExternalPlayer, PlayerError> {
+        install_signal_handling();
+        // Registered under the lock, so that a signal cannot miss the new group.
+        let mut groups = lock(&GROUPS);
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(command)
@@ -184,27 +593,74 @@ impl ExternalPlayer {
                 command: command.to_string(),
                 source,
             })?;
+        groups.push(child.id() as libc::pid_t);
+        drop(groups);
         let output = LineReader::spawn(child.stdout.take().expect("stdout is piped"));
+        let stderr = child.stderr.take().map(StderrTail::spawn);
         let stdin = child.stdin.take();
-        Ok(ExternalPlayer {
+        let player = ExternalPlayer {
             child,
             stdin,
             output,
-        })
+            stderr,
+        };
+        if let Some(stdin) = &player.stdin {
+            // SAFETY: fcntl on a descriptor we own.
+            let failed = unsafe {
+                let fd = stdin.as_raw_fd();
+                let flags = libc::fcntl(fd, libc::F_GETFL);
+                flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0
+            };
+            if failed {
+                return Err(PlayerError::Io(io::Error::last_os_error()));
+            }
+        }
+        Ok(player)
+    }
+
+    /// The child's process id, which is also its process group's id.
+    pub fn id(&self) -> u32 {
+        self.child.id()
     }
 
     /// Closes the player's input and waits up to `grace` for it to exit by itself.
     ///
-    /// Returns whether it exited; a player still running is killed when dropped.
+    /// Returns whether it exited; a player still running is killed when dropped,
+    /// and so is anything it left running.
     pub fn finish(&mut self, grace: Duration) -> bool {
         self.stdin = None;
         let deadline = Instant::now() + grace;
         loop {
-            match self.child.try_wait() {
-                Ok(Some(_)) => return true,
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
-                _ => return false,
+            if self.exit_status().is_some() {
+                return true;
             }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The child's exit status if it has ended, without reaping it: until the
+    /// drop reaps it, its id, and so its process group's, cannot be reused.
+    fn exit_status(&self) -> Option<ExitStatus> {
+        // SAFETY: waitid fills `info`; WNOWAIT leaves the child to be reaped later.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            if libc::waitid(libc::P_PID, self.child.id(), &mut info, flags) != 0
+                || info.si_pid() == 0
+            {
+                return None;
+            }
+            let status = info.si_status();
+            let raw = match info.si_code {
+                libc::CLD_EXITED => (status & 0xff) << 8,
+                libc::CLD_KILLED => status,
+                libc::CLD_DUMPED => status | 0x80,
+                _ => return None,
+            };
+            Some(ExitStatus::from_raw(raw))
         }
     }
 
@@ -212,31 +668,42 @@ impl ExternalPlayer {
     fn exit_error(&mut self) -> PlayerError {
         let deadline = Instant::now() + Duration::from_millis(200);
         loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => {
-                    return PlayerError::Exited {
-                        status: status.to_string(),
-                    };
-                }
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(2)),
-                _ => return PlayerError::ClosedOutput,
+            if let Some(status) = self.exit_status() {
+                // Its stderr ends with it, unless something it started holds it open.
+                let until = Instant::now() + Duration::from_millis(200);
+                let stderr = match &self.stderr {
+                    Some(tail) => tail.last_lines(until),
+                    None => String::new(),
+                };
+                return PlayerError::Exited {
+                    status: status.to_string(),
+                    stderr,
+                };
             }
+            if Instant::now() >= deadline {
+                return PlayerError::ClosedOutput;
+            }
+            thread::sleep(Duration::from_millis(2));
         }
     }
 }
 
 impl Peer for ExternalPlayer {
     fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
+        self.send_line_by(line, None)
+    }
+
+    fn send_line_by(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), PlayerError> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(PlayerError::ClosedInput);
         };
-        let result = stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        match result {
+        let mut data = Vec::with_capacity(line.len() + 1);
+        data.extend_from_slice(line.as_bytes());
+        data.push(b'\n');
+        match write_by(stdin, &data, deadline) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(self.exit_error()),
+            Err(e) if e.kind() == io::ErrorKind::TimedOut => Err(PlayerError::TimedOut),
             Err(e) => Err(PlayerError::Io(e)),
         }
     }
@@ -252,12 +719,17 @@ impl Peer for ExternalPlayer {
 impl Drop for ExternalPlayer {
     fn drop(&mut self) {
         self.stdin = None;
-        if let Ok(None) = self.child.try_wait() {
-            // SAFETY: killpg only sends a signal; the group was created for this child.
-            unsafe {
-                libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
-            }
+        let group = self.child.id() as libc::pid_t;
+        let mut groups = lock(&GROUPS);
+        // The whole group, whether or not the child still runs: what it started
+        // goes too. The child is not reaped yet, so the group id is still ours;
+        // ESRCH (nobody left) is fine.
+        // SAFETY: killpg only sends a signal.
+        unsafe {
+            libc::killpg(group, libc::SIGKILL);
         }
+        groups.retain(|&g| g != group);
+        drop(groups);
         let _ = self.child.wait();
     }
 }
@@ -315,5 +787,154 @@ mod tests {
         let mut player = ExternalPlayer::spawn("/nonexistent/player").unwrap();
         let error = player.recv_line(soon()).unwrap_err();
         assert!(error.to_string().contains("127"), "{error}");
+    }
+
+    /// Processes of group `pgid` still running (a zombie is dead).
+    fn live_members(pgid: u32) -> Vec<u32> {
+        let mut pids = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // After the command name in parentheses: state, parent, group.
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                continue;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if fields.len() > 2 && fields[2] == pgid.to_string() && !["Z", "X"].contains(&fields[0])
+            {
+                pids.push(pid);
+            }
+        }
+        pids
+    }
+
+    /// Polls `done` for up to a minute; whether it came true.
+    fn eventually(mut done: impl FnMut() -> bool) -> bool {
+        let until = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < until {
+            if done() {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        done()
+    }
+
+    /// Runs `body` on a thread and fails if it has not ended after a minute:
+    /// without a deadline it would block forever.
+    fn within_a_minute<T: Send + 'static>(body: impl FnOnce() -> T + Send + 'static) -> T {
+        let (sender, result) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            let _ = sender.send(body());
+        });
+        result
+            .recv_timeout(Duration::from_secs(60))
+            .expect("still blocked after a minute")
+    }
+
+    fn a_tenth_from_now() -> Option<Instant> {
+        Some(Instant::now() + Duration::from_millis(100))
+    }
+
+    #[test]
+    fn a_flood_of_lines_is_refused_and_not_stored() {
+        let mut player = ExternalPlayer::spawn("seq 100000; exec sleep 300").unwrap();
+        assert!(eventually(|| player.output.is_flooded()));
+        assert!(matches!(
+            player.recv_line(soon()),
+            Err(PlayerError::Flooding)
+        ));
+    }
+
+    #[test]
+    fn a_player_that_never_reads_cannot_block_a_send() {
+        let error = within_a_minute(|| {
+            let mut player = ExternalPlayer::spawn("exec sleep 300").unwrap();
+            let line = "x".repeat(4000);
+            (0..10_000).find_map(|_| player.send_line_by(&line, a_tenth_from_now()).err())
+        });
+        assert!(matches!(error, Some(PlayerError::TimedOut)), "{error:?}");
+    }
+
+    #[test]
+    fn a_stream_nobody_reads_cannot_block_a_send() {
+        let error = within_a_minute(|| {
+            let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+            let mut peer = StreamPeer::new(io::empty(), ours);
+            let line = "x".repeat(4000);
+            let error =
+                (0..10_000).find_map(|_| peer.send_line_by(&line, a_tenth_from_now()).err());
+            drop(theirs);
+            error
+        });
+        assert!(matches!(error, Some(PlayerError::TimedOut)), "{error:?}");
+    }
+
+    #[test]
+    fn a_send_that_fits_succeeds_even_at_its_deadline() {
+        let mut player = ExternalPlayer::spawn("while read x; do echo \"got $x\"; done").unwrap();
+        player.send_line_by("1", Some(Instant::now())).unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "got 1");
+    }
+
+    #[test]
+    fn dropping_a_player_kills_what_it_left_running() {
+        let mut player = ExternalPlayer::spawn("sleep 300 & echo started; exit 0").unwrap();
+        let group = player.id();
+        assert_eq!(player.recv_line(soon()).unwrap(), "started");
+        assert!(player.finish(Duration::from_secs(30)), "the shell exits");
+        assert!(!live_members(group).is_empty(), "its sleep runs on");
+        drop(player);
+        let gone = eventually(|| live_members(group).is_empty());
+        // SAFETY: only signals the test's own leftovers, if any.
+        unsafe {
+            libc::killpg(group as libc::pid_t, libc::SIGKILL);
+        }
+        assert!(gone, "the sleep survived its player");
+    }
+
+    #[test]
+    fn an_exit_reason_ends_with_the_last_lines_of_stderr() {
+        let mut player = ExternalPlayer::spawn("echo one >&2; echo two >&2; exit 3").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(error, "player exited (exit status: 3); stderr: one | two");
+        let mut player =
+            ExternalPlayer::spawn("for i in $(seq 200); do echo line $i >&2; done; exit 1")
+                .unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert!(
+            error.ends_with("stderr: line 196 | line 197 | line 198 | line 199 | line 200"),
+            "{error}"
+        );
+        let mut player = ExternalPlayer::spawn("./no-such-player").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert!(
+            error.contains("127") && error.contains("not found"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn inherited_stderr_is_not_quoted() {
+        let mut player = ExternalPlayer::spawn_with("exit 3", StderrMode::Inherit).unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(error, "player exited (exit status: 3)");
+    }
+
+    #[test]
+    fn seconds_are_checked() {
+        assert_eq!(parse_seconds("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_seconds(" 0.25 "), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_seconds("86400"), Ok(Duration::from_secs(86_400)));
+        for bad in [
+            "0", "-1", "NaN", "nan", "inf", "-inf", "1e19", "1e20", "86401", "1e-300", "x", "",
+        ] {
+            let result = std::panic::catch_unwind(|| parse_seconds(bad));
+            assert!(matches!(result, Ok(Err(_))), "{bad}: {result:?}");
+        }
     }
 }

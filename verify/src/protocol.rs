@@ -9,6 +9,28 @@
 use std::io::{self, BufRead, Write};
 use std::str::SplitAsciiWhitespace;
 
+/// Longest request line [`serve`] reads, in bytes; longer ones are refused unread.
+pub const MAX_REQUEST: usize = 64 * 1024;
+
+/// Characters of a bad input that an error quotes.
+pub const QUOTED_CHARS: usize = 40;
+
+/// Longest error message [`serve`] writes, in characters.
+pub const MAX_ERROR_CHARS: usize = 200;
+
+/// `text`, or its first `max` characters and `…` if it is longer.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// At most [`QUOTED_CHARS`] characters of `text` (and `…`), to quote it in an error.
+pub fn excerpt(text: &str) -> String {
+    cut(text, QUOTED_CHARS)
+}
+
 /// Why a request line could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {
@@ -67,7 +89,7 @@ impl<'a> Request<'a> {
         let text = self.string(name)?;
         text.parse().map_err(|_| ProtocolError::NotAnInt {
             name: name.to_string(),
-            text: text.to_string(),
+            text: excerpt(text),
         })
     }
 
@@ -75,7 +97,7 @@ impl<'a> Request<'a> {
         let text = self.string(name)?;
         let bad = || ProtocolError::BadLength {
             name: name.to_string(),
-            text: text.to_string(),
+            text: excerpt(text),
         };
         let len: usize = text.parse().map_err(|_| bad())?;
         // No array can be longer than what is left of the line.
@@ -100,7 +122,7 @@ impl<'a> Request<'a> {
             // The element's name is only spelled out when it is wrong.
             let value = text.parse().map_err(|_| ProtocolError::NotAnInt {
                 name: format!("{name}[{i}]"),
-                text: text.to_string(),
+                text: excerpt(text),
             })?;
             values.push(value);
         }
@@ -110,7 +132,7 @@ impl<'a> Request<'a> {
     /// Checks that no argument is left over.
     pub fn finish(mut self) -> Result<(), ProtocolError> {
         match self.words.next() {
-            Some(extra) => Err(ProtocolError::Extra(extra.to_string())),
+            Some(extra) => Err(ProtocolError::Extra(excerpt(extra))),
             None => Ok(()),
         }
     }
@@ -148,7 +170,10 @@ pub enum DialogueError {
 ///
 /// Each line gets the handler's answer, or `error: <message>` when the handler
 /// refuses it; the output is flushed after every answer, and a bad line never
-/// stops the service. Blank lines are skipped.
+/// stops the service. A blank line is answered `error: empty request`. A line
+/// longer than [`MAX_REQUEST`] bytes is answered with an error as soon as that
+/// is known, and the rest of it is skipped without being kept. Error messages
+/// are cut to [`MAX_ERROR_CHARS`] characters.
 pub fn serve<R: BufRead, W: Write>(
     input: R,
     output: W,
@@ -157,51 +182,97 @@ pub fn serve<R: BufRead, W: Write>(
     match serve_dialogue(input, output, false, |line| handler(line).map(Reply::Line)) {
         Ok(()) => Ok(()),
         Err(DialogueError::Io(e)) => Err(e),
-        Err(DialogueError::Refused(_)) => unreachable!("errors are answered, not fatal"),
+        // Without stop_on_error every refusal is answered, never returned.
+        Err(DialogueError::Refused(message)) => Err(io::Error::other(message)),
     }
 }
 
 /// [`serve`] for any dialogue: answers may be silent or last, and with
-/// `stop_on_error` a refused request ends the dialogue with that error
-/// instead of an `error:` line.
+/// `stop_on_error` a refused request (an overlong or blank line too) ends the
+/// dialogue with that error instead of an `error:` line.
 pub fn serve_dialogue<R: BufRead, W: Write>(
-    input: R,
+    mut input: R,
     mut output: W,
     stop_on_error: bool,
     mut handler: impl FnMut(&str) -> Result<Reply, String>,
 ) -> Result<(), DialogueError> {
-    for line in input.lines() {
-        let line = match line {
-            Ok(line) => line,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                if stop_on_error {
-                    return Err(DialogueError::Refused("request is not valid UTF-8".into()));
-                }
-                writeln!(output, "error: request is not valid UTF-8")?;
-                output.flush()?;
-                continue;
-            }
+    let mut line = Vec::new();
+    // Inside a line that was too long: skip to its newline.
+    let mut skipping = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e.into()),
         };
-        if line.trim().is_empty() {
-            continue;
+        if buf.is_empty() {
+            // A last line without its newline is still a request.
+            if !skipping && !line.is_empty() {
+                answer(&line, &mut output, stop_on_error, &mut handler)?;
+            }
+            return Ok(());
         }
-        let (answer, last) = match handler(line.trim_end_matches('\r')) {
-            Ok(Reply::Line(answer)) => (Some(answer), false),
-            Ok(Reply::Silent) => (None, false),
-            Ok(Reply::Last(answer)) => (answer, true),
-            Err(message) if stop_on_error => return Err(DialogueError::Refused(message)),
-            Err(message) => (Some(format!("error: {message}")), false),
-        };
-        if let Some(answer) = answer {
-            writeln!(output, "{answer}")?;
-            output.flush()?;
+        let newline = buf.iter().position(|&b| b == b'\n');
+        let content = &buf[..newline.unwrap_or(buf.len())];
+        let used = newline.map_or(buf.len(), |i| i + 1);
+        if !skipping {
+            if line.len() + content.len() > MAX_REQUEST {
+                skipping = true;
+                line.clear();
+                let message = format!("request line longer than {MAX_REQUEST} bytes");
+                if stop_on_error {
+                    return Err(DialogueError::Refused(message));
+                }
+                writeln!(output, "error: {message}")?;
+                output.flush()?;
+            } else {
+                line.extend_from_slice(content);
+            }
         }
-        if last {
-            break;
+        input.consume(used);
+        if newline.is_some() {
+            if !skipping && answer(&line, &mut output, stop_on_error, &mut handler)? {
+                return Ok(());
+            }
+            skipping = false;
+            line.clear();
         }
     }
-    Ok(())
+}
+
+/// Answers one request line (without its newline); returns whether it was the last.
+fn answer(
+    line: &[u8],
+    output: &mut impl Write,
+    stop_on_error: bool,
+    handler: &mut impl FnMut(&str) -> Result<Reply, String>,
+) -> Result<bool, DialogueError> {
+    let reply = match std::str::from_utf8(line) {
+        Err(_) => Err("request is not valid UTF-8".to_string()),
+        Ok(text) => {
+            let text = text.trim_end_matches('\r');
+            if text.trim().is_empty() {
+                Err(ProtocolError::Empty.to_string())
+            } else {
+                handler(text)
+            }
+        }
+    };
+    let (answer, last) = match reply {
+        Ok(Reply::Line(answer)) => (Some(answer), false),
+        Ok(Reply::Silent) => (None, false),
+        Ok(Reply::Last(answer)) => (answer, true),
+        Err(message) if stop_on_error => return Err(DialogueError::Refused(message)),
+        Err(message) => (
+            Some(format!("error: {}", cut(&message, MAX_ERROR_CHARS))),
+            false,
+        ),
+    };
+    if let Some(answer) = answer {
+        writeln!(output, "{answer}")?;
+        output.flush()?;
+    }
+    Ok(last)
 }
 
 #[cfg(test)]
@@ -243,7 +314,7 @@ mod tests {
 
     #[test]
     fn serve_answers_every_line_and_keeps_going_after_errors() {
-        let input = "add 1 2\nadd x\n\nadd 2 3 4\nadd -5 5\n";
+        let input = "add 1 2\nadd x\n\nadd 2 3 4\n \r\nadd -5 5\n";
         let mut output = Vec::new();
         serve(input.as_bytes(), &mut output, |line| {
             let mut req = Request::parse(line).map_err(|e| e.to_string())?;
@@ -260,7 +331,9 @@ mod tests {
             vec![
                 "3",
                 "error: argument a: 'x' is not an int",
+                "error: empty request",
                 "error: unexpected extra argument '4'",
+                "error: empty request",
                 "0"
             ]
         );
@@ -270,5 +343,57 @@ mod tests {
     fn formats_int_arrays() {
         assert_eq!(format_ints(&[3, -1, 0]), "3 -1 0");
         assert_eq!(format_ints(&[]), "");
+    }
+
+    #[test]
+    fn serve_refuses_an_overlong_line_without_echoing_it() {
+        use std::io::Read;
+        let long = io::repeat(b'7').take(10 * MAX_REQUEST as u64);
+        let exact = format!("\nadd 1 2\nadd {} 0\n", "0".repeat(MAX_REQUEST - 6));
+        let input = io::BufReader::new(long.chain(exact.as_bytes()));
+        let mut output = Vec::new();
+        let mut longest = 0;
+        serve(input, &mut output, |line| {
+            longest = longest.max(line.len());
+            let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+            let a = req.int("a").map_err(|e| e.to_string())?;
+            let b = req.int("b").map_err(|e| e.to_string())?;
+            Ok((a + b).to_string())
+        })
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines,
+            vec!["error: request line longer than 65536 bytes", "3", "0"]
+        );
+        assert_eq!(longest, MAX_REQUEST);
+    }
+
+    #[test]
+    fn errors_quote_only_a_prefix_of_bad_input() {
+        let word = "é".repeat(1000);
+        let line = format!("m {word} 1 {word}");
+        let mut req = Request::parse(&line).unwrap();
+        let error = req.int("n").unwrap_err().to_string();
+        assert_eq!(
+            error,
+            format!("argument n: '{}…' is not an int", "é".repeat(40))
+        );
+        let mut req = Request::parse(&line).unwrap();
+        let error = req.strings("xs").unwrap_err().to_string();
+        assert!(error.chars().count() < 80, "{error}");
+        let mut req = Request::parse(&line).unwrap();
+        req.string("s").unwrap();
+        req.int("n").unwrap();
+        let error = req.finish().unwrap_err().to_string();
+        assert!(error.chars().count() < 80, "{error}");
+        let mut output = Vec::new();
+        serve(line.as_bytes(), &mut output, |line| {
+            Err(format!("bad '{line}'"))
+        })
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert!(text.chars().count() < 300, "{text}");
     }
 }

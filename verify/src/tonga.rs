@@ -17,7 +17,7 @@ use tabula_solver::tonga::{Board, Cell, Colour, Position};
 
 use crate::old_agent::{Agent, RandomAgent};
 use crate::process::Peer;
-use crate::protocol::Request;
+use crate::protocol::{Request, excerpt};
 use crate::report;
 use crate::stats::Mean;
 use crate::tournament::{self, Progress};
@@ -345,9 +345,13 @@ pub fn parse_answer(board: &Board, line: &str) -> Result<Cell, String> {
 impl Side for Remote<'_> {
     fn answer(&mut self, pos: &Position, message: &str) -> Result<Cell, String> {
         (self.log)(&format!("> {message}"));
-        self.peer.send_line(message).map_err(|e| e.to_string())?;
+        // A player too slow to take the message is charged like one slow to answer.
         let started = Instant::now();
-        let received = self.peer.recv_line(self.budget.map(|b| started + b));
+        let deadline = self.budget.map(|b| started + b);
+        let received = self
+            .peer
+            .send_line_by(message, deadline)
+            .and_then(|()| self.peer.recv_line(deadline));
         if let Some(budget) = self.budget.as_mut() {
             *budget = budget.saturating_sub(started.elapsed());
         }
@@ -359,7 +363,8 @@ impl Side for Remote<'_> {
     fn end(&mut self) {
         (self.log)("> end");
         // The player may already be gone; the game is scored anyway.
-        let _ = self.peer.send_line("end");
+        let deadline = self.budget.map(|b| Instant::now() + b);
+        let _ = self.peer.send_line_by("end", deadline);
     }
 }
 
@@ -442,7 +447,7 @@ pub fn play_game(n: usize, agent: &mut dyn Agent<Position>, rng: &mut ChaCha8Rng
 /// Every line sent or received goes to `log` (`>` to the player, `<` from it).
 /// An invalid answer, a crash, a closed pipe or running out of `budget` (the
 /// player's time for the whole game, counted only while the referee waits for
-/// its answers) ends the game: the server fills the board and the reason is kept.
+/// it to take a message and answer it) ends the game: the server fills the board and the reason is kept.
 pub fn referee_game(
     n: usize,
     peer: &mut dyn Peer,
@@ -510,7 +515,7 @@ impl ServeSession {
                 self.game = None;
                 Ok("ok".into())
             }
-            other => Err(format!("unknown request '{other}'")),
+            other => Err(format!("unknown request '{}'", excerpt(other))),
         }
     }
 

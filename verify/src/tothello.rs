@@ -14,7 +14,7 @@ use tabula_solver::tothello::{
 
 use crate::old_agent::Agent;
 use crate::process::Peer;
-use crate::protocol::{ProtocolError, Request};
+use crate::protocol::{ProtocolError, Request, excerpt};
 use crate::report::Table;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{self, Progress};
@@ -56,7 +56,7 @@ pub fn answer_request(line: &str) -> Result<String, RequestError> {
             let turn: Color = turn.parse()?;
             Ok(best_move(&board, turn)?.pieces.to_string())
         }
-        other => Err(RequestError::UnknownMethod(other.to_string())),
+        other => Err(RequestError::UnknownMethod(excerpt(other))),
     }
 }
 
@@ -452,7 +452,7 @@ pub struct CheckReport {
 
 /// Sends every case to `peer` and compares its answers with ours.
 ///
-/// Each answer must come within `timeout` of its request. Every line is passed
+/// Each request must be taken and answered within `timeout` of its sending. Every line is passed
 /// to `log` (`>` sent, `<` received), and `progress` hears how many cases are
 /// done. A dead or silent peer stops the check.
 pub fn referee_best_move(
@@ -471,11 +471,12 @@ pub fn referee_best_move(
     for (done, case) in cases.iter().enumerate() {
         progress(done);
         log(&format!("> {}", case.request));
-        if let Err(e) = peer.send_line(&case.request) {
+        // Taking the request counts in the answer's time.
+        let deadline = timeout.map(|t| Instant::now() + t);
+        if let Err(e) = peer.send_line_by(&case.request, deadline) {
             report.fault = Some(format!("could not send a request: {e}"));
             break;
         }
-        let deadline = timeout.map(|t| Instant::now() + t);
         let line = match peer.recv_line(deadline) {
             Ok(line) => line,
             Err(e) => {

@@ -5,6 +5,7 @@
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The `tabula` binary built for these tests.
 pub fn tabula() -> Command {
@@ -17,6 +18,10 @@ pub fn run(args: &[&str]) -> Output {
 }
 
 /// Runs `tabula ARGS` with `input` on stdin and collects its output.
+///
+/// The input is written by a thread while the output is read, so that neither
+/// side waits for the other; a command that exits without reading all of its
+/// input is no failure (the broken pipe is ignored).
 pub fn run_with_input(args: &[&str], input: &str) -> Output {
     let mut child = tabula()
         .args(args)
@@ -25,13 +30,18 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        if let Err(e) = stdin.write_all(input.as_bytes())
+            && e.kind() != std::io::ErrorKind::BrokenPipe
+        {
+            panic!("writing tabula's stdin: {e}");
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
 }
 
 /// What the command wrote on stdout.
@@ -42,4 +52,81 @@ pub fn stdout(output: &Output) -> String {
 /// What the command wrote on stderr.
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Processes of group `pgid` still running (a zombie is dead).
+pub fn live_members(pgid: u32) -> Vec<u32> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the command name in parentheses: state, parent, group.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 2 && fields[2] == pgid.to_string() && !["Z", "X"].contains(&fields[0]) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+/// Polls `probe` for up to a minute until it gives something.
+pub fn eventually<T>(mut probe: impl FnMut() -> Option<T>) -> Option<T> {
+    let until = Instant::now() + Duration::from_secs(60);
+    loop {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Kills what is left of process group `pgid` (a failed test's leftovers).
+pub fn kill_group(pgid: u32) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{pgid}")])
+        .stderr(Stdio::null())
+        .status();
+}
+
+/// A player that writes its process group's id to `file`, then runs `rest`.
+pub fn player_telling_its_group(file: &std::path::Path, rest: &str) -> String {
+    let file = file.display();
+    format!("echo $$ > '{file}.tmp' && mv '{file}.tmp' '{file}'; {rest}")
+}
+
+/// Reads the group id a [`player_telling_its_group`] wrote, waiting for it.
+pub fn group_of_player(file: &std::path::Path) -> Option<u32> {
+    eventually(|| std::fs::read_to_string(file).ok()?.trim().parse().ok())
+}
+
+/// Runs `tabula ARGS` like [`run`], but kills it and gives `None` if it is
+/// still running after two minutes (a hang).
+pub fn run_or_kill(args: &[&str]) -> Option<Output> {
+    let mut child = tabula()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    let until = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() >= until {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some(child.wait_with_output().unwrap())
 }
