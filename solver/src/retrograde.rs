@@ -1,10 +1,23 @@
 //! Layered retrograde analysis over an indexable state space.
 //!
-//! A game plugs in by implementing [`StateSpace`]: states are dense indices,
-//! each state lies in a layer, and every move leads to a state of a strictly
-//! lower layer (fewer beads, fewer empty squares, fewer tiles...). [`solve`]
-//! then computes the exact negamax value and the set of optimal moves of every
-//! state, layer by layer, with each layer split across rayon's threads.
+//! A game plugs in by implementing [`StateSpace`]: states are dense `u64`
+//! indices, each state lies in a layer, and every move leads to a state of the
+//! same or a lower layer (fewer beads, fewer empty squares, fewer tiles...).
+//! [`solve`] then computes the exact negamax value and the set of optimal moves
+//! of every state, layer by layer, with each layer split across rayon's threads.
+//!
+//! Moves that stay in their layer (a pass in a blocked game) are allowed as long
+//! as they form no cycle inside the layer: a layer is solved by first solving
+//! the states whose children are all known, then, again and again, the states
+//! whose same-layer children just became known. A cycle inside a layer makes
+//! [`solve`] return [`SolveError::Cycle`].
+//!
+//! The builder keeps no per-state index list: it walks a layer's index range
+//! when the space gives one ([`StateSpace::layer_range`]), and otherwise marks
+//! each unsolved state's layer in the value array itself (see [`SolveError`]
+//! for the value range this leaves).
+
+use std::ops::Range;
 
 use rayon::prelude::*;
 
@@ -15,14 +28,30 @@ pub struct Edge {
     pub slot: u8,
     /// The mover's gain minus the opponent's by this move.
     pub reward: i32,
-    /// Index of the state reached, in a lower layer.
-    pub child: usize,
+    /// Index of the state reached, in the same or a lower layer.
+    pub child: u64,
+    /// Whether the mover moves again in the child (Kalah's extra turn, a Dominoes
+    /// draw): the move is then worth `reward + value(child)`, else `reward - value(child)`,
+    /// as in [`crate::ZeroSum::move_value`].
+    pub keeps_turn: bool,
+}
+
+impl Edge {
+    /// The move's value for its mover, given the child's value for the child's mover.
+    #[inline]
+    pub fn value(&self, child_value: i32) -> i32 {
+        if self.keeps_turn {
+            self.reward + child_value
+        } else {
+            self.reward - child_value
+        }
+    }
 }
 
 /// A finite game state space with dense indices, solvable by [`solve`].
 pub trait StateSpace: Sync {
     /// Number of states; the states are the indices `0..len()`.
-    fn len(&self) -> usize;
+    fn len(&self) -> u64;
 
     /// Whether the space has no state.
     fn is_empty(&self) -> bool {
@@ -32,11 +61,21 @@ pub trait StateSpace: Sync {
     /// Number of layers; layers are `0..num_layers()`.
     fn num_layers(&self) -> usize;
 
-    /// The layer of a state; every child of a state lies in a lower layer.
-    fn layer(&self, index: usize) -> usize;
+    /// The layer of a state; every child of a state lies in the same or a lower layer,
+    /// and the same-layer moves form no cycle.
+    fn layer(&self, index: u64) -> usize;
+
+    /// The indices of `layer` when they form one contiguous range (else `None`).
+    ///
+    /// A space answers `Some` for every layer or for none; the ranges then cover
+    /// `0..len()` and agree with [`StateSpace::layer`]. It spares [`solve`] a pass
+    /// over the whole space to find each layer's states.
+    fn layer_range(&self, _layer: usize) -> Option<Range<u64>> {
+        None
+    }
 
     /// Whether the index names a real state (dense spaces answer `true` always).
-    fn is_state(&self, _index: usize) -> bool {
+    fn is_state(&self, _index: u64) -> bool {
         true
     }
 
@@ -44,83 +83,263 @@ pub trait StateSpace: Sync {
     ///
     /// Spaces with symmetries solve one state per class and copy its result to
     /// the others through [`StateSpace::for_each_image`].
-    fn is_canonical(&self, _index: usize) -> bool {
+    fn is_canonical(&self, _index: u64) -> bool {
         true
     }
 
     /// Calls `visit(image, image_best)` for every other state symmetric to the
     /// canonical state `index`, with its optimal-move mask `best` carried over.
-    fn for_each_image(&self, _index: usize, _best: u64, _visit: impl FnMut(usize, u64)) {}
+    fn for_each_image(&self, _index: u64, _best: u64, _visit: impl FnMut(u64, u64)) {}
 
     /// Calls `visit` for every legal move of the state, in slot order.
-    fn for_each_edge(&self, index: usize, visit: impl FnMut(Edge));
+    fn for_each_edge(&self, index: u64, visit: impl FnMut(Edge));
 
     /// Value for the player to move of a state without moves.
-    fn terminal_value(&self, index: usize) -> i32;
+    fn terminal_value(&self, index: u64) -> i32;
 }
 
 /// Exact values and optimal moves of every state of a space.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
-    /// Negamax value of each state for the player to move.
+    /// Negamax value of each state for the player to move (0 for a non-state).
     pub values: Vec<i16>,
     /// Bit `slot` is set for every move that attains the value.
     pub best: Vec<u64>,
 }
 
 /// How [`solve`] reports progress: called with the number of states finished so far.
-pub type Progress<'a> = &'a (dyn Fn(usize) + Sync);
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// Why [`solve`] could not solve a space.
+///
+/// Unsolved states carry a marker below every value in the value array, so a
+/// state's value must lie in `floor..=i16::MAX`, where `floor` is
+/// `i16::MIN + 1` for a space with [`StateSpace::layer_range`] and
+/// `i16::MIN + 1 + num_layers()` otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Some states of a layer wait on each other: a cycle of same-layer moves
+    /// (or a move to a higher layer, or to an index that is no state).
+    #[error(
+        "layer {layer}: {states} states cannot be solved, e.g. state {index} waits on state {child} (a cycle inside the layer?)"
+    )]
+    Cycle {
+        /// The layer being solved.
+        layer: usize,
+        /// How many of its states are stuck.
+        states: usize,
+        /// One stuck state.
+        index: u64,
+        /// A child of `index` that is still unknown.
+        child: u64,
+    },
+    /// A state's value does not fit the value range.
+    #[error("state {index}: value {value} is outside {floor}..={max}", max = i16::MAX)]
+    ValueOutOfRange {
+        /// The state.
+        index: u64,
+        /// Its value.
+        value: i32,
+        /// The lowest value allowed.
+        floor: i32,
+    },
+    /// The space is too big for memory, or has too many layers to mark them in the values.
+    #[error("the space is too large: {0}")]
+    TooLarge(&'static str),
+    /// [`StateSpace::layer`] gave a layer outside `0..num_layers()`.
+    #[error("state {index} is in layer {layer}, but the space has {layers} layers")]
+    BadLayer {
+        /// The state.
+        index: u64,
+        /// Its layer.
+        layer: usize,
+        /// The number of layers.
+        layers: usize,
+    },
+}
+
+/// Marks a state not yet solved (or no state at all) in the value array.
+const UNSOLVED: i16 = i16::MIN;
+/// Result of a state that still waits on an unknown child.
+const WAITING: i32 = i32::MIN;
 
 /// Solves every state of the space; `parallel` spreads each layer over rayon's pool.
-pub fn solve<S: StateSpace>(space: &S, parallel: bool, progress: Progress<'_>) -> Solution {
-    let len = space.len();
-    let layers = layer_order(space);
-    let mut values = vec![0i16; len];
+///
+/// Each layer first solves all its canonical states whose children are known;
+/// a layer without same-layer moves is then done. Otherwise the waiting states
+/// are retried until none is left (each round solving at least one), or none
+/// can progress: [`SolveError::Cycle`].
+pub fn solve<S: StateSpace>(
+    space: &S,
+    parallel: bool,
+    progress: Progress<'_>,
+) -> Result<Solution, SolveError> {
+    let len =
+        usize::try_from(space.len()).map_err(|_| SolveError::TooLarge("more states than usize"))?;
+    let num_layers = space.num_layers();
+    let ranges: Option<Vec<Range<u64>>> = (0..num_layers).map(|l| space.layer_range(l)).collect();
+    // Without ranges, an unsolved canonical state of layer l holds UNSOLVED + 1 + l.
+    let floor = if ranges.is_some() {
+        i32::from(UNSOLVED) + 1
+    } else {
+        if num_layers > 1 << 14 {
+            return Err(SolveError::TooLarge("more than 16384 layers"));
+        }
+        i32::from(UNSOLVED) + 1 + num_layers as i32
+    };
+    let mut values = vec![UNSOLVED; len];
     let mut best = vec![0u64; len];
-    let mut done = 0;
-    for layer in &layers {
-        let solve_one = |&index: &u32| solve_state(space, index as usize, &values);
-        let results: Vec<(i16, u64)> = if parallel {
-            layer.par_iter().map(solve_one).collect()
-        } else {
-            layer.iter().map(solve_one).collect()
+    if ranges.is_none() {
+        mark_layers(space, &mut values, parallel)?;
+    }
+    let mut done = 0u64;
+    for layer in 0..num_layers {
+        let solve_one = |index: u64| (index, solve_state(space, index, &values, floor));
+        let first: Vec<(u64, (i32, u64))> = match &ranges {
+            Some(ranges) => {
+                let wanted = |&index: &u64| space.is_state(index) && space.is_canonical(index);
+                if parallel {
+                    ranges[layer]
+                        .clone()
+                        .into_par_iter()
+                        .filter(wanted)
+                        .map(solve_one)
+                        .collect()
+                } else {
+                    ranges[layer].clone().filter(wanted).map(solve_one).collect()
+                }
+            }
+            None => {
+                let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
+                let solve_marked = |(index, &v): (usize, &i16)| {
+                    (v == mark).then(|| solve_one(index as u64))
+                };
+                if parallel {
+                    values.par_iter().enumerate().filter_map(solve_marked).collect()
+                } else {
+                    values.iter().enumerate().filter_map(solve_marked).collect()
+                }
+            }
         };
-        for (&index, (value, mask)) in layer.iter().zip(results) {
-            values[index as usize] = value;
-            best[index as usize] = mask;
-            done += 1;
-            space.for_each_image(index as usize, mask, |image, image_mask| {
-                values[image] = value;
-                best[image] = image_mask;
-                done += 1;
-            });
+        let mut waiting = store(space, first, &mut values, &mut best, &mut done, floor)?;
+        while !waiting.is_empty() {
+            let before = waiting.len();
+            let retry = |&index: &u64| (index, solve_state(space, index, &values, floor));
+            let results: Vec<(u64, (i32, u64))> = if parallel {
+                waiting.par_iter().map(retry).collect()
+            } else {
+                waiting.iter().map(retry).collect()
+            };
+            waiting = store(space, results, &mut values, &mut best, &mut done, floor)?;
+            if waiting.len() == before {
+                let index = waiting[0];
+                let mut child = index;
+                space.for_each_edge(index, |edge| {
+                    if child == index && i32::from(values[edge.child as usize]) < floor {
+                        child = edge.child;
+                    }
+                });
+                return Err(SolveError::Cycle {
+                    layer,
+                    states: before,
+                    index,
+                    child,
+                });
+            }
         }
         progress(done);
     }
-    Solution { values, best }
-}
-
-/// The canonical states of the space grouped by layer, each layer in index order.
-pub fn layer_order<S: StateSpace>(space: &S) -> Vec<Vec<u32>> {
-    assert!(
-        space.len() <= u32::MAX as usize,
-        "state space too large for u32 indices"
-    );
-    let mut layers = vec![Vec::new(); space.num_layers()];
-    for index in 0..space.len() {
-        if space.is_state(index) && space.is_canonical(index) {
-            layers[space.layer(index)].push(index as u32);
+    // Indices that are no state (or a symmetry nobody copied to) read 0.
+    let clear = |v: &mut i16| {
+        if i32::from(*v) < floor {
+            *v = 0;
         }
+    };
+    if parallel {
+        values.par_iter_mut().for_each(clear);
+    } else {
+        values.iter_mut().for_each(clear);
     }
-    layers
+    Ok(Solution { values, best })
 }
 
-fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, u64) {
+/// Writes the layer marks of the canonical states into `values`.
+fn mark_layers<S: StateSpace>(
+    space: &S,
+    values: &mut [i16],
+    parallel: bool,
+) -> Result<(), SolveError> {
+    let layers = space.num_layers();
+    let mark = |(index, v): (usize, &mut i16)| {
+        let index = index as u64;
+        if space.is_state(index) && space.is_canonical(index) {
+            let layer = space.layer(index);
+            if layer >= layers {
+                return Err(SolveError::BadLayer {
+                    index,
+                    layer,
+                    layers,
+                });
+            }
+            *v = (i32::from(UNSOLVED) + 1 + layer as i32) as i16;
+        }
+        Ok(())
+    };
+    if parallel {
+        values.par_iter_mut().enumerate().try_for_each(mark)
+    } else {
+        values.iter_mut().enumerate().try_for_each(mark)
+    }
+}
+
+/// Stores solved results (and their images); returns the states still waiting.
+fn store<S: StateSpace>(
+    space: &S,
+    results: Vec<(u64, (i32, u64))>,
+    values: &mut [i16],
+    best: &mut [u64],
+    done: &mut u64,
+    floor: i32,
+) -> Result<Vec<u64>, SolveError> {
+    let mut waiting = Vec::new();
+    for (index, (value, mask)) in results {
+        if value == WAITING {
+            waiting.push(index);
+            continue;
+        }
+        if value < floor || value > i32::from(i16::MAX) {
+            return Err(SolveError::ValueOutOfRange {
+                index,
+                value,
+                floor,
+            });
+        }
+        let value = value as i16;
+        values[index as usize] = value;
+        best[index as usize] = mask;
+        *done += 1;
+        space.for_each_image(index, mask, |image, image_mask| {
+            values[image as usize] = value;
+            best[image as usize] = image_mask;
+            *done += 1;
+        });
+    }
+    Ok(waiting)
+}
+
+/// The value and optimal-move mask of a state, or `WAITING` if a child is unknown.
+#[inline]
+fn solve_state<S: StateSpace>(space: &S, index: u64, values: &[i16], floor: i32) -> (i32, u64) {
     let mut best_value = i32::MIN;
     let mut mask = 0u64;
+    let mut waiting = false;
     space.for_each_edge(index, |edge| {
-        debug_assert!(space.layer(edge.child) < space.layer(index));
-        let value = edge.reward - i32::from(values[edge.child]);
+        let child = i32::from(values[edge.child as usize]);
+        if child < floor {
+            waiting = true;
+            return;
+        }
+        let value = edge.value(child);
         if value > best_value {
             best_value = value;
             mask = 1 << edge.slot;
@@ -128,11 +347,13 @@ fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, 
             mask |= 1 << edge.slot;
         }
     });
+    if waiting {
+        return (WAITING, 0);
+    }
     if best_value == i32::MIN {
         best_value = space.terminal_value(index);
     }
-    let value = i16::try_from(best_value).expect("state value fits in i16");
-    (value, mask)
+    (best_value, mask)
 }
 
 /// A record that breaks the negamax equation.
@@ -140,7 +361,7 @@ fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, 
 #[error("entry {index}: {problem}")]
 pub struct Inconsistency {
     /// The state index.
-    pub index: usize,
+    pub index: u64,
     /// What is wrong with it.
     pub problem: String,
 }
@@ -150,25 +371,40 @@ pub struct Inconsistency {
 /// Every state is checked on its own, symmetric images included, so a wrong
 /// symmetry shows up here.
 ///
-/// Each state's value must be the best `reward - value(child)`, and its mask must
-/// hold exactly the moves attaining it (a terminal state: its terminal value and no
-/// moves). Returns the number of states checked, or the first bad one found.
+/// Each state's value must be the best [`Edge::value`] over its moves
+/// (`reward - value(child)`, or `reward + value(child)` for a move that keeps
+/// the turn), and its mask must hold exactly the moves attaining it (a terminal
+/// state: its terminal value and no moves); no move may lead to a higher layer.
+/// These local equations pin every value only when the same-layer moves form no
+/// cycle, which [`solve`] requires of the space anyway. Returns the number of
+/// states checked, or the first bad one found.
 pub fn check<S: StateSpace>(
     space: &S,
-    value: impl Fn(usize) -> i32 + Sync,
-    best: impl Fn(usize) -> u64 + Sync,
-) -> Result<usize, Inconsistency> {
-    let check_one = |index: usize| -> Result<(), Inconsistency> {
+    value: impl Fn(u64) -> i32 + Sync,
+    best: impl Fn(u64) -> u64 + Sync,
+) -> Result<u64, Inconsistency> {
+    let check_one = |index: u64| -> Result<(), Inconsistency> {
+        let layer = space.layer(index);
         let mut computed = i32::MIN;
         let mut mask = 0u64;
+        let mut higher = None;
         space.for_each_edge(index, |edge| {
-            let v = edge.reward - value(edge.child);
+            if space.layer(edge.child) > layer {
+                higher = Some(edge.child);
+            }
+            let v = edge.value(value(edge.child));
             if v > computed {
                 (computed, mask) = (v, 1 << edge.slot);
             } else if v == computed {
                 mask |= 1 << edge.slot;
             }
         });
+        if let Some(child) = higher {
+            return Err(Inconsistency {
+                index,
+                problem: format!("a move leads to state {child} of a higher layer"),
+            });
+        }
         if computed == i32::MIN {
             computed = space.terminal_value(index);
         }
@@ -188,5 +424,8 @@ pub fn check<S: StateSpace>(
         .into_par_iter()
         .filter(|&index| space.is_state(index))
         .try_for_each(check_one)?;
-    Ok((0..space.len()).filter(|&i| space.is_state(i)).count())
+    Ok((0..space.len())
+        .into_par_iter()
+        .filter(|&i| space.is_state(i))
+        .count() as u64)
 }

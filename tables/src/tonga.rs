@@ -44,6 +44,7 @@ pub enum LookupError {
 /// Solves every position; `parallel` spreads each layer over rayon's threads.
 pub fn solve(parallel: bool, progress: Progress<'_>) -> Solution {
     retrograde::solve(&TongaSpace, parallel, progress)
+        .expect("every move adds a stone, so no layer has a cycle")
 }
 
 /// Builds the table and writes it atomically to `path`.
@@ -108,9 +109,10 @@ impl TongaTable {
     pub fn check_records(&self) -> Result<usize, Inconsistency> {
         retrograde::check(
             &TongaSpace,
-            |i| i32::from(self.table.value(i)),
-            |i| self.table.best(i),
+            |i| i32::from(self.table.value(i as usize)),
+            |i| self.table.best(i as usize),
         )
+        .map(|n| n as usize)
     }
 }
 
