@@ -206,16 +206,23 @@ pub fn solve<S: StateSpace>(
                         .map(solve_one)
                         .collect()
                 } else {
-                    ranges[layer].clone().filter(wanted).map(solve_one).collect()
+                    ranges[layer]
+                        .clone()
+                        .filter(wanted)
+                        .map(solve_one)
+                        .collect()
                 }
             }
             None => {
                 let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
-                let solve_marked = |(index, &v): (usize, &i16)| {
-                    (v == mark).then(|| solve_one(index as u64))
-                };
+                let solve_marked =
+                    |(index, &v): (usize, &i16)| (v == mark).then(|| solve_one(index as u64));
                 if parallel {
-                    values.par_iter().enumerate().filter_map(solve_marked).collect()
+                    values
+                        .par_iter()
+                        .enumerate()
+                        .filter_map(solve_marked)
+                        .collect()
                 } else {
                     values.iter().enumerate().filter_map(solve_marked).collect()
                 }
@@ -428,4 +435,281 @@ pub fn check<S: StateSpace>(
         .into_par_iter()
         .filter(|&i| space.is_state(i))
         .count() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ZeroSum;
+    use crate::search::negamax;
+
+    /// Stones in the toy's pile at the start.
+    const PILE: u32 = 14;
+
+    /// A toy take-away game with a pass and an extra turn.
+    ///
+    /// The mover takes 1 to 3 stones (taking 2 from an odd pile keeps the turn),
+    /// or, once per player, passes (same pile, the opponent moves), or, once per
+    /// player and on a pile divisible by 3, spends that pass for a bonus point
+    /// and moves again. Rewards depend on the pile; at the end an unused pass
+    /// is worth 2 to the next mover and 1 to the other player.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Toy {
+        pile: u32,
+        mover_pass: bool,
+        other_pass: bool,
+    }
+
+    /// Moves: 0..=2 take 1..=3 stones, 3 pass, 4 bonus.
+    const PASS: u8 = 3;
+    const BONUS: u8 = 4;
+
+    impl Toy {
+        fn from_index(index: u64) -> Toy {
+            Toy {
+                pile: (index / 4) as u32,
+                mover_pass: index & 2 != 0,
+                other_pass: index & 1 != 0,
+            }
+        }
+
+        fn index(&self) -> u64 {
+            u64::from(self.pile) * 4 + u64::from(self.mover_pass) * 2 + u64::from(self.other_pass)
+        }
+    }
+
+    impl ZeroSum for Toy {
+        type Move = u8;
+        type Moves = Vec<u8>;
+
+        fn legal_moves(&self) -> Vec<u8> {
+            let mut moves: Vec<u8> = (0..self.pile.min(3) as u8).collect();
+            if self.pile > 0 && self.mover_pass {
+                moves.push(PASS);
+                if self.pile % 3 == 0 {
+                    moves.push(BONUS);
+                }
+            }
+            moves
+        }
+
+        fn play(&mut self, mv: u8) -> i32 {
+            let keeps = self.keeps_turn(mv);
+            let reward = match mv {
+                PASS => 0,
+                BONUS => 1,
+                take => {
+                    let k = u32::from(take) + 1;
+                    let reward = ((self.pile * 7 + k * 3) % 5) as i32 - 2;
+                    self.pile -= k;
+                    reward
+                }
+            };
+            if mv >= PASS {
+                self.mover_pass = false;
+            }
+            if !keeps {
+                (self.mover_pass, self.other_pass) = (self.other_pass, self.mover_pass);
+            }
+            reward
+        }
+
+        fn keeps_turn(&self, mv: u8) -> bool {
+            mv == BONUS || (mv == 1 && self.pile % 2 == 1)
+        }
+
+        fn final_value(&self) -> i32 {
+            2 * i32::from(self.mover_pass) - i32::from(self.other_pass)
+        }
+    }
+
+    /// The toy as a state space; `ranged` says whether it gives its layer ranges.
+    struct ToySpace {
+        ranged: bool,
+    }
+
+    impl StateSpace for ToySpace {
+        fn len(&self) -> u64 {
+            u64::from(PILE + 1) * 4
+        }
+
+        fn num_layers(&self) -> usize {
+            PILE as usize + 1
+        }
+
+        fn layer(&self, index: u64) -> usize {
+            (index / 4) as usize
+        }
+
+        fn layer_range(&self, layer: usize) -> Option<Range<u64>> {
+            self.ranged
+                .then(|| layer as u64 * 4..(layer as u64 + 1) * 4)
+        }
+
+        /// A full pile with only the opponent's pass left cannot arise: a hole.
+        fn is_state(&self, index: u64) -> bool {
+            let toy = Toy::from_index(index);
+            !(toy.pile == PILE && !toy.mover_pass && toy.other_pass)
+        }
+
+        fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+            let toy = Toy::from_index(index);
+            for &mv in toy.legal_moves().iter() {
+                let (child, reward) = toy.after(mv);
+                visit(Edge {
+                    slot: mv,
+                    reward,
+                    child: child.index(),
+                    keeps_turn: toy.keeps_turn(mv),
+                });
+            }
+        }
+
+        fn terminal_value(&self, index: u64) -> i32 {
+            Toy::from_index(index).final_value()
+        }
+    }
+
+    /// Value and optimal-move mask by plain recursive negamax.
+    fn reference(toy: &Toy) -> (i32, u64) {
+        let value = negamax(toy);
+        let mut mask = 0;
+        for &mv in toy.legal_moves().iter() {
+            let (child, reward) = toy.after(mv);
+            if toy.move_value(mv, reward, negamax(&child)) == value {
+                mask |= 1 << mv;
+            }
+        }
+        (value, mask)
+    }
+
+    #[test]
+    fn toy_with_passes_and_extra_turns_matches_negamax() {
+        // The space really has both kinds of edge, inside a layer too.
+        let (mut same_layer, mut keeps, mut same_layer_keeps) = (0, 0, 0);
+        let space = ToySpace { ranged: false };
+        for index in 0..space.len() {
+            space.for_each_edge(index, |e| {
+                let same = space.layer(e.child) == space.layer(index);
+                same_layer += usize::from(same);
+                keeps += usize::from(e.keeps_turn);
+                same_layer_keeps += usize::from(same && e.keeps_turn);
+            });
+        }
+        assert!(same_layer > 0 && keeps > same_layer_keeps && same_layer_keeps > 0);
+        let expected: Vec<(i32, u64)> = (0..space.len())
+            .map(|i| match space.is_state(i) {
+                true => reference(&Toy::from_index(i)),
+                false => (0, 0),
+            })
+            .collect();
+        assert!(expected.iter().any(|&(v, _)| v > 0) && expected.iter().any(|&(v, _)| v < 0));
+        for ranged in [false, true] {
+            for parallel in [false, true] {
+                let space = ToySpace { ranged };
+                let solution = solve(&space, parallel, &|_| {}).unwrap();
+                for index in 0..space.len() {
+                    let got = (
+                        i32::from(solution.values[index as usize]),
+                        solution.best[index as usize],
+                    );
+                    let toy = Toy::from_index(index);
+                    assert_eq!(got, expected[index as usize], "{toy:?}, ranged {ranged}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn check_accepts_the_solution_and_rejects_a_corrupted_record() {
+        let space = ToySpace { ranged: true };
+        let solution = solve(&space, true, &|_| {}).unwrap();
+        let states = (0..space.len()).filter(|&i| space.is_state(i)).count() as u64;
+        let value = |values: &[i16], i: u64| i32::from(values[i as usize]);
+        let checked = check(
+            &space,
+            |i| value(&solution.values, i),
+            |i| solution.best[i as usize],
+        );
+        assert_eq!(checked, Ok(states));
+        // A state with a pass, whose parent in the same layer then disagrees too:
+        // the check reports some bad entry either way.
+        let target = Toy {
+            pile: 9,
+            mover_pass: true,
+            other_pass: true,
+        }
+        .index();
+        let mut values = solution.values.clone();
+        values[target as usize] += 1;
+        let bad = check(&space, |i| value(&values, i), |i| solution.best[i as usize]);
+        assert!(bad.is_err());
+        // Only the mask wrong: exactly that entry is reported.
+        let mut best = solution.best.clone();
+        best[target as usize] ^= 1 << PASS;
+        let bad = check(&space, |i| value(&solution.values, i), |i| best[i as usize]);
+        assert_eq!(bad.map_err(|e| e.index), Err(target));
+    }
+
+    /// Layer 1 holds two states that pass to each other: a cycle.
+    struct Cyclic {
+        ranged: bool,
+    }
+
+    impl StateSpace for Cyclic {
+        fn len(&self) -> u64 {
+            3
+        }
+
+        fn num_layers(&self) -> usize {
+            2
+        }
+
+        fn layer(&self, index: u64) -> usize {
+            usize::from(index > 0)
+        }
+
+        fn layer_range(&self, layer: usize) -> Option<Range<u64>> {
+            self.ranged.then(|| if layer == 0 { 0..1 } else { 1..3 })
+        }
+
+        fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+            if index > 0 {
+                visit(Edge {
+                    slot: 0,
+                    reward: 1,
+                    child: 0,
+                    keeps_turn: false,
+                });
+                visit(Edge {
+                    slot: 1,
+                    reward: 0,
+                    child: 3 - index,
+                    keeps_turn: false,
+                });
+            }
+        }
+
+        fn terminal_value(&self, _index: u64) -> i32 {
+            0
+        }
+    }
+
+    #[test]
+    fn a_cycle_inside_a_layer_is_an_error() {
+        for ranged in [false, true] {
+            for parallel in [false, true] {
+                let err = solve(&Cyclic { ranged }, parallel, &|_| {}).unwrap_err();
+                assert_eq!(
+                    err,
+                    SolveError::Cycle {
+                        layer: 1,
+                        states: 2,
+                        index: 1,
+                        child: 2
+                    }
+                );
+            }
+        }
+    }
 }

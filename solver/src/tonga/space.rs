@@ -211,6 +211,24 @@ mod tests {
     }
 
     #[test]
+    fn layer_ranges_partition_the_space_and_agree_with_layer() {
+        let space = TongaSpace;
+        let mut next = 0;
+        // Layers run from 16 empties (the empty board, index 0) down to none.
+        for layer in (0..space.num_layers()).rev() {
+            let range = space.layer_range(layer).unwrap();
+            assert_eq!(range.start, next);
+            assert!(!range.is_empty());
+            let step = (range.end - range.start).div_ceil(500);
+            for index in range.clone().step_by(step as usize).chain([range.end - 1]) {
+                assert_eq!(space.layer(index), layer, "index {index}");
+            }
+            next = range.end;
+        }
+        assert_eq!(next, space.len());
+    }
+
+    #[test]
     fn retrograde_values_match_the_endgame_solver() {
         // Solve the whole space restricted to the last layers (up to 7 empties)
         // by walking the layers from the bottom, then compare with Endgame.
