@@ -486,7 +486,7 @@ mod tests {
             let mut moves: Vec<u8> = (0..self.pile.min(3) as u8).collect();
             if self.pile > 0 && self.mover_pass {
                 moves.push(PASS);
-                if self.pile % 3 == 0 {
+                if self.pile.is_multiple_of(3) {
                     moves.push(BONUS);
                 }
             }
@@ -670,7 +670,7 @@ mod tests {
         }
 
         fn layer_range(&self, layer: usize) -> Option<Range<u64>> {
-            self.ranged.then(|| if layer == 0 { 0..1 } else { 1..3 })
+            self.ranged.then_some(if layer == 0 { 0..1 } else { 1..3 })
         }
 
         fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
