@@ -160,6 +160,8 @@ pub enum SolveError {
 
 /// Marks a state not yet solved (or no state at all) in the value array.
 const UNSOLVED: i16 = i16::MIN;
+/// Values scanned at once when looking for a layer's marks.
+const SCAN_BLOCK: usize = 128;
 /// Result of a state that still waits on an unknown child.
 const WAITING: i32 = i32::MIN;
 
@@ -215,16 +217,20 @@ pub fn solve<S: StateSpace>(
             }
             None => {
                 let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
-                let solve_marked =
-                    |(index, &v): (usize, &i16)| (v == mark).then(|| solve_one(index as u64));
                 if parallel {
                     values
-                        .par_iter()
+                        .par_chunks(SCAN_BLOCK)
                         .enumerate()
-                        .filter_map(solve_marked)
+                        .flat_map_iter(|(block, chunk)| marked(block, chunk, mark))
+                        .map(solve_one)
                         .collect()
                 } else {
-                    values.iter().enumerate().filter_map(solve_marked).collect()
+                    values
+                        .chunks(SCAN_BLOCK)
+                        .enumerate()
+                        .flat_map(|(block, chunk)| marked(block, chunk, mark))
+                        .map(solve_one)
+                        .collect()
                 }
             }
         };
@@ -268,6 +274,20 @@ pub fn solve<S: StateSpace>(
         values.iter_mut().for_each(clear);
     }
     Ok(Solution { values, best })
+}
+
+/// The indices holding `mark` in block number `block` of the values.
+#[inline]
+fn marked(block: usize, chunk: &[i16], mark: i16) -> impl Iterator<Item = u64> + '_ {
+    // A branch-free test per block keeps the scan vectorized; most blocks miss.
+    let hit = chunk.iter().fold(false, |hit, &v| hit | (v == mark));
+    let base = block * SCAN_BLOCK;
+    chunk
+        .iter()
+        .enumerate()
+        .take(if hit { SCAN_BLOCK } else { 0 })
+        .filter(move |&(_, &v)| v == mark)
+        .map(move |(i, _)| (base + i) as u64)
 }
 
 /// Writes the layer marks of the canonical states into `values`.
