@@ -350,6 +350,7 @@ impl StateSpace for IoiwariSpace {
         (1..PITS).all(|k| rotated_index(index, k) >= index)
     }
 
+    #[inline]
     fn for_each_image(&self, index: u64, best: u64, mut visit: impl FnMut(u64, u64)) {
         let index = index as usize;
         for k in 1..PITS {
@@ -364,6 +365,7 @@ impl StateSpace for IoiwariSpace {
         }
     }
 
+    #[inline]
     fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
         let board = Board::from_index(index as usize);
         for pit in 0..PITS as u8 {

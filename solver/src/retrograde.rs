@@ -160,8 +160,8 @@ pub enum SolveError {
 
 /// Marks a state not yet solved (or no state at all) in the value array.
 const UNSOLVED: i16 = i16::MIN;
-/// Values scanned at once when looking for a layer's marks.
-const SCAN_BLOCK: usize = 128;
+/// States per block; a layer's scan skips the blocks whose span of layers misses it.
+const SCAN_BLOCK: usize = 64;
 /// Result of a state that still waits on an unknown child.
 const WAITING: i32 = i32::MIN;
 
@@ -191,8 +191,10 @@ pub fn solve<S: StateSpace>(
     };
     let mut values = vec![UNSOLVED; len];
     let mut best = vec![0u64; len];
+    // The lowest and highest layer marked in each block of SCAN_BLOCK values.
+    let mut spans = Vec::new();
     if ranges.is_none() {
-        mark_layers(space, &mut values, parallel)?;
+        spans = mark_layers(space, &mut values, parallel)?;
     }
     let mut done = 0u64;
     for layer in 0..num_layers {
@@ -217,18 +219,25 @@ pub fn solve<S: StateSpace>(
             }
             None => {
                 let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
+                let layer = layer as u16;
                 if parallel {
                     values
                         .par_chunks(SCAN_BLOCK)
+                        .zip(&spans)
                         .enumerate()
-                        .flat_map_iter(|(block, chunk)| marked(block, chunk, mark))
+                        .flat_map_iter(|(block, (chunk, &(low, high)))| {
+                            marked(block, chunk, mark, low <= layer && layer <= high)
+                        })
                         .map(solve_one)
                         .collect()
                 } else {
                     values
                         .chunks(SCAN_BLOCK)
+                        .zip(&spans)
                         .enumerate()
-                        .flat_map(|(block, chunk)| marked(block, chunk, mark))
+                        .flat_map(|(block, (chunk, &(low, high)))| {
+                            marked(block, chunk, mark, low <= layer && layer <= high)
+                        })
                         .map(solve_one)
                         .collect()
                 }
@@ -276,46 +285,57 @@ pub fn solve<S: StateSpace>(
     Ok(Solution { values, best })
 }
 
-/// The indices holding `mark` in block number `block` of the values.
+/// The indices holding `mark` in block number `block` of the values (none unless `scan`).
 #[inline]
-fn marked(block: usize, chunk: &[i16], mark: i16) -> impl Iterator<Item = u64> + '_ {
-    // A branch-free test per block keeps the scan vectorized; most blocks miss.
-    let hit = chunk.iter().fold(false, |hit, &v| hit | (v == mark));
+fn marked(block: usize, chunk: &[i16], mark: i16, scan: bool) -> impl Iterator<Item = u64> + '_ {
     let base = block * SCAN_BLOCK;
     chunk
         .iter()
         .enumerate()
-        .take(if hit { SCAN_BLOCK } else { 0 })
+        .take(if scan { SCAN_BLOCK } else { 0 })
         .filter(move |&(_, &v)| v == mark)
         .map(move |(i, _)| (base + i) as u64)
 }
 
-/// Writes the layer marks of the canonical states into `values`.
+/// Writes the layer marks of the canonical states into `values`; returns each
+/// block's lowest and highest marked layer (`(u16::MAX, 0)` for none).
 fn mark_layers<S: StateSpace>(
     space: &S,
     values: &mut [i16],
     parallel: bool,
-) -> Result<(), SolveError> {
+) -> Result<Vec<(u16, u16)>, SolveError> {
     let layers = space.num_layers();
-    let mark = |(index, v): (usize, &mut i16)| {
-        let index = index as u64;
-        if space.is_state(index) && space.is_canonical(index) {
-            let layer = space.layer(index);
-            if layer >= layers {
-                return Err(SolveError::BadLayer {
-                    index,
-                    layer,
-                    layers,
-                });
+    let mark = |(block, chunk): (usize, &mut [i16])| {
+        let mut span = (u16::MAX, 0);
+        for (i, v) in chunk.iter_mut().enumerate() {
+            let index = (block * SCAN_BLOCK + i) as u64;
+            if space.is_state(index) && space.is_canonical(index) {
+                let layer = space.layer(index);
+                if layer >= layers {
+                    return Err(SolveError::BadLayer {
+                        index,
+                        layer,
+                        layers,
+                    });
+                }
+                *v = (i32::from(UNSOLVED) + 1 + layer as i32) as i16;
+                span = (span.0.min(layer as u16), span.1.max(layer as u16));
             }
-            *v = (i32::from(UNSOLVED) + 1 + layer as i32) as i16;
         }
-        Ok(())
+        Ok(span)
     };
     if parallel {
-        values.par_iter_mut().enumerate().try_for_each(mark)
+        values
+            .par_chunks_mut(SCAN_BLOCK)
+            .enumerate()
+            .map(mark)
+            .collect()
     } else {
-        values.iter_mut().enumerate().try_for_each(mark)
+        values
+            .chunks_mut(SCAN_BLOCK)
+            .enumerate()
+            .map(mark)
+            .collect()
     }
 }
 
