@@ -161,7 +161,7 @@ pub enum SolveError {
 /// Marks a state not yet solved (or no state at all) in the value array.
 const UNSOLVED: i16 = i16::MIN;
 /// States per block; a layer's scan skips the blocks whose span of layers misses it.
-const SCAN_BLOCK: usize = 64;
+const SCAN_BLOCK: usize = u64::BITS as usize;
 /// Result of a state that still waits on an unknown child.
 const WAITING: i32 = i32::MIN;
 
@@ -197,62 +197,71 @@ pub fn solve<S: StateSpace>(
         spans = mark_layers(space, &mut values, parallel)?;
     }
     let mut done = 0u64;
+    // One buffer for every layer's results, so big layers allocate once.
+    let mut first: Vec<(u64, (i32, u64))> = Vec::new();
     for layer in 0..num_layers {
         let solve_one = |index: u64| (index, solve_state(space, index, &values, floor));
-        let first: Vec<(u64, (i32, u64))> = match &ranges {
+        first.clear();
+        match &ranges {
             Some(ranges) => {
                 let wanted = |&index: &u64| space.is_state(index) && space.is_canonical(index);
                 if parallel {
-                    ranges[layer]
-                        .clone()
-                        .into_par_iter()
-                        .filter(wanted)
-                        .map(solve_one)
-                        .collect()
+                    first.par_extend(
+                        ranges[layer]
+                            .clone()
+                            .into_par_iter()
+                            .filter(wanted)
+                            .map(solve_one),
+                    )
                 } else {
-                    ranges[layer]
-                        .clone()
-                        .filter(wanted)
-                        .map(solve_one)
-                        .collect()
+                    first.extend(ranges[layer].clone().filter(wanted).map(solve_one))
                 }
             }
             None => {
                 let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
                 let layer = layer as u16;
                 if parallel {
-                    values
-                        .par_chunks(SCAN_BLOCK)
-                        .zip(&spans)
-                        .enumerate()
-                        .flat_map_iter(|(block, (chunk, &(low, high)))| {
-                            marked(block, chunk, mark, low <= layer && layer <= high)
-                        })
-                        .map(solve_one)
-                        .collect()
+                    first.par_extend(
+                        values
+                            .par_chunks(SCAN_BLOCK)
+                            .zip(&spans)
+                            .enumerate()
+                            .flat_map_iter(|(block, (chunk, &(low, high)))| {
+                                marked(block, chunk, mark, low <= layer && layer <= high)
+                            })
+                            .map(solve_one),
+                    )
                 } else {
-                    values
-                        .chunks(SCAN_BLOCK)
-                        .zip(&spans)
-                        .enumerate()
-                        .flat_map(|(block, (chunk, &(low, high)))| {
-                            marked(block, chunk, mark, low <= layer && layer <= high)
-                        })
-                        .map(solve_one)
-                        .collect()
+                    first.extend(
+                        values
+                            .chunks(SCAN_BLOCK)
+                            .zip(&spans)
+                            .enumerate()
+                            .flat_map(|(block, (chunk, &(low, high)))| {
+                                marked(block, chunk, mark, low <= layer && layer <= high)
+                            })
+                            .map(solve_one),
+                    )
                 }
             }
-        };
-        let mut waiting = store(space, first, &mut values, &mut best, &mut done, floor)?;
+        }
+        let mut waiting = store(space, &mut first, &mut values, &mut best, &mut done, floor)?;
         while !waiting.is_empty() {
             let before = waiting.len();
             let retry = |&index: &u64| (index, solve_state(space, index, &values, floor));
-            let results: Vec<(u64, (i32, u64))> = if parallel {
+            let mut results: Vec<(u64, (i32, u64))> = if parallel {
                 waiting.par_iter().map(retry).collect()
             } else {
                 waiting.iter().map(retry).collect()
             };
-            waiting = store(space, results, &mut values, &mut best, &mut done, floor)?;
+            waiting = store(
+                space,
+                &mut results,
+                &mut values,
+                &mut best,
+                &mut done,
+                floor,
+            )?;
             if waiting.len() == before {
                 let index = waiting[0];
                 let mut child = index;
@@ -287,14 +296,22 @@ pub fn solve<S: StateSpace>(
 
 /// The indices holding `mark` in block number `block` of the values (none unless `scan`).
 #[inline]
-fn marked(block: usize, chunk: &[i16], mark: i16, scan: bool) -> impl Iterator<Item = u64> + '_ {
-    let base = block * SCAN_BLOCK;
-    chunk
-        .iter()
-        .enumerate()
-        .take(if scan { SCAN_BLOCK } else { 0 })
-        .filter(move |&(_, &v)| v == mark)
-        .map(move |(i, _)| (base + i) as u64)
+fn marked(block: usize, chunk: &[i16], mark: i16, scan: bool) -> impl Iterator<Item = u64> {
+    // One bit per value (SCAN_BLOCK is 64): the comparisons vectorize, the hits are bit walks.
+    let mut bits = 0u64;
+    if scan {
+        for (i, &v) in chunk.iter().enumerate() {
+            bits |= u64::from(v == mark) << i;
+        }
+    }
+    let base = (block * SCAN_BLOCK) as u64;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            base + u64::from(i)
+        })
+    })
 }
 
 /// Writes the layer marks of the canonical states into `values`; returns each
@@ -342,14 +359,16 @@ fn mark_layers<S: StateSpace>(
 /// Stores solved results (and their images); returns the states still waiting.
 fn store<S: StateSpace>(
     space: &S,
-    results: Vec<(u64, (i32, u64))>,
+    results: &mut Vec<(u64, (i32, u64))>,
     values: &mut [i16],
     best: &mut [u64],
     done: &mut u64,
     floor: i32,
 ) -> Result<Vec<u64>, SolveError> {
     let mut waiting = Vec::new();
-    for (index, (value, mask)) in results {
+    // Counted locally: a count behind `&mut` would be stored at every image.
+    let mut stored = 0u64;
+    for (index, (value, mask)) in results.drain(..) {
         if value == WAITING {
             waiting.push(index);
             continue;
@@ -364,13 +383,14 @@ fn store<S: StateSpace>(
         let value = value as i16;
         values[index as usize] = value;
         best[index as usize] = mask;
-        *done += 1;
+        stored += 1;
         space.for_each_image(index, mask, |image, image_mask| {
             values[image as usize] = value;
             best[image as usize] = image_mask;
-            *done += 1;
+            stored += 1;
         });
     }
+    *done += stored;
     Ok(waiting)
 }
 
