@@ -333,23 +333,26 @@ fn rotated_index(index: usize, k: usize) -> usize {
 pub struct IoiwariSpace;
 
 impl StateSpace for IoiwariSpace {
-    fn len(&self) -> usize {
-        NUM_BOARDS
+    fn len(&self) -> u64 {
+        NUM_BOARDS as u64
     }
 
     fn num_layers(&self) -> usize {
         PITS * MAX_BEADS as usize + 1
     }
 
-    fn layer(&self, index: usize) -> usize {
-        Board::from_index(index).beads() as usize
+    fn layer(&self, index: u64) -> usize {
+        Board::from_index(index as usize).beads() as usize
     }
 
-    fn is_canonical(&self, index: usize) -> bool {
+    fn is_canonical(&self, index: u64) -> bool {
+        let index = index as usize;
         (1..PITS).all(|k| rotated_index(index, k) >= index)
     }
 
-    fn for_each_image(&self, index: usize, best: u64, mut visit: impl FnMut(usize, u64)) {
+    #[inline]
+    fn for_each_image(&self, index: u64, best: u64, mut visit: impl FnMut(u64, u64)) {
+        let index = index as usize;
         for k in 1..PITS {
             let image = rotated_index(index, k);
             if image == index {
@@ -358,12 +361,13 @@ impl StateSpace for IoiwariSpace {
             }
             // Pit p of the board is pit p - k of the image.
             let mask = ((best >> k) | (best << (PITS - k))) & 0x7f;
-            visit(image, mask);
+            visit(image as u64, mask);
         }
     }
 
-    fn for_each_edge(&self, index: usize, mut visit: impl FnMut(Edge)) {
-        let board = Board::from_index(index);
+    #[inline]
+    fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+        let board = Board::from_index(index as usize);
         for pit in 0..PITS as u8 {
             if board.pits[pit as usize] > 0 {
                 let mut child = board;
@@ -371,13 +375,14 @@ impl StateSpace for IoiwariSpace {
                 visit(Edge {
                     slot: pit,
                     reward: sowing.difference(),
-                    child: index.wrapping_add_signed(delta),
+                    child: index.wrapping_add_signed(delta as i64),
+                    keeps_turn: false,
                 });
             }
         }
     }
 
-    fn terminal_value(&self, _index: usize) -> i32 {
+    fn terminal_value(&self, _index: u64) -> i32 {
         0
     }
 }
@@ -471,10 +476,10 @@ mod tests {
     fn tracked_index_matches_a_fresh_encoding() {
         for index in 0..NUM_BOARDS {
             let board = Board::from_index(index);
-            IoiwariSpace.for_each_edge(index, |edge| {
+            IoiwariSpace.for_each_edge(index as u64, |edge| {
                 let mut child = board;
                 let reward = child.sow(edge.slot).difference();
-                assert_eq!((edge.child, edge.reward), (child.index(), reward));
+                assert_eq!((edge.child as usize, edge.reward), (child.index(), reward));
             });
         }
     }
@@ -488,7 +493,7 @@ mod tests {
             }
         }
         let canonical = (0..NUM_BOARDS)
-            .filter(|&i| IoiwariSpace.is_canonical(i))
+            .filter(|&i| IoiwariSpace.is_canonical(i as u64))
             .count();
         // (6^7 - 6) / 7 classes of seven boards, and six boards with all pits equal.
         assert_eq!(canonical, (NUM_BOARDS - 6) / 7 + 6);

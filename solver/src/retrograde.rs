@@ -1,10 +1,24 @@
 //! Layered retrograde analysis over an indexable state space.
 //!
-//! A game plugs in by implementing [`StateSpace`]: states are dense indices,
-//! each state lies in a layer, and every move leads to a state of a strictly
-//! lower layer (fewer beads, fewer empty squares, fewer tiles...). [`solve`]
-//! then computes the exact negamax value and the set of optimal moves of every
-//! state, layer by layer, with each layer split across rayon's threads.
+//! A game plugs in by implementing [`StateSpace`]: states are dense `u64`
+//! indices, each state lies in a layer, and every move leads to a state of the
+//! same or a lower layer (fewer beads, fewer empty squares, fewer tiles...).
+//! [`solve`] then computes the exact negamax value and the set of optimal moves
+//! of every state, layer by layer, with each layer split across rayon's threads.
+//!
+//! Moves that stay in their layer (a pass in a blocked game) are allowed as long
+//! as they form no cycle inside the layer: a layer is solved by first solving
+//! the states whose children are all known, then, again and again, the states
+//! whose same-layer children just became known. A cycle inside a layer makes
+//! [`solve`] return [`SolveError::Cycle`].
+//!
+//! The builder keeps no per-state index list: it walks a layer's index range
+//! when the space gives one ([`StateSpace::layer_range`]), and otherwise marks
+//! each unsolved state's layer in the value array itself (see [`SolveError`]
+//! for the value range this leaves), with the lowest and highest layer of each
+//! block of 64 states (4 bytes a block) so a layer's scan skips most blocks.
+
+use std::ops::Range;
 
 use rayon::prelude::*;
 
@@ -15,14 +29,30 @@ pub struct Edge {
     pub slot: u8,
     /// The mover's gain minus the opponent's by this move.
     pub reward: i32,
-    /// Index of the state reached, in a lower layer.
-    pub child: usize,
+    /// Index of the state reached, in the same or a lower layer.
+    pub child: u64,
+    /// Whether the mover moves again in the child (Kalah's extra turn, a Dominoes
+    /// draw): the move is then worth `reward + value(child)`, else `reward - value(child)`,
+    /// as in [`crate::ZeroSum::move_value`].
+    pub keeps_turn: bool,
+}
+
+impl Edge {
+    /// The move's value for its mover, given the child's value for the child's mover.
+    #[inline]
+    pub fn value(&self, child_value: i32) -> i32 {
+        if self.keeps_turn {
+            self.reward + child_value
+        } else {
+            self.reward - child_value
+        }
+    }
 }
 
 /// A finite game state space with dense indices, solvable by [`solve`].
 pub trait StateSpace: Sync {
     /// Number of states; the states are the indices `0..len()`.
-    fn len(&self) -> usize;
+    fn len(&self) -> u64;
 
     /// Whether the space has no state.
     fn is_empty(&self) -> bool {
@@ -32,11 +62,21 @@ pub trait StateSpace: Sync {
     /// Number of layers; layers are `0..num_layers()`.
     fn num_layers(&self) -> usize;
 
-    /// The layer of a state; every child of a state lies in a lower layer.
-    fn layer(&self, index: usize) -> usize;
+    /// The layer of a state; every child of a state lies in the same or a lower layer,
+    /// and the same-layer moves form no cycle.
+    fn layer(&self, index: u64) -> usize;
+
+    /// The indices of `layer` when they form one contiguous range (else `None`).
+    ///
+    /// A space answers `Some` for every layer or for none; the ranges then cover
+    /// `0..len()` and agree with [`StateSpace::layer`]. It spares [`solve`] a pass
+    /// over the whole space to find each layer's states.
+    fn layer_range(&self, _layer: usize) -> Option<Range<u64>> {
+        None
+    }
 
     /// Whether the index names a real state (dense spaces answer `true` always).
-    fn is_state(&self, _index: usize) -> bool {
+    fn is_state(&self, _index: u64) -> bool {
         true
     }
 
@@ -44,83 +84,332 @@ pub trait StateSpace: Sync {
     ///
     /// Spaces with symmetries solve one state per class and copy its result to
     /// the others through [`StateSpace::for_each_image`].
-    fn is_canonical(&self, _index: usize) -> bool {
+    fn is_canonical(&self, _index: u64) -> bool {
         true
     }
 
     /// Calls `visit(image, image_best)` for every other state symmetric to the
     /// canonical state `index`, with its optimal-move mask `best` carried over.
-    fn for_each_image(&self, _index: usize, _best: u64, _visit: impl FnMut(usize, u64)) {}
+    fn for_each_image(&self, _index: u64, _best: u64, _visit: impl FnMut(u64, u64)) {}
 
     /// Calls `visit` for every legal move of the state, in slot order.
-    fn for_each_edge(&self, index: usize, visit: impl FnMut(Edge));
+    fn for_each_edge(&self, index: u64, visit: impl FnMut(Edge));
 
     /// Value for the player to move of a state without moves.
-    fn terminal_value(&self, index: usize) -> i32;
+    fn terminal_value(&self, index: u64) -> i32;
 }
 
 /// Exact values and optimal moves of every state of a space.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
-    /// Negamax value of each state for the player to move.
+    /// Negamax value of each state for the player to move (0 for a non-state).
     pub values: Vec<i16>,
     /// Bit `slot` is set for every move that attains the value.
     pub best: Vec<u64>,
 }
 
 /// How [`solve`] reports progress: called with the number of states finished so far.
-pub type Progress<'a> = &'a (dyn Fn(usize) + Sync);
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// Why [`solve`] could not solve a space.
+///
+/// Unsolved states carry a marker below every value in the value array, so a
+/// state's value must lie in `floor..=i16::MAX`, where `floor` is
+/// `i16::MIN + 1` for a space with [`StateSpace::layer_range`] and
+/// `i16::MIN + 1 + num_layers()` otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Some states of a layer wait on each other: a cycle of same-layer moves
+    /// (or a move to a higher layer, or to an index that is no state).
+    #[error(
+        "layer {layer}: {states} states cannot be solved, e.g. state {index} waits on state {child} (a cycle inside the layer?)"
+    )]
+    Cycle {
+        /// The layer being solved.
+        layer: usize,
+        /// How many of its states are stuck.
+        states: usize,
+        /// One stuck state.
+        index: u64,
+        /// A child of `index` that is still unknown.
+        child: u64,
+    },
+    /// A state's value does not fit the value range.
+    #[error("state {index}: value {value} is outside {floor}..={max}", max = i16::MAX)]
+    ValueOutOfRange {
+        /// The state.
+        index: u64,
+        /// Its value.
+        value: i32,
+        /// The lowest value allowed.
+        floor: i32,
+    },
+    /// The space is too big for memory, or has too many layers to mark them in the values.
+    #[error("the space is too large: {0}")]
+    TooLarge(&'static str),
+    /// [`StateSpace::layer`] gave a layer outside `0..num_layers()`.
+    #[error("state {index} is in layer {layer}, but the space has {layers} layers")]
+    BadLayer {
+        /// The state.
+        index: u64,
+        /// Its layer.
+        layer: usize,
+        /// The number of layers.
+        layers: usize,
+    },
+}
+
+/// Marks a state not yet solved (or no state at all) in the value array.
+const UNSOLVED: i16 = i16::MIN;
+/// States per block; a layer's scan skips the blocks whose span of layers misses it.
+const SCAN_BLOCK: usize = u64::BITS as usize;
+/// Result of a state that still waits on an unknown child.
+const WAITING: i32 = i32::MIN;
 
 /// Solves every state of the space; `parallel` spreads each layer over rayon's pool.
-pub fn solve<S: StateSpace>(space: &S, parallel: bool, progress: Progress<'_>) -> Solution {
-    let len = space.len();
-    let layers = layer_order(space);
-    let mut values = vec![0i16; len];
+///
+/// Each layer first solves all its canonical states whose children are known;
+/// a layer without same-layer moves is then done. Otherwise the waiting states
+/// are retried until none is left (each round solving at least one), or none
+/// can progress: [`SolveError::Cycle`]. A round revisits every waiting state,
+/// so a layer whose longest chain of same-layer moves has k moves costs k + 1
+/// passes over its waiting states (passes in games come in short chains).
+pub fn solve<S: StateSpace>(
+    space: &S,
+    parallel: bool,
+    progress: Progress<'_>,
+) -> Result<Solution, SolveError> {
+    let len =
+        usize::try_from(space.len()).map_err(|_| SolveError::TooLarge("more states than usize"))?;
+    let num_layers = space.num_layers();
+    let ranges: Option<Vec<Range<u64>>> = (0..num_layers).map(|l| space.layer_range(l)).collect();
+    // Without ranges, an unsolved canonical state of layer l holds UNSOLVED + 1 + l.
+    let floor = if ranges.is_some() {
+        i32::from(UNSOLVED) + 1
+    } else {
+        if num_layers > 1 << 14 {
+            return Err(SolveError::TooLarge("more than 16384 layers"));
+        }
+        i32::from(UNSOLVED) + 1 + num_layers as i32
+    };
+    let mut values = vec![UNSOLVED; len];
     let mut best = vec![0u64; len];
-    let mut done = 0;
-    for layer in &layers {
-        let solve_one = |&index: &u32| solve_state(space, index as usize, &values);
-        let results: Vec<(i16, u64)> = if parallel {
-            layer.par_iter().map(solve_one).collect()
-        } else {
-            layer.iter().map(solve_one).collect()
-        };
-        for (&index, (value, mask)) in layer.iter().zip(results) {
-            values[index as usize] = value;
-            best[index as usize] = mask;
-            done += 1;
-            space.for_each_image(index as usize, mask, |image, image_mask| {
-                values[image] = value;
-                best[image] = image_mask;
-                done += 1;
-            });
+    // The lowest and highest layer marked in each block of SCAN_BLOCK values.
+    let mut spans = Vec::new();
+    if ranges.is_none() {
+        spans = mark_layers(space, &mut values, parallel)?;
+    }
+    let mut done = 0u64;
+    // One buffer for every layer's results, so big layers allocate once.
+    let mut first: Vec<(u64, (i32, u64))> = Vec::new();
+    for layer in 0..num_layers {
+        let solve_one = |index: u64| (index, solve_state(space, index, &values, floor));
+        first.clear();
+        match &ranges {
+            Some(ranges) => {
+                let wanted = |&index: &u64| space.is_state(index) && space.is_canonical(index);
+                if parallel {
+                    first.par_extend(
+                        ranges[layer]
+                            .clone()
+                            .into_par_iter()
+                            .filter(wanted)
+                            .map(solve_one),
+                    )
+                } else {
+                    first.extend(ranges[layer].clone().filter(wanted).map(solve_one))
+                }
+            }
+            None => {
+                let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
+                let layer = layer as u16;
+                if parallel {
+                    first.par_extend(
+                        values
+                            .par_chunks(SCAN_BLOCK)
+                            .zip(&spans)
+                            .enumerate()
+                            .flat_map_iter(|(block, (chunk, &(low, high)))| {
+                                marked(block, chunk, mark, low <= layer && layer <= high)
+                            })
+                            .map(solve_one),
+                    )
+                } else {
+                    first.extend(
+                        values
+                            .chunks(SCAN_BLOCK)
+                            .zip(&spans)
+                            .enumerate()
+                            .flat_map(|(block, (chunk, &(low, high)))| {
+                                marked(block, chunk, mark, low <= layer && layer <= high)
+                            })
+                            .map(solve_one),
+                    )
+                }
+            }
+        }
+        let mut waiting = store(space, &mut first, &mut values, &mut best, &mut done, floor)?;
+        while !waiting.is_empty() {
+            let before = waiting.len();
+            let retry = |&index: &u64| (index, solve_state(space, index, &values, floor));
+            let mut results: Vec<(u64, (i32, u64))> = if parallel {
+                waiting.par_iter().map(retry).collect()
+            } else {
+                waiting.iter().map(retry).collect()
+            };
+            waiting = store(
+                space,
+                &mut results,
+                &mut values,
+                &mut best,
+                &mut done,
+                floor,
+            )?;
+            if waiting.len() == before {
+                let index = waiting[0];
+                let mut child = index;
+                space.for_each_edge(index, |edge| {
+                    if child == index && i32::from(values[edge.child as usize]) < floor {
+                        child = edge.child;
+                    }
+                });
+                return Err(SolveError::Cycle {
+                    layer,
+                    states: before,
+                    index,
+                    child,
+                });
+            }
         }
         progress(done);
     }
-    Solution { values, best }
+    // Indices that are no state (or a symmetry nobody copied to) read 0.
+    let clear = |v: &mut i16| {
+        if i32::from(*v) < floor {
+            *v = 0;
+        }
+    };
+    if parallel {
+        values.par_iter_mut().for_each(clear);
+    } else {
+        values.iter_mut().for_each(clear);
+    }
+    Ok(Solution { values, best })
 }
 
-/// The canonical states of the space grouped by layer, each layer in index order.
-pub fn layer_order<S: StateSpace>(space: &S) -> Vec<Vec<u32>> {
-    assert!(
-        space.len() <= u32::MAX as usize,
-        "state space too large for u32 indices"
-    );
-    let mut layers = vec![Vec::new(); space.num_layers()];
-    for index in 0..space.len() {
-        if space.is_state(index) && space.is_canonical(index) {
-            layers[space.layer(index)].push(index as u32);
+/// The indices holding `mark` in block number `block` of the values (none unless `scan`).
+#[inline]
+fn marked(block: usize, chunk: &[i16], mark: i16, scan: bool) -> impl Iterator<Item = u64> {
+    // One bit per value (SCAN_BLOCK is 64): the comparisons vectorize, the hits are bit walks.
+    let mut bits = 0u64;
+    if scan {
+        for (i, &v) in chunk.iter().enumerate() {
+            bits |= u64::from(v == mark) << i;
         }
     }
-    layers
+    let base = (block * SCAN_BLOCK) as u64;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let i = bits.trailing_zeros();
+            bits &= bits - 1;
+            base + u64::from(i)
+        })
+    })
 }
 
-fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, u64) {
+/// Writes the layer marks of the canonical states into `values`; returns each
+/// block's lowest and highest marked layer (`(u16::MAX, 0)` for none).
+fn mark_layers<S: StateSpace>(
+    space: &S,
+    values: &mut [i16],
+    parallel: bool,
+) -> Result<Vec<(u16, u16)>, SolveError> {
+    let layers = space.num_layers();
+    let mark = |(block, chunk): (usize, &mut [i16])| {
+        let mut span = (u16::MAX, 0);
+        for (i, v) in chunk.iter_mut().enumerate() {
+            let index = (block * SCAN_BLOCK + i) as u64;
+            if space.is_state(index) && space.is_canonical(index) {
+                let layer = space.layer(index);
+                if layer >= layers {
+                    return Err(SolveError::BadLayer {
+                        index,
+                        layer,
+                        layers,
+                    });
+                }
+                *v = (i32::from(UNSOLVED) + 1 + layer as i32) as i16;
+                span = (span.0.min(layer as u16), span.1.max(layer as u16));
+            }
+        }
+        Ok(span)
+    };
+    if parallel {
+        values
+            .par_chunks_mut(SCAN_BLOCK)
+            .enumerate()
+            .map(mark)
+            .collect()
+    } else {
+        values
+            .chunks_mut(SCAN_BLOCK)
+            .enumerate()
+            .map(mark)
+            .collect()
+    }
+}
+
+/// Stores solved results (and their images); returns the states still waiting.
+fn store<S: StateSpace>(
+    space: &S,
+    results: &mut Vec<(u64, (i32, u64))>,
+    values: &mut [i16],
+    best: &mut [u64],
+    done: &mut u64,
+    floor: i32,
+) -> Result<Vec<u64>, SolveError> {
+    let mut waiting = Vec::new();
+    // Counted locally: a count behind `&mut` would be stored at every image.
+    let mut stored = 0u64;
+    for (index, (value, mask)) in results.drain(..) {
+        if value == WAITING {
+            waiting.push(index);
+            continue;
+        }
+        if value < floor || value > i32::from(i16::MAX) {
+            return Err(SolveError::ValueOutOfRange {
+                index,
+                value,
+                floor,
+            });
+        }
+        let value = value as i16;
+        values[index as usize] = value;
+        best[index as usize] = mask;
+        stored += 1;
+        space.for_each_image(index, mask, |image, image_mask| {
+            values[image as usize] = value;
+            best[image as usize] = image_mask;
+            stored += 1;
+        });
+    }
+    *done += stored;
+    Ok(waiting)
+}
+
+/// The value and optimal-move mask of a state, or `WAITING` if a child is unknown.
+#[inline]
+fn solve_state<S: StateSpace>(space: &S, index: u64, values: &[i16], floor: i32) -> (i32, u64) {
     let mut best_value = i32::MIN;
     let mut mask = 0u64;
+    let mut waiting = false;
     space.for_each_edge(index, |edge| {
-        debug_assert!(space.layer(edge.child) < space.layer(index));
-        let value = edge.reward - i32::from(values[edge.child]);
+        let child = i32::from(values[edge.child as usize]);
+        if child < floor {
+            waiting = true;
+            return;
+        }
+        let value = edge.value(child);
         if value > best_value {
             best_value = value;
             mask = 1 << edge.slot;
@@ -128,11 +417,13 @@ fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, 
             mask |= 1 << edge.slot;
         }
     });
+    if waiting {
+        return (WAITING, 0);
+    }
     if best_value == i32::MIN {
         best_value = space.terminal_value(index);
     }
-    let value = i16::try_from(best_value).expect("state value fits in i16");
-    (value, mask)
+    (best_value, mask)
 }
 
 /// A record that breaks the negamax equation.
@@ -140,7 +431,7 @@ fn solve_state<S: StateSpace>(space: &S, index: usize, values: &[i16]) -> (i16, 
 #[error("entry {index}: {problem}")]
 pub struct Inconsistency {
     /// The state index.
-    pub index: usize,
+    pub index: u64,
     /// What is wrong with it.
     pub problem: String,
 }
@@ -150,25 +441,40 @@ pub struct Inconsistency {
 /// Every state is checked on its own, symmetric images included, so a wrong
 /// symmetry shows up here.
 ///
-/// Each state's value must be the best `reward - value(child)`, and its mask must
-/// hold exactly the moves attaining it (a terminal state: its terminal value and no
-/// moves). Returns the number of states checked, or the first bad one found.
+/// Each state's value must be the best [`Edge::value`] over its moves
+/// (`reward - value(child)`, or `reward + value(child)` for a move that keeps
+/// the turn), and its mask must hold exactly the moves attaining it (a terminal
+/// state: its terminal value and no moves); no move may lead to a higher layer.
+/// These local equations pin every value only when the same-layer moves form no
+/// cycle, which [`solve`] requires of the space anyway. Returns the number of
+/// states checked, or the first bad one found.
 pub fn check<S: StateSpace>(
     space: &S,
-    value: impl Fn(usize) -> i32 + Sync,
-    best: impl Fn(usize) -> u64 + Sync,
-) -> Result<usize, Inconsistency> {
-    let check_one = |index: usize| -> Result<(), Inconsistency> {
+    value: impl Fn(u64) -> i32 + Sync,
+    best: impl Fn(u64) -> u64 + Sync,
+) -> Result<u64, Inconsistency> {
+    let check_one = |index: u64| -> Result<(), Inconsistency> {
+        let layer = space.layer(index);
         let mut computed = i32::MIN;
         let mut mask = 0u64;
+        let mut higher = None;
         space.for_each_edge(index, |edge| {
-            let v = edge.reward - value(edge.child);
+            if space.layer(edge.child) > layer {
+                higher = Some(edge.child);
+            }
+            let v = edge.value(value(edge.child));
             if v > computed {
                 (computed, mask) = (v, 1 << edge.slot);
             } else if v == computed {
                 mask |= 1 << edge.slot;
             }
         });
+        if let Some(child) = higher {
+            return Err(Inconsistency {
+                index,
+                problem: format!("a move leads to state {child} of a higher layer"),
+            });
+        }
         if computed == i32::MIN {
             computed = space.terminal_value(index);
         }
@@ -188,5 +494,285 @@ pub fn check<S: StateSpace>(
         .into_par_iter()
         .filter(|&index| space.is_state(index))
         .try_for_each(check_one)?;
-    Ok((0..space.len()).filter(|&i| space.is_state(i)).count())
+    Ok((0..space.len())
+        .into_par_iter()
+        .filter(|&i| space.is_state(i))
+        .count() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ZeroSum;
+    use crate::search::negamax;
+
+    /// Stones in the toy's pile at the start.
+    const PILE: u32 = 14;
+
+    /// A toy take-away game with a pass and an extra turn.
+    ///
+    /// The mover takes 1 to 3 stones (taking 2 from an odd pile keeps the turn),
+    /// or, once per player, passes (same pile, the opponent moves), or, once per
+    /// player and on a pile divisible by 3, spends that pass for a bonus point
+    /// and moves again. Rewards depend on the pile; at the end an unused pass
+    /// is worth 2 to the next mover and 1 to the other player.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Toy {
+        pile: u32,
+        mover_pass: bool,
+        other_pass: bool,
+    }
+
+    /// Moves: 0..=2 take 1..=3 stones, 3 pass, 4 bonus.
+    const PASS: u8 = 3;
+    const BONUS: u8 = 4;
+
+    impl Toy {
+        fn from_index(index: u64) -> Toy {
+            Toy {
+                pile: (index / 4) as u32,
+                mover_pass: index & 2 != 0,
+                other_pass: index & 1 != 0,
+            }
+        }
+
+        fn index(&self) -> u64 {
+            u64::from(self.pile) * 4 + u64::from(self.mover_pass) * 2 + u64::from(self.other_pass)
+        }
+    }
+
+    impl ZeroSum for Toy {
+        type Move = u8;
+        type Moves = Vec<u8>;
+
+        fn legal_moves(&self) -> Vec<u8> {
+            let mut moves: Vec<u8> = (0..self.pile.min(3) as u8).collect();
+            if self.pile > 0 && self.mover_pass {
+                moves.push(PASS);
+                if self.pile.is_multiple_of(3) {
+                    moves.push(BONUS);
+                }
+            }
+            moves
+        }
+
+        fn play(&mut self, mv: u8) -> i32 {
+            let keeps = self.keeps_turn(mv);
+            let reward = match mv {
+                PASS => 0,
+                BONUS => 1,
+                take => {
+                    let k = u32::from(take) + 1;
+                    let reward = ((self.pile * 7 + k * 3) % 5) as i32 - 2;
+                    self.pile -= k;
+                    reward
+                }
+            };
+            if mv >= PASS {
+                self.mover_pass = false;
+            }
+            if !keeps {
+                (self.mover_pass, self.other_pass) = (self.other_pass, self.mover_pass);
+            }
+            reward
+        }
+
+        fn keeps_turn(&self, mv: u8) -> bool {
+            mv == BONUS || (mv == 1 && self.pile % 2 == 1)
+        }
+
+        fn final_value(&self) -> i32 {
+            2 * i32::from(self.mover_pass) - i32::from(self.other_pass)
+        }
+    }
+
+    /// The toy as a state space; `ranged` says whether it gives its layer ranges.
+    struct ToySpace {
+        ranged: bool,
+    }
+
+    impl StateSpace for ToySpace {
+        fn len(&self) -> u64 {
+            u64::from(PILE + 1) * 4
+        }
+
+        fn num_layers(&self) -> usize {
+            PILE as usize + 1
+        }
+
+        fn layer(&self, index: u64) -> usize {
+            (index / 4) as usize
+        }
+
+        fn layer_range(&self, layer: usize) -> Option<Range<u64>> {
+            self.ranged
+                .then(|| layer as u64 * 4..(layer as u64 + 1) * 4)
+        }
+
+        /// A full pile with only the opponent's pass left cannot arise: a hole.
+        fn is_state(&self, index: u64) -> bool {
+            let toy = Toy::from_index(index);
+            !(toy.pile == PILE && !toy.mover_pass && toy.other_pass)
+        }
+
+        fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+            let toy = Toy::from_index(index);
+            for &mv in toy.legal_moves().iter() {
+                let (child, reward) = toy.after(mv);
+                visit(Edge {
+                    slot: mv,
+                    reward,
+                    child: child.index(),
+                    keeps_turn: toy.keeps_turn(mv),
+                });
+            }
+        }
+
+        fn terminal_value(&self, index: u64) -> i32 {
+            Toy::from_index(index).final_value()
+        }
+    }
+
+    /// Value and optimal-move mask by plain recursive negamax.
+    fn reference(toy: &Toy) -> (i32, u64) {
+        let value = negamax(toy);
+        let mut mask = 0;
+        for &mv in toy.legal_moves().iter() {
+            let (child, reward) = toy.after(mv);
+            if toy.move_value(mv, reward, negamax(&child)) == value {
+                mask |= 1 << mv;
+            }
+        }
+        (value, mask)
+    }
+
+    #[test]
+    fn toy_with_passes_and_extra_turns_matches_negamax() {
+        // The space really has both kinds of edge, inside a layer too.
+        let (mut same_layer, mut keeps, mut same_layer_keeps) = (0, 0, 0);
+        let space = ToySpace { ranged: false };
+        for index in 0..space.len() {
+            space.for_each_edge(index, |e| {
+                let same = space.layer(e.child) == space.layer(index);
+                same_layer += usize::from(same);
+                keeps += usize::from(e.keeps_turn);
+                same_layer_keeps += usize::from(same && e.keeps_turn);
+            });
+        }
+        assert!(same_layer > 0 && keeps > same_layer_keeps && same_layer_keeps > 0);
+        let expected: Vec<(i32, u64)> = (0..space.len())
+            .map(|i| match space.is_state(i) {
+                true => reference(&Toy::from_index(i)),
+                false => (0, 0),
+            })
+            .collect();
+        assert!(expected.iter().any(|&(v, _)| v > 0) && expected.iter().any(|&(v, _)| v < 0));
+        for ranged in [false, true] {
+            for parallel in [false, true] {
+                let space = ToySpace { ranged };
+                let solution = solve(&space, parallel, &|_| {}).unwrap();
+                for index in 0..space.len() {
+                    let got = (
+                        i32::from(solution.values[index as usize]),
+                        solution.best[index as usize],
+                    );
+                    let toy = Toy::from_index(index);
+                    assert_eq!(got, expected[index as usize], "{toy:?}, ranged {ranged}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn check_accepts_the_solution_and_rejects_a_corrupted_record() {
+        let space = ToySpace { ranged: true };
+        let solution = solve(&space, true, &|_| {}).unwrap();
+        let states = (0..space.len()).filter(|&i| space.is_state(i)).count() as u64;
+        let value = |values: &[i16], i: u64| i32::from(values[i as usize]);
+        let checked = check(
+            &space,
+            |i| value(&solution.values, i),
+            |i| solution.best[i as usize],
+        );
+        assert_eq!(checked, Ok(states));
+        // A state with a pass, whose parent in the same layer then disagrees too:
+        // the check reports some bad entry either way.
+        let target = Toy {
+            pile: 9,
+            mover_pass: true,
+            other_pass: true,
+        }
+        .index();
+        let mut values = solution.values.clone();
+        values[target as usize] += 1;
+        let bad = check(&space, |i| value(&values, i), |i| solution.best[i as usize]);
+        assert!(bad.is_err());
+        // Only the mask wrong: exactly that entry is reported.
+        let mut best = solution.best.clone();
+        best[target as usize] ^= 1 << PASS;
+        let bad = check(&space, |i| value(&solution.values, i), |i| best[i as usize]);
+        assert_eq!(bad.map_err(|e| e.index), Err(target));
+    }
+
+    /// Layer 1 holds two states that pass to each other: a cycle.
+    struct Cyclic {
+        ranged: bool,
+    }
+
+    impl StateSpace for Cyclic {
+        fn len(&self) -> u64 {
+            3
+        }
+
+        fn num_layers(&self) -> usize {
+            2
+        }
+
+        fn layer(&self, index: u64) -> usize {
+            usize::from(index > 0)
+        }
+
+        fn layer_range(&self, layer: usize) -> Option<Range<u64>> {
+            self.ranged.then_some(if layer == 0 { 0..1 } else { 1..3 })
+        }
+
+        fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+            if index > 0 {
+                visit(Edge {
+                    slot: 0,
+                    reward: 1,
+                    child: 0,
+                    keeps_turn: false,
+                });
+                visit(Edge {
+                    slot: 1,
+                    reward: 0,
+                    child: 3 - index,
+                    keeps_turn: false,
+                });
+            }
+        }
+
+        fn terminal_value(&self, _index: u64) -> i32 {
+            0
+        }
+    }
+
+    #[test]
+    fn a_cycle_inside_a_layer_is_an_error() {
+        for ranged in [false, true] {
+            for parallel in [false, true] {
+                let err = solve(&Cyclic { ranged }, parallel, &|_| {}).unwrap_err();
+                assert_eq!(
+                    err,
+                    SolveError::Cycle {
+                        layer: 1,
+                        states: 2,
+                        index: 1,
+                        child: 2
+                    }
+                );
+            }
+        }
+    }
 }

@@ -24,6 +24,7 @@ value = best bank difference for the player to move, mask bit p = pit p+1 is opt
 /// Solves every board; `parallel` spreads each bead-count layer over rayon's threads.
 pub fn solve(parallel: bool, progress: Progress<'_>) -> Solution {
     retrograde::solve(&IoiwariSpace, parallel, progress)
+        .expect("every move takes beads out of the pits, so no layer has a cycle")
 }
 
 /// Builds the table and writes it atomically to `path`.
@@ -95,8 +96,9 @@ impl IoiwariTable {
     pub fn check_records(&self) -> Result<usize, tabula_solver::retrograde::Inconsistency> {
         tabula_solver::retrograde::check(
             &IoiwariSpace,
-            |i| i32::from(self.table.value(i)),
-            |i| self.table.best(i),
+            |i| i32::from(self.table.value(i as usize)),
+            |i| self.table.best(i as usize),
         )
+        .map(|n| n as usize)
     }
 }

@@ -223,7 +223,7 @@ pub fn build(args: BuildArgs) -> Outcome {
     }
     let started = Instant::now();
     let progress = bar(table::SPEC.entries as usize, "positions");
-    table::build(&args.output, &|done| progress.set_position(done as u64))?;
+    table::build(&args.output, &|done| progress.set_position(done))?;
     progress.finish_and_clear();
     println!(
         "wrote {} ({} positions) in {:.1} s",

@@ -141,20 +141,26 @@ impl TongaSpace {
 }
 
 impl StateSpace for TongaSpace {
-    fn len(&self) -> usize {
-        POSITIONS
+    fn len(&self) -> u64 {
+        POSITIONS as u64
     }
 
     fn num_layers(&self) -> usize {
         SQUARES + 1
     }
 
-    fn layer(&self, index: usize) -> usize {
-        SQUARES - Self::stones(index)
+    fn layer(&self, index: u64) -> usize {
+        SQUARES - Self::stones(index as usize)
     }
 
-    fn for_each_edge(&self, index: usize, mut visit: impl FnMut(Edge)) {
-        let board = Self::board_at(index);
+    /// Positions are ranked by stone count first, so each layer is one range.
+    fn layer_range(&self, layer: usize) -> Option<std::ops::Range<u64>> {
+        let stones = SQUARES - layer;
+        Some(OFFSET[stones] as u64..OFFSET[stones + 1] as u64)
+    }
+
+    fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+        let board = Self::board_at(index as usize);
         let mover = board.to_move();
         let empty: Bits = board.empty();
         for cell in empty.iter() {
@@ -163,13 +169,14 @@ impl StateSpace for TongaSpace {
             visit(Edge {
                 slot: cell as u8,
                 reward: 0,
-                child: Self::index_of(&child).expect("child counts fit"),
+                child: Self::index_of(&child).expect("child counts fit") as u64,
+                keeps_turn: false,
             });
         }
     }
 
-    fn terminal_value(&self, index: usize) -> i32 {
-        Position::from_board(Self::board_at(index)).difference()
+    fn terminal_value(&self, index: u64) -> i32 {
+        Position::from_board(Self::board_at(index as usize)).difference()
     }
 }
 
@@ -204,6 +211,24 @@ mod tests {
     }
 
     #[test]
+    fn layer_ranges_partition_the_space_and_agree_with_layer() {
+        let space = TongaSpace;
+        let mut next = 0;
+        // Layers run from 16 empties (the empty board, index 0) down to none.
+        for layer in (0..space.num_layers()).rev() {
+            let range = space.layer_range(layer).unwrap();
+            assert_eq!(range.start, next);
+            assert!(!range.is_empty());
+            let step = (range.end - range.start).div_ceil(500);
+            for index in range.clone().step_by(step as usize).chain([range.end - 1]) {
+                assert_eq!(space.layer(index), layer, "index {index}");
+            }
+            next = range.end;
+        }
+        assert_eq!(next, space.len());
+    }
+
+    #[test]
     fn retrograde_values_match_the_endgame_solver() {
         // Solve the whole space restricted to the last layers (up to 7 empties)
         // by walking the layers from the bottom, then compare with Endgame.
@@ -213,11 +238,11 @@ mod tests {
         let mut values = vec![0i32; POSITIONS - low];
         for index in (low..POSITIONS).rev() {
             let mut best = i32::MIN;
-            space.for_each_edge(index, |e| {
-                best = best.max(e.reward - values[e.child - low]);
+            space.for_each_edge(index as u64, |e| {
+                best = best.max(e.reward - values[e.child as usize - low]);
             });
             if best == i32::MIN {
-                best = space.terminal_value(index);
+                best = space.terminal_value(index as u64);
             }
             values[index - low] = best;
         }
@@ -233,8 +258,8 @@ mod tests {
         }
         // The layer of every child is lower.
         for &index in &sample {
-            space.for_each_edge(index, |e| {
-                assert!(space.layer(e.child) < space.layer(index));
+            space.for_each_edge(index as u64, |e| {
+                assert!(space.layer(e.child) < space.layer(index as u64));
             });
         }
     }
