@@ -5,7 +5,7 @@
 //! move), plays one by copy-make, and says when the game is over and what a
 //! horizon position is worth. [`Searcher`] runs fail-soft negamax over it with
 //! any [`TranspositionTable`]; [`AlwaysReplace`] is the default table, keyed by
-//! `u64`.
+//! `u64` (or `u32`).
 //!
 //! Values are for the player to move. A move may keep the turn and may carry
 //! a reward (as in [`crate::ZeroSum`]): its value is then `reward + child` or
@@ -65,6 +65,24 @@ pub trait TranspositionTable<K, M> {
     /// Records that the position `key`, searched `depth` plies deep, has `value`
     /// as a `bound`, with `best` its best move.
     fn store(&mut self, key: &K, depth: u8, value: i32, bound: Bound, best: Option<M>);
+
+    /// Starts loading the slot of `key` into the cache; by default nothing.
+    #[inline]
+    fn prefetch(&self, _key: &K) {}
+}
+
+/// Starts loading the cache line of `value` without waiting for it.
+#[inline]
+pub fn prefetch<V>(value: &V) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: SSE is part of x86_64, and a prefetch only hints the cache:
+        // it reads nothing and cannot fault.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((value as *const V).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
 
 /// What a game knows about a move before it is searched.
@@ -146,7 +164,12 @@ pub trait Searchable: Sized {
         if let Some(tt) = table_move
             && let Some(i) = moves.iter().position(|c| self.move_of(c) == tt)
         {
-            moves[..=i].rotate_right(1);
+            // Shifts the moves before it by one: they keep their order.
+            let first = moves[i];
+            for j in (1..=i).rev() {
+                moves[j] = moves[j - 1];
+            }
+            moves[0] = first;
         }
     }
 
@@ -213,6 +236,10 @@ impl<'t, T> Searcher<'t, T> {
         pos.generate(&mut moves);
         debug_assert!(!moves.is_empty(), "a position that goes on has a move");
         pos.order(&mut moves, table_move);
+        // The children's table slots load while the first child is searched.
+        for candidate in moves.iter() {
+            self.table.prefetch(&pos.play(candidate).key());
+        }
         let mut best = i32::MIN;
         let mut best_move = None;
         let mut searched = 0u32;
@@ -282,6 +309,9 @@ impl<'t, T> Searcher<'t, T> {
                 next,
             );
             reward.saturating_add(value)
+        } else if reward == 0 {
+            // The common case, without saturation (windows never hold i32::MIN).
+            -self.search(&child, -beta, -alpha, next)
         } else {
             let value = self.search(
                 &child,
@@ -294,44 +324,72 @@ impl<'t, T> Searcher<'t, T> {
     }
 }
 
+/// A key of [`AlwaysReplace`]: checked whole on a probe, mixed into a slot index.
+pub trait TableKey: Copy + Eq + Default {
+    /// A well-mixed index; the table keeps its low bits.
+    fn slot(self) -> usize;
+}
+
+impl TableKey for u64 {
+    #[inline]
+    fn slot(self) -> usize {
+        // Fibonacci hashing: the high half of the product depends on every bit.
+        (self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+    }
+}
+
+impl TableKey for u32 {
+    #[inline]
+    fn slot(self) -> usize {
+        (self.wrapping_mul(0x9E37_79B1).rotate_left(16) ^ self) as usize
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
-struct Slot<M> {
-    key: u64,
+struct Slot<K, M> {
+    key: K,
     value: i32,
     depth: u8,
-    /// 0 for an empty slot, else a [`Bound`] code.
+    /// 0 for an empty slot, else a bound code, plus `HAS_BEST`.
     bound: u8,
-    best: Option<M>,
+    /// The best move if `bound` has `HAS_BEST`, else `M::default()`.
+    best: M,
 }
 
 const EMPTY: u8 = 0;
 const EXACT_BOUND: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
+const BOUND_BITS: u8 = 3;
+const HAS_BEST: u8 = 4;
 
 /// The default transposition table: `2^bits` slots, each holding the last
-/// position stored there (always replace). The slot is the key's low bits, so
-/// keys should be well mixed there; the whole key is checked on a probe.
+/// position stored there (always replace), keyed by `u64` unless told
+/// otherwise (a `u32` key keeps a slot at 12 bytes).
 #[derive(Clone)]
-pub struct AlwaysReplace<M> {
-    slots: Vec<Slot<M>>,
+pub struct AlwaysReplace<M, K = u64> {
+    slots: Vec<Slot<K, M>>,
     mask: usize,
 }
 
-impl<M: Copy> AlwaysReplace<M> {
-    const EMPTY_SLOT: Slot<M> = Slot {
-        key: 0,
-        value: 0,
-        depth: 0,
-        bound: EMPTY,
-        best: None,
-    };
+impl<M: Copy + Default, K: TableKey> AlwaysReplace<M, K> {
+    /// All bytes zero for the usual keys and moves, so a new table is
+    /// allocated zeroed and its pages are only touched when used.
+    fn empty_slot() -> Slot<K, M> {
+        Slot {
+            key: K::default(),
+            value: 0,
+            depth: 0,
+            bound: EMPTY,
+            best: M::default(),
+        }
+    }
 
     /// An empty table of `2^bits` slots.
-    pub fn new(bits: u32) -> AlwaysReplace<M> {
+    pub fn new(bits: u32) -> AlwaysReplace<M, K> {
         let len = 1usize << bits;
         AlwaysReplace {
-            slots: vec![Self::EMPTY_SLOT; len],
+            slots: vec![Self::empty_slot(); len],
             mask: len - 1,
         }
     }
@@ -348,7 +406,7 @@ impl<M: Copy> AlwaysReplace<M> {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.slots.fill(Self::EMPTY_SLOT);
+        self.slots.fill(Self::empty_slot());
     }
 
     /// Number of slots holding a position.
@@ -357,7 +415,7 @@ impl<M: Copy> AlwaysReplace<M> {
     }
 }
 
-impl<M> std::fmt::Debug for AlwaysReplace<M> {
+impl<M, K> std::fmt::Debug for AlwaysReplace<M, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AlwaysReplace")
             .field("slots", &self.slots.len())
@@ -365,14 +423,14 @@ impl<M> std::fmt::Debug for AlwaysReplace<M> {
     }
 }
 
-impl<M: Copy> TranspositionTable<u64, M> for AlwaysReplace<M> {
+impl<M: Copy + Default, K: TableKey> TranspositionTable<K, M> for AlwaysReplace<M, K> {
     #[inline]
-    fn probe(&self, key: &u64) -> Option<Hit<M>> {
-        let slot = &self.slots[*key as usize & self.mask];
+    fn probe(&self, key: &K) -> Option<Hit<M>> {
+        let slot = &self.slots[key.slot() & self.mask];
         if slot.bound == EMPTY || slot.key != *key {
             return None;
         }
-        let (lower, upper) = match slot.bound {
+        let (lower, upper) = match slot.bound & BOUND_BITS {
             EXACT_BOUND => (slot.value, slot.value),
             LOWER => (slot.value, i32::MAX),
             _ => (i32::MIN, slot.value),
@@ -381,23 +439,28 @@ impl<M: Copy> TranspositionTable<u64, M> for AlwaysReplace<M> {
             lower,
             upper,
             depth: slot.depth,
-            best: slot.best,
+            best: (slot.bound & HAS_BEST != 0).then_some(slot.best),
         })
     }
 
     #[inline]
-    fn store(&mut self, key: &u64, depth: u8, value: i32, bound: Bound, best: Option<M>) {
+    fn prefetch(&self, key: &K) {
+        prefetch(&self.slots[key.slot() & self.mask]);
+    }
+
+    #[inline]
+    fn store(&mut self, key: &K, depth: u8, value: i32, bound: Bound, best: Option<M>) {
         let bound = match bound {
             Bound::Exact => EXACT_BOUND,
             Bound::Lower => LOWER,
             Bound::Upper => UPPER,
         };
-        self.slots[*key as usize & self.mask] = Slot {
+        self.slots[key.slot() & self.mask] = Slot {
             key: *key,
             value,
             depth,
-            bound,
-            best,
+            bound: bound | if best.is_some() { HAS_BEST } else { 0 },
+            best: best.unwrap_or_default(),
         };
     }
 }
@@ -425,9 +488,10 @@ mod tests {
     }
 
     /// A toy move: take a cell, or pass.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
     enum ToyMove {
         Take(u8),
+        #[default]
         Pass,
     }
 
@@ -504,11 +568,11 @@ mod tests {
 
         fn key(&self) -> u64 {
             // Values (4 bits each), free cells and passes fit in 47 bits: no two toys share a key.
-            let mut raw = u64::from(self.free) | u64::from(self.passes) << CELLS;
+            let mut key = u64::from(self.free) | u64::from(self.passes) << CELLS;
             for (i, &v) in self.values.iter().enumerate() {
-                raw |= ((v + 4) as u64) << (11 + 4 * i);
+                key |= ((v + 4) as u64) << (11 + 4 * i);
             }
-            raw.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(32)
+            key
         }
 
         fn generate(&self, out: &mut Self::Candidates) {
@@ -617,7 +681,8 @@ mod tests {
                     let got = plain.value_of(&PlainToy(toy), &mv, -1000, 1000, EXACT);
                     assert_eq!(got, expected, "{toy:?} {mv:?}");
                     // A narrow window around the value proves it too.
-                    let near = plain.value_of(&PlainToy(toy), &mv, expected - 1, expected + 1, EXACT);
+                    let near =
+                        plain.value_of(&PlainToy(toy), &mv, expected - 1, expected + 1, EXACT);
                     assert_eq!(near, expected, "{toy:?} {mv:?}");
                     extra_turns += usize::from(toy.keeps_turn(mv));
                     passes += usize::from(mv == ToyMove::Pass);
@@ -652,15 +717,21 @@ mod tests {
     #[test]
     fn always_replace_table_checks_the_whole_key() {
         let mut table = AlwaysReplace::<u8>::new(2);
-        table.store(&5, EXACT, 7, Bound::Lower, Some(3));
+        let (a, b) = (5u64, 5u64 + (1 << 40));
+        assert_eq!(
+            a.slot() & 3,
+            b.slot() & 3,
+            "the test needs two keys in one slot"
+        );
+        table.store(&a, EXACT, 7, Bound::Lower, Some(3));
         assert_eq!(table.used(), 1);
-        // Key 1 has the same slot as key 5.
-        assert_eq!(table.probe(&1), None);
-        let hit = table.probe(&5).unwrap();
+        assert_eq!(table.probe(&b), None);
+        let hit = table.probe(&a).unwrap();
         assert_eq!((hit.lower, hit.upper, hit.best), (7, i32::MAX, Some(3)));
-        table.store(&1, 2, -4, Bound::Upper, None);
-        assert_eq!(table.probe(&5), None);
-        assert_eq!(table.probe(&1).unwrap().upper, -4);
+        table.store(&b, 2, -4, Bound::Upper, None);
+        assert_eq!(table.probe(&a), None);
+        let hit = table.probe(&b).unwrap();
+        assert_eq!((hit.lower, hit.upper, hit.depth), (i32::MIN, -4, 2));
         table.clear();
         assert_eq!(table.used(), 0);
     }

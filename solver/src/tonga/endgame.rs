@@ -44,7 +44,7 @@ pub struct Endgame {
     board: Board,
     cells: Vec<Cell>,
     graph: Graph,
-    table: Option<AlwaysReplace<u8>>,
+    table: Option<AlwaysReplace<u8, u32>>,
     table_mover: Option<Colour>,
 }
 
@@ -65,6 +65,7 @@ struct Graph {
 
 impl Graph {
     /// Points of colour `c` (0 black, 1 white) once its empties are `mine`.
+    #[inline]
     fn points(&self, c: usize, mine: u16) -> i64 {
         let mut total = self.constant[c] + self.fixed_squares[c];
         let mut rest = mine;
@@ -98,6 +99,7 @@ impl Graph {
     }
 
     /// Final difference for `mover` once the empties are split into `black` and `white`.
+    #[inline]
     fn final_difference(&self, black: u16, white: u16, mover: Colour) -> i32 {
         let diff = self.points(0, black) - self.points(1, white);
         let diff = if mover == Colour::Black { diff } else { -diff };
@@ -120,22 +122,21 @@ impl Searchable for Node<'_> {
     type Candidate = u8;
     type Candidates = MoveList<u8, MAX_EMPTIES>;
     /// Keys do not name the mover: a table serves one root mover only.
-    type Key = u64;
+    type Key = u32;
     // Table bounds only cut off; they do not narrow the window.
     const NARROW: bool = false;
 
     #[inline]
     fn terminal(&self) -> Option<i32> {
-        (self.black | self.white == self.graph.full)
-            .then(|| self.graph.final_difference(self.black, self.white, self.mover))
+        (self.black | self.white == self.graph.full).then(|| {
+            self.graph
+                .final_difference(self.black, self.white, self.mover)
+        })
     }
 
     #[inline]
-    fn key(&self) -> u64 {
-        // The low half spreads both masks over the slot bits, the high half makes the key exact.
-        let key = u32::from(self.black) | u32::from(self.white) << 16;
-        let hash = key.wrapping_mul(0x9E37_79B1).rotate_left(16) ^ key;
-        u64::from(key) << 32 | u64::from(hash)
+    fn key(&self) -> u32 {
+        u32::from(self.black) | u32::from(self.white) << 16
     }
 
     /// Squares joining own stones first, then the rest, each in mask order.
@@ -276,7 +277,7 @@ impl Endgame {
     }
 
     /// The table for a search with `mover` at the root, and the root position.
-    fn prepare(&mut self, mover: Colour) -> (&mut AlwaysReplace<u8>, Node<'_>) {
+    fn prepare(&mut self, mover: Colour) -> (&mut AlwaysReplace<u8, u32>, Node<'_>) {
         // Keys do not name the mover: a table serves one root mover only.
         if self.table_mover != Some(mover) {
             self.table = None;

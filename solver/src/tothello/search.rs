@@ -18,7 +18,9 @@
 use arrayvec::ArrayVec;
 
 use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square, best_move_bits};
-use crate::alphabeta::{Bound, EXACT, Estimate, Hit, Searchable, Searcher, TranspositionTable};
+use crate::alphabeta::{
+    Bound, EXACT, Estimate, Hit, Searchable, Searcher, TranspositionTable, prefetch,
+};
 
 /// Heuristic values are in sixteenths of a piece.
 pub const SCALE: i32 = 16;
@@ -138,7 +140,10 @@ impl<const EXACT_SEARCH: bool> Searchable for Node<EXACT_SEARCH> {
     fn key(&self) -> Key {
         let flags = flags(self.passes, EXACT_SEARCH);
         let mut h = self.mover.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ self.opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
+            ^ self
+                .opponent
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                .rotate_left(31)
             ^ u64::from(flags);
         h ^= h >> 29;
         h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -268,6 +273,11 @@ impl TranspositionTable<Key, u8> for Table {
         } else {
             None
         }
+    }
+
+    #[inline]
+    fn prefetch(&self, key: &Key) {
+        prefetch(&self.entries[self.index(key)]);
     }
 
     #[inline]
