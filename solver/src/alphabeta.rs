@@ -66,6 +66,13 @@ pub trait TranspositionTable<K, M> {
     /// as a `bound`, with `best` its best move.
     fn store(&mut self, key: &K, depth: u8, value: i32, bound: Bound, best: Option<M>);
 
+    /// Whether [`TranspositionTable::prefetch`] is worth calling: the table
+    /// is too big for the cache. By default `false`.
+    #[inline]
+    fn prefetches(&self) -> bool {
+        false
+    }
+
     /// Starts loading the slot of `key` into the cache; by default nothing.
     #[inline]
     fn prefetch(&self, _key: &K) {}
@@ -236,9 +243,11 @@ impl<'t, T> Searcher<'t, T> {
         pos.generate(&mut moves);
         debug_assert!(!moves.is_empty(), "a position that goes on has a move");
         pos.order(&mut moves, table_move);
-        // The children's table slots load while the first child is searched.
-        for candidate in moves.iter() {
-            self.table.prefetch(&pos.play(candidate).key());
+        if self.table.prefetches() {
+            // The children's table slots load while the first child is searched.
+            for candidate in moves.iter() {
+                self.table.prefetch(&pos.play(candidate).key());
+            }
         }
         let mut best = i32::MIN;
         let mut best_move = None;
@@ -361,6 +370,8 @@ const EXACT_BOUND: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
 const BOUND_BITS: u8 = 3;
+/// Tables with more slots than this rarely hit the cache: their slots are prefetched.
+pub const PREFETCH_SLOTS: usize = 1 << 17;
 const HAS_BEST: u8 = 4;
 
 /// The default transposition table: `2^bits` slots, each holding the last
@@ -441,6 +452,11 @@ impl<M: Copy + Default, K: TableKey> TranspositionTable<K, M> for AlwaysReplace<
             depth: slot.depth,
             best: (slot.bound & HAS_BEST != 0).then_some(slot.best),
         })
+    }
+
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.slots.len() > PREFETCH_SLOTS
     }
 
     #[inline]

@@ -19,7 +19,7 @@ use arrayvec::ArrayVec;
 
 use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square, best_move_bits};
 use crate::alphabeta::{
-    Bound, EXACT, Estimate, Hit, Searchable, Searcher, TranspositionTable, prefetch,
+    Bound, EXACT, Estimate, Hit, PREFETCH_SLOTS, Searchable, Searcher, TranspositionTable, prefetch,
 };
 
 /// Heuristic values are in sixteenths of a piece.
@@ -273,6 +273,11 @@ impl TranspositionTable<Key, u8> for Table {
         } else {
             None
         }
+    }
+
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.entries.len() > PREFETCH_SLOTS
     }
 
     #[inline]
