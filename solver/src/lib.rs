@@ -3,9 +3,11 @@
 //! This crate does no I/O. Each game lives in its own module and plugs into the
 //! shared mechanisms: the general [`Game`] model (seats, chance, views) that
 //! referees and agents use; the narrower two-player [`ZeroSum`] trait with its
-//! reference searches in [`search`]; and the [`retrograde::StateSpace`] trait
-//! with its layered builder.
+//! reference searches in [`search`]; the one alpha-beta search of
+//! [`alphabeta`] that the games' solvers plug into; and the
+//! [`retrograde::StateSpace`] trait with its layered builder.
 
+pub mod alphabeta;
 pub mod game;
 pub mod ioiwari;
 pub mod nim;

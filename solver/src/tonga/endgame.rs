@@ -16,6 +16,8 @@ use std::collections::HashMap;
 
 use super::server::{self, Geometry};
 use super::{Board, Cell, Colour};
+use crate::MoveList;
+use crate::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher, TranspositionTable};
 
 /// Most empty squares an endgame may have.
 pub const MAX_EMPTIES: usize = 16;
@@ -41,6 +43,14 @@ fn index(colour: Colour) -> usize {
 pub struct Endgame {
     board: Board,
     cells: Vec<Cell>,
+    graph: Graph,
+    table: Option<AlwaysReplace<u8, u32>>,
+    table_mover: Option<Colour>,
+}
+
+/// The fixed part of an endgame: how empties join, and the isles they touch.
+#[derive(Clone, Debug)]
+struct Graph {
     full: u16,
     /// Per colour: the empties joined to empty `i` when both have that colour.
     link: [[u16; MAX_EMPTIES]; 2],
@@ -51,21 +61,135 @@ pub struct Endgame {
     fixed_squares: [i64; 2],
     /// Per colour: the points of the isles that touch no empty square.
     constant: [i64; 2],
-    table: Vec<Entry>,
-    table_mover: Option<Colour>,
 }
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u32,
-    value: i32,
-    flag: u8,
-    best: u8,
+impl Graph {
+    /// Points of colour `c` (0 black, 1 white) once its empties are `mine`.
+    #[inline]
+    fn points(&self, c: usize, mine: u16) -> i64 {
+        let mut total = self.constant[c] + self.fixed_squares[c];
+        let mut rest = mine;
+        while rest != 0 {
+            let start = rest & rest.wrapping_neg();
+            let mut comp = start;
+            let mut frontier = start;
+            let mut touched = 0u64;
+            while frontier != 0 {
+                let i = frontier.trailing_zeros() as usize;
+                frontier &= frontier - 1;
+                touched |= self.fixed[c][i];
+                let grow = self.link[c][i] & mine & !comp;
+                comp |= grow;
+                frontier |= grow;
+            }
+            rest &= !comp;
+            let mut area = i64::from(comp.count_ones());
+            let mut t = touched;
+            while t != 0 {
+                let id = t.trailing_zeros() as usize;
+                t &= t - 1;
+                let a = i64::from(self.fixed_area[id]);
+                area += a;
+                // This fixed isle is now part of a bigger one.
+                total -= a * a;
+            }
+            total += area * area;
+        }
+        total
+    }
+
+    /// Final difference for `mover` once the empties are split into `black` and `white`.
+    #[inline]
+    fn final_difference(&self, black: u16, white: u16, mover: Colour) -> i32 {
+        let diff = self.points(0, black) - self.points(1, white);
+        let diff = if mover == Colour::Black { diff } else { -diff };
+        diff as i32
+    }
 }
 
-const EXACT: u8 = 1;
-const LOWER: u8 = 2;
-const UPPER: u8 = 3;
+/// A position of the endgame search: which empties each colour holds.
+#[derive(Clone, Copy)]
+struct Node<'a> {
+    graph: &'a Graph,
+    black: u16,
+    white: u16,
+    mover: Colour,
+}
+
+impl Searchable for Node<'_> {
+    /// The index of the empty square played.
+    type Move = u8;
+    type Candidate = u8;
+    type Candidates = MoveList<u8, MAX_EMPTIES>;
+    /// Keys do not name the mover: a table serves one root mover only.
+    type Key = u32;
+    // Table bounds only cut off; they do not narrow the window.
+    const NARROW: bool = false;
+
+    #[inline]
+    fn terminal(&self) -> Option<i32> {
+        (self.black | self.white == self.graph.full).then(|| {
+            self.graph
+                .final_difference(self.black, self.white, self.mover)
+        })
+    }
+
+    #[inline]
+    fn key(&self) -> u32 {
+        u32::from(self.black) | u32::from(self.white) << 16
+    }
+
+    /// Squares joining own stones first, then the rest, each in mask order.
+    #[inline]
+    fn generate(&self, out: &mut Self::Candidates) {
+        let graph = self.graph;
+        let free = graph.full & !(self.black | self.white);
+        let own = if self.mover == Colour::Black {
+            self.black
+        } else {
+            self.white
+        };
+        let c = index(self.mover);
+        let mut joined = 0u16;
+        let mut f = free;
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            if graph.link[c][i] & own != 0 || graph.fixed[c][i] != 0 {
+                joined |= 1 << i;
+            }
+        }
+        for group in [joined, free & !joined] {
+            let mut g = group;
+            while g != 0 {
+                out.push(g.trailing_zeros() as u8);
+                g &= g - 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn move_of(&self, candidate: &u8) -> u8 {
+        *candidate
+    }
+
+    #[inline]
+    fn play(&self, &i: &u8) -> Self {
+        let bit = 1u16 << i;
+        match self.mover {
+            Colour::Black => Node {
+                black: self.black | bit,
+                mover: Colour::White,
+                ..*self
+            },
+            Colour::White => Node {
+                white: self.white | bit,
+                mover: Colour::Black,
+                ..*self
+            },
+        }
+    }
+}
 
 impl Endgame {
     /// Reduces a board with at most 16 empty squares.
@@ -128,14 +252,16 @@ impl Endgame {
         };
         Ok(Endgame {
             board: *board,
-            full,
             cells,
-            link,
-            fixed,
-            fixed_area,
-            fixed_squares,
-            constant,
-            table: Vec::new(),
+            graph: Graph {
+                full,
+                link,
+                fixed,
+                fixed_area,
+                fixed_squares,
+                constant,
+            },
+            table: None,
             table_mover: None,
         })
     }
@@ -145,157 +271,34 @@ impl Endgame {
         &self.cells
     }
 
-    /// Points of colour `c` (0 black, 1 white) once its empties are `mine`.
-    fn points(&self, c: usize, mine: u16) -> i64 {
-        let mut total = self.constant[c] + self.fixed_squares[c];
-        let mut rest = mine;
-        while rest != 0 {
-            let start = rest & rest.wrapping_neg();
-            let mut comp = start;
-            let mut frontier = start;
-            let mut touched = 0u64;
-            while frontier != 0 {
-                let i = frontier.trailing_zeros() as usize;
-                frontier &= frontier - 1;
-                touched |= self.fixed[c][i];
-                let grow = self.link[c][i] & mine & !comp;
-                comp |= grow;
-                frontier |= grow;
-            }
-            rest &= !comp;
-            let mut area = i64::from(comp.count_ones());
-            let mut t = touched;
-            while t != 0 {
-                let id = t.trailing_zeros() as usize;
-                t &= t - 1;
-                let a = i64::from(self.fixed_area[id]);
-                area += a;
-                // This fixed isle is now part of a bigger one.
-                total -= a * a;
-            }
-            total += area * area;
-        }
-        total
-    }
-
     /// Final difference for `mover` once the empties are split into `black` and `white`.
     fn final_difference(&self, black: u16, white: u16, mover: Colour) -> i32 {
-        let diff = self.points(0, black) - self.points(1, white);
-        let diff = if mover == Colour::Black { diff } else { -diff };
-        diff as i32
+        self.graph.final_difference(black, white, mover)
     }
 
-    fn ensure_table(&mut self, mover: Colour) {
+    /// The table for a search with `mover` at the root, and the root position.
+    fn prepare(&mut self, mover: Colour) -> (&mut AlwaysReplace<u8, u32>, Node<'_>) {
         // Keys do not name the mover: a table serves one root mover only.
         if self.table_mover != Some(mover) {
-            self.table.clear();
+            self.table = None;
             self.table_mover = Some(mover);
         }
-        if self.table.is_empty() {
-            let bits = (self.cells.len() + 6).clamp(10, 22);
-            self.table = vec![Entry::default(); 1 << bits];
-        }
-    }
-
-    #[inline]
-    fn hash(black: u16, white: u16) -> u32 {
-        // Spread both masks over the index bits of the table.
-        let key = u32::from(black) | u32::from(white) << 16;
-        key.wrapping_mul(0x9E37_79B1).rotate_left(16) ^ key
-    }
-
-    fn search(&mut self, black: u16, white: u16, mover: Colour, mut alpha: i32, beta: i32) -> i32 {
-        let occupied = black | white;
-        if occupied == self.full {
-            return self.final_difference(black, white, mover);
-        }
-        let key = u32::from(black) | u32::from(white) << 16;
-        let slot = Self::hash(black, white) as usize & (self.table.len() - 1);
-        let mut first = u8::MAX;
-        {
-            let e = self.table[slot];
-            if e.flag != 0 && e.key == key {
-                match e.flag {
-                    EXACT => return e.value,
-                    LOWER if e.value >= beta => return e.value,
-                    UPPER if e.value <= alpha => return e.value,
-                    _ => {}
-                }
-                first = e.best;
-            }
-        }
-        let alpha0 = alpha;
-        let mut best = i32::MIN;
-        let mut best_move = 0u8;
-        let free = self.full & !occupied;
-        let own = if mover == Colour::Black { black } else { white };
-        let c = index(mover);
-        // Order: the table's move, then squares joining own stones, then the rest.
-        let mut joined = 0u16;
-        let mut f = free;
-        while f != 0 {
-            let i = f.trailing_zeros() as usize;
-            f &= f - 1;
-            if self.link[c][i] & own != 0 || self.fixed[c][i] != 0 {
-                joined |= 1 << i;
-            }
-        }
-        let mut order = [0u8; MAX_EMPTIES];
-        let mut len = 0;
-        if first != u8::MAX && free >> first & 1 != 0 {
-            order[len] = first;
-            len += 1;
-        }
-        for group in [joined, free & !joined] {
-            let mut g = group;
-            while g != 0 {
-                let i = g.trailing_zeros() as u8;
-                g &= g - 1;
-                if i != first {
-                    order[len] = i;
-                    len += 1;
-                }
-            }
-        }
-        for &i in &order[..len] {
-            let bit = 1u16 << i;
-            let value = if mover == Colour::Black {
-                -self.search(black | bit, white, Colour::White, -beta, -alpha)
-            } else {
-                -self.search(black, white | bit, Colour::Black, -beta, -alpha)
-            };
-            if value > best {
-                best = value;
-                best_move = i;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let flag = if best <= alpha0 {
-            UPPER
-        } else if best >= beta {
-            LOWER
-        } else {
-            EXACT
+        let bits = (self.cells.len() + 6).clamp(10, 22) as u32;
+        let table = self.table.get_or_insert_with(|| AlwaysReplace::new(bits));
+        let root = Node {
+            graph: &self.graph,
+            black: 0,
+            white: 0,
+            mover,
         };
-        self.table[slot] = Entry {
-            key,
-            value: best,
-            flag,
-            best: best_move,
-        };
-        best
+        (table, root)
     }
 
     /// Exact final difference (mover minus opponent) under perfect play, with
     /// `mover` to play.
     pub fn solve(&mut self, mover: Colour) -> i32 {
-        self.ensure_table(mover);
-        self.search(0, 0, mover, i32::MIN + 1, i32::MAX)
+        let (table, root) = self.prepare(mover);
+        Searcher::new(table).search(&root, i32::MIN + 1, i32::MAX, EXACT)
     }
 
     /// The exact value for `mover` and one optimal move, from a single search
@@ -307,26 +310,22 @@ impl Endgame {
         }
         // The root was searched with a full window: its entry is exact and was
         // written last, so it is still in the table.
-        let slot = Self::hash(0, 0) as usize & (self.table.len() - 1);
-        let entry = self.table[slot];
-        debug_assert!(entry.key == 0 && entry.flag == EXACT);
-        (value, Some(self.cells[entry.best as usize]))
+        let (table, root) = self.prepare(mover);
+        let hit = table.probe(&root.key()).expect("the root was stored last");
+        debug_assert_eq!(hit.lower, hit.upper);
+        let best = hit.best.expect("a position that goes on has a move");
+        (value, Some(self.cells[usize::from(best)]))
     }
 
     /// The exact value of every move of `mover`, as (cell, value) in row-major order.
     pub fn move_values(&mut self, mover: Colour) -> Vec<(Cell, i32)> {
-        self.ensure_table(mover);
-        let mut out = Vec::with_capacity(self.cells.len());
-        for i in 0..self.cells.len() {
-            let bit = 1u16 << i;
-            let value = if mover == Colour::Black {
-                -self.search(bit, 0, Colour::White, i32::MIN + 1, i32::MAX)
-            } else {
-                -self.search(0, bit, Colour::Black, i32::MIN + 1, i32::MAX)
-            };
-            out.push((self.cells[i], value));
-        }
-        out
+        let len = self.cells.len() as u8;
+        let (table, root) = self.prepare(mover);
+        let mut searcher = Searcher::new(table);
+        let values: Vec<i32> = (0..len)
+            .map(|i| searcher.value_of(&root, &i, i32::MIN + 1, i32::MAX, EXACT))
+            .collect();
+        self.cells.iter().copied().zip(values).collect()
     }
 
     /// The exact value for `mover` and one optimal move (`None` on a full board).
@@ -359,7 +358,7 @@ impl Endgame {
 
     /// Number of transposition table entries in use (for reports).
     pub fn table_entries(&self) -> usize {
-        self.table.iter().filter(|e| e.flag != 0).count()
+        self.table.as_ref().map_or(0, AlwaysReplace::used)
     }
 }
 
@@ -392,7 +391,7 @@ impl Expecti<'_> {
 
     fn value(&mut self, black: u16, white: u16, mover: Colour) -> (f64, Option<Cell>) {
         let game = self.game;
-        if black | white == game.full {
+        if black | white == game.graph.full {
             return (
                 f64::from(game.final_difference(black, white, self.player)),
                 None,

@@ -18,25 +18,16 @@
 use arrayvec::ArrayVec;
 
 use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square, best_move_bits};
+use crate::alphabeta::{
+    Bound, EXACT, Estimate, Hit, PREFETCH_SLOTS, Searchable, Searcher, TranspositionTable, prefetch,
+};
 
 /// Heuristic values are in sixteenths of a piece.
 pub const SCALE: i32 = 16;
 const INF: i32 = 10_000;
 
-/// What a search result in the window `(alpha, beta)` proves about the true value.
-fn bounds(best: i32, alpha: i32, beta: i32) -> (i32, i32) {
-    if best <= alpha {
-        (-INF, best)
-    } else if best >= beta {
-        (best, INF)
-    } else {
-        (best, best)
-    }
-}
 const PASS_SLOT: u8 = 64;
 const NO_MOVE: u8 = 255;
-/// Depth recorded for results of the exact search (it has no horizon).
-const EXACT_DEPTH: u8 = u8::MAX;
 const FLAG_PASSED: u8 = 1;
 const FLAG_EXACT: u8 = 2;
 const FLAG_USED: u8 = 4;
@@ -81,11 +72,251 @@ pub fn evaluate(mover: u64, opponent: u64) -> i32 {
     SCALE * pieces + 3 * SCALE * corners + SCALE / 2 * edges
 }
 
+/// A searched position: exact (piece differences) or heuristic (sixteenths).
+#[derive(Clone, Copy)]
+struct Node<const EXACT_SEARCH: bool> {
+    mover: u64,
+    opponent: u64,
+    /// 1 right after a pass, else 0.
+    passes: u8,
+}
+
+/// A placement or the pass, with the pieces after it and its ordering key.
+#[derive(Clone, Copy)]
+struct Child {
+    key: i32,
+    /// The player's pieces after the move.
+    mover: u64,
+    /// The opponent's pieces after the move.
+    opponent: u64,
+    /// The square placed on, or `PASS_SLOT`.
+    square: Square,
+}
+
+/// The table key: both boards and the flags, with their hash.
+struct Key {
+    mover: u64,
+    opponent: u64,
+    flags: u8,
+    hash: u64,
+}
+
+impl<const EXACT_SEARCH: bool> Node<EXACT_SEARCH> {
+    const SCALE: i32 = if EXACT_SEARCH { 1 } else { SCALE };
+
+    fn difference(&self) -> i32 {
+        (self.mover.count_ones() as i32 - self.opponent.count_ones() as i32) * Self::SCALE
+    }
+
+    /// The index into the candidates of the placements (the pass is first or last).
+    fn placements(&self, len: usize) -> std::ops::Range<usize> {
+        if self.passes == 1 { 1..len } else { 0..len - 1 }
+    }
+}
+
+impl<const EXACT_SEARCH: bool> Searchable for Node<EXACT_SEARCH> {
+    type Move = u8;
+    type Candidate = Child;
+    type Candidates = ArrayVec<Child, 65>;
+    type Key = Key;
+    const PVS: bool = true;
+
+    #[inline]
+    fn terminal(&self) -> Option<i32> {
+        (self.mover | self.opponent == u64::MAX).then(|| self.difference())
+    }
+
+    fn evaluate(&self) -> i32 {
+        let estimate = evaluate(self.mover, self.opponent);
+        // After a pass the mover can end the game: never worth less than that.
+        if self.passes == 1 {
+            estimate.max(self.difference())
+        } else {
+            estimate
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> Key {
+        let flags = flags(self.passes, EXACT_SEARCH);
+        let mut h = self.mover.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ self
+                .opponent
+                .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+                .rotate_left(31)
+            ^ u64::from(flags);
+        h ^= h >> 29;
+        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        Key {
+            mover: self.mover,
+            opponent: self.opponent,
+            flags,
+            hash: h,
+        }
+    }
+
+    /// The placements in square order, and the pass: first right after a pass
+    /// (passing again ends the game, a value known at once), else last.
+    #[inline]
+    fn generate(&self, out: &mut ArrayVec<Child, 65>) {
+        let pass = Child {
+            key: 0,
+            mover: self.mover,
+            opponent: self.opponent,
+            square: PASS_SLOT,
+        };
+        if self.passes == 1 {
+            out.push(pass);
+        }
+        let settled = Settled::new(self.mover, self.opponent);
+        let mut empty = !(self.mover | self.opponent);
+        while empty != 0 {
+            let square = empty.trailing_zeros() as Square;
+            empty &= empty - 1;
+            let (mover, opponent) = settled.place(square);
+            out.push(Child {
+                key: 0,
+                mover,
+                opponent,
+                square,
+            });
+        }
+        if self.passes == 0 {
+            out.push(pass);
+        }
+    }
+
+    #[inline]
+    fn move_of(&self, child: &Child) -> u8 {
+        child.square
+    }
+
+    #[inline]
+    fn play(&self, child: &Child) -> Self {
+        Node {
+            mover: child.opponent,
+            opponent: child.mover,
+            passes: u8::from(child.square == PASS_SLOT),
+        }
+    }
+
+    /// With enough empty squares, the placements best first: the table move,
+    /// then by pieces won (deep down, by the opponent's greediest reply).
+    #[inline]
+    fn order(&self, children: &mut [Child], table_move: Option<u8>) {
+        let empties = (!(self.mover | self.opponent)).count_ones();
+        if empties < SORT_EMPTIES {
+            return;
+        }
+        let deep = empties >= REPLY_EMPTIES;
+        let tt_move = table_move.unwrap_or(NO_MOVE);
+        let range = self.placements(children.len());
+        let placements = &mut children[range];
+        for child in placements.iter_mut() {
+            let (m, o, square) = (child.mover, child.opponent, child.square);
+            child.key = if square == tt_move {
+                INF
+            } else if deep {
+                // Fewest pieces for the opponent after its greediest reply.
+                let reply = best_move_bits(o, m).map_or(o.count_ones(), |b| b.pieces);
+                (m.count_ones() as i32 - reply as i32) * 4 + (CORNERS >> square & 1) as i32
+            } else {
+                m.count_ones() as i32 * 4 + (CORNERS >> square & 1) as i32
+            };
+        }
+        placements.sort_unstable_by_key(|c| std::cmp::Reverse(c.key));
+    }
+
+    /// Two facts keep passes cheap. Right after a pass, passing again ends the
+    /// game at the current difference. Otherwise the opponent could end the
+    /// game right after the pass, so a pass is worth at most the difference.
+    #[inline]
+    fn estimate(&self, child: &Child) -> Estimate {
+        if child.square != PASS_SLOT {
+            Estimate::Search
+        } else if self.passes == 1 {
+            Estimate::Exact(self.difference())
+        } else {
+            Estimate::AtMost(self.difference())
+        }
+    }
+}
+
+fn flags(passes: u8, exact: bool) -> u8 {
+    FLAG_USED | if passes == 1 { FLAG_PASSED } else { 0 } | if exact { FLAG_EXACT } else { 0 }
+}
+
+/// The solver's table: one entry per slot, always replaced, except that the
+/// bounds of the same position at the same depth are merged.
+struct Table {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    fn index(&self, key: &Key) -> usize {
+        (key.hash >> 32) as usize & self.mask
+    }
+}
+
+impl TranspositionTable<Key, u8> for Table {
+    #[inline]
+    fn probe(&self, key: &Key) -> Option<Hit<u8>> {
+        let entry = &self.entries[self.index(key)];
+        if entry.flags == key.flags && entry.mover == key.mover && entry.opponent == key.opponent {
+            Some(Hit {
+                lower: i32::from(entry.lower),
+                upper: i32::from(entry.upper),
+                depth: entry.depth,
+                best: (entry.best != NO_MOVE).then_some(entry.best),
+            })
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn prefetches(&self) -> bool {
+        self.entries.len() > PREFETCH_SLOTS
+    }
+
+    #[inline]
+    fn prefetch(&self, key: &Key) {
+        prefetch(&self.entries[self.index(key)]);
+    }
+
+    #[inline]
+    fn store(&mut self, key: &Key, depth: u8, value: i32, bound: Bound, best: Option<u8>) {
+        let (mut lower, mut upper) = match bound {
+            Bound::Exact => (value, value),
+            Bound::Lower => (value, INF),
+            Bound::Upper => (-INF, value),
+        };
+        let index = self.index(key);
+        let entry = &mut self.entries[index];
+        if entry.flags == key.flags
+            && entry.mover == key.mover
+            && entry.opponent == key.opponent
+            && entry.depth == depth
+        {
+            lower = lower.max(i32::from(entry.lower));
+            upper = upper.min(i32::from(entry.upper));
+        }
+        *entry = Entry {
+            mover: key.mover,
+            opponent: key.opponent,
+            lower: lower as i16,
+            upper: upper as i16,
+            depth,
+            flags: key.flags,
+            best: best.unwrap_or(NO_MOVE),
+        };
+    }
+}
+
 /// A solving player with its own transposition table.
 pub struct Solver {
-    table: Vec<Entry>,
-    mask: usize,
-    nodes: u64,
+    table: Table,
 }
 
 impl Default for Solver {
@@ -100,25 +331,26 @@ impl Solver {
     pub fn new(bits: u32) -> Solver {
         let len = 1usize << bits;
         Solver {
-            table: vec![Entry::default(); len],
-            mask: len - 1,
-            nodes: 0,
+            table: Table {
+                entries: vec![Entry::default(); len],
+                mask: len - 1,
+            },
         }
     }
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.entries.fill(Entry::default());
     }
 
     /// The exact value (final piece difference for the mover) and a best move.
     pub fn solve(&mut self, pos: &Position) -> SearchResult {
-        self.root::<true>(pos, EXACT_DEPTH, -INF, INF)
+        self.root::<true>(pos, EXACT, -INF, INF)
     }
 
     /// Exact search with a window: the value if inside `(alpha, beta)`, else a bound.
     pub fn solve_window(&mut self, pos: &Position, alpha: i32, beta: i32) -> SearchResult {
-        self.root::<true>(pos, EXACT_DEPTH, alpha, beta)
+        self.root::<true>(pos, EXACT, alpha, beta)
     }
 
     /// Heuristic search `depth` plies deep (a pass is a ply), iteratively deepened.
@@ -143,16 +375,21 @@ impl Solver {
         }
     }
 
-    fn root<const EXACT: bool>(
+    /// The root: every placement with the full window, then the pass, taken
+    /// only when strictly better than every placement.
+    fn root<const EXACT_SEARCH: bool>(
         &mut self,
         pos: &Position,
         depth: u8,
         mut alpha: i32,
         beta: i32,
     ) -> SearchResult {
-        self.nodes = 0;
-        let scale = if EXACT { 1 } else { SCALE };
-        let diff = pos.difference() * scale;
+        let node = Node::<EXACT_SEARCH> {
+            mover: pos.mover(),
+            opponent: pos.opponent(),
+            passes: pos.passes,
+        };
+        let diff = node.difference();
         if pos.is_finished() {
             return SearchResult {
                 value: diff,
@@ -161,238 +398,52 @@ impl Solver {
                 exact: true,
             };
         }
-        let (mover, opponent) = (pos.mover(), pos.opponent());
-        let next = if EXACT { depth } else { depth - 1 };
+        let key = node.key();
+        let table_move = self.table.probe(&key).and_then(|hit| hit.best);
+        let mut children = ArrayVec::new();
+        node.generate(&mut children);
+        node.order(&mut children, table_move);
+        let mut searcher = Searcher::new(&mut self.table);
         let window_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
-        let children = self.children(mover, opponent, pos.passes, depth);
-        for &(_, child_mover, child_opponent, square) in &children {
-            let value = -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -alpha, next);
+        for child in &children[node.placements(children.len())] {
+            let value = searcher.value_of(&node, child, alpha, beta, depth);
             if value > best {
                 best = value;
-                best_move = Some(Move::Place(square));
+                best_move = Some(Move::Place(child.square));
                 alpha = alpha.max(value);
                 if alpha >= beta {
                     break;
                 }
             }
         }
-        // A pass is taken only when strictly better than every placement.
         if best < beta && diff > best {
             let value = if pos.passes == 1 {
                 diff
             } else {
-                -self.negamax::<EXACT>(opponent, mover, 1, -beta, -alpha, next)
+                let pass = children.last().expect("the pass is generated last");
+                searcher.value_of(&node, pass, alpha, beta, depth)
             };
             if value > best {
                 best = value;
                 best_move = Some(Move::Pass);
             }
         }
+        let nodes = searcher.nodes + 1;
         // Stored so that the next iteration of deepening tries this move first.
-        let flags = self.flags(pos.passes, EXACT);
-        let index = self.index(mover, opponent, flags);
-        let (lower, upper) = bounds(best, window_alpha, beta);
-        let slot = match best_move {
-            Some(Move::Place(square)) => square,
-            Some(Move::Pass) => PASS_SLOT,
-            None => NO_MOVE,
-        };
-        self.store(index, mover, opponent, flags, depth, lower, upper, slot);
+        let slot = best_move.map(|mv| match mv {
+            Move::Place(square) => square,
+            Move::Pass => PASS_SLOT,
+        });
+        let bound = Bound::of(best, window_alpha, beta);
+        self.table.store(&key, depth, best, bound, slot);
         SearchResult {
             value: best,
             best: best_move,
-            nodes: self.nodes + 1,
-            exact: EXACT,
+            nodes,
+            exact: EXACT_SEARCH,
         }
-    }
-
-    /// The placements from a node, best first by the table move then by pieces won.
-    fn children(
-        &self,
-        mover: u64,
-        opponent: u64,
-        passes: u8,
-        depth: u8,
-    ) -> ArrayVec<(i32, u64, u64, Square), 64> {
-        let settled = Settled::new(mover, opponent);
-        let mut empty = !(mover | opponent);
-        let sort = empty.count_ones() >= SORT_EMPTIES;
-        let deep = empty.count_ones() >= REPLY_EMPTIES;
-        let tt_move = if sort {
-            let flags = self.flags(passes, depth == EXACT_DEPTH);
-            let entry = &self.table[self.index(mover, opponent, flags)];
-            if entry.flags == flags && entry.mover == mover && entry.opponent == opponent {
-                entry.best
-            } else {
-                NO_MOVE
-            }
-        } else {
-            NO_MOVE
-        };
-        let mut children = ArrayVec::new();
-        while empty != 0 {
-            let square = empty.trailing_zeros() as Square;
-            empty &= empty - 1;
-            let (m, o) = settled.place(square);
-            let key = if square == tt_move {
-                INF
-            } else if deep {
-                // Fewest pieces for the opponent after its greediest reply.
-                let reply = best_move_bits(o, m).map_or(o.count_ones(), |b| b.pieces);
-                (m.count_ones() as i32 - reply as i32) * 4 + (CORNERS >> square & 1) as i32
-            } else {
-                m.count_ones() as i32 * 4 + (CORNERS >> square & 1) as i32
-            };
-            children.push((key, m, o, square));
-        }
-        if sort {
-            children.sort_unstable_by_key(|c| std::cmp::Reverse(c.0));
-        }
-        children
-    }
-
-    fn flags(&self, passes: u8, exact: bool) -> u8 {
-        FLAG_USED | if passes == 1 { FLAG_PASSED } else { 0 } | if exact { FLAG_EXACT } else { 0 }
-    }
-
-    fn index(&self, mover: u64, opponent: u64, flags: u8) -> usize {
-        let mut h = mover.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ opponent.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
-            ^ u64::from(flags);
-        h ^= h >> 29;
-        h = h.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        (h >> 32) as usize & self.mask
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        &mut self,
-        index: usize,
-        mover: u64,
-        opponent: u64,
-        flags: u8,
-        depth: u8,
-        mut lower: i32,
-        mut upper: i32,
-        best: u8,
-    ) {
-        let entry = &mut self.table[index];
-        if entry.flags == flags
-            && entry.mover == mover
-            && entry.opponent == opponent
-            && entry.depth == depth
-        {
-            lower = lower.max(i32::from(entry.lower));
-            upper = upper.min(i32::from(entry.upper));
-        }
-        *entry = Entry {
-            mover,
-            opponent,
-            lower: lower as i16,
-            upper: upper as i16,
-            depth,
-            flags,
-            best,
-        };
-    }
-
-    fn negamax<const EXACT: bool>(
-        &mut self,
-        mover: u64,
-        opponent: u64,
-        passes: u8,
-        mut alpha: i32,
-        mut beta: i32,
-        depth: u8,
-    ) -> i32 {
-        self.nodes += 1;
-        let scale = if EXACT { 1 } else { SCALE };
-        let diff = (mover.count_ones() as i32 - opponent.count_ones() as i32) * scale;
-        if mover | opponent == u64::MAX {
-            return diff;
-        }
-        if !EXACT && depth == 0 {
-            let estimate = evaluate(mover, opponent);
-            // After a pass the mover can end the game: never worth less than that.
-            return if passes == 1 {
-                estimate.max(diff)
-            } else {
-                estimate
-            };
-        }
-        let flags = self.flags(passes, EXACT);
-        let index = self.index(mover, opponent, flags);
-        let entry = self.table[index];
-        if entry.flags == flags
-            && entry.mover == mover
-            && entry.opponent == opponent
-            && entry.depth >= depth
-        {
-            let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
-        }
-        let window_alpha = alpha;
-        let next = if EXACT { depth } else { depth - 1 };
-        let mut best = -INF;
-        let mut best_move = NO_MOVE;
-        if passes == 1 {
-            // Passing again ends the game at the current difference.
-            best = diff;
-            best_move = PASS_SLOT;
-            if best >= beta {
-                self.store(index, mover, opponent, flags, depth, best, INF, best_move);
-                return best;
-            }
-            alpha = alpha.max(best);
-        }
-        let children = self.children(mover, opponent, passes, depth);
-        for (i, &(_, child_mover, child_opponent, square)) in children.iter().enumerate() {
-            // Principal variation search: later moves first get a null window.
-            let mut value = if i == 0 || beta - alpha == 1 {
-                -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -alpha, next)
-            } else {
-                -self.negamax::<EXACT>(child_opponent, child_mover, 0, -alpha - 1, -alpha, next)
-            };
-            if i > 0 && value > alpha && value < beta && beta - alpha > 1 {
-                value = -self.negamax::<EXACT>(child_opponent, child_mover, 0, -beta, -value, next);
-            }
-            if value > best {
-                best = value;
-                best_move = square;
-                if value > alpha {
-                    alpha = value;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        if passes == 0 && best < beta {
-            if diff > alpha {
-                let value = -self.negamax::<EXACT>(opponent, mover, 1, -beta, -alpha, next);
-                if value > best {
-                    best = value;
-                    best_move = PASS_SLOT;
-                }
-            } else {
-                // The pass is worth at most `diff <= alpha`: still a valid upper bound.
-                best = best.max(diff);
-            }
-        }
-        let (lower, upper) = bounds(best, window_alpha, beta);
-        self.store(
-            index, mover, opponent, flags, depth, lower, upper, best_move,
-        );
-        best
     }
 }
 
