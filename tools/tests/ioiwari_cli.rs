@@ -118,11 +118,12 @@ fn check_and_query_a_good_table() {
     let table = IoiwariTable::in_memory();
     let board: Board = "4 3 2 4 2 3 2".parse().unwrap();
     assert!(
-        text.contains(&format!("value: {}\n", table.value(&board))),
+        text.contains(&format!("value: {}\n", table.value(&board).unwrap())),
         "{text}"
     );
     let labels: Vec<String> = table
         .best_moves(&board)
+        .unwrap()
         .iter()
         .map(|p| (p + 1).to_string())
         .collect();
@@ -176,7 +177,7 @@ fn player_beats_referee_over_pipes_on_all_357_boards_by_the_optimal_difference()
         let words: Vec<&str> = result.split(' ').collect();
         assert_eq!(words[0], "result");
         let difference: i32 = words[1].parse::<i32>().unwrap() - words[2].parse::<i32>().unwrap();
-        assert_eq!(difference, table.value(board), "{line}");
+        assert_eq!(difference, table.value(board).unwrap(), "{line}");
         assert_eq!(words[3], "win", "{line}");
         assert_eq!(words.len(), 4, "{line}");
     }
@@ -270,7 +271,9 @@ fn verify_writes_the_results_table_and_json() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().count(), 2 + 51 + 1, "{text}");
+    // The header line and a blank line, then the table.
+    assert_eq!(text.lines().count(), 2 + 2 + 51 + 1, "{text}");
+    assert!(text.starts_with("Ioiwari results table, seed 2001, 30 random games"), "{text}");
     assert!(
         text.contains("| total W/D/L (51 instances) | 51/0/0"),
         "{text}"
