@@ -61,8 +61,13 @@ impl Tabulated for Ioiwari {
         board.is_legal(pit).then_some(pit)
     }
 
-    fn has_moves(board: &Board) -> bool {
-        !board.is_empty()
+    fn legal_mask(board: &Board) -> u64 {
+        board
+            .pits()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &beads)| beads > 0)
+            .fold(0, |mask, (pit, _)| mask | 1 << pit)
     }
 
     fn describe(board: &Board) -> String {

@@ -97,8 +97,8 @@ impl Tabulated for Tonga {
         ((slot as usize) < SQUARES && board.at(cell).is_none()).then_some(cell)
     }
 
-    fn has_moves(board: &Board) -> bool {
-        !board.is_full()
+    fn legal_mask(board: &Board) -> u64 {
+        board.empty().0[0]
     }
 
     fn describe(board: &Board) -> String {

@@ -45,8 +45,8 @@ pub trait Tabulated {
     /// The move of mask bit `slot` in `position`, or `None` when that move is not legal there.
     fn slot_move(position: &Self::Position, slot: u32) -> Option<Self::Move>;
 
-    /// Whether the player to move in `position` has any move.
-    fn has_moves(position: &Self::Position) -> bool;
+    /// The slots of the legal moves in `position`, as a mask (0 when the game is over).
+    fn legal_mask(position: &Self::Position) -> u64;
 
     /// The position on one line, for error messages (`board 4 3 2 4 2 3 2`).
     fn describe(position: &Self::Position) -> String;
@@ -134,18 +134,15 @@ impl<T: Tabulated> TypedTable<T> {
             Err(TableError::BadRecord { problem, .. }) => return Err(bad(problem)),
             Err(e) => return Err(e),
         };
-        let mut mask = record.best;
-        while mask != 0 {
-            let slot = mask.trailing_zeros();
-            if T::slot_move(position, slot).is_none() {
-                return Err(bad(format!(
-                    "mask {:#x} names move slot {slot}, which is not legal here",
-                    record.best
-                )));
-            }
-            mask &= mask - 1;
+        let illegal = record.best & !T::legal_mask(position);
+        if illegal != 0 {
+            return Err(bad(format!(
+                "mask {:#x} names move slot {}, which is not legal here",
+                record.best,
+                illegal.trailing_zeros()
+            )));
         }
-        if record.best == 0 && T::has_moves(position) {
+        if record.best == 0 && T::legal_mask(position) != 0 {
             return Err(bad("no optimal move, but there are moves".into()));
         }
         Ok(record)
@@ -181,10 +178,17 @@ impl<T: Tabulated> TypedTable<T> {
     /// Checks every record's value and moves (not yet against its children);
     /// returns the number checked. Cheap enough to run before a table is played from.
     pub fn check_moves(&self) -> Result<usize, TableError> {
-        for index in 0..T::SPEC.entries {
-            self.checked(index, &T::position(index))?;
+        let bounds = T::bounds();
+        for index in 0..self.table.len() {
+            let position = T::position(index as u64);
+            let (value, best) = (self.table.value(index), self.table.best(index));
+            let legal = T::legal_mask(&position);
+            // The quick test first; the checked read then words the problem.
+            if !bounds.values.contains(&value) || best & !legal != 0 || (best == 0) != (legal == 0) {
+                self.checked(index as u64, &position)?;
+            }
         }
-        Ok(T::SPEC.entries as usize)
+        Ok(self.table.len())
     }
 
     /// Checks every record: its value and moves, then against its children;
