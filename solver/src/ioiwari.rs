@@ -365,7 +365,10 @@ impl Game for Match {
 
     fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
         if usize::from(pit) >= PITS {
-            Err(IllegalMove(format!("there is no pit {}", u32::from(pit) + 1)))
+            Err(IllegalMove(format!(
+                "there is no pit {}",
+                u32::from(pit) + 1
+            )))
         } else if self.board.is_empty() {
             Err(IllegalMove("the game is over".into()))
         } else if !self.board.is_legal(pit) {
@@ -617,11 +620,7 @@ mod tests {
         // The seed's example through the general game: same banks as above.
         let mut game = Match::new("4 3 2 4 2 3 2".parse().unwrap());
         assert_eq!(game.turn(), Turn::Seat(0));
-        assert_eq!(
-            game.check_move(1),
-            Ok(()),
-            "pit 2 is legal at the start"
-        );
+        assert_eq!(game.check_move(1), Ok(()), "pit 2 is legal at the start");
         for (k, pit) in [1u8, 2, 4, 3, 4, 6].into_iter().enumerate() {
             assert_eq!(game.turn(), Turn::Seat(k % 2));
             game.check_move(pit).unwrap();

@@ -102,7 +102,10 @@ impl Tabulated for Tonga {
     }
 
     fn describe(board: &Board) -> String {
-        format!("board {}", board.to_string().trim_end().replace('\n', " / "))
+        format!(
+            "board {}",
+            board.to_string().trim_end().replace('\n', " / ")
+        )
     }
 }
 

@@ -184,7 +184,8 @@ impl<T: Tabulated> TypedTable<T> {
             let (value, best) = (self.table.value(index), self.table.best(index));
             let legal = T::legal_mask(&position);
             // The quick test first; the checked read then words the problem.
-            if !bounds.values.contains(&value) || best & !legal != 0 || (best == 0) != (legal == 0) {
+            if !bounds.values.contains(&value) || best & !legal != 0 || (best == 0) != (legal == 0)
+            {
                 self.checked(index as u64, &position)?;
             }
         }
@@ -203,7 +204,11 @@ impl<T: Tabulated> TypedTable<T> {
         .map_err(|e| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
             index: e.index as u64,
-            problem: format!("{}: {}", T::describe(&T::position(e.index as u64)), e.problem),
+            problem: format!(
+                "{}: {}",
+                T::describe(&T::position(e.index as u64)),
+                e.problem
+            ),
         })
     }
 }

@@ -14,7 +14,11 @@ fn values_and_moves_match_memoized_negamax_on_all_357_starting_boards() {
     for board in starting_boards() {
         let (value, moves) = best_moves_memo(&board, &mut memo);
         assert_eq!(table.value(&board).unwrap(), value, "value of {board}");
-        assert_eq!(table.best_moves(&board).unwrap(), moves, "optimal moves of {board}");
+        assert_eq!(
+            table.best_moves(&board).unwrap(),
+            moves,
+            "optimal moves of {board}"
+        );
     }
     // The starting player always wins, as the task says.
     for board in starting_boards() {

@@ -134,8 +134,9 @@ pub fn build(args: BuildArgs) -> Outcome {
 pub fn query(args: QueryArgs) -> Outcome {
     let table = IoiwariTable::open_or_build(args.table.as_deref())?;
     let board = parse_board(&args.board)?;
+    let value = table.value(&board)?;
     println!("board: {board}");
-    println!("value: {}", table.value(&board)?);
+    println!("value: {value}");
     if board.is_empty() {
         println!("the game is over: every pit is empty");
         return Ok(ExitCode::SUCCESS);

@@ -41,9 +41,15 @@ fn game(table: &Arc<IoiwariTable>, first: &mut dyn Player<Match>, start: Board) 
     let mut players: Vec<&mut dyn Player<Match>> = vec![first, &mut second];
     let mut clocks = vec![Clock::default(), Clock::default()];
     let mut chance = stream(0, Purpose::Chance, 0, 0, 0);
-    play_game(Match::new(start), &mut players, &[0, 1], &mut clocks, &mut chance)
-        .end
-        .difference()
+    play_game(
+        Match::new(start),
+        &mut players,
+        &[0, 1],
+        &mut clocks,
+        &mut chance,
+    )
+    .end
+    .difference()
 }
 
 fn whole_game(c: &mut Criterion) {

@@ -455,7 +455,11 @@ mod tests {
     }
 
     /// One game of `first` as player 1 against the optimal player 2.
-    fn play(board: Board, table: &Arc<IoiwariTable>, first: &mut dyn Player<Match>) -> GameRecord<Match> {
+    fn play(
+        board: Board,
+        table: &Arc<IoiwariTable>,
+        first: &mut dyn Player<Match>,
+    ) -> GameRecord<Match> {
         let mut second = Local(OptimalAgent::new(table.clone()));
         let mut players: Vec<&mut dyn Player<Match>> = vec![first, &mut second];
         let mut clocks = vec![Clock::default(), Clock::default()];
@@ -598,11 +602,15 @@ mod tests {
     fn the_player_side_refuses_bad_lines_and_ends_with_the_game() {
         let table = built();
         let session = |lines: &[&str]| {
-            let mut s = crate::wire::Session::new(IoiWire::default(), OptimalAgent::new(table.clone()));
+            let mut s =
+                crate::wire::Session::new(IoiWire::default(), OptimalAgent::new(table.clone()));
             let mut out = Vec::new();
             let input = lines.join("\n");
             let result = s.serve(input.as_bytes(), &mut out);
-            (result.map_err(|e| e.to_string()), String::from_utf8(out).unwrap())
+            (
+                result.map_err(|e| e.to_string()),
+                String::from_utf8(out).unwrap(),
+            )
         };
         let (r, out) = session(&["4 3 2 4 2 3"]);
         assert!(r.unwrap_err().contains("7 pits, found 6"));
