@@ -319,8 +319,10 @@ impl<'t, T> Searcher<'t, T> {
             );
             reward.saturating_add(value)
         } else if reward == 0 {
-            // The common case, without saturation (windows never hold i32::MIN).
-            -self.search(&child, -beta, -alpha, next)
+            // The common case. A window edge may have saturated to i32::MIN
+            // after a move that kept the turn: negate saturating.
+            self.search(&child, beta.saturating_neg(), alpha.saturating_neg(), next)
+                .saturating_neg()
         } else {
             let value = self.search(
                 &child,

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::game::{Game, IllegalMove, Scores, Seat, Turn};
 use crate::retrograde::{Edge, StateSpace};
 use crate::{MoveList, ZeroSum};
 
@@ -288,6 +289,96 @@ impl ZeroSum for Board {
     }
 }
 
+/// A game of Ioiwari as the referee holds it: the board, the seat to move and
+/// both banks. Seat 0 is player 1 and moves first; both seats see everything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Match {
+    /// The pits.
+    pub board: Board,
+    /// The seat to move.
+    pub mover: Seat,
+    /// The bank of player 1 (seat 0) and of player 2 (seat 1).
+    pub banks: [u32; 2],
+}
+
+impl Match {
+    /// A game starting on `board` with empty banks, player 1 to move.
+    pub fn new(board: Board) -> Match {
+        Match {
+            board,
+            mover: 0,
+            banks: [0, 0],
+        }
+    }
+
+    /// Player 1's bank minus player 2's.
+    pub fn difference(&self) -> i32 {
+        self.banks[0] as i32 - self.banks[1] as i32
+    }
+}
+
+impl Game for Match {
+    type Move = Pit;
+    type Moves = MoveList<Pit, PITS>;
+    type View = Match;
+    type Observation = Pit;
+    type Params = Board;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.board.is_empty() {
+            Turn::Over
+        } else {
+            Turn::Seat(self.mover)
+        }
+    }
+
+    fn moves(&self) -> Self::Moves {
+        self.board.legal_moves()
+    }
+
+    fn apply(&mut self, pit: Pit) {
+        let sowing = self.board.sow(pit);
+        self.banks[self.mover] += u32::from(sowing.mover);
+        self.banks[1 - self.mover] += u32::from(sowing.opponent);
+        self.mover = 1 - self.mover;
+    }
+
+    fn scores(&self) -> Scores {
+        self.banks.iter().map(|&b| f64::from(b)).collect()
+    }
+
+    fn view(&self, _seat: Seat) -> Match {
+        *self
+    }
+
+    fn observe(&self, pit: Pit, _seat: Seat) -> Pit {
+        pit
+    }
+
+    fn view_moves(view: &Match) -> Self::Moves {
+        view.board.legal_moves()
+    }
+
+    fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
+        if usize::from(pit) >= PITS {
+            Err(IllegalMove(format!(
+                "there is no pit {}",
+                u32::from(pit) + 1
+            )))
+        } else if self.board.is_empty() {
+            Err(IllegalMove("the game is over".into()))
+        } else if !self.board.is_legal(pit) {
+            Err(IllegalMove(format!("pit {} is empty", pit + 1)))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// All 357 starting boards (20 beads, 2 to 4 in each pit), in index order.
 pub fn starting_boards() -> Vec<Board> {
     (0..NUM_BOARDS)
@@ -527,5 +618,30 @@ mod tests {
         assert!(parse_label("8").is_err());
         assert!(parse_label("0").is_err());
         assert_eq!(parse_label(" 3 "), Ok(2));
+    }
+
+    #[test]
+    fn a_match_keeps_the_banks_and_refuses_empty_pits() {
+        // The seed's example through the general game: same banks as above.
+        let mut game = Match::new("4 3 2 4 2 3 2".parse().unwrap());
+        assert_eq!(game.turn(), Turn::Seat(0));
+        assert_eq!(game.check_move(1), Ok(()), "pit 2 is legal at the start");
+        for (k, pit) in [1u8, 2, 4, 3, 4, 6].into_iter().enumerate() {
+            assert_eq!(game.turn(), Turn::Seat(k % 2));
+            game.check_move(pit).unwrap();
+            Game::apply(&mut game, pit);
+        }
+        assert_eq!(game.turn(), Turn::Over);
+        assert_eq!(game.banks, [11, 9]);
+        assert_eq!(game.scores().as_slice(), &[11.0, 9.0]);
+        assert_eq!(game.difference(), 2);
+        let mut game = Match::new("4 3 2 4 2 3 2".parse().unwrap());
+        Game::apply(&mut game, 1);
+        assert_eq!(
+            game.check_move(1),
+            Err(IllegalMove("pit 2 is empty".into()))
+        );
+        assert!(game.check_move(7).is_err());
+        assert_eq!(game.moves().as_slice(), &[0, 2, 3, 5, 6]);
     }
 }

@@ -1,11 +1,13 @@
 //! The Ioiwari table: value and optimal moves of each of the 6^7 boards.
 
+use std::convert::Infallible;
 use std::path::Path;
 
-use tabula_solver::ioiwari::{Board, IoiwariSpace, NUM_BOARDS, PITS, Pit};
-use tabula_solver::retrograde::{self, Progress, Solution};
+use tabula_solver::ioiwari::{Board, IoiwariSpace, MAX_BEADS, NUM_BOARDS, PITS, Pit};
+use tabula_solver::retrograde::{Progress, Solution};
 
-use crate::format::{Layout, Table, TableError, TableSpec, write_solution};
+use crate::format::{Layout, RecordBounds, TableError, TableSpec};
+use crate::typed::{self, Tabulated, TypedTable};
 
 /// The Ioiwari table: one i8 value and one byte of optimal pits per board.
 pub const SPEC: TableSpec = TableSpec {
@@ -21,84 +23,67 @@ pub const SPEC: TableSpec = TableSpec {
 const DESCRIPTION: &str = "record = board index (pit 1 least significant base-6 digit): \
 value = best bank difference for the player to move, mask bit p = pit p+1 is optimal";
 
+/// Ioiwari as a tabulated game: every board has a record.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Ioiwari;
+
+impl Tabulated for Ioiwari {
+    const SPEC: TableSpec = SPEC;
+    const DESCRIPTION: &'static str = DESCRIPTION;
+    type Position = Board;
+    type Move = Pit;
+    type Unknown = Infallible;
+    type Space = IoiwariSpace;
+
+    fn space() -> IoiwariSpace {
+        IoiwariSpace
+    }
+
+    fn bounds() -> RecordBounds {
+        // Every bead left ends in a bank: the difference is at most the beads.
+        let most = (PITS as i16) * i16::from(MAX_BEADS);
+        RecordBounds {
+            values: -most..=most,
+            move_slots: PITS as u32,
+        }
+    }
+
+    fn index(board: &Board) -> Result<u64, Infallible> {
+        Ok(board.index() as u64)
+    }
+
+    fn position(index: u64) -> Board {
+        Board::from_index(index as usize)
+    }
+
+    fn slot_move(board: &Board, slot: u32) -> Option<Pit> {
+        let pit = u8::try_from(slot).ok()?;
+        board.is_legal(pit).then_some(pit)
+    }
+
+    fn legal_mask(board: &Board) -> u64 {
+        board
+            .pits()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &beads)| beads > 0)
+            .fold(0, |mask, (pit, _)| mask | 1 << pit)
+    }
+
+    fn describe(board: &Board) -> String {
+        format!("board {board}")
+    }
+}
+
+/// A checked Ioiwari table, answering lookups.
+pub type IoiwariTable = TypedTable<Ioiwari>;
+
 /// Solves every board; `parallel` spreads each bead-count layer over rayon's threads.
 pub fn solve(parallel: bool, progress: Progress<'_>) -> Solution {
-    retrograde::solve(&IoiwariSpace, parallel, progress)
-        .expect("every move takes beads out of the pits, so no layer has a cycle")
+    typed::solve::<Ioiwari>(parallel, progress)
 }
 
 /// Builds the table and writes it atomically to `path`.
 pub fn build(path: &Path, progress: Progress<'_>) -> Result<(), TableError> {
-    write_solution(path, &SPEC, &solve(true, progress), DESCRIPTION)
-}
-
-/// A checked Ioiwari table, answering lookups.
-pub struct IoiwariTable {
-    table: Table,
-}
-
-impl IoiwariTable {
-    /// Wraps an opened table after checking it is an Ioiwari table.
-    pub fn new(table: Table) -> Result<IoiwariTable, TableError> {
-        table.expect(&SPEC)?;
-        Ok(IoiwariTable { table })
-    }
-
-    /// Solves every board in memory (a few milliseconds).
-    pub fn in_memory() -> IoiwariTable {
-        let solution = solve(true, &|_| {});
-        IoiwariTable {
-            table: Table::from_solution(&SPEC, &solution, DESCRIPTION),
-        }
-    }
-
-    /// Opens `path` with [`Table::open`] (read into memory), or builds the table in memory when `None`.
-    pub fn open_or_build(path: Option<&Path>) -> Result<IoiwariTable, TableError> {
-        match path {
-            Some(path) => IoiwariTable::new(Table::open(path)?),
-            None => Ok(IoiwariTable::in_memory()),
-        }
-    }
-
-    /// The underlying table.
-    pub fn table(&self) -> &Table {
-        &self.table
-    }
-
-    /// Best bank difference for the player to move on `board`.
-    #[inline]
-    pub fn value(&self, board: &Board) -> i32 {
-        i32::from(self.table.value(board.index()))
-    }
-
-    /// Optimal pits (bit p = pit p) for the player to move on `board`.
-    #[inline]
-    pub fn best_mask(&self, board: &Board) -> u8 {
-        self.table.best(board.index()) as u8
-    }
-
-    /// The optimal pit with the lowest label, or `None` on an empty board.
-    #[inline]
-    pub fn best_move(&self, board: &Board) -> Option<Pit> {
-        let mask = self.best_mask(board);
-        (mask != 0).then(|| mask.trailing_zeros() as Pit)
-    }
-
-    /// The optimal pits in increasing order.
-    pub fn best_moves(&self, board: &Board) -> Vec<Pit> {
-        let mask = self.best_mask(board);
-        (0..PITS as Pit).filter(|p| mask >> p & 1 == 1).collect()
-    }
-}
-
-impl IoiwariTable {
-    /// Checks every record against its children; returns the number checked.
-    pub fn check_records(&self) -> Result<usize, tabula_solver::retrograde::Inconsistency> {
-        tabula_solver::retrograde::check(
-            &IoiwariSpace,
-            |i| i32::from(self.table.value(i as usize)),
-            |i| self.table.best(i as usize),
-        )
-        .map(|n| n as usize)
-    }
+    typed::build::<Ioiwari>(path, progress)
 }

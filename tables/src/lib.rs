@@ -12,5 +12,7 @@ pub mod format;
 pub mod ioiwari;
 mod sigbus;
 pub mod tonga;
+pub mod typed;
 
 pub use format::{Header, Layout, Meta, Record, RecordBounds, Table, TableError, TableSpec};
+pub use typed::{LookupError, Tabulated, TypedTable};

@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
-use tabula_solver::retrograde::{self, Inconsistency, Progress, Solution};
+use tabula_solver::retrograde::{Progress, Solution};
 use tabula_solver::tonga::space::{POSITIONS, SIDE, SQUARES, TongaSpace};
-use tabula_solver::tonga::{Board, Cell};
+use tabula_solver::tonga::{Board, Cell, Colour};
 
-use crate::format::{Layout, Table, TableError, TableSpec, write_solution};
+use crate::format::{Layout, RecordBounds, TableError, TableSpec};
+use crate::typed::{self, Tabulated, TypedTable};
 
 /// The tonga table: one i8 value and a 16-bit mask of optimal squares per position.
 pub const SPEC: TableSpec = TableSpec {
@@ -43,77 +44,73 @@ pub enum LookupError {
 
 /// Solves every position; `parallel` spreads each layer over rayon's threads.
 pub fn solve(parallel: bool, progress: Progress<'_>) -> Solution {
-    retrograde::solve(&TongaSpace, parallel, progress)
-        .expect("every move adds a stone, so no layer has a cycle")
+    typed::solve::<Tonga>(parallel, progress)
 }
 
 /// Builds the table and writes it atomically to `path`.
 pub fn build(path: &Path, progress: Progress<'_>) -> Result<(), TableError> {
-    write_solution(path, &SPEC, &solve(true, progress), DESCRIPTION)
+    typed::build::<Tonga>(path, progress)
 }
 
-/// A checked tonga table, answering lookups.
-pub struct TongaTable {
-    table: Table,
-}
+/// PseudoTonga 4×4 as a tabulated game: the positions reachable with Black first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Tonga;
 
-impl TongaTable {
-    /// Wraps an opened table after checking it is a tonga 4×4 table.
-    pub fn new(table: Table) -> Result<TongaTable, TableError> {
-        table.expect(&SPEC)?;
-        Ok(TongaTable { table })
+impl Tabulated for Tonga {
+    const SPEC: TableSpec = SPEC;
+    const DESCRIPTION: &'static str = DESCRIPTION;
+    type Position = Board;
+    type Move = Cell;
+    type Unknown = LookupError;
+    type Space = TongaSpace;
+
+    fn space() -> TongaSpace {
+        TongaSpace
     }
 
-    /// Opens `path` with [`Table::open`] (read into memory below its size limit).
-    pub fn open(path: &Path) -> Result<TongaTable, TableError> {
-        TongaTable::new(Table::open(path)?)
-    }
-
-    /// A table built in memory from a solution (for tests).
-    pub fn from_solution(solution: &Solution) -> TongaTable {
-        TongaTable {
-            table: Table::from_solution(&SPEC, solution, DESCRIPTION),
+    fn bounds() -> RecordBounds {
+        // Points are not bounded more tightly here than by the record's byte.
+        RecordBounds {
+            values: -127..=127,
+            move_slots: SQUARES as u32,
         }
     }
 
-    /// The underlying table.
-    pub fn table(&self) -> &Table {
-        &self.table
-    }
-
-    fn index(board: &Board) -> Result<usize, LookupError> {
+    fn index(board: &Board) -> Result<u64, LookupError> {
         if board.n() != SIDE {
             return Err(LookupError::Size(board.n()));
         }
-        TongaSpace::index_of(board).ok_or(LookupError::Counts {
-            black: board.stones(tabula_solver::tonga::Colour::Black).count(),
-            white: board.stones(tabula_solver::tonga::Colour::White).count(),
-        })
+        TongaSpace::index_of(board)
+            .map(|i| i as u64)
+            .ok_or(LookupError::Counts {
+                black: board.stones(Colour::Black).count(),
+                white: board.stones(Colour::White).count(),
+            })
     }
 
-    /// Exact final difference for the player to move (given by the stone counts).
-    pub fn value(&self, board: &Board) -> Result<i32, LookupError> {
-        Ok(i32::from(self.table.value(Self::index(board)?)))
+    fn position(index: u64) -> Board {
+        TongaSpace::board_at(index as usize)
     }
 
-    /// The optimal squares in row-major order (none on a full board).
-    pub fn best_moves(&self, board: &Board) -> Result<Vec<Cell>, LookupError> {
-        let mask = self.table.best(Self::index(board)?);
-        Ok((0..SQUARES as Cell)
-            .filter(|c| mask >> c & 1 == 1)
-            .collect())
+    fn slot_move(board: &Board, slot: u32) -> Option<Cell> {
+        let cell = Cell::try_from(slot).ok()?;
+        ((slot as usize) < SQUARES && board.at(cell).is_none()).then_some(cell)
     }
 
-    /// Checks every record against its children; returns the number checked.
-    pub fn check_records(&self) -> Result<usize, Inconsistency> {
-        retrograde::check(
-            &TongaSpace,
-            |i| i32::from(self.table.value(i as usize)),
-            |i| self.table.best(i as usize),
+    fn legal_mask(board: &Board) -> u64 {
+        board.empty().0[0]
+    }
+
+    fn describe(board: &Board) -> String {
+        format!(
+            "board {}",
+            board.to_string().trim_end().replace('\n', " / ")
         )
-        .map(|n| n as usize)
     }
 }
+
+/// A checked tonga table, answering lookups.
+pub type TongaTable = TypedTable<Tonga>;
 
 #[cfg(test)]
 mod tests {
@@ -140,10 +137,10 @@ mod tests {
         assert_eq!(payload.len(), 30_497_337);
         assert_eq!(xxh3_64(&payload), 0xf543_b70d_8b11_22b6);
         let table = TongaTable::from_solution(&solution);
-        assert_eq!(table.check_records(), Ok(POSITIONS));
+        assert_eq!(table.check_records().unwrap(), POSITIONS);
         let empty = Board::new(4).unwrap();
         let mut game = Endgame::new(&empty).unwrap();
-        assert_eq!(table.value(&empty), Ok(game.solve(Colour::Black)));
+        assert_eq!(table.value(&empty).unwrap(), game.solve(Colour::Black));
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         for k in 0..3000 {
             let index = next(&mut state) as usize % POSITIONS;
@@ -176,13 +173,19 @@ mod tests {
         };
         let table = TongaTable::from_solution(&solution);
         let six = Board::new(6).unwrap();
-        assert_eq!(table.value(&six), Err(LookupError::Size(6)));
+        assert!(matches!(
+            table.value(&six),
+            Err(typed::LookupError::Position(LookupError::Size(6)))
+        ));
         let mut two_black = Board::new(4).unwrap();
         two_black.place(0, Colour::Black);
         two_black.place(1, Colour::Black);
-        assert_eq!(
+        assert!(matches!(
             table.value(&two_black),
-            Err(LookupError::Counts { black: 2, white: 0 })
-        );
+            Err(typed::LookupError::Position(LookupError::Counts {
+                black: 2,
+                white: 0
+            }))
+        ));
     }
 }

@@ -1,21 +1,29 @@
 //! `tabula … ioiwari`: build, query, play, referee and verify.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use tabula_solver::ioiwari::{Board, instances, parse_label, starting_boards};
+use tabula_solver::ioiwari::{Board, Match, instances, starting_boards};
 use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable};
-use tabula_verify::ioiwari::{referee_game, results_table};
-use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer, parse_seconds};
+use tabula_verify::arena::{Outcome as GameOutcome, play_case};
+use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
+use tabula_verify::process::StreamPeer;
+use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
+use tabula_verify::stats::Wdl;
+use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::common::stderr_mode;
+use crate::common::{
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, serve_stdio,
+    tested_player,
+};
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -54,26 +62,24 @@ pub struct RefereeArgs {
     /// The starting board.
     #[arg(long, default_value = "4 3 2 4 2 3 2", conflicts_with_all = ["all", "rotations"])]
     board: String,
-    /// Player 1's command, run with `sh -c` and spoken to over pipes
-    /// (default: talk over this program's own stdin/stdout).
-    #[arg(long)]
-    player: Option<String>,
-    /// Time limit for player 1's whole game (reading its moves and writing to
-    /// it), in seconds, at most a day.
-    #[arg(long, value_parser = parse_seconds, default_value = "10")]
-    timeout: Duration,
-    /// Let player 1's stderr through instead of quoting its last lines in the
-    /// reason of an exit.
-    #[arg(long, requires = "player")]
-    player_stderr: bool,
+    /// Player 1: `--player CMD` (a new process per game, over pipes) or
+    /// `--agent NAME`; neither talks over this program's own stdin/stdout.
+    #[command(flatten)]
+    seat: SeatArgs,
+    /// Player 1's time limit per game: only the time waiting for its answers counts.
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    /// Seed of a random player 1 (`--agent random`).
+    #[command(flatten)]
+    seed: SeedArgs,
     /// Record the dialogue in this file (like ioiwari.out).
+    #[command(flatten)]
+    log: LogArgs,
+    /// Play the 51 instances (needs --player or --agent).
     #[arg(long)]
-    log: Option<PathBuf>,
-    /// Play the 51 instances (needs --player).
-    #[arg(long, requires = "player")]
     all: bool,
-    /// Play all 357 starting boards (needs --player).
-    #[arg(long, requires = "player", conflicts_with = "all")]
+    /// Play all 357 starting boards (needs --player or --agent).
+    #[arg(long, conflicts_with = "all")]
     rotations: bool,
 }
 
@@ -84,21 +90,26 @@ pub struct VerifyArgs {
     #[arg(long)]
     table: Option<PathBuf>,
     /// Random games per instance.
-    #[arg(long, default_value_t = 1000)]
-    games: usize,
+    #[command(flatten)]
+    games: GamesArgs,
     /// Seed of the random games.
-    #[arg(long, default_value_t = 2001)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArgs,
     /// All 357 starting boards instead of the 51 instances.
     #[arg(long)]
     rotations: bool,
-    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
-    #[arg(long, value_parser = crate::common::output_path)]
-    json: Option<crate::common::OutputPath>,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
-fn open_table(path: Option<&Path>) -> anyhow::Result<IoiwariTable> {
-    Ok(IoiwariTable::open_or_build(path)?)
+/// The table, built in memory or read from `path`; a file's every record is
+/// checked first (value range, legal optimal moves), so play never meets a bad one.
+fn open_table(path: Option<&Path>) -> anyhow::Result<Arc<IoiwariTable>> {
+    let table = IoiwariTable::open_or_build(path)?;
+    if path.is_some() {
+        table.check_moves()?;
+    }
+    Ok(Arc::new(table))
 }
 
 fn parse_board(text: &str) -> anyhow::Result<Board> {
@@ -121,12 +132,17 @@ pub fn build(args: BuildArgs) -> Outcome {
 
 /// Prints the value and the optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
-    let table = open_table(args.table.as_deref())?;
+    let table = IoiwariTable::open_or_build(args.table.as_deref())?;
     let board = parse_board(&args.board)?;
+    let value = table.value(&board)?;
     println!("board: {board}");
-    println!("value: {}", table.value(&board));
+    println!("value: {value}");
+    if board.is_empty() {
+        println!("the game is over: every pit is empty");
+        return Ok(ExitCode::SUCCESS);
+    }
     let labels: Vec<String> = table
-        .best_moves(&board)
+        .best_moves(&board)?
         .iter()
         .map(|p| (p + 1).to_string())
         .collect();
@@ -138,7 +154,7 @@ pub fn query(args: QueryArgs) -> Outcome {
             println!(
                 "move {}: value {} (gains {gain}, leaves {child})",
                 pit + 1,
-                gain - table.value(&child)
+                gain - table.value(&child)?
             );
         }
     }
@@ -160,65 +176,45 @@ pub fn entry() -> GameEntry {
             "Player 1 over the IOI dialogue on stdin/stdout",
             play,
         ))
-        .verb(Verb::new(
-            "referee",
-            "The optimal player 2 (ioiwari2) against player 1",
-            referee,
-        ))
-        .verb(Verb::new(
-            "verify",
-            "The official results table: optimal, greedy and random play per instance",
-            verify,
-        ))
+        .verb(
+            Verb::new(
+                "referee",
+                "The optimal player 2 (ioiwari2) against player 1 (time limit per game, 10 s by default)",
+                referee,
+            )
+            .default("timeout", "10"),
+        )
+        .verb(
+            Verb::new(
+                "verify",
+                "The official results table: optimal, greedy and random play per instance",
+                verify,
+            )
+            .default("games", "1000")
+            .default("seed", "2001"),
+        )
 }
 
 /// Player 1 over the IOI dialogue on stdin/stdout.
 pub fn play(args: PlayArgs) -> Outcome {
     let table = open_table(args.table.as_deref())?;
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
-    let mut stdout = io::stdout().lock();
-    let mut line = String::new();
-    if input.read_line(&mut line).context("reading the board")? == 0 {
-        bail!("stdin: no board line");
-    }
-    let mut board = parse_board(&line)?;
-    while let Some(pit) = table.best_move(&board) {
-        writeln!(stdout, "{}", pit + 1)?;
-        stdout.flush()?;
-        board.sow(pit);
-        if board.is_empty() {
-            break;
-        }
-        line.clear();
-        if input.read_line(&mut line).context("reading a move")? == 0 {
-            bail!("stdin: input ended while waiting for player 2's move on {board}");
-        }
-        let reply = parse_label(&line).with_context(|| "player 2's move".to_string())?;
-        if !board.is_legal(reply) {
-            bail!(
-                "player 2 played pit {}, which is empty on {board}",
-                reply + 1
-            );
-        }
-        board.sow(reply);
-    }
-    Ok(ExitCode::SUCCESS)
+    serve_stdio(Session::new(IoiWire::default(), OptimalAgent::new(table)))
 }
 
 /// The optimal player 2 against player 1, one game or a tally of many.
 pub fn referee(args: RefereeArgs) -> Outcome {
     let table = open_table(args.table.as_deref())?;
-    let mut log: Option<BufWriter<File>> = match &args.log {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).with_context(|| format!("{}", path.display()))?,
-        )),
-        None => None,
-    };
-    let boards = if args.all {
-        instances()
-    } else if args.rotations {
-        starting_boards()
+    let log = Log::open(args.log.log.as_ref())?;
+    let external = args.seat.player.is_some() || args.seat.agent.is_some();
+    let boards = if args.all || args.rotations {
+        if !external {
+            bail!("--all and --rotations need --player CMD or --agent NAME");
+        }
+        if args.all {
+            instances()
+        } else {
+            starting_boards()
+        }
     } else {
         let board = parse_board(&args.board)?;
         if board.is_empty() {
@@ -226,53 +222,63 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         }
         vec![board]
     };
+    let limits = Limits {
+        per_game: Some(args.timeout.timeout),
+        ..Limits::default()
+    };
+    let seed = args.seed.seed;
     let many = boards.len() > 1;
-    let (mut wins, mut draws, mut losses) = (0, 0, 0);
-    for board in boards {
-        let deadline = Some(Instant::now() + args.timeout);
-        let mut record = |line: &str| {
-            if let Some(log) = log.as_mut() {
-                let _ = writeln!(log, "{line}");
-            }
+    let mut tally = Wdl::default();
+    for (case, board) in boards.into_iter().enumerate() {
+        log.line(&format!("# game {board}"));
+        // A new player 1 per game, so that a crash loses only that game.
+        let mut tested: Box<dyn Player<Match>> = if external {
+            let rng = stream(seed, Purpose::Agent, case as u64, 0, 0);
+            tested_player(
+                &args.seat,
+                IoiWire::default(),
+                |n| ioi::agent(n, &table, rng),
+                &AGENTS,
+                &log,
+            )?
+        } else {
+            let peer = StreamPeer::new(io::stdin(), io::stdout());
+            Box::new(
+                Remote::new("stdin/stdout", Box::new(peer), IoiWire::default())
+                    .with_transcript(log.transcript()),
+            )
         };
-        record(&format!("# game {board}"));
-        let verdict = match &args.player {
-            Some(command) => {
-                let mut player =
-                    ExternalPlayer::spawn_with(command, stderr_mode(args.player_stderr))?;
-                let verdict = referee_game(board, &table, &mut player, deadline, &mut record);
-                player.finish(Duration::from_millis(500));
-                verdict
-            }
-            None => {
-                let mut peer = StreamPeer::new(io::stdin(), io::stdout());
-                referee_game(
-                    board,
-                    &table,
-                    &mut peer as &mut dyn Peer,
-                    deadline,
-                    &mut record,
-                )
-            }
-        };
-        record(&verdict.summary());
-        match verdict.outcome() {
-            "win" => wins += 1,
-            "draw" => draws += 1,
-            _ => losses += 1,
-        }
+        let mut optimal = Local(OptimalAgent::new(table.clone()));
+        let mut players: Vec<&mut dyn Player<Match>> = vec![tested.as_mut(), &mut optimal];
+        let mut clocks = vec![Clock::new(limits), Clock::default()];
+        let record = play_case(&board, 1, &mut players, &mut clocks, |game| {
+            let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
+            (Match::new(board), chance, vec![0, 1])
+        })
+        .pop()
+        .expect("one game");
+        drop(players);
+        drop(tested);
+        let line = result_line(&record);
+        log.line(&line);
+        tally.add(match record.outcome(0) {
+            GameOutcome::Win => 1,
+            GameOutcome::Draw => 0,
+            GameOutcome::Loss => -1,
+        });
         // Over stdin/stdout the summary follows the dialogue's last line.
         if many {
-            println!("{board}: {}", verdict.summary());
+            println!("{board}: {line}");
         } else {
-            println!("{}", verdict.summary());
+            println!("{line}");
         }
     }
-    if let Some(log) = log.as_mut() {
-        log.flush().context("writing the log")?;
-    }
+    log.flush().context("writing the log")?;
     if many {
-        println!("tally: {wins} win, {draws} draw, {losses} loss");
+        println!(
+            "tally: {} win, {} draw, {} loss",
+            tally.wins, tally.draws, tally.losses
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -285,12 +291,13 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     } else {
         instances()
     };
-    let progress = bar(boards.len(), "instances");
-    let report = results_table(&boards, &table, args.games, args.seed, &|done| {
+    let games = args.games.games;
+    let progress = bar(boards.len() * (games + 2), "games");
+    let report = ioi::results_table(&boards, &table, games, args.seed.seed, &|done| {
         progress.set_position(done as u64)
     });
     progress.finish_and_clear();
-    crate::common::emit_report(&report.to_markdown(), args.json.as_ref(), &report)?;
+    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -121,11 +121,12 @@ fn check_and_query_a_good_table() {
     let table = IoiwariTable::in_memory();
     let board: Board = "4 3 2 4 2 3 2".parse().unwrap();
     assert!(
-        text.contains(&format!("value: {}\n", table.value(&board))),
+        text.contains(&format!("value: {}\n", table.value(&board).unwrap())),
         "{text}"
     );
     let labels: Vec<String> = table
         .best_moves(&board)
+        .unwrap()
         .iter()
         .map(|p| (p + 1).to_string())
         .collect();
@@ -179,7 +180,7 @@ fn player_beats_referee_over_pipes_on_all_357_boards_by_the_optimal_difference()
         let words: Vec<&str> = result.split(' ').collect();
         assert_eq!(words[0], "result");
         let difference: i32 = words[1].parse::<i32>().unwrap() - words[2].parse::<i32>().unwrap();
-        assert_eq!(difference, table.value(board), "{line}");
+        assert_eq!(difference, table.value(board).unwrap(), "{line}");
         assert_eq!(words[3], "win", "{line}");
         assert_eq!(words.len(), 4, "{line}");
     }
@@ -273,7 +274,12 @@ fn verify_writes_the_results_table_and_json() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert_eq!(text.lines().count(), 2 + 51 + 1, "{text}");
+    // The header line and a blank line, then the table.
+    assert_eq!(text.lines().count(), 2 + 2 + 51 + 1, "{text}");
+    assert!(
+        text.starts_with("Ioiwari results table, seed 2001, 30 random games"),
+        "{text}"
+    );
     assert!(
         text.contains("| total W/D/L (51 instances) | 51/0/0"),
         "{text}"
@@ -422,6 +428,65 @@ fn a_table_truncated_during_play_does_not_kill_the_player() {
     let out = child.wait_with_output().unwrap();
     assert!(truncated);
     assert!(out.status.success(), "{:?} {}", out.status, stderr(&out));
+}
+
+/// A built table with the record of `board` replaced by `record` and both
+/// checksums recomputed, so that only the record check can tell.
+fn corrupted_table(dir: &Path, board: &Board, record: [u8; 2]) -> PathBuf {
+    let path = built_table(dir);
+    let mut bytes = fs::read(&path).unwrap();
+    let start = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let at = start + 2 * board.index();
+    bytes[at..at + 2].copy_from_slice(&record);
+    let payload_hash = xxhash_rust::xxh3::xxh3_64(&bytes[start..]);
+    bytes[104..112].copy_from_slice(&payload_hash.to_le_bytes());
+    let header_hash = xxhash_rust::xxh3::xxh3_64(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
+    fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn impossible_records_stop_play_referee_and_verify_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // After player 1's pit 2 on the seed's board, pits 2 and 5 are empty.
+    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
+    let state = format!("board {board}");
+    for (record, problem) in [([3u8, 1 << 1], "not legal"), ([100, 1 << 0], "value 100")] {
+        let path = corrupted_table(dir.path(), &board, record);
+        let p = path.to_str().unwrap();
+        let outs = [
+            run_with_input(&["play", "ioiwari", "--table", p], "4 3 2 4 2 3 2\n3\n"),
+            run(&["referee", "ioiwari", "--table", p, "--agent", "optimal"]),
+            run(&["verify", "ioiwari", "--table", p, "--games", "2"]),
+            run(&["query", "ioiwari", "--table", p, "4 0 3 5 0 3 2"]),
+            run(&["check", p]),
+        ];
+        for out in outs {
+            assert_one_line_error(&out, p, problem);
+            assert!(stderr(&out).contains(&state), "{}", stderr(&out));
+            assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+            assert_eq!(stdout(&out), "", "nothing is played from a bad table");
+        }
+    }
+}
+
+#[test]
+fn query_says_when_the_game_is_over() {
+    let out = run(&["query", "ioiwari", "0 0 0 0 0 0 0"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("value: 0\n"), "{text}");
+    assert!(text.contains("the game is over"), "{text}");
+    assert!(!text.contains("optimal moves"), "{text}");
+}
+
+#[test]
+fn referee_limits_the_time_per_game_by_default() {
+    let out = run(&["referee", "ioiwari", "--help"]);
+    let help = stdout(&out);
+    assert!(help.contains("--timeout"), "{help}");
+    assert!(help.contains("[default: 10]"), "{help}");
 }
 
 #[test]

@@ -2,40 +2,32 @@
 
 use std::collections::VecDeque;
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tabula_solver::ioiwari::{Board, parse_label};
+use tabula_solver::ioiwari::{Board, Match};
 use tabula_tables::ioiwari::IoiwariTable;
-use tabula_verify::ioiwari::{OptimalAgent, play_game, referee_game};
+use tabula_verify::arena::play_game;
+use tabula_verify::ioiwari::{IoiWire, OptimalAgent};
 use tabula_verify::process::{Peer, PlayerError};
+use tabula_verify::protocol::Reply;
+use tabula_verify::seat::{Clock, Local, Player, Remote};
+use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::wire::Session;
 
 /// Player 1 answering the referee's lines in process, as `tabula play ioiwari` does over pipes.
-struct InProcessPlayer<'a> {
-    table: &'a IoiwariTable,
-    board: Option<Board>,
+struct InProcessPlayer {
+    session: Session<Match, IoiWire, OptimalAgent>,
     answers: VecDeque<String>,
 }
 
-impl InProcessPlayer<'_> {
-    fn move_now(&mut self) {
-        let board = self.board.as_mut().expect("board received");
-        if let Some(pit) = self.table.best_move(board) {
-            board.sow(pit);
-            self.answers.push_back((pit + 1).to_string());
-        }
-    }
-}
-
-impl Peer for InProcessPlayer<'_> {
+impl Peer for InProcessPlayer {
     fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
-        match self.board.as_mut() {
-            None => self.board = Some(line.parse().expect("board line")),
-            Some(board) => {
-                board.sow(parse_label(line).expect("pit label"));
-            }
+        match self.session.handle(line).expect("a good request") {
+            Reply::Line(answer) | Reply::Last(Some(answer)) => self.answers.push_back(answer),
+            Reply::Silent | Reply::Last(None) => {}
         }
-        self.move_now();
         Ok(())
     }
 
@@ -44,26 +36,39 @@ impl Peer for InProcessPlayer<'_> {
     }
 }
 
+fn game(table: &Arc<IoiwariTable>, first: &mut dyn Player<Match>, start: Board) -> i32 {
+    let mut second = Local(OptimalAgent::new(table.clone()));
+    let mut players: Vec<&mut dyn Player<Match>> = vec![first, &mut second];
+    let mut clocks = vec![Clock::default(), Clock::default()];
+    let mut chance = stream(0, Purpose::Chance, 0, 0, 0);
+    play_game(
+        Match::new(start),
+        &mut players,
+        &[0, 1],
+        &mut clocks,
+        &mut chance,
+    )
+    .end
+    .difference()
+}
+
 fn whole_game(c: &mut Criterion) {
-    let table = IoiwariTable::in_memory();
+    let table = Arc::new(IoiwariTable::in_memory());
     let start: Board = "4 3 2 4 2 3 2".parse().unwrap();
     c.bench_function("ioiwari_game_referee_dialogue_in_process", |b| {
         b.iter(|| {
-            let mut player = InProcessPlayer {
-                table: &table,
-                board: None,
+            let player = InProcessPlayer {
+                session: Session::new(IoiWire::default(), OptimalAgent::new(table.clone())),
                 answers: VecDeque::new(),
             };
-            referee_game(black_box(start), &table, &mut player, None, &mut |_| {})
+            let mut remote = Remote::new("in process", Box::new(player), IoiWire::default());
+            game(&table, &mut remote, black_box(start))
         })
     });
     c.bench_function("ioiwari_game_agents_in_process", |b| {
         b.iter(|| {
-            play_game(
-                black_box(start),
-                &mut OptimalAgent::new(&table),
-                &mut OptimalAgent::new(&table),
-            )
+            let mut first = Local(OptimalAgent::new(table.clone()));
+            game(&table, &mut first, black_box(start))
         })
     });
 }

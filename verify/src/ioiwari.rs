@@ -1,36 +1,65 @@
-//! Ioiwari agents, the referee of the IOI dialogue, and the official results table.
+//! Ioiwari agents, the IOI dialogue as a wire, the referee's result line and
+//! the official results table, all on the shared core.
 
-use std::time::Instant;
+use std::sync::Arc;
 
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::ZeroSum;
-use tabula_solver::ioiwari::{Board, PITS, Pit, parse_label};
+use tabula_solver::ioiwari::{Board, Match, PITS, Pit, parse_label};
+use tabula_solver::{Game, Seat, Turn, ZeroSum};
 use tabula_tables::ioiwari::IoiwariTable;
 
-use crate::old_agent::{Agent, RandomAgent};
-use crate::process::Peer;
-use crate::stats::Wdl;
-use crate::tournament::{self, Progress};
+use crate::agent::{Agent, RandomAgent};
+use crate::arena::{GameRecord, Outcome};
+use crate::stats::{Mean, Wdl};
+use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
+use crate::wire::{Incoming, Wire, short};
 
-/// Plays the table's optimal move, the lowest optimal pit on ties.
-pub struct OptimalAgent<'a> {
-    table: &'a IoiwariTable,
+/// The built-in players.
+pub const AGENTS: [&str; 4] = ["optimal", "greedy1", "greedy2", "random"];
+
+/// The built-in agent `name`, if there is one; `rng` is its random stream.
+pub fn agent(
+    name: &str,
+    table: &Arc<IoiwariTable>,
+    rng: ChaCha8Rng,
+) -> Option<Box<dyn Agent<Match>>> {
+    match name {
+        "optimal" => Some(Box::new(OptimalAgent::new(table.clone()))),
+        "greedy1" => Some(Box::new(Greedy1)),
+        "greedy2" => Some(Box::new(Greedy2)),
+        "random" => Some(Box::new(RandomAgent::new(rng))),
+        _ => None,
+    }
 }
 
-impl<'a> OptimalAgent<'a> {
+/// Plays the table's optimal move, the lowest optimal pit on ties.
+///
+/// The table must have passed [`tabula_tables::TypedTable::check_moves`] (or
+/// have been built in memory): its moves are then known to be legal.
+#[derive(Clone)]
+pub struct OptimalAgent {
+    table: Arc<IoiwariTable>,
+}
+
+impl OptimalAgent {
     /// An optimal agent reading `table`.
-    pub fn new(table: &'a IoiwariTable) -> OptimalAgent<'a> {
+    pub fn new(table: Arc<IoiwariTable>) -> OptimalAgent {
         OptimalAgent { table }
     }
 }
 
-impl Agent<Board> for OptimalAgent<'_> {
+impl Agent<Match> for OptimalAgent {
     fn name(&self) -> String {
         "optimal".into()
     }
 
-    fn choose(&mut self, board: &Board) -> Pit {
-        self.table.best_move(board).expect("the game is not over")
+    fn choose(&mut self, view: &Match) -> Pit {
+        match self.table.best_move(&view.board) {
+            Ok(Some(pit)) => pit,
+            Ok(None) => panic!("no move on the empty board"),
+            Err(e) => panic!("the table was not checked before play: {e}"),
+        }
     }
 }
 
@@ -64,22 +93,24 @@ fn best_immediate(board: &Board) -> i32 {
         .unwrap_or(0)
 }
 
-impl Agent<Board> for Greedy1 {
+impl Agent<Match> for Greedy1 {
     fn name(&self) -> String {
         "greedy1".into()
     }
 
-    fn choose(&mut self, board: &Board) -> Pit {
+    fn choose(&mut self, view: &Match) -> Pit {
+        let board = &view.board;
         argmax_lowest(board, |pit| board.after(pit).1)
     }
 }
 
-impl Agent<Board> for Greedy2 {
+impl Agent<Match> for Greedy2 {
     fn name(&self) -> String {
         "greedy2".into()
     }
 
-    fn choose(&mut self, board: &Board) -> Pit {
+    fn choose(&mut self, view: &Match) -> Pit {
+        let board = &view.board;
         argmax_lowest(board, |pit| {
             let (child, gain) = board.after(pit);
             gain - best_immediate(&child)
@@ -87,140 +118,137 @@ impl Agent<Board> for Greedy2 {
     }
 }
 
-/// A finished game: the moves played and both banks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// Pits played, alternately by player 1 and player 2.
-    pub moves: Vec<Pit>,
-    /// Bank of player 1 and of player 2.
-    pub banks: [u32; 2],
-}
-
-impl GameRecord {
-    /// Player 1's bank minus player 2's.
-    pub fn difference(&self) -> i32 {
-        self.banks[0] as i32 - self.banks[1] as i32
-    }
-}
-
-/// Plays a whole game in process, player 1 first.
-pub fn play_game(
-    start: Board,
-    first: &mut dyn Agent<Board>,
-    second: &mut dyn Agent<Board>,
-) -> GameRecord {
-    let mut board = start;
-    let mut record = GameRecord {
-        moves: Vec::new(),
-        banks: [0, 0],
-    };
-    let mut mover = 0;
-    while !board.is_over() {
-        let agent: &mut dyn Agent<Board> = if mover == 0 { first } else { second };
-        let pit = agent.choose(&board);
-        assert!(board.is_legal(pit), "{} chose an illegal pit", agent.name());
-        let sowing = board.sow(pit);
-        record.banks[mover] += u32::from(sowing.mover);
-        record.banks[1 - mover] += u32::from(sowing.opponent);
-        record.moves.push(pit);
-        mover = 1 - mover;
-    }
-    record
-}
-
-/// How a refereed game ended, from player 1's side.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// Bank of player 1 and of player 2 when the game stopped.
-    pub banks: [u32; 2],
-    /// Why player 1 lost early, if it did.
-    pub fault: Option<String>,
-}
-
-impl Verdict {
-    /// `win`, `draw` or `loss` for player 1; a fault is a loss.
-    pub fn outcome(&self) -> &'static str {
-        if self.fault.is_some() {
-            return "loss";
-        }
-        match self.banks[0].cmp(&self.banks[1]) {
-            std::cmp::Ordering::Greater => "win",
-            std::cmp::Ordering::Equal => "draw",
-            std::cmp::Ordering::Less => "loss",
-        }
-    }
-
-    /// The summary line: `result <bank1> <bank2> <win|draw|loss> [reason]`.
-    pub fn summary(&self) -> String {
-        let mut line = format!(
-            "result {} {} {}",
-            self.banks[0],
-            self.banks[1],
-            self.outcome()
-        );
-        if let Some(reason) = &self.fault {
-            line.push(' ');
-            line.push_str(reason);
-        }
-        line
-    }
-}
-
-/// Referees one game: the optimal player 2 against player 1 at the other end of `peer`.
+/// The IOI dialogue, for player 1 only: the board line, then player 1's pit
+/// labels, each answered by player 2's label; no acknowledgements.
 ///
-/// Writes the board line, then reads player 1's pit labels and answers each with
-/// player 2's optimal move (lowest pit on ties). Every line sent or received is
-/// passed to `log` (`>` for lines to player 1, `<` for lines from it). A malformed
-/// or illegal move, an exit, a closed pipe or a missed `deadline` (for reading
-/// its moves and for writing to it) ends the game as a loss for player 1 with
-/// the reason.
-pub fn referee_game(
-    start: Board,
-    table: &IoiwariTable,
-    peer: &mut dyn Peer,
-    deadline: Option<Instant>,
-    log: &mut dyn FnMut(&str),
-) -> Verdict {
-    let mut board = start;
-    let mut banks = [0u32; 2];
-    let fault = |banks: [u32; 2], reason: String| Verdict {
-        banks,
-        fault: Some(reason),
+/// The referee side sends the board as the first request and player 2's last
+/// move as each later one; the reply to player 1's last move is still sent
+/// when it ends the game ([`Wire::end_lines`]). The player side starts its game
+/// on the board line and ends it, silently, once the pits are empty.
+#[derive(Clone, Debug, Default)]
+pub struct IoiWire {
+    /// Referee side: the board still to send.
+    board: Option<Board>,
+    /// Referee side: player 2's move not yet sent.
+    pending: Option<Pit>,
+    /// Player side: the game as it stands.
+    game: Option<Match>,
+}
+
+impl Wire<Match> for IoiWire {
+    fn game_request(&mut self, _seat: Seat, view: &Match) -> Option<String> {
+        self.board = Some(view.board);
+        self.pending = None;
+        None
+    }
+
+    fn observe(&mut self, _mover: Turn, pit: &Pit) {
+        self.pending = Some(*pit);
+    }
+
+    fn move_request(&mut self, view: &Match) -> String {
+        if let Some(board) = self.board.take() {
+            return board.to_string();
+        }
+        match self.pending.take() {
+            Some(pit) => (pit + 1).to_string(),
+            // Not reached with strict alternation; repeating the board is the least harm.
+            None => view.board.to_string(),
+        }
+    }
+
+    fn decode_answer(&mut self, _view: &Match, line: &str) -> Result<Pit, String> {
+        parse_label(line).map_err(|_| format!("malformed move '{}'", short(line)))
+    }
+
+    fn end_lines(&mut self, _view: &Match) -> Vec<String> {
+        self.pending
+            .take()
+            .map(|pit| (pit + 1).to_string())
+            .into_iter()
+            .collect()
+    }
+
+    fn decode_request(&mut self, line: &str) -> Result<Incoming<Match>, String> {
+        let Some(mut game) = self.game else {
+            let board: Board = line
+                .parse()
+                .map_err(|e| format!("bad board '{}': {e}", line.trim()))?;
+            let game = Match::new(board);
+            self.game = Some(game);
+            if game.is_over() {
+                return Ok(Incoming::End { reply: None });
+            }
+            return Ok(Incoming::Move {
+                start: Some(0),
+                observed: Vec::new(),
+                view: game,
+            });
+        };
+        let pit = parse_label(line).map_err(|e| format!("player 2's move: {e}"))?;
+        if game.check_move(pit).is_err() {
+            return Err(format!(
+                "player 2 played pit {}, which is empty on {}",
+                pit + 1,
+                game.board
+            ));
+        }
+        game.apply(pit);
+        self.game = Some(game);
+        let observed = vec![(Turn::Seat(1), pit)];
+        Ok(if game.is_over() {
+            Incoming::Note { observed }
+        } else {
+            Incoming::Move {
+                start: None,
+                observed,
+                view: game,
+            }
+        })
+    }
+
+    fn encode_answer(&mut self, view: &Match, pit: Pit) -> String {
+        let mut game = *view;
+        game.apply(pit);
+        self.game = Some(game);
+        (pit + 1).to_string()
+    }
+
+    fn errors_are_fatal(&self) -> bool {
+        true
+    }
+
+    fn finished(&self) -> bool {
+        self.game.is_some_and(|g| g.is_over())
+    }
+
+    fn unfinished(&self) -> Option<String> {
+        match &self.game {
+            None => Some("no board line".into()),
+            Some(g) if !g.is_over() => Some(format!(
+                "input ended while waiting for player 2's move on {}",
+                g.board
+            )),
+            Some(_) => None,
+        }
+    }
+}
+
+/// The referee's line for a game from player 1's side:
+/// `result <bank1> <bank2> <win|draw|loss> [reason]`.
+pub fn result_line(record: &GameRecord<Match>) -> String {
+    let outcome = match record.outcome(0) {
+        Outcome::Win => "win",
+        Outcome::Draw => "draw",
+        Outcome::Loss => "loss",
     };
-    log(&format!("> {board}"));
-    if let Err(e) = peer.send_line_by(&board.to_string(), deadline) {
-        return fault(banks, format!("could not send the board: {e}"));
+    let banks = record.end.banks;
+    let mut line = format!("result {} {} {outcome}", banks[0], banks[1]);
+    if let Some(fault) = &record.fault {
+        line.push(' ');
+        line.push_str(&fault.reason);
     }
-    while !board.is_over() {
-        let line = match peer.recv_line(deadline) {
-            Ok(line) => line,
-            Err(e) => return fault(banks, e.to_string()),
-        };
-        log(&format!("< {line}"));
-        let pit = match parse_label(&line) {
-            Ok(pit) if board.is_legal(pit) => pit,
-            Ok(pit) => return fault(banks, format!("illegal move: pit {} is empty", pit + 1)),
-            Err(_) => return fault(banks, format!("malformed move '{}'", line.trim())),
-        };
-        let sowing = board.sow(pit);
-        banks[0] += u32::from(sowing.mover);
-        banks[1] += u32::from(sowing.opponent);
-        if board.is_over() {
-            break;
-        }
-        let reply = table.best_move(&board).expect("the game is not over");
-        let sowing = board.sow(reply);
-        banks[1] += u32::from(sowing.mover);
-        banks[0] += u32::from(sowing.opponent);
-        log(&format!("> {}", reply + 1));
-        // A player that stops listening after the game's last move has not lost.
-        if let Err(e) = peer.send_line_by(&(reply + 1).to_string(), deadline)
-            && !board.is_over()
-        {
-            return fault(banks, format!("could not send a move: {e}"));
-        }
-    }
-    Verdict { banks, fault: None }
+    line
 }
 
 /// One row of the results table.
@@ -244,27 +272,6 @@ pub struct InstanceRow {
     pub random_loss: f64,
 }
 
-/// Win, draw and loss counts of one column.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Counts {
-    /// Instances won.
-    pub wins: u64,
-    /// Instances drawn.
-    pub draws: u64,
-    /// Instances lost.
-    pub losses: u64,
-}
-
-impl From<Wdl> for Counts {
-    fn from(w: Wdl) -> Counts {
-        Counts {
-            wins: w.wins,
-            draws: w.draws,
-            losses: w.losses,
-        }
-    }
-}
-
 /// The totals line of the results table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Totals {
@@ -273,99 +280,134 @@ pub struct Totals {
     /// Random games per instance.
     pub random_games: usize,
     /// Outcomes of optimal play by instance.
-    pub optimal: Counts,
+    pub optimal: Wdl,
     /// Outcomes of greedy1 by instance.
-    pub greedy1: Counts,
+    pub greedy1: Wdl,
     /// Outcomes of greedy2 by instance.
-    pub greedy2: Counts,
+    pub greedy2: Wdl,
     /// Outcomes of all random games together.
-    pub random: Counts,
+    pub random: Wdl,
     /// Mean difference over all random games.
     pub random_mean: f64,
+    /// Half-width of the 95% interval of `random_mean`.
+    pub random_mean_ci95: f64,
 }
 
 /// The results table of a set of starting boards.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
+    /// The seed of the random games.
+    pub seed: u64,
     /// One row per starting board, in the order given.
     pub instances: Vec<InstanceRow>,
     /// Win/draw/loss counts per column.
     pub totals: Totals,
 }
 
+/// Player 1's final differences when `name` plays player 1 against the optimal
+/// player 2, `games` per board, in board-then-game order.
+fn against_optimal(
+    boards: &[Board],
+    table: &Arc<IoiwariTable>,
+    name: &str,
+    games: usize,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Vec<i32> {
+    let schedule = Schedule {
+        cases: boards.len(),
+        games,
+        seats: 2,
+        seatings: Seatings::Fixed,
+    };
+    let lineup = vec![name.to_string(), "optimal".to_string()];
+    let make = |n: &str, rng| agent(n, table, rng).expect("a built-in agent");
+    let setup = |job: &Job| (boards[job.case], Match::new(boards[job.case]));
+    play_schedule(&schedule, &lineup, &make, &setup, seed, progress)
+        .into_iter()
+        .map(|(_, record)| record.end.difference())
+        .collect()
+}
+
 /// Plays every column of the results table for each board, in parallel.
 ///
-/// Random game `g` of instance `i` draws from stream `i * games + g` of `seed`,
-/// so the same seed gives the same report whatever the thread count.
+/// The random player 1 of game `g` on board `i` draws from the named stream
+/// (seed, agent, i, g, 0), so the same seed gives the same report whatever
+/// the thread count. `progress` counts games, `boards.len() * (games + 2)` in all.
 pub fn results_table(
     boards: &[Board],
-    table: &IoiwariTable,
+    table: &Arc<IoiwariTable>,
     games: usize,
     seed: u64,
     progress: Progress<'_>,
 ) -> Report {
-    let rows = tournament::run(boards.len(), progress, |i| {
-        let board = boards[i];
-        let versus_optimal = |agent: &mut dyn Agent<Board>| {
-            play_game(board, agent, &mut OptimalAgent::new(table)).difference()
-        };
-        let mut random = Wdl::default();
-        let mut sum = 0i64;
-        for g in 0..games {
-            let stream = (i * games + g) as u64;
-            let mut agent = RandomAgent::new(tournament::rng(seed, stream));
-            let d = versus_optimal(&mut agent);
-            random.add(d.into());
-            sum += i64::from(d);
-        }
-        InstanceRow {
-            board: board.pits(),
-            optimal: table.value(&board),
-            greedy1: versus_optimal(&mut Greedy1),
-            greedy2: versus_optimal(&mut Greedy2),
-            random_mean: if games == 0 {
-                0.0
-            } else {
-                sum as f64 / games as f64
-            },
-            random_win: random.win_rate(),
-            random_draw: random.draw_rate(),
-            random_loss: random.loss_rate(),
-        }
+    let n = boards.len();
+    let greedy1 = against_optimal(boards, table, "greedy1", 1, seed, progress);
+    let greedy2 = against_optimal(boards, table, "greedy2", 1, seed, &|d| progress(n + d));
+    let random = against_optimal(boards, table, "random", games, seed, &|d| {
+        progress(2 * n + d)
     });
-    let mut optimal = Wdl::default();
-    let mut greedy1 = Wdl::default();
-    let mut greedy2 = Wdl::default();
-    let mut random = Counts::default();
-    let mut random_sum = 0.0;
-    for row in &rows {
-        optimal.add(row.optimal.into());
-        greedy1.add(row.greedy1.into());
-        greedy2.add(row.greedy2.into());
-        // Rates times games are whole numbers of games.
-        random.wins += (row.random_win * games as f64).round() as u64;
-        random.draws += (row.random_draw * games as f64).round() as u64;
-        random.losses += (row.random_loss * games as f64).round() as u64;
-        random_sum += row.random_mean * games as f64;
-    }
-    let total_games = (rows.len() * games).max(1) as f64;
-    let totals = Totals {
-        instances: rows.len(),
+    let mut totals = Totals {
+        instances: boards.len(),
         random_games: games,
-        optimal: optimal.into(),
-        greedy1: greedy1.into(),
-        greedy2: greedy2.into(),
-        random,
-        random_mean: random_sum / total_games,
+        optimal: Wdl::default(),
+        greedy1: Wdl::default(),
+        greedy2: Wdl::default(),
+        random: Wdl::default(),
+        random_mean: 0.0,
+        random_mean_ci95: 0.0,
     };
+    let mut rows = Vec::with_capacity(boards.len());
+    for (i, board) in boards.iter().enumerate() {
+        // A built-in or checked table: the lookup cannot fail.
+        let optimal = table
+            .value(board)
+            .expect("the table was checked before use");
+        let mut wdl = Wdl::default();
+        let differences = &random[i * games..(i + 1) * games];
+        for &d in differences {
+            wdl.add(d.into());
+            totals.random.add(d.into());
+        }
+        let sample: Vec<f64> = differences.iter().map(|&d| f64::from(d)).collect();
+        totals.optimal.add(optimal.into());
+        totals.greedy1.add(greedy1[i].into());
+        totals.greedy2.add(greedy2[i].into());
+        rows.push(InstanceRow {
+            board: board.pits(),
+            optimal,
+            greedy1: greedy1[i],
+            greedy2: greedy2[i],
+            random_mean: Mean::of(&sample).mean,
+            random_win: wdl.win_rate(),
+            random_draw: wdl.draw_rate(),
+            random_loss: wdl.loss_rate(),
+        });
+    }
+    let all: Vec<f64> = random.iter().map(|&d| f64::from(d)).collect();
+    let mean = Mean::of(&all);
+    totals.random_mean = mean.mean;
+    totals.random_mean_ci95 = mean.ci95;
     Report {
+        seed,
         instances: rows,
         totals,
     }
 }
 
 impl Report {
-    /// The table as Markdown, with a totals line.
+    /// The header line: what was played and what the columns mean.
+    pub fn header(&self) -> String {
+        format!(
+            "Ioiwari results table, seed {}, {} random games per instance: \
+             O = optimal value for player 1; G1, G2 = greedy1, greedy2 as player 1 \
+             against the optimal player 2; R = random player 1 against it (mean \
+             difference, win/draw/loss rates).",
+            self.seed, self.totals.random_games
+        )
+    }
+
+    /// The header line, then the table as Markdown with a totals line.
     pub fn to_markdown(&self) -> String {
         let mut table = crate::report::Table::new(&[
             "board", "O", "G1", "G2", "R mean", "R win", "R draw", "R loss",
@@ -384,53 +426,77 @@ impl Report {
             ]);
         }
         let t = &self.totals;
-        let wdl = |c: &Counts| format!("{}/{}/{}", c.wins, c.draws, c.losses);
-        let games = (t.instances * t.random_games).max(1) as f64;
+        let wdl = |c: &Wdl| format!("{}/{}/{}", c.wins, c.draws, c.losses);
         table.row(&[
             format!("total W/D/L ({} instances)", t.instances),
             wdl(&t.optimal),
             wdl(&t.greedy1),
             wdl(&t.greedy2),
             format!("{:.2}", t.random_mean),
-            format!("{:.3}", t.random.wins as f64 / games),
-            format!("{:.3}", t.random.draws as f64 / games),
-            format!("{:.3}", t.random.losses as f64 / games),
+            format!("{:.3}", t.random.win_rate()),
+            format!("{:.3}", t.random.draw_rate()),
+            format!("{:.3}", t.random.loss_rate()),
         ]);
-        table.to_markdown()
+        format!("{}\n\n{}", self.header(), table.to_markdown())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::play_case;
+    use crate::protocol::Reply;
+    use crate::seat::{Clock, Local, Player};
+    use crate::tournament::{Purpose, stream};
     use tabula_solver::ioiwari::instances;
+
+    fn built() -> Arc<IoiwariTable> {
+        Arc::new(IoiwariTable::in_memory())
+    }
+
+    /// One game of `first` as player 1 against the optimal player 2.
+    fn play(
+        board: Board,
+        table: &Arc<IoiwariTable>,
+        first: &mut dyn Player<Match>,
+    ) -> GameRecord<Match> {
+        let mut second = Local(OptimalAgent::new(table.clone()));
+        let mut players: Vec<&mut dyn Player<Match>> = vec![first, &mut second];
+        let mut clocks = vec![Clock::default(), Clock::default()];
+        let chance = stream(0, Purpose::Chance, 0, 0, 0);
+        play_case(&board, 1, &mut players, &mut clocks, |_| {
+            (Match::new(board), chance.clone(), vec![0, 1])
+        })
+        .pop()
+        .expect("one game")
+    }
 
     #[test]
     fn greedy_picks_lowest_pit_on_ties() {
         // Pits 1 and 2 both bank nothing immediately... pit 1 sows onto empty pit 2.
         let board = Board::new([1, 1, 0, 0, 0, 0, 0]).unwrap();
         // Pit 1: last bead lands on pit 2 (1 bead) -> +2. Pit 2: lands on empty pit 3 -> -1.
-        assert_eq!(Greedy1.choose(&board), 0);
+        assert_eq!(Greedy1.choose(&Match::new(board)), 0);
         let board = Board::new([0, 0, 0, 0, 0, 1, 1]).unwrap();
-        assert_eq!(Greedy1.choose(&board), 5);
+        assert_eq!(Greedy1.choose(&Match::new(board)), 5);
     }
 
     #[test]
     fn optimal_player_1_attains_the_optimal_value_on_every_instance() {
-        let table = IoiwariTable::in_memory();
+        let table = built();
         for board in instances() {
-            let record = play_game(
-                board,
-                &mut OptimalAgent::new(&table),
-                &mut OptimalAgent::new(&table),
+            let record = play(board, &table, &mut Local(OptimalAgent::new(table.clone())));
+            assert_eq!(
+                record.end.difference(),
+                table.value(&board).unwrap(),
+                "{board}"
             );
-            assert_eq!(record.difference(), table.value(&board), "{board}");
         }
     }
 
     #[test]
     fn official_totals_greedy1_wins_22_and_draws_7() {
-        let table = IoiwariTable::in_memory();
+        let table = built();
         let report = results_table(&instances(), &table, 20, 1, &|_| {});
         assert_eq!(report.totals.instances, 51);
         assert_eq!(report.totals.optimal.wins, 51);
@@ -448,12 +514,120 @@ mod tests {
 
     #[test]
     fn same_seed_same_report() {
-        let table = IoiwariTable::in_memory();
+        let table = built();
         let boards = &instances()[..5];
         let a = results_table(boards, &table, 50, 7, &|_| {});
         let b = results_table(boards, &table, 50, 7, &|_| {});
         assert_eq!(a, b);
         let c = results_table(boards, &table, 50, 8, &|_| {});
         assert_ne!(a, c);
+    }
+
+    /// A peer that hands each request line straight to a player-side session.
+    struct SessionPeer {
+        session: crate::wire::Session<Match, IoiWire, OptimalAgent>,
+        answers: std::collections::VecDeque<String>,
+        over: bool,
+        sent: Vec<String>,
+    }
+
+    impl crate::process::Peer for SessionPeer {
+        fn send_line(&mut self, line: &str) -> Result<(), crate::process::PlayerError> {
+            self.sent.push(line.to_string());
+            if self.over {
+                return Err(crate::process::PlayerError::ClosedInput);
+            }
+            match self.session.handle(line) {
+                Ok(Reply::Line(answer)) => self.answers.push_back(answer),
+                Ok(Reply::Silent) => {}
+                Ok(Reply::Last(answer)) => {
+                    self.answers.extend(answer);
+                    self.over = true;
+                }
+                Err(e) => panic!("the session refused '{line}': {e}"),
+            }
+            Ok(())
+        }
+
+        fn recv_line(
+            &mut self,
+            _deadline: Option<std::time::Instant>,
+        ) -> Result<String, crate::process::PlayerError> {
+            self.answers
+                .pop_front()
+                .ok_or(crate::process::PlayerError::ClosedOutput)
+        }
+    }
+
+    #[test]
+    fn the_wire_round_trips_through_both_ends_on_every_instance() {
+        use crate::seat::Remote;
+        let table = built();
+        for board in instances() {
+            let peer = SessionPeer {
+                session: crate::wire::Session::new(
+                    IoiWire::default(),
+                    OptimalAgent::new(table.clone()),
+                ),
+                answers: Default::default(),
+                over: false,
+                sent: Vec::new(),
+            };
+            let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+            let log = sent.clone();
+            let mut remote = Remote::new("session", Box::new(peer), IoiWire::default())
+                .with_transcript(Box::new(move |l| log.lock().unwrap().push(l.to_string())));
+            let over_wire = play(board, &table, &mut remote);
+            let local = play(board, &table, &mut Local(OptimalAgent::new(table.clone())));
+            assert!(over_wire.fault.is_none(), "{board}: {:?}", over_wire.fault);
+            let moves = |r: &GameRecord<Match>| r.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+            assert_eq!(moves(&over_wire), moves(&local), "{board}");
+            assert_eq!(over_wire.end, local.end, "{board}");
+            assert_eq!(result_line(&over_wire), result_line(&local));
+            // The dialogue: the board, then each of player 2's moves, the last one included.
+            let lines = sent.lock().unwrap().clone();
+            let to_player: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("> ")).collect();
+            assert_eq!(to_player[0], board.to_string());
+            let replies: Vec<String> = local
+                .plies
+                .iter()
+                .filter(|p| p.turn == Turn::Seat(1))
+                .map(|p| (p.mv + 1).to_string())
+                .collect();
+            assert_eq!(to_player[1..], replies[..], "{board}");
+        }
+    }
+
+    #[test]
+    fn the_player_side_refuses_bad_lines_and_ends_with_the_game() {
+        let table = built();
+        let session = |lines: &[&str]| {
+            let mut s =
+                crate::wire::Session::new(IoiWire::default(), OptimalAgent::new(table.clone()));
+            let mut out = Vec::new();
+            let input = lines.join("\n");
+            let result = s.serve(input.as_bytes(), &mut out);
+            (
+                result.map_err(|e| e.to_string()),
+                String::from_utf8(out).unwrap(),
+            )
+        };
+        let (r, out) = session(&["4 3 2 4 2 3"]);
+        assert!(r.unwrap_err().contains("7 pits, found 6"));
+        assert_eq!(out, "");
+        let (r, _) = session(&[]);
+        assert_eq!(r.unwrap_err(), "no board line");
+        let (r, out) = session(&["4 3 2 4 2 3 2", "2"]);
+        assert_eq!(out, "2\n");
+        assert!(r.unwrap_err().contains("pit 2, which is empty"));
+        let (r, _) = session(&["4 3 2 4 2 3 2", "3"]);
+        assert!(r.unwrap_err().contains("input ended"));
+        // The seed's game: the session stops once player 2 empties the pits.
+        let (r, out) = session(&["4 3 2 4 2 3 2", "3", "4", "7", "junk after the end"]);
+        r.unwrap();
+        assert_eq!(out, "2\n5\n5\n");
+        let (r, out) = session(&["0 0 0 0 0 0 0"]);
+        r.unwrap();
+        assert_eq!(out, "");
     }
 }

@@ -252,6 +252,9 @@ impl<G: Game, A: Agent<G>> Player<G> for Local<A> {
     fn end_game(&mut self, _view: &G::View) {}
 }
 
+/// How long the lines that close a game may take to write.
+const END_LINES_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Where a remote seat's dialogue is written: `>` lines to it, `<` lines from it.
 pub type Transcript = Box<dyn FnMut(&str) + Send>;
 
@@ -293,18 +296,17 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
         }
     }
 
-    fn send(&mut self, line: &str, clock: &Clock) -> Result<(), Failure> {
-        self.log('>', line);
-        self.peer
-            .send_line(line)
-            .map_err(|e| Failure::from_player(&e, clock, "sending a request"))
-    }
-
-    /// Sends `line` and waits for the answer, charging the wait to `clock`.
+    /// Sends `line` and waits for the answer, charging both to `clock`: a
+    /// player that stops reading its input times out rather than hanging us.
     fn ask(&mut self, line: &str, clock: &mut Clock) -> Result<String, Failure> {
-        self.send(line, clock)?;
+        self.log('>', line);
         let started = Instant::now();
-        let answer = self.peer.recv_line(clock.deadline(started));
+        let deadline = clock.deadline(started);
+        if let Err(e) = self.peer.send_line_by(line, deadline) {
+            clock.charge(started.elapsed());
+            return Err(Failure::from_player(&e, clock, "sending a request"));
+        }
+        let answer = self.peer.recv_line(deadline);
         clock.charge(started.elapsed());
         let answer =
             answer.map_err(|e| Failure::from_player(&e, clock, "waiting for an answer"))?;
@@ -350,10 +352,13 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
     }
 
     fn end_game(&mut self, view: &G::View) {
+        // The player may be gone, or not reading: the game is scored anyway.
+        let deadline = Some(Instant::now() + END_LINES_GRACE);
         for line in self.wire.end_lines(view) {
             self.log('>', &line);
-            // The player may be gone already; the game is scored anyway.
-            let _ = self.peer.send_line(&line);
+            if self.peer.send_line_by(&line, deadline).is_err() {
+                break;
+            }
         }
     }
 }

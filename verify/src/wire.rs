@@ -107,6 +107,12 @@ pub trait Wire<G: Game>: Send {
     fn finished(&self) -> bool {
         false
     }
+
+    /// Why it is an error that the input ended now, if it is (a one-game
+    /// dialogue cut short); `None` when the input may end here.
+    fn unfinished(&self) -> Option<String> {
+        None
+    }
 }
 
 /// At most 40 characters of untrusted text, for error messages.
@@ -194,6 +200,10 @@ impl<G: Game, W: Wire<G>, A: Agent<G>> Session<G, W, A> {
         output: O,
     ) -> Result<(), DialogueError> {
         let fatal = self.wire.errors_are_fatal();
-        protocol::serve_dialogue(input, output, fatal, |line| self.handle(line))
+        protocol::serve_dialogue(input, output, fatal, |line| self.handle(line))?;
+        match self.wire.unfinished() {
+            Some(why) => Err(DialogueError::Refused(why)),
+            None => Ok(()),
+        }
     }
 }

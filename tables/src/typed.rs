@@ -1,0 +1,229 @@
+//! One typed wrapper for every game's table: positions in, checked values and
+//! moves out.
+//!
+//! A game describes its table once ([`Tabulated`]); [`TypedTable`] then
+//! opens, builds and reads it. Every record is checked before it is used: a
+//! value outside the game's range, or a mask naming a move that is not legal
+//! in the position (or no move where there are moves), is a
+//! [`TableError::BadRecord`] naming the file, the record and the position,
+//! never a panic.
+
+use std::marker::PhantomData;
+use std::path::Path;
+
+use tabula_solver::retrograde::{self, Progress, Solution, StateSpace};
+
+use crate::format::{Record, RecordBounds, Table, TableError, TableSpec, write_solution};
+
+/// A game whose positions are tabulated.
+pub trait Tabulated {
+    /// The table's header: game, parameters, layout and entry count.
+    const SPEC: TableSpec;
+    /// What the records mean, stored in the file's metadata.
+    const DESCRIPTION: &'static str;
+    /// A position as the game's code holds it.
+    type Position;
+    /// A move, as the game's code holds it.
+    type Move: Copy;
+    /// Why a position has no record (`Infallible` when every position has one).
+    type Unknown: std::error::Error + Send + Sync + 'static;
+    /// The state space the builder solves.
+    type Space: StateSpace;
+
+    /// The state space.
+    fn space() -> Self::Space;
+
+    /// The values and move slots a record may hold.
+    fn bounds() -> RecordBounds;
+
+    /// The record number of `position`.
+    fn index(position: &Self::Position) -> Result<u64, Self::Unknown>;
+
+    /// The position of record `index` (`index < SPEC.entries`).
+    fn position(index: u64) -> Self::Position;
+
+    /// The move of mask bit `slot` in `position`, or `None` when that move is not legal there.
+    fn slot_move(position: &Self::Position, slot: u32) -> Option<Self::Move>;
+
+    /// The slots of the legal moves in `position`, as a mask (0 when the game is over).
+    fn legal_mask(position: &Self::Position) -> u64;
+
+    /// The position on one line, for error messages (`board 4 3 2 4 2 3 2`).
+    fn describe(position: &Self::Position) -> String;
+}
+
+/// Why a lookup failed: the position has no record, or its record is damaged.
+#[derive(Debug, thiserror::Error)]
+pub enum LookupError<E: std::error::Error + 'static> {
+    /// The position is not one the table covers.
+    #[error(transparent)]
+    Position(E),
+    /// The position's record is impossible.
+    #[error(transparent)]
+    Record(#[from] TableError),
+}
+
+/// A table of game `T`, checked to be one when opened.
+pub struct TypedTable<T: Tabulated> {
+    table: Table,
+    game: PhantomData<fn() -> T>,
+}
+
+/// The result of a lookup in a table of `T`.
+pub type Lookup<T, V> = Result<V, LookupError<<T as Tabulated>::Unknown>>;
+
+impl<T: Tabulated> TypedTable<T> {
+    /// Wraps an opened table after checking it is a table of `T`.
+    pub fn new(table: Table) -> Result<TypedTable<T>, TableError> {
+        table.expect(&T::SPEC)?;
+        Ok(TypedTable {
+            table,
+            game: PhantomData,
+        })
+    }
+
+    /// Opens `path` with [`Table::open`] (read into memory below its size limit).
+    pub fn open(path: &Path) -> Result<TypedTable<T>, TableError> {
+        TypedTable::new(Table::open(path)?)
+    }
+
+    /// A table built in memory from a solution.
+    pub fn from_solution(solution: &Solution) -> TypedTable<T> {
+        TypedTable {
+            table: Table::from_solution(&T::SPEC, solution, T::DESCRIPTION),
+            game: PhantomData,
+        }
+    }
+
+    /// Solves every position and keeps the table in memory.
+    pub fn in_memory() -> TypedTable<T> {
+        TypedTable::from_solution(&solve::<T>(true, &|_| {}))
+    }
+
+    /// Opens `path`, or builds the table in memory when `None`.
+    pub fn open_or_build(path: Option<&Path>) -> Result<TypedTable<T>, TableError> {
+        match path {
+            Some(path) => TypedTable::open(path),
+            None => Ok(TypedTable::in_memory()),
+        }
+    }
+
+    /// The underlying table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// The record of `position` with its index, value-checked.
+    fn record(&self, position: &T::Position) -> Lookup<T, (u64, Record)> {
+        let index = T::index(position).map_err(LookupError::Position)?;
+        Ok((index, self.checked(index, position)?))
+    }
+
+    /// Record `index` (the record of `position`), with its value and mask checked.
+    fn checked(&self, index: u64, position: &T::Position) -> Result<Record, TableError> {
+        let bad = |problem: String| TableError::BadRecord {
+            path: self.table.path().to_path_buf(),
+            index,
+            problem: format!("{}: {problem}", T::describe(position)),
+        };
+        let Ok(at) = usize::try_from(index) else {
+            return Err(bad("index out of range".into()));
+        };
+        let record = match self.table.checked_record(at, &T::bounds()) {
+            Ok(record) => record,
+            Err(TableError::BadRecord { problem, .. }) => return Err(bad(problem)),
+            Err(e) => return Err(e),
+        };
+        let illegal = record.best & !T::legal_mask(position);
+        if illegal != 0 {
+            return Err(bad(format!(
+                "mask {:#x} names move slot {}, which is not legal here",
+                record.best,
+                illegal.trailing_zeros()
+            )));
+        }
+        if record.best == 0 && T::legal_mask(position) != 0 {
+            return Err(bad("no optimal move, but there are moves".into()));
+        }
+        Ok(record)
+    }
+
+    /// The exact value for the player to move in `position`.
+    pub fn value(&self, position: &T::Position) -> Lookup<T, i32> {
+        Ok(i32::from(self.record(position)?.1.value))
+    }
+
+    /// The optimal-move mask of `position` (bit = move slot); every bit is a legal move.
+    pub fn best_mask(&self, position: &T::Position) -> Lookup<T, u64> {
+        Ok(self.record(position)?.1.best)
+    }
+
+    /// The optimal moves in slot order (none when the game is over).
+    pub fn best_moves(&self, position: &T::Position) -> Lookup<T, Vec<T::Move>> {
+        let mask = self.best_mask(position)?;
+        Ok((0..64)
+            .filter(|s| mask >> s & 1 == 1)
+            .filter_map(|s| T::slot_move(position, s))
+            .collect())
+    }
+
+    /// The optimal move of the lowest slot, or `None` when the game is over.
+    pub fn best_move(&self, position: &T::Position) -> Lookup<T, Option<T::Move>> {
+        let mask = self.best_mask(position)?;
+        Ok((mask != 0)
+            .then(|| T::slot_move(position, mask.trailing_zeros()))
+            .flatten())
+    }
+
+    /// Checks every record's value and moves (not yet against its children);
+    /// returns the number checked. Cheap enough to run before a table is played from.
+    pub fn check_moves(&self) -> Result<usize, TableError> {
+        let bounds = T::bounds();
+        for index in 0..self.table.len() {
+            let position = T::position(index as u64);
+            let (value, best) = (self.table.value(index), self.table.best(index));
+            let legal = T::legal_mask(&position);
+            // The quick test first; the checked read then words the problem.
+            if !bounds.values.contains(&value) || best & !legal != 0 || (best == 0) != (legal == 0)
+            {
+                self.checked(index as u64, &position)?;
+            }
+        }
+        Ok(self.table.len())
+    }
+
+    /// Checks every record: its value and moves, then against its children;
+    /// returns the number checked.
+    pub fn check_records(&self) -> Result<usize, TableError> {
+        self.check_moves()?;
+        retrograde::check(
+            &T::space(),
+            |i| i32::from(self.table.value(i as usize)),
+            |i| self.table.best(i as usize),
+        )
+        .map(|n| n as usize)
+        .map_err(|e| TableError::BadRecord {
+            path: self.table.path().to_path_buf(),
+            index: e.index,
+            problem: format!(
+                "{}: {}",
+                T::describe(&T::position(e.index as u64)),
+                e.problem
+            ),
+        })
+    }
+}
+
+/// Solves every position of `T`; `parallel` spreads each layer over rayon's threads.
+///
+/// Panics if the space has a cycle inside a layer: every tabulated space is
+/// checked against that by its own tests.
+pub fn solve<T: Tabulated>(parallel: bool, progress: Progress<'_>) -> Solution {
+    retrograde::solve(&T::space(), parallel, progress)
+        .unwrap_or_else(|e| panic!("{} state space: {e}", T::SPEC.game))
+}
+
+/// Builds the table of `T` and writes it atomically to `path`.
+pub fn build<T: Tabulated>(path: &Path, progress: Progress<'_>) -> Result<(), TableError> {
+    write_solution(path, &T::SPEC, &solve::<T>(true, progress), T::DESCRIPTION)
+}

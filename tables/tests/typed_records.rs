@@ -1,0 +1,89 @@
+//! Records that checksums cannot catch (a table rewritten with impossible
+//! records and fresh checksums) are refused when read, naming the file and the board.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use tabula_solver::ioiwari::Board;
+use tabula_tables::ioiwari::{self, IoiwariTable};
+use tabula_tables::{LookupError, TableError};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// A good table with the record of `board` replaced by `record`, checksums recomputed.
+fn corrupted(dir: &Path, board: &Board, record: [u8; 2]) -> PathBuf {
+    let path = dir.join("corrupt.tab");
+    ioiwari::build(&path, &|_| {}).unwrap();
+    let mut bytes = fs::read(&path).unwrap();
+    let start = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let at = start + 2 * board.index();
+    bytes[at..at + 2].copy_from_slice(&record);
+    let payload_hash = xxh3_64(&bytes[start..]);
+    bytes[104..112].copy_from_slice(&payload_hash.to_le_bytes());
+    let header_hash = xxh3_64(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
+    fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn assert_bad_record(error: &TableError, path: &Path, board: &Board, problem: &str) {
+    assert!(matches!(error, TableError::BadRecord { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains(&format!("board {board}")), "{message}");
+    assert!(message.contains(problem), "{message}");
+    assert!(!message.contains('\n'), "{message}");
+}
+
+#[test]
+fn impossible_records_are_refused_when_read_and_when_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    // After player 1's pit 2 on the seed's board, pits 2 and 5 are empty.
+    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
+    let cases: [([u8; 2], &str); 4] = [
+        ([3, 1 << 1], "names move slot 1"),
+        ([3, 1 << 7], "beyond the game's 7 move slots"),
+        ([100, 1], "value 100 outside -35..=35"),
+        ([3, 0], "no optimal move"),
+    ];
+    for (record, problem) in cases {
+        let path = corrupted(dir.path(), &board, record);
+        // The checksums are right: the file opens.
+        let table = IoiwariTable::open(&path).unwrap();
+        let lookups = [
+            table.value(&board).err(),
+            table.best_move(&board).err(),
+            table.best_moves(&board).err(),
+        ];
+        for error in lookups {
+            match error {
+                Some(LookupError::Record(e)) => assert_bad_record(&e, &path, &board, problem),
+                other => panic!("{problem}: expected a bad record, got {other:?}"),
+            }
+        }
+        let error = table.check_moves().unwrap_err();
+        assert_bad_record(&error, &path, &board, problem);
+        let error = table.check_records().unwrap_err();
+        assert_bad_record(&error, &path, &board, problem);
+        // Other boards still read.
+        let start: Board = "4 3 2 4 2 3 2".parse().unwrap();
+        assert_eq!(table.best_move(&start).unwrap(), Some(1));
+    }
+}
+
+#[test]
+fn a_value_changed_within_range_is_caught_against_the_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
+    let good = IoiwariTable::in_memory();
+    let value = good.value(&board).unwrap() as i8;
+    let mask = good.best_mask(&board).unwrap() as u8;
+    let path = corrupted(dir.path(), &board, [(value + 1) as u8, mask]);
+    let table = IoiwariTable::open(&path).unwrap();
+    assert_eq!(table.check_moves().unwrap(), 279_936);
+    // The board or one of its parents no longer agrees with its children.
+    let error = table.check_records().unwrap_err();
+    assert!(matches!(error, TableError::BadRecord { .. }), "{error}");
+    let message = error.to_string();
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains("board "), "{message}");
+}
