@@ -307,6 +307,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     if report.failures.len() > 10 {
         println!("... and {} more wrong answers", report.failures.len() - 10);
     }
+    if let Some(first) = report.unsolicited.first() {
+        println!(
+            "unsolicited: {} lines answering no request (the first: '{first}')",
+            report.unsolicited.len()
+        );
+    }
     if let Some(fault) = &report.fault {
         println!("stopped: {fault}");
     }

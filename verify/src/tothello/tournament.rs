@@ -228,13 +228,13 @@ mod tests {
 
     fn agents(seed: u64, game: u64) -> [super::super::agents::TothelloAgent; 2] {
         let rng = |seat| stream(seed, Purpose::Agent, 0, game, seat);
-        let black = if game % 2 == 0 {
+        let black = if game.is_multiple_of(2) {
             Player::Random
         } else {
             Player::Greedy
         };
         // A solver now and then, which may pass.
-        let red = if game % 5 == 0 {
+        let red = if game.is_multiple_of(5) {
             Player::Solver { depth: 1, exact: 6 }
         } else {
             Player::Random
