@@ -86,10 +86,8 @@ pub struct RefereeArgs {
     cases: usize,
     #[command(flatten)]
     seed: SeedArgs,
-    /// The time limit covers each answer.
     #[command(flatten)]
     timeout: TimeoutArgs,
-    /// The log records the dialogue (`>` requests, `<` answers).
     #[command(flatten)]
     log: LogArgs,
 }
@@ -139,7 +137,7 @@ pub fn entry() -> GameEntry {
         .verb(
             Verb::new(
                 "referee",
-                "Check a bestMove program over the line protocol",
+                "Check a bestMove program over the line protocol (--timeout: per answer)",
                 referee,
             )
             .default("seed", "2001")
