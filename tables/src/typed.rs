@@ -205,11 +205,7 @@ impl<T: Tabulated> TypedTable<T> {
         .map_err(|e| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
             index: e.index,
-            problem: format!(
-                "{}: {}",
-                T::describe(&T::position(e.index as u64)),
-                e.problem
-            ),
+            problem: format!("{}: {}", T::describe(&T::position(e.index)), e.problem),
         })
     }
 }

@@ -1,25 +1,33 @@
 //! `tabula … tothello`: serve the line protocol, query, play a person, verify.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
 use tabula_solver::tothello::search::SCALE;
-use tabula_solver::tothello::{Board, Color, Move, Position, Solver, best_move, square_name};
-use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer, parse_seconds};
+use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
+use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
 use tabula_verify::tothello::{
-    Player, TournamentConfig, answer, referee_best_move, run_tournament, test_cases,
+    Player, TerminalEnd, TournamentConfig, answer, play_terminal, referee_best_move,
+    run_tournament, test_cases,
 };
 
 use crate::Outcome;
-use crate::common::stderr_mode;
+use crate::common::{
+    JsonArgs, Log, LogArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
+};
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
+
+/// Plies of heuristic search before the exact endgame, for `query` and `play`
+/// alike: the same position gets the same advice in both.
+const DEPTH: u8 = 6;
+
+/// Empty squares from which `query` and `play` solve exactly.
+const EXACT: u32 = 14;
 
 /// Arguments of `tabula serve tothello`.
 #[derive(Args)]
@@ -34,7 +42,7 @@ pub struct PositionArgs {
     /// Black pieces, separated by commas or spaces (e.g. "D5,E4").
     #[arg(long)]
     black: Option<String>,
-    /// The player to move: Red or Black.
+    /// The player to move: Red or Black (any case).
     #[arg(long)]
     turn: Option<String>,
 }
@@ -45,10 +53,10 @@ pub struct QueryArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Plies of heuristic search when too many squares are empty to solve.
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = DEPTH)]
     depth: u8,
     /// Solve exactly when at most this many squares are empty.
-    #[arg(long, default_value_t = 14)]
+    #[arg(long, default_value_t = EXACT)]
     exact: u32,
 }
 
@@ -57,14 +65,14 @@ pub struct QueryArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     position: PositionArgs,
-    /// The colour you play (Black moves first from the standard start).
-    #[arg(long, default_value = "Black")]
+    /// The colour you play, Red or Black in any case (Black moves first from the standard start).
+    #[arg(long, visible_alias = "colour", default_value = "Black")]
     color: String,
     /// Plies the computer searches before the endgame.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = DEPTH)]
     depth: u8,
     /// Empty squares from which the computer plays perfectly.
-    #[arg(long, default_value_t = 14)]
+    #[arg(long, default_value_t = EXACT)]
     exact: u32,
 }
 
@@ -78,33 +86,29 @@ pub struct RefereeArgs {
     /// Random valid boards sent after the statement's two examples.
     #[arg(long, default_value_t = 1000)]
     cases: usize,
-    /// Seed of the random boards.
-    #[arg(long, default_value_t = 2001)]
-    seed: u64,
-    /// Time limit for each request to be taken and answered, in seconds, at most a day.
-    #[arg(long, value_parser = parse_seconds, default_value = "2")]
-    timeout: Duration,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    #[command(flatten)]
+    log: LogArgs,
     /// Let the program's stderr through instead of quoting its last lines in
     /// the reason of an exit.
     #[arg(long, requires = "player")]
     player_stderr: bool,
-    /// Record the dialogue in this file (`>` requests, `<` answers).
-    #[arg(long)]
-    log: Option<PathBuf>,
 }
 
 /// Arguments of `tabula verify tothello`.
 #[derive(Args)]
 pub struct VerifyArgs {
     /// Openings per pair of players; each is played with both colours.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, value_parser = positive, default_value = "20")]
     openings: usize,
     /// Random placements from the standard start in each opening.
     #[arg(long, default_value_t = 4)]
     opening_plies: usize,
-    /// Seed of the openings and of the random choices.
-    #[arg(long, default_value_t = 2001)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArgs,
     /// Search depths of the solver players, comma-separated.
     #[arg(long, default_value = "1,2,3", value_delimiter = ',')]
     depths: Vec<u8>,
@@ -114,9 +118,8 @@ pub struct VerifyArgs {
     /// Each solver's transposition table holds 2^bits entries of 24 bytes.
     #[arg(long, default_value_t = 18)]
     table_bits: u32,
-    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
-    #[arg(long, value_parser = crate::common::output_path)]
-    json: Option<crate::common::OutputPath>,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 /// The game's registration: its verbs.
@@ -137,16 +140,23 @@ pub fn entry() -> GameEntry {
             "Answer bestMove requests on the line protocol",
             serve,
         ))
-        .verb(Verb::new(
-            "referee",
-            "Check a bestMove program over the line protocol",
-            referee,
-        ))
-        .verb(Verb::new(
-            "verify",
-            "Tournament of the built-in players from seeded random openings",
-            verify,
-        ))
+        .verb(
+            Verb::new(
+                "referee",
+                "Check a bestMove program over the line protocol (--timeout: per answer)",
+                referee,
+            )
+            .default("seed", "2001")
+            .default("timeout", "2"),
+        )
+        .verb(
+            Verb::new(
+                "verify",
+                "Tournament of the built-in players from seeded random openings",
+                verify,
+            )
+            .default("seed", "2001"),
+        )
 }
 
 /// Answers `bestMove` requests on stdin until end of input.
@@ -169,13 +179,20 @@ fn parse_position(args: &PositionArgs) -> anyhow::Result<Position> {
     };
     let board = Board::from_squares(&list(&args.red), &list(&args.black))
         .context("bad position (--red/--black)")?;
-    let turn: Color = args
-        .turn
-        .as_deref()
-        .unwrap_or("Black")
-        .parse()
-        .context("bad --turn")?;
+    let turn = parse_color(args.turn.as_deref().unwrap_or("Black")).context("bad --turn")?;
     Ok(Position::new(board, turn))
+}
+
+/// A colour on the command line: `Red` or `Black` in any case (the protocol
+/// itself keeps the statement's exact spelling).
+pub fn parse_color(text: &str) -> Result<Color, tabula_solver::tothello::TothelloError> {
+    if text.eq_ignore_ascii_case("red") {
+        Ok(Color::Red)
+    } else if text.eq_ignore_ascii_case("black") {
+        Ok(Color::Black)
+    } else {
+        text.parse()
+    }
 }
 
 fn squares(mask: u64) -> String {
@@ -219,83 +236,29 @@ pub fn query(args: QueryArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays a game between a person (reading `input`) and the solver.
+/// Plays a game between a person (reading `input`) and the solver, through
+/// the core's match loop (see `tabula_verify::tothello::terminal`).
 ///
 /// Returns the final position, or `None` when the person typed `quit`.
 pub fn play_session(
-    mut input: impl BufRead,
-    mut output: impl Write,
+    input: impl BufRead,
+    output: impl Write,
     start: Position,
     human: Color,
     depth: u8,
     exact: u32,
 ) -> anyhow::Result<Option<Position>> {
-    let mut pos = start;
-    let mut solver = Solver::new(22);
-    writeln!(
-        output,
-        "You play {human}. Type a square like C4, or pass; quit to stop."
-    )?;
-    let mut shown = None;
-    while !pos.is_finished() {
-        // The board again only when it changed (not after a refused move).
-        if shown != Some(pos) {
-            writeln!(output, "\n{pos}")?;
-            shown = Some(pos);
-        }
-        if pos.to_move != human {
-            let result = if pos.empties() <= exact {
-                solver.solve(&pos)
-            } else {
-                solver.search(&pos, depth)
-            };
-            let mv = result.best.expect("the game is not over");
-            let verdict = if result.exact {
-                format!("perfect play ends {:+} for {}", result.value, pos.to_move)
-            } else {
-                format!(
-                    "estimate {:+.1} for {}",
-                    f64::from(result.value) / f64::from(SCALE),
-                    pos.to_move
-                )
-            };
-            match mv {
-                Move::Pass => writeln!(output, "{} passes ({verdict})", pos.to_move)?,
-                Move::Place(_) => writeln!(output, "{} plays {mv} ({verdict})", pos.to_move)?,
-            }
-            pos.apply(mv);
-            continue;
-        }
-        write!(output, "Your move ({human}): ")?;
-        output.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line).context("reading your move")? == 0 {
-            bail!("input ended before the game did");
-        }
-        let text = line.trim();
-        if text.eq_ignore_ascii_case("quit") {
-            return Ok(None);
-        }
-        match text.parse::<Move>().and_then(|mv| pos.try_apply(mv)) {
-            Ok(()) => {}
-            Err(e) => writeln!(output, "illegal move: {e}")?,
-        }
+    match play_terminal(input, output, start, human, depth, exact).context("the terminal")? {
+        TerminalEnd::Finished(end) => Ok(Some(end)),
+        TerminalEnd::Quit => Ok(None),
+        TerminalEnd::InputEnded => bail!("input ended before the game did"),
     }
-    writeln!(output, "\n{}", pos.board)?;
-    let (red, black) = (pos.board.red.count_ones(), pos.board.black.count_ones());
-    let verdict = match red.cmp(&black) {
-        std::cmp::Ordering::Greater => "Red wins",
-        std::cmp::Ordering::Less => "Black wins",
-        std::cmp::Ordering::Equal => "draw",
-    };
-    writeln!(output, "Game over: Red {red}, Black {black}: {verdict}")?;
-    Ok(Some(pos))
 }
 
 /// Lets a person play against the solver in the terminal.
 pub fn play(args: PlayArgs) -> Outcome {
     let start = parse_position(&args.position)?;
-    let human: Color = args.color.parse().context("bad --color")?;
+    let human = parse_color(&args.color).context("bad --color")?;
     play_session(
         io::stdin().lock(),
         io::stdout().lock(),
@@ -311,19 +274,10 @@ pub fn play(args: PlayArgs) -> Outcome {
 ///
 /// Prints each wrong answer and a summary; exits 0 when every answer is right, 1 otherwise.
 pub fn referee(args: RefereeArgs) -> Outcome {
-    let timeout = Some(args.timeout);
-    let cases = test_cases(args.cases, args.seed);
-    let mut log = match &args.log {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).with_context(|| format!("{}", path.display()))?,
-        )),
-        None => None,
-    };
-    let mut record = |line: &str| {
-        if let Some(log) = log.as_mut() {
-            let _ = writeln!(log, "{line}");
-        }
-    };
+    let timeout = Some(args.timeout.timeout);
+    let cases = test_cases(args.cases, args.seed.seed);
+    let log = Log::open(args.log.log.as_ref())?;
+    let mut record = |line: &str| log.line(line);
     let report = match &args.player {
         Some(command) => {
             let mut player = ExternalPlayer::spawn_with(command, stderr_mode(args.player_stderr))?;
@@ -347,9 +301,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             )
         }
     };
-    if let Some(log) = log.as_mut() {
-        log.flush().context("writing the log")?;
-    }
+    log.flush().context("writing the log")?;
     for failure in report.failures.iter().take(10) {
         println!(
             "wrong: {} -> got '{}', expected {}",
@@ -358,6 +310,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     if report.failures.len() > 10 {
         println!("... and {} more wrong answers", report.failures.len() - 10);
+    }
+    if let Some(first) = report.unsolicited.first() {
+        println!(
+            "unsolicited: {} lines answering no request (the first: '{first}')",
+            report.unsolicited.len()
+        );
     }
     if let Some(fault) = &report.fault {
         println!("stopped: {fault}");
@@ -372,9 +330,6 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 
 /// Runs the tournament of the built-in players and prints its report.
 pub fn verify(args: VerifyArgs) -> Outcome {
-    if args.openings == 0 {
-        bail!("--openings must be at least 1");
-    }
     if !(8..=28).contains(&args.table_bits) {
         bail!("--table-bits must be between 8 and 28");
     }
@@ -392,7 +347,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         players,
         openings: args.openings,
         opening_plies: args.opening_plies,
-        seed: args.seed,
+        seed: args.seed.seed,
         table_bits: args.table_bits,
     };
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
@@ -403,7 +358,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
         config.openings, config.opening_plies, config.seed
     );
-    crate::common::emit_report(&report.to_markdown(), args.json.as_ref(), &report)?;
+    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 mod common;
-use common::{run, run_or_kill, stderr, tabula};
+use common::{run, run_or_kill, run_with_input, stderr, tabula};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
@@ -143,7 +143,8 @@ fn a_player_that_answers_everything_at_once_is_stopped() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         text.contains("stopped: no answer to '") && text.contains("flooded its output")
-            || text.contains("stopped: could not send a request: player timed out"),
+            || text.contains("stopped: could not send a request: player timed out")
+            || text.contains("stopped: 10 wrong or unsolicited answers"),
         "{text}"
     );
 }
@@ -160,4 +161,56 @@ fn time_limits_are_checked() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn referee_stops_a_runaway_answer_stream() {
+    // `yes` answers every request at once and keeps writing: the check stops
+    // (after ten wrong or unsolicited answers, or when the unread lines pile
+    // up, whichever it sees first) instead of reading it all.
+    let out = run(&[
+        "referee", "tothello", "--player", "yes 16", "--cases", "1000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.contains("stopped: 10 wrong or unsolicited answers")
+            || text.contains("flooded its output"),
+        "{text}"
+    );
+    let passed: usize = text
+        .lines()
+        .find_map(|l| l.strip_prefix("passed ")?.strip_suffix(" of 1002 cases"))
+        .and_then(|n| n.parse().ok())
+        .expect("a summary line");
+    assert!(passed < 20, "{text}");
+}
+
+#[test]
+fn colour_is_accepted_in_any_case_and_either_spelling() {
+    for args in [
+        vec!["--color", "red"],
+        vec!["--colour", "RED"],
+        vec!["--color", "Black"],
+    ] {
+        let mut all = vec!["play", "tothello", "--depth", "1"];
+        all.extend(&args);
+        let out = run_with_input(&all, "quit\n");
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let color = if args[1].eq_ignore_ascii_case("red") {
+            "Red"
+        } else {
+            "Black"
+        };
+        assert!(text.contains(&format!("You play {color}.")), "{text}");
+        assert!(text.contains(&format!("Your move ({color}): ")), "{text}");
+    }
+    let out = run(&["play", "tothello", "--color", "White"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("'White' is not a player"),
+        "{}",
+        stderr(&out)
+    );
 }

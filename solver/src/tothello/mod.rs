@@ -8,14 +8,20 @@
 //! pieces, the first other square on each side holds a mover's piece (not an
 //! empty square, not the edge).
 //!
-//! [`rules`] holds the bitboard rules and `bestMove`; [`search`] the solving
-//! player (alpha-beta negamax with a transposition table, exact at the end).
+//! [`board`] holds squares, boards and their notation; [`rules`] the chain
+//! reaction and `bestMove` on bitboards; [`position`] the whole game (both
+//! game traits); [`search`] the solving player (alpha-beta negamax with a
+//! transposition table, exact at the end).
 
+pub mod board;
+pub mod position;
 pub mod rules;
 pub mod search;
 
-pub use rules::{
-    BestMove, Board, Color, Move, Position, Settled, Square, TothelloError, best_move,
-    parse_square, square_name,
-};
+#[cfg(test)]
+pub(crate) mod reference;
+
+pub use board::{Board, Color, Square, TothelloError, parse_square, square_name};
+pub use position::{Move, Position, color_of, seat_of};
+pub use rules::{BestMove, Settled, best_move};
 pub use search::{SearchResult, Solver};
