@@ -7,6 +7,7 @@
 //! with its layered builder.
 
 pub mod game;
+pub mod grid;
 pub mod ioiwari;
 pub mod nim;
 pub mod retrograde;
