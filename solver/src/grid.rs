@@ -105,7 +105,7 @@ impl Squares {
 
     /// Every square number raised by `k` (`0 <= k < 64`); squares past 255 drop out.
     #[inline]
-    pub fn shl(self, k: u32) -> Squares {
+    pub fn shift_up(self, k: u32) -> Squares {
         if k == 0 {
             return self;
         }
@@ -120,7 +120,7 @@ impl Squares {
 
     /// Every square number lowered by `k` (`0 <= k < 64`); squares below 0 drop out.
     #[inline]
-    pub fn shr(self, k: u32) -> Squares {
+    pub fn shift_down(self, k: u32) -> Squares {
         if k == 0 {
             return self;
         }
@@ -387,7 +387,11 @@ impl Geometry {
             Direction::SouthEast => (set.and(self.not_last_col), n + 1, true),
             Direction::SouthWest => (set.and(self.not_first_col), n - 1, true),
         };
-        let moved = if up { set.shl(k) } else { set.shr(k) };
+        let moved = if up {
+            set.shift_up(k)
+        } else {
+            set.shift_down(k)
+        };
         moved.and(self.all)
     }
 }
@@ -440,13 +444,17 @@ mod tests {
                     .map(|c| c + k as usize)
                     .filter(|&c| c < 256)
                     .collect();
-                assert_eq!(a.shl(k).iter().collect::<Vec<_>>(), up, "shl {k}");
+                assert_eq!(a.shift_up(k).iter().collect::<Vec<_>>(), up, "shift_up {k}");
                 let down: Vec<usize> = a
                     .iter()
                     .filter(|&c| c >= k as usize)
                     .map(|c| c - k as usize)
                     .collect();
-                assert_eq!(a.shr(k).iter().collect::<Vec<_>>(), down, "shr {k}");
+                assert_eq!(
+                    a.shift_down(k).iter().collect::<Vec<_>>(),
+                    down,
+                    "shift_down {k}"
+                );
             }
         }
         assert_eq!(Squares::first(70).count(), 70);
