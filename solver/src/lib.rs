@@ -9,6 +9,7 @@
 
 pub mod alphabeta;
 pub mod game;
+pub mod grid;
 pub mod ioiwari;
 pub mod nim;
 pub mod retrograde;

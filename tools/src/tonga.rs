@@ -1,10 +1,9 @@
 //! `tabula … tonga`: score, server-moves, build, query, referee, serve and verify.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
@@ -13,15 +12,19 @@ use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::Table;
 use tabula_tables::tonga::{self as table, TongaTable};
-use tabula_verify::process::{ExternalPlayer, parse_seconds};
-use tabula_verify::protocol;
+use tabula_verify::seat::Limits;
 use tabula_verify::tonga::{
-    AGENTS, GameResult, SIZES, ServeSession, agent, agent_rng, game_rng, play_game, referee_game,
-    signed_sqrt, verify as verify_report,
+    AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, signed_sqrt,
+    verify as verify_report,
 };
+use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::common::stderr_mode;
+use crate::common::{
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
+    serve_stdio, tested_player,
+};
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -59,42 +62,29 @@ pub struct QueryArgs {
     table: PathBuf,
 }
 
-/// Arguments shared by the commands that play games.
+/// Board sides (comma-separated) of the commands that play games.
 #[derive(Args)]
-pub struct GamesArgs {
-    /// Seed of the coins and the server's tie-breaks.
-    #[arg(long, default_value_t = 6759)]
-    seed: u64,
-    /// Board sides, comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = SIZES)]
+pub struct SizesArgs {
+    /// Board sides, comma-separated (even, 4 to 16).
+    #[arg(long, value_delimiter = ',', default_value = "6,8,10,12,14,16")]
     sizes: Vec<usize>,
 }
 
 /// Arguments of `tabula referee tonga`.
 #[derive(Args)]
 pub struct RefereeArgs {
-    /// The player's command, run with `sh -c` and spoken to over pipes.
-    #[arg(long, conflicts_with = "agent", required_unless_present = "agent")]
-    player: Option<String>,
-    /// A built-in player instead: random, greedy, server or best.
-    #[arg(long)]
-    agent: Option<String>,
     #[command(flatten)]
-    games_args: GamesArgs,
-    /// Games per board side.
-    #[arg(long, default_value_t = 1)]
-    games: usize,
-    /// Time limit for the player's whole game, in seconds, at most a day (only
-    /// the time spent waiting for it to take messages and answer counts).
-    #[arg(long, value_parser = parse_seconds, default_value = "20")]
-    timeout: Duration,
-    /// Let the player's stderr through instead of quoting its last lines in the
-    /// reason of an exit.
-    #[arg(long, requires = "player")]
-    player_stderr: bool,
-    /// Record every game's moves (and the dialogue) in this file.
-    #[arg(long)]
-    log: Option<PathBuf>,
+    seat: SeatArgs,
+    #[command(flatten)]
+    sizes: SizesArgs,
+    #[command(flatten)]
+    games: GamesArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 /// Arguments of `tabula serve tonga`.
@@ -103,25 +93,28 @@ pub struct ServeArgs {
     /// The built-in player: random, greedy, server or best.
     #[arg(long)]
     agent: String,
-    /// Seed of the player's own random choices.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    seed: SeedArgs,
 }
 
 /// Arguments of `tabula verify tonga`.
 #[derive(Args)]
 pub struct VerifyArgs {
     #[command(flatten)]
-    games_args: GamesArgs,
-    /// Games per board side and player.
-    #[arg(long, default_value_t = 20)]
-    games: usize,
+    sizes: SizesArgs,
+    #[command(flatten)]
+    games: GamesArgs,
     /// Players to measure, comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = AGENTS.map(String::from))]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,greedy,server,best"
+    )]
     agents: Vec<String>,
-    /// Also write the report as JSON to this file; `-` writes the JSON alone to stdout.
-    #[arg(long, value_parser = crate::common::output_path)]
-    json: Option<crate::common::OutputPath>,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -142,9 +135,9 @@ pub fn entry() -> GameEntry {
         .table_check(check_records)
         .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
         .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))
-        .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve))
-        .verb(Verb::new("referee", "The server against a player, with the TopCoder scoring", referee))
-        .verb(Verb::new("verify", "Mean case score per board side of each built-in player against the server", verify))
+        .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve).default("seed", "0"))
+        .verb(Verb::new("referee", "The server against a player, with the TopCoder scoring; --games per board side, --timeout for the player's whole game (only the time waiting for its answers counts)", referee).default("seed", "6759").default("timeout", "20"))
+        .verb(Verb::new("verify", "Mean case score per board side of each built-in player against the server; --games per board side and player", verify).default("seed", "6759").default("games", "20"))
         .extra(Verb::new("score", "Read N and N rows on stdin; print `B <points> W <points>`", |_: StdinArgs| tonga(TongaCommand::Score)))
         .extra(Verb::new("server-moves", "Read N, the server's colour (B or W) and N rows on stdin; print the server's maximal 3-ply score, then each tied-best square", |_: StdinArgs| tonga(TongaCommand::ServerMoves)))
         .extra(Verb::new("solve", "Read a board with at most 16 empty squares on stdin; print its exact value, optimal squares and (up to 12 empties) the value against the server", |_: StdinArgs| tonga(TongaCommand::Solve)))
@@ -274,106 +267,89 @@ fn check_sizes(sizes: &[usize], allow_small: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn check_agent(name: &str) -> anyhow::Result<()> {
-    if !AGENTS.contains(&name) {
-        bail!("unknown player '{name}' (known: {})", AGENTS.join(", "));
-    }
-    Ok(())
-}
-
 /// Referees games against an external player or a built-in one.
 pub fn referee(args: RefereeArgs) -> Outcome {
-    check_sizes(&args.games_args.sizes, true)?;
-    if let Some(name) = &args.agent {
-        check_agent(name)?;
+    check_sizes(&args.sizes.sizes, true)?;
+    // Checked before any game, so that a typo costs no player run.
+    match (&args.seat.player, &args.seat.agent) {
+        (None, None) => bail!("give --player CMD or --agent NAME"),
+        (None, Some(name)) if !AGENTS.contains(&name.as_str()) => {
+            bail!(
+                "--agent: unknown player '{name}' (known: {})",
+                AGENTS.join(", ")
+            )
+        }
+        _ => {}
     }
-    let timeout = args.timeout;
-    let mut log: Option<BufWriter<File>> = match &args.log {
-        Some(path) => Some(BufWriter::new(
-            File::create(path).with_context(|| format!("{}", path.display()))?,
-        )),
-        None => None,
+    let log = Log::open(args.log.log.as_ref())?;
+    let seed = args.seed.seed;
+    let limits = Limits {
+        per_game: Some(args.timeout.timeout),
+        ..Limits::default()
     };
-    let seed = args.games_args.seed;
     let mut total = 0.0;
     let mut count = 0;
-    for &n in &args.games_args.sizes {
-        for g in 0..args.games {
-            let mut rng = game_rng(seed, n, g);
-            let mut lines = Vec::new();
-            let result: GameResult = match (&args.player, &args.agent) {
-                (Some(command), _) => {
-                    let mode = stderr_mode(args.player_stderr);
-                    let mut player = ExternalPlayer::spawn_with(command, mode)?;
-                    let result = referee_game(n, &mut player, Some(timeout), &mut rng, &mut |l| {
-                        lines.push(l.to_string())
-                    });
-                    player.finish(Duration::from_millis(200));
-                    result
-                }
-                (None, Some(name)) => {
-                    let mut a = agent(name, agent_rng(seed, n, g)).expect("checked name");
-                    play_game(n, a.as_mut(), &mut rng)
-                }
-                (None, None) => unreachable!("clap requires --player or --agent"),
-            };
-            if let Some(log) = log.as_mut() {
-                writeln!(log, "# game {g} N {n} seed {seed}")?;
-                for line in &lines {
-                    writeln!(log, "{line}")?;
-                }
-                let moves: Vec<String> = result
-                    .moves
-                    .iter()
-                    .map(|(c, r, col)| format!("{c}{r},{col}"))
-                    .collect();
-                writeln!(log, "moves {}", moves.join(" "))?;
-                writeln!(log, "{}", result.line())?;
-            }
+    for &n in &args.sizes.sizes {
+        for g in 0..args.games.games {
+            log.line(&format!("# game {g} N {n} seed {seed}"));
+            // A fresh run of the player for every game, as the statement's tester does.
+            let mut player = tested_player(
+                &args.seat,
+                TongaWire::default(),
+                |name| agent(name, agent_rng(seed, n, g)),
+                &AGENTS,
+                &log,
+            )?;
+            let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
+            drop(player);
+            let result = GameResult::new(seat, &record);
+            let moves: Vec<String> = result
+                .moves
+                .iter()
+                .map(|(c, r, col)| format!("{c}{r},{col}"))
+                .collect();
+            log.line(&format!("moves {}", moves.join(" ")));
+            log.line(&result.line());
             println!("{}", result.line());
             total += signed_sqrt(result.case_score());
             count += 1;
         }
     }
-    if let Some(log) = log.as_mut() {
-        log.flush().context("writing the log")?;
-    }
+    log.flush()?;
     println!("overall {total:.3} over {count} games");
     Ok(ExitCode::SUCCESS)
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.
 pub fn serve(args: ServeArgs) -> Outcome {
-    check_agent(&args.agent)?;
-    let mut session = ServeSession::new(
-        agent(&args.agent, tabula_verify::tournament::rng(args.seed, 0)).expect("checked name"),
-    );
-    let stdin = io::stdin();
-    protocol::serve(stdin.lock(), io::stdout().lock(), |line| {
-        session.handle(line)
-    })
-    .context("serving on stdin/stdout")?;
-    Ok(ExitCode::SUCCESS)
+    let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
+    let agent = known_agent(&args.agent, |name| agent(name, rng), &AGENTS)?;
+    serve_stdio(Session::new(TongaWire::default(), agent))
 }
 
 /// Prints the verify report, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
-    check_sizes(&args.games_args.sizes, true)?;
+    check_sizes(&args.sizes.sizes, true)?;
     for name in &args.agents {
-        check_agent(name)?;
+        if !AGENTS.contains(&name.as_str()) {
+            bail!(
+                "--agents: unknown agent '{name}' (known: {})",
+                AGENTS.join(", ")
+            );
+        }
     }
     let names: Vec<&str> = args.agents.iter().map(String::as_str).collect();
-    let total = names.len() * args.games_args.sizes.len() * args.games;
+    let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = bar(total, "games");
     let report = verify_report(
         &names,
-        &args.games_args.sizes,
-        args.games,
-        args.games_args.seed,
+        &args.sizes.sizes,
+        args.games.games,
+        args.seed.seed,
         &|done| progress.set_position(done as u64),
     );
     progress.finish_and_clear();
-    crate::common::emit_report(&report.to_markdown(), args.json.as_ref(), &report)?;
+    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

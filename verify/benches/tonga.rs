@@ -5,8 +5,8 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour, Position};
-use tabula_verify::old_agent::Agent;
-use tabula_verify::tonga::{BestAgent, BestSettings, agent_rng, game_rng, play_game};
+use tabula_verify::agent::Agent;
+use tabula_verify::tonga::{BestAgent, BestSettings, agent, agent_rng, play_agent};
 
 /// The position after `stones` moves of the server's policy for both sides (first of ties).
 fn opening(n: usize, stones: usize) -> Position {
@@ -42,15 +42,12 @@ fn bench_best(c: &mut Criterion) {
     for n in [8, 16] {
         group.bench_function(BenchmarkId::new("best", n), |b| {
             b.iter(|| {
-                let mut best = BestAgent::new(BestSettings::default());
-                play_game(n, &mut best, &mut game_rng(1, n, 0))
+                let best = Box::new(BestAgent::new(BestSettings::default()));
+                play_agent(n, 0, 1, best)
             })
         });
         group.bench_function(BenchmarkId::new("server", n), |b| {
-            b.iter(|| {
-                let mut agent = tabula_verify::tonga::agent("server", agent_rng(1, n, 0)).unwrap();
-                play_game(n, agent.as_mut(), &mut game_rng(1, n, 0))
-            })
+            b.iter(|| play_agent(n, 0, 1, agent("server", agent_rng(1, n, 0)).unwrap()))
         });
     }
     group.finish();

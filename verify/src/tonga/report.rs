@@ -1,0 +1,152 @@
+//! `verify tonga`: every built-in player against the server on the same games,
+//! counted on the shared scoreboard, reported as the mean case score per N.
+
+use serde::Serialize;
+
+use super::{agent, agent_rng, play_game, signed_sqrt};
+use crate::report;
+use crate::scoreboard::{Line, Scoreboard, Tally};
+use crate::seat::{Limits, Local};
+use crate::stats::Mean;
+use crate::tournament::{self, Progress};
+
+/// One player's results on one board size.
+#[derive(Clone, Debug, Serialize)]
+pub struct SizeResult {
+    /// Board side.
+    pub n: usize,
+    /// Mean case score with its 95% interval.
+    pub case_score: Mean,
+    /// Sum of the signed square roots of the case scores.
+    pub sqrt_score: f64,
+    /// Games the player did not lose (case score ≥ 0).
+    pub non_negative: usize,
+}
+
+/// One player's line of the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct AgentResult {
+    /// Player name.
+    pub agent: String,
+    /// Per board size.
+    pub sizes: Vec<SizeResult>,
+    /// Overall score: the sum of signed square roots over every game.
+    pub overall: f64,
+}
+
+/// The verify report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Seed of the run.
+    pub seed: u64,
+    /// Games per size and player.
+    pub games: usize,
+    /// Every player's results.
+    pub agents: Vec<AgentResult>,
+    /// The scoreboard's lines (entrant = player, case = `N=…`; score = points,
+    /// margin = case score, case score = Σ signed √).
+    pub lines: Vec<Line>,
+}
+
+/// The case name of board side `n` on the scoreboard.
+pub fn case_name(n: usize) -> String {
+    format!("N={n}")
+}
+
+/// A case's score: the sum of the signed square roots of its case scores.
+pub fn sqrt_score(tally: &Tally) -> f64 {
+    tally.margins.iter().map(|&m| signed_sqrt(m as i64)).sum()
+}
+
+/// Plays `games` seeded games per size for each named agent against the server.
+///
+/// Game `g` of size `n` has the same coin and server stream for every agent.
+pub fn verify(
+    agents: &[&str],
+    sizes: &[usize],
+    games: usize,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Report {
+    let jobs: Vec<(usize, usize, usize)> = (0..agents.len())
+        .flat_map(|a| {
+            sizes
+                .iter()
+                .flat_map(move |&n| (0..games).map(move |g| (a, n, g)))
+        })
+        .collect();
+    let records = tournament::run(jobs.len(), progress, |j| {
+        let (a, n, g) = jobs[j];
+        let mut player = Local(agent(agents[a], agent_rng(seed, n, g)).expect("known agent"));
+        play_game(n, g, seed, &mut player, Limits::default())
+    });
+    let mut board = Scoreboard::new();
+    for (&(a, n, _), (record, seat)) in jobs.iter().zip(&records) {
+        board.add(agents[a], &case_name(n), *seat, record);
+    }
+    Report::new(&board, agents, sizes, games, seed)
+}
+
+impl Report {
+    /// The report of a scoreboard of games against the server.
+    pub fn new(
+        board: &Scoreboard,
+        agents: &[&str],
+        sizes: &[usize],
+        games: usize,
+        seed: u64,
+    ) -> Report {
+        let results = agents
+            .iter()
+            .map(|&name| {
+                let sizes: Vec<SizeResult> = sizes
+                    .iter()
+                    .map(|&n| {
+                        let empty = Tally::default();
+                        let tally = board.tally(name, &case_name(n)).unwrap_or(&empty);
+                        SizeResult {
+                            n,
+                            case_score: Mean::of(&tally.margins),
+                            sqrt_score: sqrt_score(tally),
+                            non_negative: tally.margins.iter().filter(|&&m| m >= 0.0).count(),
+                        }
+                    })
+                    .collect();
+                AgentResult {
+                    agent: name.to_string(),
+                    overall: sizes.iter().map(|s| s.sqrt_score).sum(),
+                    sizes,
+                }
+            })
+            .collect();
+        Report {
+            seed,
+            games,
+            agents: results,
+            lines: board.lines(&sqrt_score),
+        }
+    }
+
+    /// Markdown: mean case score ± 95% interval per size, then the overall score.
+    pub fn to_markdown(&self) -> String {
+        let mut headers = vec!["player".to_string()];
+        if let Some(first) = self.agents.first() {
+            headers.extend(first.sizes.iter().map(|s| format!("N={}", s.n)));
+        }
+        headers.push("overall Σ±√".into());
+        let mut table = report::Table::new(&headers);
+        for a in &self.agents {
+            let mut row = vec![a.agent.clone()];
+            row.extend(a.sizes.iter().map(|s| s.case_score.display(1)));
+            row.push(format!("{:.1}", a.overall));
+            table.row(&row);
+        }
+        format!(
+            "{} seeded games per size (seed {}); cells are the mean case score \
+             (player − server points) ± 95% CI.\n\n{}",
+            self.games,
+            self.seed,
+            table.to_markdown()
+        )
+    }
+}
