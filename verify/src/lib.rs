@@ -14,7 +14,6 @@ pub mod agent;
 pub mod arena;
 pub mod ioiwari;
 pub mod nim;
-pub mod old_agent;
 pub mod process;
 pub mod protocol;
 pub mod report;
