@@ -142,8 +142,8 @@ impl Clock {
         self.game_used = Duration::ZERO;
     }
 
-    /// The time left before some limit is reached, if any limit is set.
-    pub fn remaining(&self) -> Option<Duration> {
+    /// The time left under each limit: per answer, per game, per case.
+    fn left(&self) -> [Option<Duration>; 3] {
         let game = self
             .limits
             .per_game
@@ -153,9 +153,11 @@ impl Clock {
             .per_case
             .map(|l| l.saturating_sub(self.case_used));
         [self.limits.per_answer, game, case]
-            .into_iter()
-            .flatten()
-            .min()
+    }
+
+    /// The time left before some limit is reached, if any limit is set.
+    pub fn remaining(&self) -> Option<Duration> {
+        self.left().into_iter().flatten().min()
     }
 
     /// The latest moment an answer asked for at `now` may arrive.
@@ -176,15 +178,8 @@ impl Clock {
 
     /// The limit that binds now, for messages: `answer`, `game` or `case`.
     pub fn binding_limit(&self) -> &'static str {
+        let [_, game, case] = self.left();
         let left = self.remaining();
-        let game = self
-            .limits
-            .per_game
-            .map(|l| l.saturating_sub(self.game_used));
-        let case = self
-            .limits
-            .per_case
-            .map(|l| l.saturating_sub(self.case_used));
         if left.is_some() && left == case {
             "case"
         } else if left.is_some() && left == game {
