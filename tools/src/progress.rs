@@ -37,6 +37,31 @@ pub fn bar(total: usize, what: &str) -> ProgressBar {
     bar
 }
 
+/// A spinner for work whose size is unknown (a record check, an exact solve):
+/// it shows the time spent, and when stderr is not a terminal it prints a
+/// line every ten seconds. Finish it with `finish_and_clear`.
+pub fn spinner(what: &str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    if io::stderr().is_terminal() {
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
+                .expect("valid template"),
+        );
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::term_like_with_hz(
+            Box::new(Lines::default()),
+            1,
+        ));
+        bar.set_style(
+            ProgressStyle::with_template("progress: {msg}: still working after {elapsed}")
+                .expect("valid template"),
+        );
+    }
+    bar.set_message(what.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
 /// A pretend terminal that prints at most one line every [`LINE_EVERY`].
 #[derive(Debug, Default)]
 struct Lines {

@@ -70,7 +70,10 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
         );
         return Ok(ExitCode::SUCCESS);
     };
-    let records = checker(table).with_context(|| format!("{}", args.file.display()))?;
+    let spinner = crate::progress::spinner("checking every record against its children");
+    let records = checker(table).with_context(|| format!("{}", args.file.display()));
+    spinner.finish_and_clear();
+    let records = records?;
     println!(
         "{}: ok ({game}, {records} records consistent)",
         args.file.display()

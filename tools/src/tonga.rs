@@ -182,7 +182,9 @@ pub fn tonga(command: TongaCommand) -> Outcome {
                 println!("value: {diff} (the board is full)");
                 return Ok(ExitCode::SUCCESS);
             }
+            let spinner = crate::progress::spinner("solving exactly");
             let values = game.move_values(mover);
+            spinner.finish_and_clear();
             let best = values.iter().map(|&(_, v)| v).max().expect("a move");
             let optimal: Vec<String> = values
                 .iter()
