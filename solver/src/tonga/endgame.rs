@@ -98,6 +98,30 @@ impl Graph {
         total
     }
 
+    /// Area of the isle of colour `c` that empty `i` would be part of, once
+    /// added to that colour's empties `mine`.
+    #[inline]
+    fn joined_area(&self, c: usize, mine: u16, i: usize) -> u32 {
+        let mine = mine | 1 << i;
+        let mut comp = 1u16 << i;
+        let mut frontier = comp;
+        let mut touched = 0u64;
+        while frontier != 0 {
+            let j = frontier.trailing_zeros() as usize;
+            frontier &= frontier - 1;
+            touched |= self.fixed[c][j];
+            let grow = self.link[c][j] & mine & !comp;
+            comp |= grow;
+            frontier |= grow;
+        }
+        let mut area = comp.count_ones();
+        while touched != 0 {
+            area += self.fixed_area[touched.trailing_zeros() as usize];
+            touched &= touched - 1;
+        }
+        area
+    }
+
     /// Final difference for `mover` once the empties are split into `black` and `white`.
     #[inline]
     fn final_difference(&self, black: u16, white: u16, mover: Colour) -> i32 {
@@ -116,6 +140,30 @@ struct Node<'a> {
     mover: Colour,
 }
 
+/// Positions with at most this many empties (below the root) are solved by
+/// plain minimax, without the table.
+const SMALL: u32 = 3;
+
+impl Node<'_> {
+    /// Exact value for the mover by plain minimax over every order of play.
+    fn small_minimax(&self) -> i32 {
+        let free = self.graph.full & !(self.black | self.white);
+        if free == 0 {
+            return self
+                .graph
+                .final_difference(self.black, self.white, self.mover);
+        }
+        let mut best = i32::MIN;
+        let mut f = free;
+        while f != 0 {
+            let i = f.trailing_zeros() as u8;
+            f &= f - 1;
+            best = best.max(-self.play(&i).small_minimax());
+        }
+        best
+    }
+}
+
 impl Searchable for Node<'_> {
     /// The index of the empty square played.
     type Move = u8;
@@ -126,12 +174,20 @@ impl Searchable for Node<'_> {
     // Table bounds only cut off; they do not narrow the window.
     const NARROW: bool = false;
 
+    /// The end of the game, and also the last few empties of a non-root
+    /// position: those are solved by plain minimax, cheaper than the table.
     #[inline]
     fn terminal(&self) -> Option<i32> {
-        (self.black | self.white == self.graph.full).then(|| {
-            self.graph
-                .final_difference(self.black, self.white, self.mover)
-        })
+        let taken = self.black | self.white;
+        let free = self.graph.full & !taken;
+        if free == 0 {
+            return Some(
+                self.graph
+                    .final_difference(self.black, self.white, self.mover),
+            );
+        }
+        // The root is always searched, so that its best move is stored.
+        (taken != 0 && free.count_ones() <= SMALL).then(|| self.small_minimax())
     }
 
     #[inline]
@@ -139,32 +195,28 @@ impl Searchable for Node<'_> {
         u32::from(self.black) | u32::from(self.white) << 16
     }
 
-    /// Squares joining own stones first, then the rest, each in mask order.
+    /// Squares by the size of the isles they would make for either colour
+    /// (what the mover gains there plus what it denies), biggest first.
     #[inline]
     fn generate(&self, out: &mut Self::Candidates) {
         let graph = self.graph;
         let free = graph.full & !(self.black | self.white);
-        let own = if self.mover == Colour::Black {
-            self.black
-        } else {
-            self.white
-        };
-        let c = index(self.mover);
-        let mut joined = 0u16;
+        let mut keys = [0u32; MAX_EMPTIES];
         let mut f = free;
         while f != 0 {
             let i = f.trailing_zeros() as usize;
             f &= f - 1;
-            if graph.link[c][i] & own != 0 || graph.fixed[c][i] != 0 {
-                joined |= 1 << i;
+            let key = graph.joined_area(0, self.black, i) + graph.joined_area(1, self.white, i);
+            // Insertion sort: at most 16 moves.
+            let mut k = out.len();
+            out.push(i as u8);
+            while k > 0 && keys[k - 1] < key {
+                keys[k] = keys[k - 1];
+                out[k] = out[k - 1];
+                k -= 1;
             }
-        }
-        for group in [joined, free & !joined] {
-            let mut g = group;
-            while g != 0 {
-                out.push(g.trailing_zeros() as u8);
-                g &= g - 1;
-            }
+            keys[k] = key;
+            out[k] = i as u8;
         }
     }
 
@@ -517,6 +569,69 @@ mod tests {
                 assert_eq!(game.solve(position.to_move), expected, "\n{board}");
             }
         }
+    }
+
+    /// A board of side `n` with `empties` empty squares, no two adjacent, the
+    /// rest a random mix of both colours with counts of a game Black started.
+    fn scattered_board(rng: &mut ChaCha8Rng, n: usize, empties: usize) -> Board {
+        let mut holes = Board::new(n).unwrap();
+        let mut chosen = 0;
+        while chosen < empties {
+            let cell = rng.random_range(0..n * n) as Cell;
+            if holes.at(cell).is_none()
+                && holes.neighbours(cell).iter().all(|&nb| holes.at(nb).is_none())
+            {
+                holes.place(cell, Colour::Black);
+                chosen += 1;
+            }
+        }
+        let mut blacks = (n * n - empties).div_ceil(2);
+        let mut whites = n * n - empties - blacks;
+        let mut board = Board::new(n).unwrap();
+        for cell in (0..n * n).map(|c| c as Cell) {
+            if holes.at(cell).is_some() {
+                continue;
+            }
+            if rng.random_range(0..blacks + whites) < blacks {
+                board.place(cell, Colour::Black);
+                blacks -= 1;
+            } else {
+                board.place(cell, Colour::White);
+                whites -= 1;
+            }
+        }
+        board
+    }
+
+    /// Scattered empties share isles rather than edges: every move's value
+    /// against memoized negamax on each child.
+    #[test]
+    fn move_values_match_memo_negamax_on_scattered_empties() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        let mut memo = HashMap::new();
+        let mut positions = 0;
+        for n in [6, 8, 10] {
+            for _ in 0..18 {
+                let empties = rng.random_range(6..=11.min(n * n / 3));
+                let board = scattered_board(&mut rng, n, empties);
+                assert_eq!(board.empties(), empties);
+                let position = Position::from_board(board);
+                memo.clear();
+                let mut game = Endgame::new(&board).unwrap();
+                let values = game.move_values(position.to_move);
+                assert_eq!(values.len(), empties);
+                for (cell, value) in values {
+                    let (child, _) = crate::ZeroSum::after(&position, cell);
+                    let expected = -search::memo_negamax(&child, &mut memo);
+                    assert_eq!(value, expected, "{cell}\n{board}");
+                }
+                let best = search::memo_negamax(&position, &mut memo);
+                assert_eq!(game.solve(position.to_move), best, "\n{board}");
+                assert_eq!(game.solve_with_move(position.to_move).0, best);
+                positions += 1;
+            }
+        }
+        assert_eq!(positions, 54);
     }
 
     /// Plain expectimax against the server's policy, straight from the rules.
