@@ -98,30 +98,6 @@ impl Graph {
         total
     }
 
-    /// Area of the isle of colour `c` that empty `i` would be part of, once
-    /// added to that colour's empties `mine`.
-    #[inline]
-    fn joined_area(&self, c: usize, mine: u16, i: usize) -> u32 {
-        let mine = mine | 1 << i;
-        let mut comp = 1u16 << i;
-        let mut frontier = comp;
-        let mut touched = 0u64;
-        while frontier != 0 {
-            let j = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            touched |= self.fixed[c][j];
-            let grow = self.link[c][j] & mine & !comp;
-            comp |= grow;
-            frontier |= grow;
-        }
-        let mut area = comp.count_ones();
-        while touched != 0 {
-            area += self.fixed_area[touched.trailing_zeros() as usize];
-            touched &= touched - 1;
-        }
-        area
-    }
-
     /// Final difference for `mover` once the empties are split into `black` and `white`.
     #[inline]
     fn final_difference(&self, black: u16, white: u16, mover: Colour) -> i32 {
@@ -195,18 +171,21 @@ impl Searchable for Node<'_> {
         u32::from(self.black) | u32::from(self.white) << 16
     }
 
-    /// Squares by the size of the isles they would make for either colour
+    /// Squares by the points they would add for either colour right now
     /// (what the mover gains there plus what it denies), biggest first.
     #[inline]
     fn generate(&self, out: &mut Self::Candidates) {
         let graph = self.graph;
         let free = graph.full & !(self.black | self.white);
-        let mut keys = [0u32; MAX_EMPTIES];
+        let mut keys = [0i64; MAX_EMPTIES];
+        let now = [graph.points(0, self.black), graph.points(1, self.white)];
         let mut f = free;
         while f != 0 {
             let i = f.trailing_zeros() as usize;
             f &= f - 1;
-            let key = graph.joined_area(0, self.black, i) + graph.joined_area(1, self.white, i);
+            let key = graph.points(0, self.black | 1 << i) - now[0]
+                + graph.points(1, self.white | 1 << i)
+                - now[1];
             // Insertion sort: at most 16 moves.
             let mut k = out.len();
             out.push(i as u8);
