@@ -117,8 +117,12 @@ struct Node<'a> {
 }
 
 /// Positions with at most this many empties (below the root) are solved by
-/// plain minimax, without the table.
-const SMALL: u32 = 3;
+/// plain minimax, without the table (measured: 2 beats 3 and 4).
+const SMALL: u32 = 2;
+
+/// Positions with at most this many empties keep the mask order: ordering
+/// costs more there than the cutoffs it brings.
+const CHEAP_ORDER: u32 = 4;
 
 impl Node<'_> {
     /// Exact value for the mover by plain minimax over every order of play.
@@ -149,6 +153,8 @@ impl Searchable for Node<'_> {
     type Key = u32;
     // Table bounds only cut off; they do not narrow the window.
     const NARROW: bool = false;
+    // Null windows after the first move: slightly fewer nodes (measured).
+    const PVS: bool = true;
 
     /// The end of the game, and also the last few empties of a non-root
     /// position: those are solved by plain minimax, cheaper than the table.
@@ -177,6 +183,14 @@ impl Searchable for Node<'_> {
     fn generate(&self, out: &mut Self::Candidates) {
         let graph = self.graph;
         let free = graph.full & !(self.black | self.white);
+        if free.count_ones() <= CHEAP_ORDER {
+            let mut f = free;
+            while f != 0 {
+                out.push(f.trailing_zeros() as u8);
+                f &= f - 1;
+            }
+            return;
+        }
         let mut keys = [0i64; MAX_EMPTIES];
         let now = [graph.points(0, self.black), graph.points(1, self.white)];
         let mut f = free;
