@@ -112,7 +112,10 @@ fn scattered(n: usize, empties: usize, seed: u64) -> Board {
     while chosen < empties {
         let cell = rng.random_range(0..n * n) as Cell;
         let free = holes.at(cell).is_none()
-            && holes.neighbours(cell).iter().all(|&nb| holes.at(nb).is_none());
+            && holes
+                .neighbours(cell)
+                .iter()
+                .all(|&nb| holes.at(nb).is_none());
         if free {
             holes.place(cell, Colour::Black);
             chosen += 1;
@@ -120,7 +123,13 @@ fn scattered(n: usize, empties: usize, seed: u64) -> Board {
     }
     let stones = n * n - empties;
     let mut colours: Vec<Colour> = (0..stones)
-        .map(|k| if k % 2 == 0 { Colour::Black } else { Colour::White })
+        .map(|k| {
+            if k % 2 == 0 {
+                Colour::Black
+            } else {
+                Colour::White
+            }
+        })
         .collect();
     for k in (1..colours.len()).rev() {
         colours.swap(k, rng.random_range(0..=k));

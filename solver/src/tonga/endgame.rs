@@ -61,6 +61,9 @@ struct Graph {
     fixed_squares: [i64; 2],
     /// Per colour: the points of the isles that touch no empty square.
     constant: [i64; 2],
+    /// The earlier empties that are twins of empty `i`: swapping the two
+    /// changes no link and no isle, so playing either is worth the same.
+    twins: [u16; MAX_EMPTIES],
 }
 
 impl Graph {
@@ -182,7 +185,16 @@ impl Searchable for Node<'_> {
     #[inline]
     fn generate(&self, out: &mut Self::Candidates) {
         let graph = self.graph;
-        let free = graph.full & !(self.black | self.white);
+        let mut free = graph.full & !(self.black | self.white);
+        // A move with a free earlier twin is worth what the twin is worth.
+        let mut f = free;
+        while f != 0 {
+            let i = f.trailing_zeros() as usize;
+            f &= f - 1;
+            if graph.twins[i] & free != 0 {
+                free &= !(1 << i);
+            }
+        }
         if free.count_ones() <= CHEAP_ORDER {
             let mut f = free;
             while f != 0 {
@@ -290,6 +302,17 @@ impl Endgame {
                 link[c][i] = l & !(1 << i);
             }
         }
+        let mut twins = [0u16; MAX_EMPTIES];
+        for i in 0..cells.len() {
+            for j in 0..i {
+                let (bi, bj) = (1u16 << i, 1u16 << j);
+                let same = (0..2)
+                    .all(|c| fixed[c][i] == fixed[c][j] && link[c][i] & !bj == link[c][j] & !bi);
+                if same {
+                    twins[i] |= bj;
+                }
+            }
+        }
         let full = if cells.len() == 16 {
             u16::MAX
         } else {
@@ -305,6 +328,7 @@ impl Endgame {
                 fixed_area,
                 fixed_squares,
                 constant,
+                twins,
             },
             table: None,
             table_mover: None,
@@ -572,7 +596,10 @@ mod tests {
         while chosen < empties {
             let cell = rng.random_range(0..n * n) as Cell;
             if holes.at(cell).is_none()
-                && holes.neighbours(cell).iter().all(|&nb| holes.at(nb).is_none())
+                && holes
+                    .neighbours(cell)
+                    .iter()
+                    .all(|&nb| holes.at(nb).is_none())
             {
                 holes.place(cell, Colour::Black);
                 chosen += 1;
@@ -602,7 +629,7 @@ mod tests {
     fn move_values_match_memo_negamax_on_scattered_empties() {
         let mut rng = ChaCha8Rng::seed_from_u64(21);
         let mut memo = HashMap::new();
-        let mut positions = 0;
+        let (mut positions, mut twinned) = (0, 0);
         for n in [6, 8, 10] {
             for _ in 0..18 {
                 let empties = rng.random_range(6..=11.min(n * n / 3));
@@ -611,6 +638,7 @@ mod tests {
                 let position = Position::from_board(board);
                 memo.clear();
                 let mut game = Endgame::new(&board).unwrap();
+                twinned += usize::from(game.graph.twins.iter().any(|&t| t != 0));
                 let values = game.move_values(position.to_move);
                 assert_eq!(values.len(), empties);
                 for (cell, value) in values {
@@ -625,6 +653,8 @@ mod tests {
             }
         }
         assert_eq!(positions, 54);
+        // Twin moves are pruned: the sample must have some.
+        assert!(twinned >= 5, "{twinned}");
     }
 
     /// Plain expectimax against the server's policy, straight from the rules.
