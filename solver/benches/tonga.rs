@@ -1,5 +1,6 @@
 //! PseudoTonga benchmarks: the server's move by board size, a whole N=16 game of
-//! the server against a greedy player, and the exact endgame by empty squares.
+//! the server against a greedy player, the exact endgame by empty squares, and
+//! the exact endgame at 16 empties over game positions and scattered boards.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};

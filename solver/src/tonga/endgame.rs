@@ -8,7 +8,10 @@
 //! touch no empty square score a constant.
 //!
 //! [`Endgame::solve`] is negamax with alpha-beta and a transposition table
-//! (perfect play by both sides). [`Endgame::against_server`] is the expectimax
+//! (perfect play by both sides). Moves are ordered by the points either colour
+//! would gain there; a move whose twin empty (same links, same isles) is free
+//! and earlier is skipped, being worth the same; the last 2 empties are solved
+//! by plain minimax without the table. [`Endgame::against_server`] is the expectimax
 //! against the server's known policy: the player maximises, the server plays
 //! each of its tied best squares with equal probability.
 
