@@ -394,9 +394,17 @@ impl Endgame {
         let len = self.cells.len() as u8;
         let (table, root) = self.prepare(mover);
         let mut searcher = Searcher::new(table);
-        let values: Vec<i32> = (0..len)
-            .map(|i| searcher.value_of(&root, &i, i32::MIN + 1, i32::MAX, EXACT))
-            .collect();
+        let mut values: Vec<i32> = Vec::with_capacity(usize::from(len));
+        for i in 0..len {
+            // Every empty is free at the root: a twin's value is this one's.
+            let twins = root.graph.twins[usize::from(i)];
+            let value = if twins != 0 {
+                values[twins.trailing_zeros() as usize]
+            } else {
+                searcher.value_of(&root, &i, i32::MIN + 1, i32::MAX, EXACT)
+            };
+            values.push(value);
+        }
         self.cells.iter().copied().zip(values).collect()
     }
 
