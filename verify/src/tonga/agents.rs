@@ -1,5 +1,7 @@
 //! The built-in PseudoTonga players: `random`, `greedy`, `server` and `best`.
 
+use std::time::{Duration, Instant};
+
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::tonga::endgame::Endgame;
@@ -97,6 +99,8 @@ pub struct BestSettings {
     pub rounds: usize,
     /// Above this many empties only one round is searched (time at N=14, 16).
     pub deep_at: usize,
+    /// The player's time for the whole game; `None`: no time management.
+    pub budget: Option<Duration>,
 }
 
 impl Default for BestSettings {
@@ -109,6 +113,7 @@ impl Default for BestSettings {
             ties: 2,
             rounds: 2,
             deep_at: 160,
+            budget: Some(super::GAME_TIME),
         }
     }
 }
@@ -122,10 +127,15 @@ impl Default for BestSettings {
 /// choice and the server's answer again; the positions reached are scored by
 /// the player's own 3-ply value. Endgame: perfect play from 16 empties, and
 /// the expectimax against the server's policy (uniform tie-breaks) from 12
-/// (15 on boards up to 8×8). Deterministic: no clock is read.
+/// (15 on boards up to 8×8).
+///
+/// With a budget, a [`TimeManager`] may step a move down to cheaper work; its
+/// choice depends on a deterministic work estimate only, except when the real
+/// time spent passes [`SAFETY_AT`] of the budget.
 pub struct BestAgent {
     settings: BestSettings,
     geo: GeoCache,
+    clock: TimeManager,
 }
 
 impl BestAgent {
@@ -134,7 +144,13 @@ impl BestAgent {
         BestAgent {
             settings,
             geo: GeoCache::default(),
+            clock: TimeManager::default(),
         }
+    }
+
+    /// The work levels chosen so far in this game, one per move (0 = full settings).
+    pub fn levels(&self) -> &[usize] {
+        &self.clock.levels
     }
 }
 
@@ -143,42 +159,233 @@ fn points_difference(board: &Board, me: Colour) -> i64 {
     i64::from(board.points(me)) - i64::from(board.points(me.other()))
 }
 
+/// The share of the budget the plan spends; the rest absorbs a loaded machine.
+pub const PLAN_SHARE: f64 = 0.4;
+/// Real time spent (share of the budget) from which the wall clock also limits the work.
+pub const SAFETY_AT: f64 = 0.6;
+/// Estimated nanoseconds per work unit: fitted to `best`'s move times at
+/// N = 8 … 16 on a loaded 2-core machine (tools/scripts/tonga_move_times.py -v).
+const NS_PER_UNIT: f64 = 150.0;
+
+/// How a move is searched, from the most to the least work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Work {
+    /// Expectimax against the server's policy.
+    Expectimax,
+    /// Exact perfect-play solve.
+    Exact,
+    /// Lookahead over `candidates` own squares, `ties` server tie-breaks, `rounds` rounds
+    /// (0 rounds: the top square of the 3-ply ranking).
+    Lookahead {
+        candidates: usize,
+        ties: usize,
+        rounds: usize,
+    },
+}
+
+/// Cheaper midgame settings tried in turn when the full ones exceed a move's share.
+const STEPS: [(usize, usize, usize); 8] = [
+    (5, 2, 2),
+    (4, 2, 2),
+    (3, 2, 2),
+    (6, 2, 1),
+    (4, 2, 1),
+    (3, 1, 1),
+    (2, 1, 1),
+    (1, 1, 0),
+];
+
+/// Server searches made by `lookahead` with `rounds` and `ties` (an upper bound).
+fn lookahead_calls(rounds: usize, ties: usize) -> f64 {
+    let t = ties.max(1) as f64;
+    match rounds {
+        0 => 0.0,
+        1 => 1.0 + t,
+        r => 1.0 + t * (1.0 + lookahead_calls(r - 1, ties)),
+    }
+}
+
+/// Deterministic work estimate (units of [`NS_PER_UNIT`]) of `work` at `empties` on `cells` squares.
+fn work_units(work: Work, empties: usize, cells: usize) -> f64 {
+    let e = empties as f64;
+    match work {
+        // 26 ns × 2.5^e × cells: 0.40 s at 12 empties of N=16, 1.1–1.5 s at 15 of N=8.
+        Work::Expectimax => 26.0 * 2.5f64.powf(e) * cells as f64 / NS_PER_UNIT,
+        // 70 ms at 16 empties, ×3.5 per empty.
+        Work::Exact => 70e6 * 3.5f64.powf(e - 16.0) / NS_PER_UNIT,
+        // One server search ≈ e² + 2500 units; the full ranking ≈ 3 searches.
+        Work::Lookahead {
+            candidates,
+            ties,
+            rounds,
+        } => (e * e + 2500.0) * (3.0 + candidates.max(1) as f64 * lookahead_calls(rounds, ties)),
+    }
+}
+
+impl BestSettings {
+    /// The works this player may do at `empties` on `cells` squares, full settings first.
+    fn works(&self, empties: usize, cells: usize) -> Vec<Work> {
+        let mut works = Vec::new();
+        if empties <= self.exact_at {
+            let limit = if cells <= 64 {
+                self.expectimax_small_at
+            } else {
+                self.expectimax_at
+            };
+            if empties <= limit {
+                works.push(Work::Expectimax);
+            }
+            works.push(Work::Exact);
+        }
+        let rounds = |r: usize| if empties > self.deep_at { r.min(1) } else { r };
+        let full = (self.candidates, self.ties, self.rounds);
+        for (candidates, ties, r) in std::iter::once(full).chain(STEPS) {
+            let work = Work::Lookahead {
+                candidates,
+                ties,
+                rounds: rounds(r),
+            };
+            let cost = work_units(work, empties, cells);
+            // Only steps that do less than what comes before them.
+            if works
+                .last()
+                .is_none_or(|&w| cost < work_units(w, empties, cells))
+            {
+                works.push(work);
+            }
+        }
+        works
+    }
+}
+
+/// Spreads a game's budget over the player's moves.
+///
+/// The plan spends [`PLAN_SHARE`] of the budget, counted in estimated work
+/// units, not in seconds. The full-settings work of the player's remaining
+/// endgame moves (every second empties count from `exact_at` down) is set
+/// aside; a midgame move gets the share of the rest that its full-settings
+/// work is of that of all remaining midgame moves; an endgame move gets what
+/// the plan has left minus the later endgame moves' full work. A move takes
+/// the first work, from full to cheapest, whose estimate fits its share. So when the budget is not
+/// binding the moves are those of the full settings, and when it is they still
+/// depend only on the budget and the game. Safety net: once the real time
+/// spent in `choose` passes [`SAFETY_AT`] of the budget, what the plan has left
+/// is also capped at half the real time left.
+#[derive(Default)]
+struct TimeManager {
+    /// Estimated units spent this game.
+    planned: f64,
+    /// Real time spent in `choose` this game.
+    real: Duration,
+    /// Empties at the last move, to notice a new game.
+    last_empties: usize,
+    /// The work level of each move this game.
+    levels: Vec<usize>,
+}
+
+impl TimeManager {
+    fn reset(&mut self) {
+        *self = TimeManager::default();
+    }
+
+    /// The work for this move: its index in `works` (full settings first).
+    fn plan(&mut self, s: &BestSettings, empties: usize, cells: usize) -> usize {
+        let Some(budget) = s.budget else {
+            return 0;
+        };
+        let units = |secs: f64| secs * 1e9 / NS_PER_UNIT;
+        let mut left = units(budget.as_secs_f64() * PLAN_SHARE) - self.planned;
+        let real = self.real.as_secs_f64();
+        if real > budget.as_secs_f64() * SAFETY_AT {
+            left = left.min(units((budget.as_secs_f64() - real) * 0.5));
+        }
+        let full = |e: usize| work_units(s.works(e, cells)[0], e, cells);
+        // The endgame's full work is reserved first: it is a small part of a
+        // game and the most valuable per second.
+        let (mut mid, mut end) = (0.0, 0.0);
+        for e in (1..=empties).rev().step_by(2) {
+            if e > s.exact_at {
+                mid += full(e);
+            } else {
+                end += full(e);
+            }
+        }
+        let share = if empties > s.exact_at {
+            (left - end).max(0.0) * full(empties) / mid
+        } else {
+            (left - (end - full(empties))).max(0.0)
+        };
+        let works = s.works(empties, cells);
+        let level = works
+            .iter()
+            .position(|&w| work_units(w, empties, cells) <= share)
+            .unwrap_or(works.len() - 1);
+        self.planned += work_units(works[level], empties, cells);
+        level
+    }
+}
+
 impl Agent<Position> for BestAgent {
     fn name(&self) -> String {
         "best".into()
     }
 
+    fn start_game(&mut self, _seat: tabula_solver::Seat, _view: &Position) {
+        self.clock.reset();
+    }
+
     fn choose(&mut self, pos: &Position) -> Cell {
+        let started = Instant::now();
+        let empties = pos.board.empties();
+        if empties > self.clock.last_empties {
+            // A new game without start_game (the agent reused).
+            self.clock.reset();
+        }
+        self.clock.last_empties = empties;
+        let cell = self.search(pos);
+        self.clock.real += started.elapsed();
+        cell
+    }
+}
+
+impl BestAgent {
+    fn search(&mut self, pos: &Position) -> Cell {
         let board = pos.board;
         let me = pos.to_move;
         let empties = board.empties();
         let s = self.settings;
         if board.occupied().is_empty() {
+            self.clock.levels.push(0);
             return server::middle_squares(&board)[0];
         }
-        if empties <= s.exact_at {
-            let mut game = Endgame::new(&board).expect("few empties");
-            let limit = if board.cells() <= 64 {
-                s.expectimax_small_at
-            } else {
-                s.expectimax_at
-            };
-            let best = if empties <= limit {
-                game.against_server(me, me).1
-            } else {
-                game.solve_with_move(me).1
-            };
-            return best.expect("board not full");
-        }
+        let level = self.clock.plan(&s, empties, board.cells());
+        self.clock.levels.push(level);
+        let (candidates, ties, rounds) = match s.works(empties, board.cells())[level] {
+            Work::Expectimax => {
+                let game = Endgame::new(&board).expect("few empties");
+                return game.against_server(me, me).1.expect("board not full");
+            }
+            Work::Exact => {
+                let mut game = Endgame::new(&board).expect("few empties");
+                return game.solve_with_move(me).1.expect("board not full");
+            }
+            Work::Lookahead {
+                candidates,
+                ties,
+                rounds,
+            } => (candidates, ties, rounds),
+        };
         let geo = self.geo.get(board.n());
         let mut ranked = server::all_values(geo, &board, me);
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        if rounds == 0 {
+            return ranked[0].0;
+        }
         let mut best: Option<(f64, Cell)> = None;
-        for &(cell, _) in ranked.iter().take(s.candidates.max(1)) {
+        for &(cell, _) in ranked.iter().take(candidates.max(1)) {
             let mut b1 = board;
             b1.place(cell, me);
-            let rounds = if empties > s.deep_at { 1 } else { s.rounds };
-            let value = lookahead(geo, &b1, me, rounds, s.ties);
+            let value = lookahead(geo, &b1, me, rounds, ties);
             if best.is_none_or(|(v, _)| value > v) {
                 best = Some((value, cell));
             }
@@ -216,13 +423,26 @@ fn lookahead(geo: &Geometry, board: &Board, me: Colour, rounds: usize, ties: usi
     sum / f64::from(count)
 }
 
-/// The built-in player called `name`, drawing its random choices from `rng`.
+/// The built-in player called `name`, drawing its random choices from `rng`;
+/// `best` has the statement's 20 s for its game.
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Position>>> {
+    timed_agent(name, rng, Some(super::GAME_TIME))
+}
+
+/// The built-in player called `name`; `best` is given `budget` for its whole game.
+pub fn timed_agent(
+    name: &str,
+    rng: ChaCha8Rng,
+    budget: Option<Duration>,
+) -> Option<Box<dyn Agent<Position>>> {
     Some(match name {
         "random" => Box::new(RandomAgent::new(rng)),
         "greedy" => Box::new(GreedyAgent::new(rng)),
         "server" => Box::new(ServerAgent::new(rng)),
-        "best" => Box::new(BestAgent::new(BestSettings::default())),
+        "best" => Box::new(BestAgent::new(BestSettings {
+            budget,
+            ..BestSettings::default()
+        })),
         _ => return None,
     })
 }
