@@ -446,3 +446,120 @@ pub fn timed_agent(
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The levels a manager with `budget` plans for one side's moves at side `n`
+    /// (real time spent: `real` before every move), as (empties, level).
+    fn plan_game(n: usize, budget: Option<Duration>, real: Duration) -> Vec<(usize, usize)> {
+        let s = BestSettings {
+            budget,
+            ..BestSettings::default()
+        };
+        let mut clock = TimeManager::default();
+        let cells = n * n;
+        (1..cells)
+            .rev()
+            .step_by(2)
+            .map(|e| {
+                clock.real = real;
+                (e, clock.plan(&s, e, cells))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_step_down_is_cheaper_and_the_full_settings_come_first() {
+        for n in [4, 8, 16] {
+            let cells = n * n;
+            for e in 1..cells {
+                let s = BestSettings::default();
+                let works = s.works(e, cells);
+                let costs: Vec<f64> = works.iter().map(|&w| work_units(w, e, cells)).collect();
+                assert!(costs.windows(2).all(|c| c[1] < c[0]), "{n} {e}");
+                let first = if e <= s.exact_at {
+                    let limit = if cells <= 64 { 15 } else { 12 };
+                    if e <= limit {
+                        Work::Expectimax
+                    } else {
+                        Work::Exact
+                    }
+                } else {
+                    let rounds = if e > s.deep_at { 1 } else { s.rounds };
+                    Work::Lookahead {
+                        candidates: s.candidates,
+                        ties: s.ties,
+                        rounds,
+                    }
+                };
+                assert_eq!(works[0], first);
+                // Few empties: the exact solve may be the cheapest work.
+                if e > s.exact_at {
+                    assert_eq!(
+                        *works.last().unwrap(),
+                        Work::Lookahead {
+                            candidates: 1,
+                            ties: 1,
+                            rounds: 0
+                        }
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lookahead_calls_count_the_server_searches() {
+        // Written out by hand from `lookahead`.
+        assert_eq!(lookahead_calls(0, 2), 0.0);
+        assert_eq!(lookahead_calls(1, 2), 3.0);
+        assert_eq!(lookahead_calls(2, 2), 9.0);
+        assert_eq!(lookahead_calls(2, 1), 4.0);
+        assert_eq!(lookahead_calls(3, 2), 1.0 + 2.0 * 10.0);
+    }
+
+    #[test]
+    fn a_budget_that_does_not_bind_keeps_the_full_settings() {
+        for n in [6, 8, 12, 16] {
+            let none = plan_game(n, None, Duration::ZERO);
+            assert!(none.iter().all(|&(_, l)| l == 0));
+            let wide = plan_game(n, Some(Duration::from_secs(600)), Duration::ZERO);
+            assert_eq!(wide, none, "{n}");
+        }
+        // The statement's 20 s bind only on the big boards.
+        for n in [6, 8, 10, 12] {
+            let plan = plan_game(n, Some(super::super::GAME_TIME), Duration::ZERO);
+            assert!(plan.iter().all(|&(_, l)| l == 0), "{n}");
+        }
+    }
+
+    #[test]
+    fn a_binding_budget_steps_down_in_the_midgame_and_keeps_the_endgame() {
+        let budget = super::super::GAME_TIME;
+        let plan = plan_game(16, Some(budget), Duration::ZERO);
+        assert!(plan.iter().any(|&(_, l)| l > 0));
+        // The endgame's full work was set aside.
+        assert!(plan.iter().filter(|&&(e, _)| e <= 16).all(|&(_, l)| l == 0));
+        // The plan's estimate stays within its share of the budget.
+        let s = BestSettings::default();
+        let total: f64 = plan
+            .iter()
+            .map(|&(e, l)| work_units(s.works(e, 256)[l], e, 256))
+            .sum();
+        assert!(total * NS_PER_UNIT * 1e-9 <= budget.as_secs_f64() * PLAN_SHARE);
+        // Deterministic: the same plan again, and the real time below the net does not matter.
+        assert_eq!(plan_game(16, Some(budget), Duration::from_secs(11)), plan);
+    }
+
+    #[test]
+    fn the_safety_net_takes_the_cheapest_work_when_real_time_runs_out() {
+        let budget = Duration::from_secs(20);
+        let plan = plan_game(12, Some(budget), Duration::from_secs(20));
+        for (e, l) in plan {
+            let works = BestSettings::default().works(e, 144);
+            assert_eq!(l, works.len() - 1, "{e}");
+        }
+    }
+}
