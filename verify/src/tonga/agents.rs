@@ -101,6 +101,9 @@ pub struct BestSettings {
     pub deep_at: usize,
     /// The player's time for the whole game; `None`: no time management.
     pub budget: Option<Duration>,
+    /// Whether the real time spent may also cut the work (the safety net; off
+    /// where no clock binds, as in `verify`, so that reports are reproducible).
+    pub safety_net: bool,
 }
 
 impl Default for BestSettings {
@@ -114,6 +117,7 @@ impl Default for BestSettings {
             rounds: 2,
             deep_at: 160,
             budget: Some(super::GAME_TIME),
+            safety_net: false,
         }
     }
 }
@@ -130,8 +134,8 @@ impl Default for BestSettings {
 /// (15 on boards up to 8×8).
 ///
 /// With a budget, a [`TimeManager`] may step a move down to cheaper work; its
-/// choice depends on a deterministic work estimate only, except when the real
-/// time spent passes [`SAFETY_AT`] of the budget.
+/// choice depends on a deterministic work estimate only, except (with
+/// `safety_net`) when the real time spent passes [`SAFETY_AT`] of the budget.
 pub struct BestAgent {
     settings: BestSettings,
     geo: GeoCache,
@@ -268,7 +272,7 @@ impl BestSettings {
 /// the plan has left minus the later endgame moves' full work. A move takes
 /// the first work, from full to cheapest, whose estimate fits its share. So when the budget is not
 /// binding the moves are those of the full settings, and when it is they still
-/// depend only on the budget and the game. Safety net: once the real time
+/// depend only on the budget and the game. Safety net (if set): once the real time
 /// spent in `choose` passes [`SAFETY_AT`] of the budget, what the plan has left
 /// is also capped at half the real time left.
 #[derive(Default)]
@@ -296,7 +300,7 @@ impl TimeManager {
         let units = |secs: f64| secs * 1e9 / NS_PER_UNIT;
         let mut left = units(budget.as_secs_f64() * PLAN_SHARE) - self.planned;
         let real = self.real.as_secs_f64();
-        if real > budget.as_secs_f64() * SAFETY_AT {
+        if s.safety_net && real > budget.as_secs_f64() * SAFETY_AT {
             left = left.min(units((budget.as_secs_f64() - real) * 0.5));
         }
         let full = |e: usize| work_units(s.works(e, cells)[0], e, cells);
@@ -424,12 +428,16 @@ fn lookahead(geo: &Geometry, board: &Board, me: Colour, rounds: usize, ties: usi
 }
 
 /// The built-in player called `name`, drawing its random choices from `rng`;
-/// `best` has the statement's 20 s for its game.
+/// `best` plans for the statement's 20 s and reads no clock (reproducible).
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Position>>> {
-    timed_agent(name, rng, Some(super::GAME_TIME))
+    Some(match name {
+        "best" => Box::new(BestAgent::new(BestSettings::default())),
+        _ => return timed_agent(name, rng, Some(super::GAME_TIME)),
+    })
 }
 
-/// The built-in player called `name`; `best` is given `budget` for its whole game.
+/// The built-in player called `name`; `best` is given `budget` for its whole
+/// game, which a real clock enforces (its safety net is on).
 pub fn timed_agent(
     name: &str,
     rng: ChaCha8Rng,
@@ -441,6 +449,7 @@ pub fn timed_agent(
         "server" => Box::new(ServerAgent::new(rng)),
         "best" => Box::new(BestAgent::new(BestSettings {
             budget,
+            safety_net: true,
             ..BestSettings::default()
         })),
         _ => return None,
@@ -454,8 +463,19 @@ mod tests {
     /// The levels a manager with `budget` plans for one side's moves at side `n`
     /// (real time spent: `real` before every move), as (empties, level).
     fn plan_game(n: usize, budget: Option<Duration>, real: Duration) -> Vec<(usize, usize)> {
+        plan_game_net(n, budget, real, true)
+    }
+
+    /// [`plan_game`] with the safety net on or off.
+    fn plan_game_net(
+        n: usize,
+        budget: Option<Duration>,
+        real: Duration,
+        safety_net: bool,
+    ) -> Vec<(usize, usize)> {
         let s = BestSettings {
             budget,
+            safety_net,
             ..BestSettings::default()
         };
         let mut clock = TimeManager::default();
@@ -561,5 +581,8 @@ mod tests {
             let works = BestSettings::default().works(e, 144);
             assert_eq!(l, works.len() - 1, "{e}");
         }
+        // Without the net the real time is not read.
+        let off = plan_game_net(12, Some(budget), Duration::from_secs(20), false);
+        assert!(off.iter().all(|&(_, l)| l == 0));
     }
 }
