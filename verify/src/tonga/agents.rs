@@ -91,6 +91,9 @@ pub struct BestSettings {
     pub expectimax_small_at: usize,
     /// Exact perfect-play solve at or below this many empties.
     pub exact_at: usize,
+    /// The same under a budget: the solve's time has a heavy tail (one
+    /// 16-empties position of a 14×14 game took 50 s, 66 ms is typical).
+    pub exact_budget_at: usize,
     /// Own candidate squares examined against the server's reply in the midgame.
     pub candidates: usize,
     /// Server tie-breaks averaged per candidate.
@@ -112,6 +115,7 @@ impl Default for BestSettings {
             expectimax_at: 12,
             expectimax_small_at: 15,
             exact_at: 16,
+            exact_budget_at: 14,
             candidates: 6,
             ties: 2,
             rounds: 2,
@@ -227,10 +231,18 @@ fn work_units(work: Work, empties: usize, cells: usize) -> f64 {
 }
 
 impl BestSettings {
+    /// Where the exact endgame starts.
+    fn exact_from(&self) -> usize {
+        match self.budget {
+            Some(_) => self.exact_at.min(self.exact_budget_at),
+            None => self.exact_at,
+        }
+    }
+
     /// The works this player may do at `empties` on `cells` squares, full settings first.
     fn works(&self, empties: usize, cells: usize) -> Vec<Work> {
         let mut works = Vec::new();
-        if empties <= self.exact_at {
+        if empties <= self.exact_from() {
             let limit = if cells <= 64 {
                 self.expectimax_small_at
             } else {
@@ -266,7 +278,7 @@ impl BestSettings {
 ///
 /// The plan spends [`PLAN_SHARE`] of the budget, counted in estimated work
 /// units, not in seconds. The full-settings work of the player's remaining
-/// endgame moves (every second empties count from `exact_at` down) is set
+/// endgame moves (every second empties count from where the exact solve starts down) is set
 /// aside; a midgame move gets the share of the rest that its full-settings
 /// work is of that of all remaining midgame moves; an endgame move gets what
 /// the plan has left minus the later endgame moves' full work. A move takes
@@ -308,13 +320,13 @@ impl TimeManager {
         // game and the most valuable per second.
         let (mut mid, mut end) = (0.0, 0.0);
         for e in (1..=empties).rev().step_by(2) {
-            if e > s.exact_at {
+            if e > s.exact_from() {
                 mid += full(e);
             } else {
                 end += full(e);
             }
         }
-        let share = if empties > s.exact_at {
+        let share = if empties > s.exact_from() {
             (left - end).max(0.0) * full(empties) / mid
         } else {
             (left - (end - full(empties))).max(0.0)
@@ -499,7 +511,7 @@ mod tests {
                 let works = s.works(e, cells);
                 let costs: Vec<f64> = works.iter().map(|&w| work_units(w, e, cells)).collect();
                 assert!(costs.windows(2).all(|c| c[1] < c[0]), "{n} {e}");
-                let first = if e <= s.exact_at {
+                let first = if e <= s.exact_from() {
                     let limit = if cells <= 64 { 15 } else { 12 };
                     if e <= limit {
                         Work::Expectimax
@@ -516,7 +528,7 @@ mod tests {
                 };
                 assert_eq!(works[0], first);
                 // Few empties: the exact solve may be the cheapest work.
-                if e > s.exact_at {
+                if e > s.exact_from() {
                     assert_eq!(
                         *works.last().unwrap(),
                         Work::Lookahead {
@@ -561,7 +573,7 @@ mod tests {
         let plan = plan_game(16, Some(budget), Duration::ZERO);
         assert!(plan.iter().any(|&(_, l)| l > 0));
         // The endgame's full work was set aside.
-        assert!(plan.iter().filter(|&&(e, _)| e <= 16).all(|&(_, l)| l == 0));
+        assert!(plan.iter().filter(|&&(e, _)| e <= 14).all(|&(_, l)| l == 0));
         // The plan's estimate stays within its share of the budget.
         let s = BestSettings::default();
         let total: f64 = plan
