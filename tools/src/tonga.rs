@@ -3,7 +3,7 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
@@ -14,7 +14,7 @@ use tabula_tables::Table;
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_verify::seat::Limits;
 use tabula_verify::tonga::{
-    AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, signed_sqrt,
+    AGENTS, GameResult, TongaWire, agent_rng, play_game, signed_sqrt, timed_agent,
     verify as verify_report,
 };
 use tabula_verify::tournament::{Purpose, stream};
@@ -23,7 +23,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
-    serve_stdio, tested_player,
+    seconds, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -93,6 +93,10 @@ pub struct ServeArgs {
     /// The built-in player: random, greedy, server or best.
     #[arg(long)]
     agent: String,
+    /// The player's time for its whole game, which it cannot learn over the
+    /// protocol (`best` spreads it over its moves).
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "20")]
+    budget: Duration,
     #[command(flatten)]
     seed: SeedArgs,
 }
@@ -298,7 +302,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let mut player = tested_player(
                 &args.seat,
                 TongaWire::default(),
-                |name| agent(name, agent_rng(seed, n, g)),
+                // A built-in player is told its time for the game.
+                |name| timed_agent(name, agent_rng(seed, n, g), Some(args.timeout.timeout)),
                 &AGENTS,
                 &log,
             )?;
@@ -325,7 +330,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 /// Answers the line protocol on stdin/stdout with a built-in player.
 pub fn serve(args: ServeArgs) -> Outcome {
     let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
-    let agent = known_agent(&args.agent, |name| agent(name, rng), &AGENTS)?;
+    let budget = Some(args.budget);
+    let agent = known_agent(&args.agent, |name| timed_agent(name, rng, budget), &AGENTS)?;
     serve_stdio(Session::new(TongaWire::default(), agent))
 }
 

@@ -148,6 +148,28 @@ fn served_player_over_pipes_plays_like_the_built_in_one() {
 }
 
 #[test]
+fn a_served_player_with_a_tiny_budget_steps_down_and_still_plays_every_move() {
+    // 10 ms for the game: the plan and the safety net leave only the cheapest
+    // work, which must still give legal answers; the referee's own limit is wide.
+    let served = format!(
+        "{} serve tonga --agent best --budget 0.01",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let out = tabula()
+        .args(["referee", "tonga", "--player", &served])
+        .args(["--sizes", "6,10", "--games", "2", "--timeout", "600"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = result_lines(&stdout(&out));
+    assert_eq!(lines.len(), 4);
+    for line in lines {
+        // No fault reason after the four numbers.
+        assert_eq!(line.split_whitespace().count(), 5, "{line}");
+    }
+}
+
+#[test]
 fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("games.log");

@@ -39,11 +39,21 @@ fn bench_best(c: &mut Criterion) {
     group.finish();
     let mut group = c.benchmark_group("tonga_game_vs_server");
     group.sample_size(10);
-    for n in [8, 16] {
+    for n in [8, 12, 16] {
+        // With the statement's 20 s budget (the default) and without one.
         group.bench_function(BenchmarkId::new("best", n), |b| {
             b.iter(|| {
                 let best = Box::new(BestAgent::new(BestSettings::default()));
                 play_agent(n, 0, 1, best)
+            })
+        });
+        group.bench_function(BenchmarkId::new("best-unlimited", n), |b| {
+            b.iter(|| {
+                let settings = BestSettings {
+                    budget: None,
+                    ..BestSettings::default()
+                };
+                play_agent(n, 0, 1, Box::new(BestAgent::new(settings)))
             })
         });
         group.bench_function(BenchmarkId::new("server", n), |b| {

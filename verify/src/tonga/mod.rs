@@ -19,7 +19,7 @@ pub mod agents;
 pub mod report;
 pub mod wire;
 
-pub use agents::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent};
+pub use agents::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};
 pub use report::{AgentResult, Report, SizeResult, verify};
 pub use wire::{TongaWire, parse_answer};
 
