@@ -7,12 +7,13 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 use common::{
-    eventually, group_of_player, kill_group, live_members, player_telling_its_group, run,
-    run_with_input, stderr, stdout, tabula,
+    eventually, group_of_player, kill_group, player_telling_its_group, run, run_with_input, stderr,
+    stdout, tabula,
 };
 
 use tabula_solver::ioiwari::{Board, starting_boards};
 use tabula_tables::ioiwari::IoiwariTable;
+use tabula_verify::process::live_group_members as live_members;
 
 fn built_table(dir: &Path) -> PathBuf {
     let path = dir.join("ioiwari.tab");

@@ -734,6 +734,32 @@ impl Drop for ExternalPlayer {
     }
 }
 
+/// The processes of group `pgid` still running (a zombie counts as gone),
+/// read from `/proc`; empty where there is no `/proc`.
+pub fn live_group_members(pgid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut pids = Vec::new();
+    for entry in entries.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // After the command name in parentheses: state, parent, group.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.len() > 2 && fields[2] == pgid.to_string() && !["Z", "X"].contains(&fields[0]) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -787,29 +813,6 @@ mod tests {
         let mut player = ExternalPlayer::spawn("/nonexistent/player").unwrap();
         let error = player.recv_line(soon()).unwrap_err();
         assert!(error.to_string().contains("127"), "{error}");
-    }
-
-    /// Processes of group `pgid` still running (a zombie is dead).
-    fn live_members(pgid: u32) -> Vec<u32> {
-        let mut pids = Vec::new();
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-                continue;
-            };
-            // After the command name in parentheses: state, parent, group.
-            let Some((_, rest)) = stat.rsplit_once(')') else {
-                continue;
-            };
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            if fields.len() > 2 && fields[2] == pgid.to_string() && !["Z", "X"].contains(&fields[0])
-            {
-                pids.push(pid);
-            }
-        }
-        pids
     }
 
     /// Polls `done` for up to a minute; whether it came true.
@@ -887,9 +890,9 @@ mod tests {
         let group = player.id();
         assert_eq!(player.recv_line(soon()).unwrap(), "started");
         assert!(player.finish(Duration::from_secs(30)), "the shell exits");
-        assert!(!live_members(group).is_empty(), "its sleep runs on");
+        assert!(!live_group_members(group).is_empty(), "its sleep runs on");
         drop(player);
-        let gone = eventually(|| live_members(group).is_empty());
+        let gone = eventually(|| live_group_members(group).is_empty());
         // SAFETY: only signals the test's own leftovers, if any.
         unsafe {
             libc::killpg(group as libc::pid_t, libc::SIGKILL);

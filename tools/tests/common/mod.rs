@@ -54,28 +54,6 @@ pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// Processes of group `pgid` still running (a zombie is dead).
-pub fn live_members(pgid: u32) -> Vec<u32> {
-    let mut pids = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // After the command name in parentheses: state, parent, group.
-        let Some((_, rest)) = stat.rsplit_once(')') else {
-            continue;
-        };
-        let fields: Vec<&str> = rest.split_whitespace().collect();
-        if fields.len() > 2 && fields[2] == pgid.to_string() && !["Z", "X"].contains(&fields[0]) {
-            pids.push(pid);
-        }
-    }
-    pids
-}
-
 /// Polls `probe` for up to a minute until it gives something.
 pub fn eventually<T>(mut probe: impl FnMut() -> Option<T>) -> Option<T> {
     let until = Instant::now() + Duration::from_secs(60);
