@@ -108,3 +108,18 @@ pub fn run_or_kill(args: &[&str]) -> Option<Output> {
     }
     Some(child.wait_with_output().unwrap())
 }
+
+/// Checks that `tabula referee GAME` refuses every out-of-range `--timeout`
+/// with one line and exit status 2, before starting any player.
+pub fn assert_timeouts_refused(game: &str) {
+    for bad in ["1e20", "1e19", "-1", "0", "nan", "inf", "100000"] {
+        let timeout = format!("--timeout={bad}");
+        let out = run(&["referee", game, "--player", "true", &timeout]);
+        assert_eq!(out.status.code(), Some(2), "{game} {bad}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error: ") && err.contains("--timeout"),
+            "{game} {bad}: {err}"
+        );
+    }
+}
