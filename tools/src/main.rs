@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Args, Command, FromArgMatches};
 
 mod common;
+mod dominoes;
 mod ioiwari;
 mod nim;
 mod progress;
@@ -20,7 +21,13 @@ mod tothello;
 use registry::GameEntry;
 
 /// Every game, one registration each.
-const GAMES: &[fn() -> GameEntry] = &[ioiwari::entry, tothello::entry, tonga::entry, nim::entry];
+const GAMES: &[fn() -> GameEntry] = &[
+    ioiwari::entry,
+    tothello::entry,
+    tonga::entry,
+    dominoes::entry,
+    nim::entry,
+];
 
 /// What a finished command tells the shell.
 pub type Outcome = anyhow::Result<ExitCode>;

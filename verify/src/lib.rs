@@ -12,6 +12,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod dominoes;
 pub mod ioiwari;
 pub mod nim;
 pub mod process;

@@ -1,0 +1,15 @@
+//! Dominoes (TCO 2009 Marathon final): block-and-draw dominoes for two
+//! players with hidden hands and a stock.
+//!
+//! - [`tiles`]: tiles and tile sets as bit masks;
+//! - [`rules`]: the referee's game ([`Match`]), deals, the opening rule, legal
+//!   moves with their reasons, and what each seat sees;
+//! - [`position`]: the compact perfect-information position that searches use.
+
+pub mod position;
+pub mod rules;
+pub mod tiles;
+
+pub use position::Position;
+pub use rules::{Deal, Match, Move, Observation, Rules, Side, View};
+pub use tiles::{Tile, Tiles};
