@@ -9,6 +9,16 @@ use crate::agent::{Agent, RandomAgent};
 /// The built-in players and opponents, weakest first.
 pub const AGENTS: &[&str] = &["random"];
 
+/// Players that see the other hand (never the stock's order): the referee
+/// opens the other hand to their seat with `Match::with_open_hand`, and every
+/// report marks them as a reference ceiling.
+pub const OPEN_HAND_AGENTS: &[&str] = &["clairvoyant"];
+
+/// Whether the agent named `name` plays with the other hand open to it.
+pub fn sees_open_hand(name: &str) -> bool {
+    OPEN_HAND_AGENTS.contains(&name)
+}
+
 /// The agent named `name`, if there is one.
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
     match name {
