@@ -1,0 +1,71 @@
+//! `tabula verify dominoes`: every built-in player against the ladder.
+
+use std::process::ExitCode;
+
+use anyhow::bail;
+use clap::Args;
+use tabula_verify::dominoes::report::{Settings, run};
+use tabula_verify::dominoes::{AGENTS, parse_cases};
+
+use crate::Outcome;
+use crate::common::{GamesArgs, JsonArgs, SeedArgs, emit_report};
+use crate::progress::bar;
+
+/// Arguments of `tabula verify dominoes`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Players to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    players: Vec<String>,
+    /// Opponents each player meets, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    opponents: Vec<String>,
+    /// The (N,H) cases: `all` or a list like `5:4,9:7`.
+    #[arg(long, default_value = "all")]
+    cases: String,
+    #[command(flatten)]
+    games: GamesArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// Runs the report.
+pub fn verify(args: VerifyArgs) -> Outcome {
+    let cases = parse_cases(&args.cases).map_err(|e| anyhow::anyhow!("--cases: {e}"))?;
+    for (flag, names) in [
+        ("--players", &args.players),
+        ("--opponents", &args.opponents),
+    ] {
+        for name in names {
+            if !AGENTS.contains(&name.as_str()) {
+                bail!(
+                    "{flag}: unknown player '{name}' (known: {})",
+                    AGENTS.join(", ")
+                );
+            }
+        }
+    }
+    let games = args.games.games;
+    if games % 2 != 0 {
+        bail!("--games {games}: deals are played in pairs, so the count must be even");
+    }
+    let settings = Settings {
+        players: args.players,
+        opponents: args.opponents,
+        cases,
+        games,
+        seed: args.seed.seed,
+    };
+    let total = settings.players.len() * settings.opponents.len() * settings.cases.len() * games;
+    let progress = bar(total, "games");
+    let report = run(&settings, &|done| progress.set_position(done as u64));
+    progress.finish_and_clear();
+    emit_report(
+        &report.to_markdown(&settings.cases),
+        args.json.json.as_ref(),
+        &report,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
