@@ -48,7 +48,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         }
     }
     let games = args.games.games;
-    if games % 2 != 0 {
+    if !games.is_multiple_of(2) {
         bail!("--games {games}: deals are played in pairs, so the count must be even");
     }
     let settings = Settings {

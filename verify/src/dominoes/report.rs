@@ -98,7 +98,7 @@ pub fn case_name(rules: Rules) -> String {
 /// Plays every pairing of `settings` and tallies it; `progress` counts games.
 pub fn run(settings: &Settings, progress: Progress<'_>) -> Report {
     assert!(
-        settings.games >= 2 && settings.games % 2 == 0,
+        settings.games >= 2 && settings.games.is_multiple_of(2),
         "paired deals need an even number of games"
     );
     let deals = settings.games / 2;
