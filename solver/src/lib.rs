@@ -14,6 +14,7 @@ pub mod grid;
 pub mod ioiwari;
 pub mod nim;
 pub mod retrograde;
+pub mod reversi;
 pub mod search;
 pub mod tonga;
 pub mod tothello;

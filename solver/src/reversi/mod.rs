@@ -1,0 +1,9 @@
+//! MultiplayerReversi (TopCoder Marathon Match 31): Reversi for 3 players on
+//! odd boards and 4 on even ones, 7×7 to 12×12.
+//!
+//! - [`board`]: the bitboard position, legal moves, flips, skipped turns and
+//!   the per-seat case score, and the general [`crate::Game`] for referees.
+
+pub mod board;
+
+pub use board::{Board, MAX_N, MIN_N};
