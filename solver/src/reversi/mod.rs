@@ -2,8 +2,11 @@
 //! odd boards and 4 on even ones, 7×7 to 12×12.
 //!
 //! - [`board`]: the bitboard position, legal moves, flips, skipped turns and
-//!   the per-seat case score, and the general [`crate::Game`] for referees.
+//!   the per-seat case score, and the general [`crate::Game`] for referees;
+//! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases.
 
 pub mod board;
+pub mod strategy;
 
 pub use board::{Board, MAX_N, MIN_N};
+pub use strategy::{Rule, Weights};
