@@ -18,6 +18,7 @@ pub mod nim;
 pub mod process;
 pub mod protocol;
 pub mod report;
+pub mod reversi;
 pub mod scoreboard;
 pub mod seat;
 pub mod stats;

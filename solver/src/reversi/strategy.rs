@@ -61,6 +61,10 @@ impl Weights {
                 others += sum;
             }
         }
+        self.rate(own, others, rule)
+    }
+
+    fn rate(&self, own: f64, others: f64, rule: Rule) -> f64 {
         if others == 0.0 && rule.zero == ZeroDenominator::Numerator {
             own
         } else {
@@ -69,13 +73,23 @@ impl Weights {
     }
 
     /// The move the strategy plays for the mover of `board`; `None` once over.
+    ///
+    /// Each move is rated from the position's sums and the weight of the cells
+    /// it takes, so a choice costs one flip scan per move, not a board sum.
     pub fn choose(&self, board: &Board, rule: Rule) -> Option<Square> {
         let seat = board.mover()?;
+        let own_now: f64 = board.pieces(seat).iter().map(|c| self.0[c]).sum();
+        let all_now: f64 = board.occupied().iter().map(|c| self.0[c]).sum();
         let mut best: Option<(f64, Square)> = None;
         for square in board.moves_of(seat).iter() {
-            let mut next = *board;
-            next.play(square as Square);
-            let rating = self.ratio(&next, seat, rule);
+            let taken: f64 = board
+                .flips(seat, square as Square)
+                .iter()
+                .map(|c| self.0[c])
+                .sum();
+            let own = own_now + taken + self.0[square];
+            let others = all_now - own_now - taken;
+            let rating = self.rate(own, others, rule);
             let better = match best {
                 None => true,
                 Some((b, _)) if b.is_nan() => !rating.is_nan() || rule.ties == Ties::Last,

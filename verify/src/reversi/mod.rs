@@ -1,0 +1,3 @@
+//! MultiplayerReversi's contest pieces: the opponents' genetic algorithm.
+
+pub mod evolve;
