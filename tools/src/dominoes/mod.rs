@@ -1,6 +1,8 @@
 //! Dominoes (TCO 2009 Marathon final): its verbs and extras.
 
-use crate::registry::GameEntry;
+mod referee;
+
+use crate::registry::{GameEntry, Verb};
 
 /// The game's registration.
 pub fn entry() -> GameEntry {
@@ -8,4 +10,6 @@ pub fn entry() -> GameEntry {
         "dominoes",
         "Dominoes (TCO 2009 final): hidden hands, a stock, 20 (N,H) cases",
     )
+    .verb(Verb::new("serve", "A built-in player on the init/reset/play line protocol; one process serves a whole run", referee::serve))
+    .verb(Verb::new("referee", "The tester: a player against a built-in opponent on the (N,H) cases, scored wins + ties/2; --games per case, --timeout for the player's whole case (only the time waiting for its answers counts)", referee::referee).default("games", "100").default("timeout", "100"))
 }

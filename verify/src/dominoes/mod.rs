@@ -1,6 +1,11 @@
 //! Dominoes' contest pieces: the wire, the opponent ladder, the players and
 //! the referee's cases.
 
+pub mod referee;
+pub mod wire;
+
+pub use wire::DominoesWire;
+
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::dominoes::Match;
 
