@@ -68,7 +68,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     // Every option is checked before a player starts.
     let cases = parse_cases(&args.cases).map_err(|e| anyhow!("--cases: {e}"))?;
     let games = args.games.games;
-    if args.paired && games % 2 != 0 {
+    if args.paired && !games.is_multiple_of(2) {
         bail!("--games {games}: with --paired each deal is played twice, so give an even number");
     }
     if !AGENTS.contains(&args.opponent.as_str()) {
