@@ -13,10 +13,10 @@
 //! hand is first shown by `play`), the opening tile as the line and the stock
 //! as dealt.
 
+use tabula_solver::Seat;
 use tabula_solver::dominoes::rules::Placed;
 use tabula_solver::dominoes::tiles::parse_oriented;
 use tabula_solver::dominoes::{Match, Move, Rules, Side, Tile, Tiles, View};
-use tabula_solver::{Seat, Turn};
 
 use crate::protocol::Request;
 use crate::wire::{Incoming, Wire, short};
@@ -242,8 +242,6 @@ impl Wire<Match> for DominoesWire {
         Some(format!("reset {}", placed_text(&view.line[0])))
     }
 
-    fn observe(&mut self, _mover: Turn, _observation: &tabula_solver::dominoes::Observation) {}
-
     fn move_request(&mut self, view: &View) -> String {
         play_request(view)
     }
@@ -275,8 +273,8 @@ mod tests {
     use crate::tournament::{Purpose, stream};
     use crate::wire::Session;
     use rand::RngExt;
-    use tabula_solver::Game;
     use tabula_solver::dominoes::Deal;
+    use tabula_solver::{Game, Turn};
 
     fn t(a: u8, b: u8) -> Tile {
         Tile::new(a, b)
