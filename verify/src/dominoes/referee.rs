@@ -471,4 +471,57 @@ mod tests {
                 "faults": result.faults}], "total": result.score})
         );
     }
+
+    #[test]
+    fn through_the_wire_an_agent_plays_every_case_exactly_as_in_process() {
+        use crate::dominoes::DominoesWire;
+        use crate::process::StreamPeer;
+        use crate::seat::Remote;
+        use crate::wire::Session;
+
+        let agent = || RandomAgent::new(stream(9, Purpose::Agent, 0, 0, 0));
+        let (requests, to_player) = std::io::pipe().unwrap();
+        let (from_player, answers) = std::io::pipe().unwrap();
+        let server = std::thread::spawn(move || {
+            let mut session = Session::new(DominoesWire::default(), agent());
+            session.serve(std::io::BufReader::new(requests), answers)
+        });
+        let peer = StreamPeer::new(from_player, to_player);
+        let mut remote = Remote::new("served", Box::new(peer), DominoesWire::default());
+        let mut local = Local(agent());
+        let setup = CaseSetup {
+            seed: 9,
+            games: 10,
+            paired: true,
+            open_hand: [false; 2],
+        };
+        let mut games = 0;
+        for r in Rules::all() {
+            let opponent = || {
+                Local(RandomAgent::new(stream(
+                    9,
+                    Purpose::Agent,
+                    case_key(r),
+                    0,
+                    1,
+                )))
+            };
+            let limits = Limits::default();
+            let (a, served) = referee_case(r, &setup, &mut remote, &mut opponent(), limits);
+            let (b, in_process) = referee_case(r, &setup, &mut local, &mut opponent(), limits);
+            assert_eq!(a, b);
+            assert_eq!(a.faults, 0, "{a:?}");
+            for (x, y) in served.iter().zip(&in_process) {
+                let moves =
+                    |rec: &GameRecord<Match>| rec.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+                assert_eq!(moves(x), moves(y));
+                assert_eq!(x.end, y.end);
+                games += 1;
+            }
+        }
+        assert_eq!(games, 200);
+        // Closing its input ends the service cleanly.
+        drop(remote);
+        server.join().unwrap().unwrap();
+    }
 }
