@@ -1,5 +1,6 @@
 //! Dominoes (TCO 2009 Marathon final): its verbs and extras.
 
+mod referee;
 mod verify;
 
 use crate::registry::{GameEntry, Verb};
@@ -18,4 +19,6 @@ pub fn entry() -> GameEntry {
         )
         .default("games", "1000"),
     )
+    .verb(Verb::new("serve", "A built-in player on the init/reset/play line protocol; one process serves a whole run", referee::serve))
+    .verb(Verb::new("referee", "The tester: a player against a built-in opponent on the (N,H) cases, scored wins + ties/2; --games per case, --timeout for the player's whole case (only the time waiting for its answers counts)", referee::referee).default("games", "100").default("timeout", "100"))
 }

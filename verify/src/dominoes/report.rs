@@ -116,7 +116,7 @@ pub fn run(settings: &Settings, progress: Progress<'_>) -> Report {
             let lineup = [player.clone(), opponent.clone()];
             let setup = |job: &Job| {
                 let rules = settings.cases[job.case];
-                let mut start = Match::new(&deal(settings.seed, rules, job.game as u64));
+                let mut start = Match::new(&deal(settings.seed, rules, job.game));
                 for (p, name) in lineup.iter().enumerate() {
                     if sees_open_hand(name) {
                         start = start.with_open_hand(job.seat_of(p, 2));

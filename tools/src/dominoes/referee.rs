@@ -1,0 +1,164 @@
+//! `tabula referee dominoes` (the tester) and `tabula serve dominoes` (the
+//! player side of the init/reset/play protocol).
+
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail};
+use clap::Args;
+use tabula_solver::dominoes::Match;
+use tabula_verify::agent::Agent;
+use tabula_verify::dominoes::referee::{
+    CaseSetup, RefereeReport, case_key, game_line, parse_cases, referee_case,
+};
+use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
+use tabula_verify::seat::{Limits, Local, Player};
+use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::wire::Session;
+
+use crate::Outcome;
+use crate::common::{
+    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
+    known_agent, serve_stdio, tested_player,
+};
+
+/// Arguments of `tabula referee dominoes`.
+#[derive(Args)]
+pub struct RefereeArgs {
+    #[command(flatten)]
+    seat: SeatArgs,
+    /// The opponent, a built-in player.
+    #[arg(long, value_name = "NAME", default_value = "server")]
+    opponent: String,
+    /// The cases: N:H pairs separated by commas (5:4,9:7), or `all` for the contest's 20.
+    #[arg(long, default_value = "all")]
+    cases: String,
+    #[command(flatten)]
+    games: GamesArgs,
+    /// Play each deal twice, the players exchanging hands (--games must be even).
+    #[arg(long)]
+    paired: bool,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// Arguments of `tabula serve dominoes`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The built-in player.
+    #[arg(long, value_name = "NAME")]
+    agent: String,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
+/// The tested built-in player, on the same random stream as `serve`'s, so that
+/// `--agent NAME` and `--player "tabula serve dominoes --agent NAME"` play alike.
+fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Match>>> {
+    agent(name, stream(seed, Purpose::Agent, 0, 0, 0))
+}
+
+/// Referees the cases between the tested player and a built-in opponent.
+pub fn referee(args: RefereeArgs) -> Outcome {
+    // Every option is checked before a player starts.
+    let cases = parse_cases(&args.cases).map_err(|e| anyhow!("--cases: {e}"))?;
+    let games = args.games.games;
+    if args.paired && !games.is_multiple_of(2) {
+        bail!("--games {games}: with --paired each deal is played twice, so give an even number");
+    }
+    if !AGENTS.contains(&args.opponent.as_str()) {
+        bail!(
+            "--opponent {}: unknown agent (known: {})",
+            args.opponent,
+            AGENTS.join(", ")
+        );
+    }
+    let seed = args.seed.seed;
+    let log = Log::open(args.log.log.as_ref())?;
+    let spawn = || {
+        tested_player(
+            &args.seat,
+            DominoesWire::default(),
+            |name| tested_agent(name, seed),
+            AGENTS,
+            &log,
+        )
+    };
+    let mut tested: Box<dyn Player<Match>> = spawn()?;
+    let tested_open =
+        args.seat.player.is_none() && args.seat.agent.as_deref().is_some_and(sees_open_hand);
+    let setup = CaseSetup {
+        seed,
+        games,
+        paired: args.paired,
+        open_hand: [tested_open, sees_open_hand(&args.opponent)],
+    };
+    let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
+    let say = |line: &str| {
+        log.line(line);
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    for (name, open) in [
+        (tested.name(), tested_open),
+        (args.opponent.clone(), setup.open_hand[1]),
+    ] {
+        if open {
+            say(&format!(
+                "note: {name} sees the other hand: a reference ceiling, not a contest score"
+            ));
+        }
+    }
+    let limits = Limits {
+        per_case: Some(args.timeout.timeout),
+        ..Limits::default()
+    };
+    let mut results = Vec::with_capacity(cases.len());
+    for (i, &rules) in cases.iter().enumerate() {
+        log.line(&format!(
+            "# case {} {} seed {seed} opponent {}",
+            rules.numbers, rules.hand, args.opponent
+        ));
+        let rng = stream(seed, Purpose::Agent, case_key(rules), 0, 1);
+        let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
+        let (result, records) = referee_case(rules, &setup, tested.as_mut(), &mut opponent, limits);
+        for (game, record) in records.iter().enumerate() {
+            log.line(&game_line(game, &setup, record));
+        }
+        say(&result.line());
+        if result.player_lost && i + 1 < cases.len() {
+            // Its late answers would be read as the next case's: start it afresh.
+            drop(tested);
+            tested = spawn()?;
+        }
+        results.push(result);
+    }
+    let report = RefereeReport::new(results);
+    log.line(&report.total_line());
+    log.flush()?;
+    emit_report(
+        &format!("{}\n", report.total_line()),
+        args.json.json.as_ref(),
+        &report,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Answers the init/reset/play protocol on stdin/stdout with a built-in player.
+pub fn serve(args: ServeArgs) -> Outcome {
+    if sees_open_hand(&args.agent) {
+        bail!(
+            "--agent {}: it needs the other hand, which the protocol does not show",
+            args.agent
+        );
+    }
+    let seed = args.seed.seed;
+    let agent = known_agent(&args.agent, |name| tested_agent(name, seed), AGENTS)?;
+    serve_stdio(Session::new(DominoesWire::default(), agent))
+}

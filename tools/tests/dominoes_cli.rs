@@ -1,0 +1,234 @@
+//! The `tabula` binary end to end for Dominoes: the tester and the served
+//! player, over real processes and pipes.
+
+use std::process::Output;
+
+mod common;
+use common::{run, run_with_input, stderr, stdout, tabula};
+
+/// Exit status 2 and one stderr line that starts `error:` and says `problem`.
+fn assert_one_line_error(out: &Output, problem: &str) {
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(problem), "'{err}' does not say {problem}");
+    assert!(stdout(out).is_empty(), "{}", stdout(out));
+}
+
+fn case_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("case "))
+        .map(String::from)
+        .collect()
+}
+
+/// `tabula referee dominoes` with `args`, which must succeed.
+fn referee(args: &[&str]) -> String {
+    let out = tabula()
+        .args(["referee", "dominoes", "--opponent", "random"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn a_small_run_is_reproducible_and_its_json_adds_up() {
+    let args = ["--agent", "random", "--cases", "5:4,9:7", "--games", "12"];
+    let first = referee(&[&args[..], &["--seed", "7"]].concat());
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 3, "{first}");
+    assert!(lines[0].starts_with("case 5 4 "), "{first}");
+    assert!(lines[1].starts_with("case 9 7 "), "{first}");
+    for line in &lines[..2] {
+        let words: Vec<f64> = line
+            .split(' ')
+            .skip(3)
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let [score, w, t, l] = words[..] else {
+            panic!("{line}: no fault expected")
+        };
+        assert_eq!((w + t + l, score), (12.0, w + t / 2.0), "{line}");
+    }
+    assert!(lines[2].starts_with("total ") && lines[2].ends_with(" of 24"));
+    assert_eq!(referee(&[&args[..], &["--seed", "7"]].concat()), first);
+    assert_ne!(referee(&[&args[..], &["--seed", "8"]].concat()), first);
+    let json = referee(&[&args[..], &["--seed", "7", "--json", "-"]].concat());
+    let report: serde_json::Value = serde_json::from_str(&json).expect("--json - is JSON alone");
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    assert_eq!(
+        (cases[1]["n"].as_u64(), cases[1]["h"].as_u64()),
+        (Some(9), Some(7))
+    );
+    let keys: Vec<&str> = cases[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = [
+        "n", "h", "games", "wins", "ties", "losses", "score", "faults",
+    ];
+    expected.sort();
+    let mut keys = keys;
+    keys.sort();
+    assert_eq!(keys, expected);
+    let total: f64 = cases.iter().map(|c| c["score"].as_f64().unwrap()).sum();
+    assert_eq!(report["total"].as_f64(), Some(total));
+    assert!(lines[2].starts_with(&format!("total {total} ")), "{first}");
+}
+
+#[test]
+fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
+    let served = format!(
+        "{} serve dominoes --agent random --seed 5",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("run.log");
+    for paired in [false, true] {
+        let mut args = vec!["--cases", "5:7,7:4,9:6", "--games", "20", "--seed", "5"];
+        if paired {
+            args.push("--paired");
+        }
+        let remote = referee(
+            &[
+                &["--player", &served, "--log", log.to_str().unwrap()],
+                &args[..],
+            ]
+            .concat(),
+        );
+        let local = referee(&[&["--agent", "random"], &args[..]].concat());
+        assert_eq!(case_lines(&remote).len(), 3, "{remote}");
+        assert_eq!(remote, local, "paired: {paired}");
+        let logged = std::fs::read_to_string(&log).unwrap();
+        assert!(logged.contains("> init 5 7\n< 0\n> reset "), "{logged}");
+        assert!(logged.contains("\n> play "), "{logged}");
+    }
+}
+
+#[test]
+fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
+    let answering = |play: &str| {
+        format!("while read l; do case \"$l\" in play*) echo {play};; *) echo 0;; esac; done")
+    };
+    for (player, reason) in [
+        (
+            answering("hello"),
+            "invalid answer 'hello': expected L<i>, R<i>, DRAW or PASS",
+        ),
+        (answering("L99"), "index 99 is out of range"),
+        // The stock is never empty at a game's first move.
+        (answering("PASS"), "illegal move: cannot pass while"),
+        ("exit 3".to_string(), "exit status: 3"),
+        // Acknowledges `init`, then reads everything and never answers (the shell
+        // keeps its output open).
+        (
+            "read l; echo 0; cat > /dev/null".to_string(),
+            "timed out (case limit)",
+        ),
+    ] {
+        let out = tabula()
+            .args([
+                "referee",
+                "dominoes",
+                "--opponent",
+                "random",
+                "--player",
+                &player,
+            ])
+            .args(["--cases", "5:4,6:5", "--games", "3", "--timeout", "0.5"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{player}: {}", stderr(&out));
+        let text = stdout(&out);
+        let lines = case_lines(&text);
+        assert_eq!(lines.len(), 2, "{player}: {text}");
+        for line in &lines {
+            assert!(
+                line.contains(" 0 0 0 3 faults 3, first in game 0: "),
+                "{player}: {line}"
+            );
+            assert!(line.contains(reason), "{player}: {line} lacks {reason}");
+        }
+        assert!(text.ends_with("total 0 of 6\n"), "{player}: {text}");
+    }
+}
+
+#[test]
+fn serve_answers_the_protocol_and_keeps_going_after_errors() {
+    let out = run_with_input(
+        &["serve", "dominoes", "--agent", "random"],
+        "play 1 0-1 1 4-4 7\ninit 6 4\nreset 4-4\n\
+         play 3 1-2 3-5 0-0 2 4-4 4-3 10\nplay 3 1-2 3-4 0-0 2 4-4 4-3 10\n\
+         hello\nplay 2 1-2 0-0 2 4-4 4-3 10\nplay 2 1-2 0-0 2 4-4 4-3 0\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "error: play before init",
+            "0",
+            "0",
+            "R1",
+            "error: tile 4-3 is given twice",
+            "error: unknown method 'hello'",
+            "DRAW",
+            "PASS"
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_options_are_refused_in_one_line_before_any_game() {
+    let base = [
+        "referee",
+        "dominoes",
+        "--agent",
+        "random",
+        "--opponent",
+        "random",
+    ];
+    for (extra, problem) in [
+        (
+            &["--cases", "5:4,5:4"][..],
+            "--cases: case 5:4 is given twice",
+        ),
+        (&["--cases", "4:4"], "--cases: N=4 H=4 is not a case"),
+        (&["--cases", "5:8"], "--cases: N=5 H=8 is not a case"),
+        (&["--cases", "5-4"], "--cases: '5-4' is not N:H"),
+        (&["--cases", ""], "--cases: '' is not N:H"),
+        (&["--games", "3", "--paired"], "--games 3: with --paired"),
+    ] {
+        let out = run(&[&base[..], extra].concat());
+        assert_one_line_error(&out, problem);
+    }
+    let out = run(&[
+        "referee",
+        "dominoes",
+        "--agent",
+        "random",
+        "--opponent",
+        "nobody",
+    ]);
+    assert_one_line_error(&out, "--opponent nobody: unknown agent (known: random");
+    let out = run(&[
+        "referee",
+        "dominoes",
+        "--agent",
+        "nobody",
+        "--opponent",
+        "random",
+    ]);
+    assert_one_line_error(&out, "--agent nobody: unknown agent");
+    let out = run(&["serve", "dominoes", "--agent", "nobody"]);
+    assert_one_line_error(&out, "--agent nobody: unknown agent");
+    common::assert_timeouts_refused("dominoes");
+}

@@ -1,0 +1,527 @@
+//! The tester's cases: which (N, H) pairs, how each game is dealt and seated,
+//! and one case played between the tested player and an opponent, tallied the
+//! contest's way (wins + ties/2).
+//!
+//! Every random draw comes from a named stream of [`tournament::stream`] keyed
+//! by the case ([`case_key`]) and the deal's number, never by who sits where:
+//! the deal from (setup, key, deal, 0), the tiles drawn from the stock from
+//! (chance, key, deal, 0). Every tested player, and both games of a pair, meet
+//! the same deals and the same draws.
+
+use std::collections::HashSet;
+
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use tabula_solver::dominoes::{Deal, Match, Move, Rules, Side};
+use tabula_solver::{Seat, Turn};
+
+use crate::arena::{self, GameRecord, Outcome};
+use crate::seat::{Clock, Limits, Player};
+use crate::tournament::{self, Purpose};
+
+/// The case's part of its streams' names: 10 N + H, so that a case's deals do
+/// not depend on which other cases a run plays.
+pub fn case_key(rules: Rules) -> u64 {
+    10 * u64::from(rules.numbers) + u64::from(rules.hand)
+}
+
+/// Deal number `index` of the case.
+pub fn deal(seed: u64, rules: Rules, index: usize) -> Deal {
+    let mut rng = tournament::stream(seed, Purpose::Setup, case_key(rules), index as u64, 0);
+    Deal::random(rules, &mut rng)
+}
+
+/// The stream that draws tiles from the stock in deal number `index`.
+pub fn draws(seed: u64, rules: Rules, index: usize) -> ChaCha8Rng {
+    tournament::stream(seed, Purpose::Chance, case_key(rules), index as u64, 0)
+}
+
+/// Parses `--cases`: `all` (the contest's 20 cases) or `N:H` pairs separated
+/// by commas, each a case of the contest and none twice.
+pub fn parse_cases(text: &str) -> Result<Vec<Rules>, String> {
+    if text.trim() == "all" {
+        return Ok(Rules::all().collect());
+    }
+    let mut cases = Vec::new();
+    let mut seen = HashSet::new();
+    for item in text.split(',') {
+        let item = item.trim();
+        let quoted = crate::wire::short(item);
+        let (n, h) = item
+            .split_once(':')
+            .ok_or_else(|| format!("'{quoted}' is not N:H (e.g. 5:4,9:7, or all)"))?;
+        let (Ok(n), Ok(h)) = (n.parse::<u32>(), h.parse::<u32>()) else {
+            return Err(format!("'{quoted}' is not N:H with two numbers"));
+        };
+        let rules = Rules::new(n, h).map_err(|e| e.to_string())?;
+        if !seen.insert(rules) {
+            return Err(format!("case {n}:{h} is given twice"));
+        }
+        cases.push(rules);
+    }
+    Ok(cases)
+}
+
+/// How the games of a case are dealt and seated. Player 0 is the tested
+/// player, player 1 the opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaseSetup {
+    /// The run's seed.
+    pub seed: u64,
+    /// Games in the case (even when paired).
+    pub games: usize,
+    /// Whether each deal is played twice, the players exchanging seats (so hands).
+    pub paired: bool,
+    /// Whether each player sees the other hand (a clairvoyant reference player).
+    pub open_hand: [bool; 2],
+}
+
+impl CaseSetup {
+    /// The deal game `game` plays: its own, or with `paired` one deal per two games.
+    pub fn deal_index(&self, game: usize) -> usize {
+        if self.paired { game / 2 } else { game }
+    }
+
+    /// The tested player's seat in game `game`: 0 in even games, 1 in odd ones.
+    /// The deal decides who opens, as in the contest. Paired, the second game of
+    /// a deal seats the tested player where the opponent sat, which is
+    /// [`Deal::swapped`] with the seats kept.
+    pub fn tested_seat(game: usize) -> Seat {
+        game % 2
+    }
+
+    /// Game `game`'s start, its draws and its seating (`seating[seat]` = player).
+    pub fn start(&self, rules: Rules, game: usize) -> (Match, ChaCha8Rng, Vec<usize>) {
+        let index = self.deal_index(game);
+        let tested = CaseSetup::tested_seat(game);
+        let seating = if tested == 0 { vec![0, 1] } else { vec![1, 0] };
+        let mut start = Match::new(&deal(self.seed, rules, index));
+        for (seat, &player) in seating.iter().enumerate() {
+            if self.open_hand[player] {
+                start = start.with_open_hand(seat);
+            }
+        }
+        (start, draws(self.seed, rules, index), seating)
+    }
+}
+
+/// The tested player's results in one case.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CaseResult {
+    /// N, the numbers on the tiles.
+    pub n: u8,
+    /// H, the tiles dealt to each hand.
+    pub h: u8,
+    /// Games played (or lost unplayed).
+    pub games: usize,
+    /// Games won.
+    pub wins: usize,
+    /// Games tied.
+    pub ties: usize,
+    /// Games lost.
+    pub losses: usize,
+    /// Wins + ties/2: the contest's score of the case.
+    pub score: f64,
+    /// Games the tested player lost by a fault.
+    pub faults: usize,
+    /// The first of those games and its fault's reason.
+    #[serde(skip)]
+    pub first_fault: Option<(usize, String)>,
+    /// Whether the tested player cannot go on (dead, or out of case time).
+    #[serde(skip)]
+    pub player_lost: bool,
+}
+
+impl CaseResult {
+    /// `case N H score W T L`, then the faults if there were any.
+    pub fn line(&self) -> String {
+        let mut line = format!(
+            "case {} {} {} {} {} {}",
+            self.n, self.h, self.score, self.wins, self.ties, self.losses
+        );
+        if let Some((game, reason)) = &self.first_fault {
+            line.push_str(&format!(
+                " faults {}, first in game {game}: {reason}",
+                self.faults
+            ));
+        }
+        line
+    }
+}
+
+/// The results of a run: every case and the total score.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefereeReport {
+    /// One entry per case, in the order played.
+    pub cases: Vec<CaseResult>,
+    /// The sum of the case scores.
+    pub total: f64,
+}
+
+impl RefereeReport {
+    /// The report of these cases.
+    pub fn new(cases: Vec<CaseResult>) -> RefereeReport {
+        let total = cases.iter().map(|c| c.score).sum();
+        RefereeReport { cases, total }
+    }
+
+    /// Games played over every case.
+    pub fn games(&self) -> usize {
+        self.cases.iter().map(|c| c.games).sum()
+    }
+
+    /// `total SCORE of GAMES`.
+    pub fn total_line(&self) -> String {
+        format!("total {} of {}", self.total, self.games())
+    }
+}
+
+/// Plays one case between `tested` (player 0) and `opponent` (player 1) on
+/// the shared match loop; `limits` bind the tested player only. A malformed or
+/// illegal answer loses its game; a fault that ends the case (time-out of the
+/// case budget, a dead player) loses the rest of it.
+pub fn referee_case(
+    rules: Rules,
+    setup: &CaseSetup,
+    tested: &mut dyn Player<Match>,
+    opponent: &mut dyn Player<Match>,
+    limits: Limits,
+) -> (CaseResult, Vec<GameRecord<Match>>) {
+    let mut players: [&mut dyn Player<Match>; 2] = [tested, opponent];
+    let mut clocks = [Clock::new(limits), Clock::default()];
+    let records = arena::play_case(&rules, setup.games, &mut players, &mut clocks, |game| {
+        setup.start(rules, game)
+    });
+    let mut result = CaseResult {
+        n: rules.numbers,
+        h: rules.hand,
+        games: records.len(),
+        wins: 0,
+        ties: 0,
+        losses: 0,
+        score: 0.0,
+        faults: 0,
+        first_fault: None,
+        player_lost: false,
+    };
+    for (game, record) in records.iter().enumerate() {
+        let seat = CaseSetup::tested_seat(game);
+        match record.outcome(seat) {
+            Outcome::Win => result.wins += 1,
+            Outcome::Draw => result.ties += 1,
+            Outcome::Loss => result.losses += 1,
+        }
+        if let Some(fault) = record.fault.as_ref().filter(|f| f.seat == seat) {
+            result.faults += 1;
+            result.player_lost |= fault.ends_case;
+            if result.first_fault.is_none() {
+                result.first_fault = Some((game, fault.reason.clone()));
+            }
+        }
+    }
+    result.score = result.wins as f64 + result.ties as f64 / 2.0;
+    (result, records)
+}
+
+/// One game for the log: the tested seat, the result and every move
+/// (`0:L3-4` seat 0 placed 3-4 on the left, `1:DRAW`, `*:2-5` a tile drawn).
+pub fn game_line(game: usize, setup: &CaseSetup, record: &GameRecord<Match>) -> String {
+    let seat = CaseSetup::tested_seat(game);
+    let outcome = match record.outcome(seat) {
+        Outcome::Win => "win",
+        Outcome::Draw => "tie",
+        Outcome::Loss => "loss",
+    };
+    let moves: Vec<String> = record
+        .plies
+        .iter()
+        .map(|ply| {
+            let who = match ply.turn {
+                Turn::Seat(s) => s.to_string(),
+                _ => "*".into(),
+            };
+            let what = match ply.mv {
+                Move::Place(t, Side::Left) => format!("L{t}"),
+                Move::Place(t, Side::Right) => format!("R{t}"),
+                Move::Draw => "DRAW".into(),
+                Move::Pass => "PASS".into(),
+                Move::Drawn(t) => t.to_string(),
+            };
+            format!("{who}:{what}")
+        })
+        .collect();
+    let mut line = format!(
+        "game {game} deal {} seat {seat} opener {}: {outcome}",
+        setup.deal_index(game),
+        record.end.opener()
+    );
+    if let Some(fault) = &record.fault {
+        line.push_str(&format!(" (seat {} fault: {})", fault.seat, fault.reason));
+    }
+    line.push_str(&format!("; moves {}", moves.join(" ")));
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::{Agent, RandomAgent};
+    use crate::seat::{Failure, FaultKind, Local};
+    use crate::tournament::stream;
+    use tabula_solver::Game;
+
+    fn rules(n: u32, h: u32) -> Rules {
+        Rules::new(n, h).unwrap()
+    }
+
+    #[test]
+    fn cases_parse_strictly() {
+        assert_eq!(parse_cases("all").unwrap().len(), 20);
+        assert_eq!(
+            parse_cases("5:4,9:7").unwrap(),
+            vec![rules(5, 4), rules(9, 7)]
+        );
+        for (bad, reason) in [
+            ("", "is not N:H"),
+            ("5:4,", "is not N:H"),
+            ("5-4", "is not N:H"),
+            ("5:x", "two numbers"),
+            ("5:4:3", "two numbers"),
+            ("4:4", "not a case"),
+            ("10:4", "not a case"),
+            ("5:8", "not a case"),
+            ("5:4,9:7,5:4", "case 5:4 is given twice"),
+            ("all,5:4", "is not N:H"),
+        ] {
+            let error = parse_cases(bad).unwrap_err();
+            assert!(error.contains(reason), "{bad:?}: {error}");
+        }
+    }
+
+    #[test]
+    fn every_game_of_a_pair_meets_the_same_deal_from_the_other_seat() {
+        let r = rules(7, 5);
+        let paired = CaseSetup {
+            seed: 4,
+            games: 6,
+            paired: true,
+            open_hand: [false; 2],
+        };
+        for pair in 0..3 {
+            let (a, _, seating_a) = paired.start(r, 2 * pair);
+            let (b, _, seating_b) = paired.start(r, 2 * pair + 1);
+            assert_eq!((seating_a, seating_b), (vec![0, 1], vec![1, 0]));
+            // The tested player (player 0) holds in game b what the opponent held in a.
+            assert_eq!(a.hand_set(1), b.hand_set(1));
+            assert_eq!(a.hand_set(0), b.hand_set(0));
+            assert_eq!((a.line(), a.stock()), (b.line(), b.stock()));
+            // The same as the swapped deal with the seats kept.
+            let swapped = Match::new(&deal(4, r, pair).swapped());
+            assert_eq!(swapped.hand_set(0), b.hand_set(1));
+        }
+        // Unpaired, every game has its own deal; the deals do not depend on pairing.
+        let single = CaseSetup {
+            paired: false,
+            ..paired
+        };
+        let deals: Vec<Match> = (0..6).map(|g| single.start(r, g).0).collect();
+        assert_ne!(deals[0], deals[1]);
+        assert_eq!(deals[2], paired.start(r, 4).0);
+        // Another case or seed deals differently.
+        assert_ne!(deal(4, r, 0), deal(5, r, 0));
+        assert_ne!(deal(4, r, 0).hands, deal(4, rules(7, 6), 0).hands);
+    }
+
+    #[test]
+    fn the_open_hand_goes_to_the_clairvoyant_players_seat() {
+        let setup = CaseSetup {
+            seed: 1,
+            games: 2,
+            paired: false,
+            open_hand: [false, true],
+        };
+        for game in 0..2 {
+            let (start, _, seating) = setup.start(rules(6, 4), game);
+            let opponent_seat = seating.iter().position(|&p| p == 1).unwrap();
+            assert!(start.view(opponent_seat).open_hand.is_some());
+            assert!(start.view(1 - opponent_seat).open_hand.is_none());
+        }
+    }
+
+    /// A player that answers from a list of canned results, then plays randomly.
+    struct Scripted {
+        faults: Vec<Option<Failure>>,
+        agent: RandomAgent,
+    }
+
+    impl Player<Match> for Scripted {
+        fn name(&self) -> String {
+            "scripted".into()
+        }
+        fn start_case(&mut self, _: &Rules, _: &mut Clock) -> Result<(), Failure> {
+            Ok(())
+        }
+        fn start_game(
+            &mut self,
+            _: Seat,
+            _: &tabula_solver::dominoes::View,
+            _: &mut Clock,
+        ) -> Result<(), Failure> {
+            Ok(())
+        }
+        fn observe(
+            &mut self,
+            _: Turn,
+            _: &tabula_solver::dominoes::Observation,
+        ) -> Result<(), Failure> {
+            Ok(())
+        }
+        fn choose(
+            &mut self,
+            view: &tabula_solver::dominoes::View,
+            _: &mut Clock,
+        ) -> Result<Move, Failure> {
+            match self.faults.pop().flatten() {
+                Some(failure) => Err(failure),
+                None => Ok(Agent::<Match>::choose(&mut self.agent, view)),
+            }
+        }
+        fn end_game(&mut self, _: &tabula_solver::dominoes::View) {}
+    }
+
+    #[test]
+    fn a_case_is_tallied_the_contests_way_and_faults_are_counted() {
+        let setup = CaseSetup {
+            seed: 2,
+            games: 40,
+            paired: true,
+            open_hand: [false; 2],
+        };
+        let r = rules(5, 4);
+        let mut tested = Local(RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 0)));
+        let mut opponent = Local(RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 1)));
+        let (result, records) =
+            referee_case(r, &setup, &mut tested, &mut opponent, Limits::default());
+        assert_eq!(records.len(), 40);
+        assert_eq!(result.wins + result.ties + result.losses, 40);
+        assert_eq!(result.score, result.wins as f64 + result.ties as f64 / 2.0);
+        let by_scores: f64 = records
+            .iter()
+            .enumerate()
+            .map(|(g, rec)| rec.scores[CaseSetup::tested_seat(g)])
+            .sum();
+        assert_eq!(result.score, by_scores);
+        assert!(result.ties > 0 || result.wins > 0, "{result:?}");
+        assert_eq!((result.faults, result.player_lost), (0, false));
+        assert_eq!(
+            result.line(),
+            format!(
+                "case 5 4 {} {} {} {}",
+                result.score, result.wins, result.ties, result.losses
+            )
+        );
+        let log = game_line(0, &setup, &records[0]);
+        assert!(log.starts_with("game 0 deal 0 seat 0 opener "), "{log}");
+
+        // A malformed answer loses one game; a dead player the rest of the case.
+        // Faults are popped from the back: the first choice fails, then one plays.
+        let mut faulty = Scripted {
+            faults: vec![
+                Some(Failure {
+                    kind: FaultKind::Crash,
+                    reason: "gone".into(),
+                    ends_case: true,
+                }),
+                None,
+                Some(Failure::new(FaultKind::MalformedAnswer, "bad answer 'x'")),
+            ],
+            agent: RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 0)),
+        };
+        let setup = CaseSetup {
+            games: 6,
+            paired: false,
+            ..setup
+        };
+        let (result, records) =
+            referee_case(r, &setup, &mut faulty, &mut opponent, Limits::default());
+        // Game 0 lost to the bad answer, game 1 to the crash, games 2 to 5 unplayed.
+        assert_eq!(result.faults, 6, "{result:?}");
+        assert!(result.player_lost);
+        assert_eq!(result.first_fault, Some((0, "bad answer 'x'".to_string())));
+        assert!(
+            result.line().contains("first in game 0: bad answer 'x'"),
+            "{}",
+            result.line()
+        );
+        assert!(
+            records
+                .last()
+                .unwrap()
+                .fault
+                .as_ref()
+                .unwrap()
+                .reason
+                .contains("gone")
+        );
+        let json = serde_json::to_value(RefereeReport::new(vec![result.clone()])).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"cases": [{"n": 5, "h": 4, "games": 6, "wins": result.wins,
+                "ties": result.ties, "losses": result.losses, "score": result.score,
+                "faults": result.faults}], "total": result.score})
+        );
+    }
+
+    #[test]
+    fn through_the_wire_an_agent_plays_every_case_exactly_as_in_process() {
+        use crate::dominoes::DominoesWire;
+        use crate::process::StreamPeer;
+        use crate::seat::Remote;
+        use crate::wire::Session;
+
+        let agent = || RandomAgent::new(stream(9, Purpose::Agent, 0, 0, 0));
+        let (requests, to_player) = std::io::pipe().unwrap();
+        let (from_player, answers) = std::io::pipe().unwrap();
+        let server = std::thread::spawn(move || {
+            let mut session = Session::new(DominoesWire::default(), agent());
+            session.serve(std::io::BufReader::new(requests), answers)
+        });
+        let peer = StreamPeer::new(from_player, to_player);
+        let mut remote = Remote::new("served", Box::new(peer), DominoesWire::default());
+        let mut local = Local(agent());
+        let setup = CaseSetup {
+            seed: 9,
+            games: 10,
+            paired: true,
+            open_hand: [false; 2],
+        };
+        let mut games = 0;
+        for r in Rules::all() {
+            let opponent = || {
+                Local(RandomAgent::new(stream(
+                    9,
+                    Purpose::Agent,
+                    case_key(r),
+                    0,
+                    1,
+                )))
+            };
+            let limits = Limits::default();
+            let (a, served) = referee_case(r, &setup, &mut remote, &mut opponent(), limits);
+            let (b, in_process) = referee_case(r, &setup, &mut local, &mut opponent(), limits);
+            assert_eq!(a, b);
+            assert_eq!(a.faults, 0, "{a:?}");
+            for (x, y) in served.iter().zip(&in_process) {
+                let moves =
+                    |rec: &GameRecord<Match>| rec.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+                assert_eq!(moves(x), moves(y));
+                assert_eq!(x.end, y.end);
+                games += 1;
+            }
+        }
+        assert_eq!(games, 200);
+        // Closing its input ends the service cleanly.
+        drop(remote);
+        server.join().unwrap().unwrap();
+    }
+}
