@@ -296,3 +296,180 @@ impl Agent<Match> for Blocker {
         mv
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dominoes::agent;
+    use crate::dominoes::train::{deal, paired_match};
+    use crate::tournament::{Purpose, stream};
+    use tabula_solver::dominoes::Rules;
+    use tabula_solver::dominoes::rules::Placed;
+    use tabula_solver::{Game, Turn};
+
+    fn t(a: u8, b: u8) -> Tile {
+        Tile::new(a, b)
+    }
+
+    fn view(rules: Rules, hand: &[Tile], line: &[Placed], stock: u32) -> View {
+        View {
+            rules,
+            seat: 0,
+            hand: hand.iter().copied().collect(),
+            line: line.iter().copied().collect(),
+            stock,
+            open_hand: None,
+        }
+    }
+
+    const LADDER: [&str; 4] = ["heaviest", "doubles", "blocker", "server"];
+
+    #[test]
+    fn every_ladder_player_plays_legally_against_random_in_every_case() {
+        for name in LADDER {
+            let me = |rng| agent(name, rng).expect("registered");
+            let random = |rng| agent("random", rng).expect("registered");
+            // `play_pair` asserts that no game ends on a fault; 50 deals of each case.
+            let result = paired_match(&me, &random, 1000, 11, 0, &|_| {});
+            assert_eq!(result.games, 2000, "{name}");
+            assert_eq!(result.wins + result.ties + result.losses, 2000);
+        }
+    }
+
+    #[test]
+    fn heaviest_breaks_ties_by_the_greater_number_then_the_left_end() {
+        let rules = Rules::new(7, 4).unwrap();
+        let line = [(2, 4), (4, 5)];
+        // 1-5 and 2-4 both have 6 pips: 1-5 has the greater number.
+        let v = view(rules, &[t(2, 4), t(1, 5), t(0, 0)], &line, 10);
+        assert_eq!(Heaviest.choose(&v), Move::Place(t(1, 5), Side::Right));
+        // 2-5 fits both ends: the left one.
+        let v = view(rules, &[t(2, 4), t(2, 5), t(1, 5)], &line, 10);
+        assert_eq!(Heaviest.choose(&v), Move::Place(t(2, 5), Side::Left));
+        // Nothing fits: draw, or pass on an empty stock.
+        let v = view(rules, &[t(0, 0), t(1, 3)], &line, 10);
+        assert_eq!(Heaviest.choose(&v), Move::Draw);
+        let v = view(rules, &[t(0, 0), t(1, 3)], &line, 0);
+        assert_eq!(Heaviest.choose(&v), Move::Pass);
+    }
+
+    #[test]
+    fn doubles_plays_a_lighter_double_before_a_heavier_single() {
+        let rules = Rules::new(7, 4).unwrap();
+        let line = [(2, 4), (4, 5)];
+        let v = view(rules, &[t(1, 5), t(2, 2), t(6, 6)], &line, 10);
+        assert_eq!(Doubles.choose(&v), Move::Place(t(2, 2), Side::Left));
+        // Two doubles fit: the heavier.
+        let v = view(rules, &[t(1, 5), t(2, 2), t(5, 5)], &line, 10);
+        assert_eq!(Doubles.choose(&v), Move::Place(t(5, 5), Side::Right));
+        // No double fits: the heaviest tile.
+        let v = view(rules, &[t(0, 5), t(1, 5), t(6, 6)], &line, 10);
+        assert_eq!(Doubles.choose(&v), Move::Place(t(1, 5), Side::Right));
+    }
+
+    /// The replier's first two views: it answers 6-6 with 6-1, then the other
+    /// seat places 6-2 on the right, after drawing `drawn` tiles.
+    fn blocker_after_reply(drawn: u32) -> (Blocker, Move) {
+        let rules = Rules::new(7, 4).unwrap();
+        let stock = 28 - 8;
+        let mut blocker = Blocker::new();
+        // What `reset 6-6` shows: the opening tile alone, no hand yet.
+        blocker.start_game(1, &view(rules, &[], &[(6, 6)], stock));
+        let first = view(rules, &[t(6, 1), t(1, 3), t(1, 2), t(2, 5)], &[(6, 6)], stock);
+        assert_eq!(
+            blocker.choose(&first),
+            Move::Place(t(1, 6), Side::Left),
+            "the only tile that fits; both ends are alike, so the left one"
+        );
+        let line = [(1, 6), (6, 6), (6, 2)];
+        let second = view(rules, &[t(1, 3), t(1, 2), t(2, 5)], &line, stock - drawn);
+        let mv = blocker.choose(&second);
+        (blocker, mv)
+    }
+
+    #[test]
+    fn blocker_reads_a_draw_as_the_other_hand_lacking_both_ends() {
+        // It drew facing 1 and 6: it holds neither. Placing 1-2 on the right
+        // leaves 1 at both ends.
+        let (blocker, mv) = blocker_after_reply(2);
+        assert_eq!(blocker.reading().missing(), number_bit(1) | number_bit(6));
+        assert_eq!(mv, Move::Place(t(1, 2), Side::Right));
+        // Without the draw, nothing is known: 1-2 keeps the most numbers in
+        // hand (1, 2, 3, 5), and the tie between its ends goes left.
+        let (blocker, mv) = blocker_after_reply(0);
+        assert_eq!(blocker.reading().missing(), 0);
+        assert_eq!(mv, Move::Place(t(1, 2), Side::Left));
+    }
+
+    #[test]
+    fn a_pass_adds_to_what_is_known() {
+        let rules = Rules::new(5, 7).unwrap();
+        // Stock empty; the other seat (1) holds no 4.
+        let mine = [t(0, 4), t(1, 4), t(2, 4), t(0, 3), t(1, 3), t(2, 3)];
+        let theirs = [t(0, 0), t(0, 1), t(1, 1), t(0, 2), t(1, 2), t(2, 2), t(3, 3)];
+        let mut game = Match::from_parts(rules, [&mine, &theirs], &[(3, 4), (4, 4)], 0, 1);
+        let mut reading = Reading::new();
+        let right = |a, b| Move::Place(t(a, b), Side::Right);
+        let left = |a, b| Move::Place(t(a, b), Side::Left);
+        let rounds = [
+            (right(0, 4), right(0, 1)),
+            (right(1, 3), left(3, 3)),
+            (left(2, 3), left(2, 2)),
+            (left(2, 4), Move::Pass),
+        ];
+        for (k, (mv, reply)) in rounds.into_iter().enumerate() {
+            let view = game.view(0);
+            if k > 0 {
+                reading.update(&view);
+                assert_eq!(reading.missing(), 0, "placing teaches nothing");
+            }
+            reading.played(&view, mv);
+            for m in [mv, reply] {
+                assert!(game.moves().contains(&m), "{m:?}");
+                game.apply(m);
+            }
+        }
+        // It passed facing 4 and 3.
+        let view = game.view(0);
+        reading.update(&view);
+        assert_eq!(reading.missing(), number_bit(3) | number_bit(4));
+        // Numbers with no unseen tile count as lacked too: 3 and 4 here.
+        assert_eq!(reading.lacks(&view), number_bit(3) | number_bit(4));
+    }
+
+    /// Plays one game in-process, then replays it to fresh copies of the
+    /// players fed only what the protocol shows (`reset` with the opening
+    /// tile alone, then `play` views), and checks they choose the same moves.
+    #[test]
+    fn the_ladder_plays_from_views_alone() {
+        use crate::arena::play_game;
+        use crate::seat::{Clock, Local, Player};
+        // Five deals of each case; every ordered pair of players (and self-play).
+        for g in 0..100 {
+            let names = [LADDER[g % 4], LADDER[(g / 4) % 4]];
+            let (d, chance) = deal(3, 0, g);
+            let start = Match::new(&d);
+            let mut a = Local(agent(names[0], stream(3, Purpose::Agent, 0, 0, 0)).unwrap());
+            let mut b = Local(agent(names[1], stream(3, Purpose::Agent, 0, 0, 1)).unwrap());
+            let mut players: Vec<&mut dyn Player<Match>> = vec![&mut a, &mut b];
+            let mut clocks = vec![Clock::default(); 2];
+            let record = play_game(start.clone(), &mut players, &[0, 1], &mut clocks, &mut chance.clone());
+            assert!(record.fault.is_none());
+            let mut fresh = names.map(|n| agent(n, stream(3, Purpose::Agent, 0, 0, 0)).unwrap());
+            for (seat, player) in fresh.iter_mut().enumerate() {
+                let reset = View {
+                    hand: Default::default(),
+                    ..start.view(seat)
+                };
+                player.start_game(seat, &reset);
+            }
+            let mut game = start;
+            for ply in &record.plies {
+                if let Turn::Seat(seat) = ply.turn {
+                    assert_eq!(fresh[seat].choose(&game.view(seat)), ply.mv, "{names:?} game {g}");
+                }
+                game.apply(ply.mv);
+            }
+        }
+    }
+}
