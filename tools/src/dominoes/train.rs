@@ -12,7 +12,9 @@ use tabula_verify::dominoes::{self, AGENTS};
 use tabula_verify::report::Table;
 
 use crate::Outcome;
-use crate::common::{GamesArgs, JsonArgs, OutputPath, SeedArgs, emit_report, output_path, positive};
+use crate::common::{
+    GamesArgs, JsonArgs, OutputPath, SeedArgs, emit_report, output_path, positive,
+};
 use crate::progress::bar;
 
 /// Arguments of `tabula dominoes train`.
@@ -116,9 +118,8 @@ pub fn run_ladder(args: LadderArgs) -> Outcome {
     let progress = bar(pairs.len() * deals * 2, "ladder");
     let mut results = Vec::new();
     for (k, &(i, j)) in pairs.iter().enumerate() {
-        let make = |name: &'static str| {
-            move |rng| dominoes::agent(name, rng).expect("a registered agent")
-        };
+        let make =
+            |name: &'static str| move |rng| dominoes::agent(name, rng).expect("a registered agent");
         let (a, b) = (make(names[i]), make(names[j]));
         let done = k * deals * 2;
         let result = paired_match(&a, &b, deals, args.seed.seed, 0, &|n| {

@@ -286,7 +286,8 @@ impl Agent<Match> for Blocker {
         let hand: Tiles = view.hand.iter().copied().collect();
         let mv = choose_by(view, |tile, side| {
             let (l, r) = ends_after(view.ends(), tile, side);
-            let blocked = u8::from(lacks & number_bit(l) != 0) + u8::from(lacks & number_bit(r) != 0);
+            let blocked =
+                u8::from(lacks & number_bit(l) != 0) + u8::from(lacks & number_bit(r) != 0);
             let mut rest = hand;
             rest.remove(tile);
             let variety = numbers_of(rest).count_ones();
@@ -375,7 +376,12 @@ mod tests {
         let mut blocker = Blocker::new();
         // What `reset 6-6` shows: the opening tile alone, no hand yet.
         blocker.start_game(1, &view(rules, &[], &[(6, 6)], stock));
-        let first = view(rules, &[t(6, 1), t(1, 3), t(1, 2), t(2, 5)], &[(6, 6)], stock);
+        let first = view(
+            rules,
+            &[t(6, 1), t(1, 3), t(1, 2), t(2, 5)],
+            &[(6, 6)],
+            stock,
+        );
         assert_eq!(
             blocker.choose(&first),
             Move::Place(t(1, 6), Side::Left),
@@ -406,7 +412,15 @@ mod tests {
         let rules = Rules::new(5, 7).unwrap();
         // Stock empty; the other seat (1) holds no 4.
         let mine = [t(0, 4), t(1, 4), t(2, 4), t(0, 3), t(1, 3), t(2, 3)];
-        let theirs = [t(0, 0), t(0, 1), t(1, 1), t(0, 2), t(1, 2), t(2, 2), t(3, 3)];
+        let theirs = [
+            t(0, 0),
+            t(0, 1),
+            t(1, 1),
+            t(0, 2),
+            t(1, 2),
+            t(2, 2),
+            t(3, 3),
+        ];
         let mut game = Match::from_parts(rules, [&mine, &theirs], &[(3, 4), (4, 4)], 0, 1);
         let mut reading = Reading::new();
         let right = |a, b| Move::Place(t(a, b), Side::Right);
@@ -453,7 +467,13 @@ mod tests {
             let mut b = Local(agent(names[1], stream(3, Purpose::Agent, 0, 0, 1)).unwrap());
             let mut players: Vec<&mut dyn Player<Match>> = vec![&mut a, &mut b];
             let mut clocks = vec![Clock::default(); 2];
-            let record = play_game(start.clone(), &mut players, &[0, 1], &mut clocks, &mut chance.clone());
+            let record = play_game(
+                start.clone(),
+                &mut players,
+                &[0, 1],
+                &mut clocks,
+                &mut chance.clone(),
+            );
             assert!(record.fault.is_none());
             let mut fresh = names.map(|n| agent(n, stream(3, Purpose::Agent, 0, 0, 0)).unwrap());
             for (seat, player) in fresh.iter_mut().enumerate() {
@@ -466,7 +486,11 @@ mod tests {
             let mut game = start;
             for ply in &record.plies {
                 if let Turn::Seat(seat) = ply.turn {
-                    assert_eq!(fresh[seat].choose(&game.view(seat)), ply.mv, "{names:?} game {g}");
+                    assert_eq!(
+                        fresh[seat].choose(&game.view(seat)),
+                        ply.mv,
+                        "{names:?} game {g}"
+                    );
                 }
                 game.apply(ply.mv);
             }

@@ -42,17 +42,17 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 /// [`super::train::TrainConfig::shipped`]; about 290 000 games, seconds on
 /// two cores); a test checks that training reproduces them exactly.
 pub const SHIPPED: Weights = [
-    0.3484962587845912, // own pips / 10
-    -0.630018496278475, // own tiles that fit the new ends
-    1.417133002694085, // new ends it can answer (0-2)
-    -1.058203017205607, // distinct numbers in hand
+    0.3484962587845912,  // own pips / 10
+    -0.630018496278475,  // own tiles that fit the new ends
+    1.417133002694085,   // new ends it can answer (0-2)
+    -1.058203017205607,  // distinct numbers in hand
     -0.9900904003055431, // doubles in hand
     -1.3442156718201526, // unseen tiles that fit the new ends
-    1.1687306270699098, // new ends the other seat cannot hold (0-2)
-    0.4216824097810549, // new ends equal
+    1.1687306270699098,  // new ends the other seat cannot hold (0-2)
+    0.4216824097810549,  // new ends equal
     -0.3717903050404265, // own pips / 10, stock empty
-    0.9908686403891447, // unseen tiles that fit the new ends, stock empty
-    1.0761297061096848, // own tiles that fit the new ends, stock empty
+    0.9908686403891447,  // unseen tiles that fit the new ends, stock empty
+    1.0761297061096848,  // own tiles that fit the new ends, stock empty
     0.38455277279618905, // the move blocks the line in a tie
 ];
 

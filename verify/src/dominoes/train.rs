@@ -30,9 +30,7 @@ pub type Maker<'a> = &'a (dyn Fn(ChaCha8Rng) -> Box<dyn Agent<Match>> + Sync);
 /// (seed, chance, round, index, 0), whose continuation is returned for the
 /// draws from the stock.
 pub fn deal(seed: u64, round: u64, index: usize) -> (Deal, ChaCha8Rng) {
-    let rules = Rules::all()
-        .nth(index % 20)
-        .expect("twenty cases");
+    let rules = Rules::all().nth(index % 20).expect("twenty cases");
     let mut chance = stream(seed, Purpose::Chance, round, index as u64, 0);
     let deal = Deal::random(rules, &mut chance);
     (deal, chance)
@@ -60,7 +58,13 @@ pub fn play_pair(a: Maker, b: Maker, seed: u64, round: u64, index: usize) -> [f6
             let _ = player.start_case(&rules, &mut clocks[p]);
         }
         let seating = if a_seat == 0 { [0, 1] } else { [1, 0] };
-        let record = play_game(start, &mut players, &seating, &mut clocks, &mut chance.clone());
+        let record = play_game(
+            start,
+            &mut players,
+            &seating,
+            &mut clocks,
+            &mut chance.clone(),
+        );
         assert!(record.fault.is_none(), "in-process agents play legally");
         record.scores[a_seat]
     })
@@ -228,7 +232,10 @@ pub fn train(
         let done = per_generation / 2 * generation;
         let counted = |n: usize| progress(2 * (done + n));
         let scores = run(jobs, &counted, |j| {
-            let (c, rest) = (j / (OPPONENTS * config.deals), j % (OPPONENTS * config.deals));
+            let (c, rest) = (
+                j / (OPPONENTS * config.deals),
+                j % (OPPONENTS * config.deals),
+            );
             let (opponent, index) = (rest / config.deals, rest % config.deals);
             let weights = candidates[c];
             let me = move |_: ChaCha8Rng| Box::new(Server::new(weights)) as Box<dyn Agent<Match>>;
