@@ -10,10 +10,11 @@ use tabula_verify::dominoes::server::{FEATURE_NAMES, SHIPPED, Weights};
 use tabula_verify::dominoes::train::{Generation, Paired, TrainConfig, paired_match, train};
 use tabula_verify::dominoes::{self, AGENTS};
 use tabula_verify::report::Table;
+use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, OutputPath, SeedArgs, emit_report, output_path, positive,
+    GamesArgs, JsonArgs, OutputPath, SeedArgs, emit_report, known_agent, output_path, positive,
 };
 use crate::progress::bar;
 
@@ -89,6 +90,13 @@ pub fn run_train(args: TrainArgs) -> Outcome {
 /// Arguments of `tabula dominoes ladder`.
 #[derive(Args)]
 pub struct LadderArgs {
+    /// The players, comma-separated (players that see the other hand are refused).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,heaviest,doubles,blocker,server"
+    )]
+    agents: Vec<String>,
     /// Paired deals per pair of players (each played twice, seats swapped),
     /// cycling through the 20 cases.
     #[command(flatten)]
@@ -110,7 +118,18 @@ struct Pairing {
 
 /// Runs `tabula dominoes ladder`.
 pub fn run_ladder(args: LadderArgs) -> Outcome {
-    let names: Vec<&str> = AGENTS.to_vec();
+    for name in &args.agents {
+        known_agent(
+            name,
+            |n| dominoes::agent(n, stream(0, Purpose::Agent, 0, 0, 0)),
+            AGENTS,
+        )?;
+        anyhow::ensure!(
+            !dominoes::sees_open_hand(name),
+            "--agents {name}: it sees the other hand; the ladder plays hidden hands"
+        );
+    }
+    let names: Vec<&str> = args.agents.iter().map(String::as_str).collect();
     let pairs: Vec<(usize, usize)> = (0..names.len())
         .flat_map(|i| (i + 1..names.len()).map(move |j| (i, j)))
         .collect();
@@ -118,8 +137,10 @@ pub fn run_ladder(args: LadderArgs) -> Outcome {
     let progress = bar(pairs.len() * deals * 2, "ladder");
     let mut results = Vec::new();
     for (k, &(i, j)) in pairs.iter().enumerate() {
-        let make =
-            |name: &'static str| move |rng| dominoes::agent(name, rng).expect("a registered agent");
+        let make = |name: &str| {
+            let name = name.to_string();
+            move |rng| dominoes::agent(&name, rng).expect("a registered agent")
+        };
         let (a, b) = (make(names[i]), make(names[j]));
         let done = k * deals * 2;
         let result = paired_match(&a, &b, deals, args.seed.seed, 0, &|n| {
