@@ -411,6 +411,29 @@ mod tests {
     }
 
     #[test]
+    fn the_openers_first_view_reads_a_reply_made_after_drawing() {
+        let rules = Rules::new(6, 5).unwrap();
+        let dealt = 21 - 10;
+        let mine = [t(0, 1), t(0, 2), t(1, 2), t(0, 3)];
+        // The other seat drew three tiles facing 5-5, then placed 3-5.
+        let first = view(rules, &mine, &[(5, 5), (5, 3)], dealt - 3);
+        for told in [true, false] {
+            let mut reading = Reading::new();
+            if told {
+                reading.start_game(&view(rules, &[], &[(5, 5)], dealt));
+            }
+            // Untold, the opening rule ranks the double 5-5 above 3-5.
+            reading.update(&first);
+            assert_eq!(reading.missing(), number_bit(5), "told: {told}");
+        }
+        // The replier's first view: nobody has moved, nothing is known.
+        let mut reading = Reading::new();
+        let hand = [t(0, 1), t(0, 2), t(1, 2), t(0, 3), t(3, 5)];
+        reading.update(&view(rules, &hand, &[(5, 5)], dealt));
+        assert_eq!(reading.missing(), 0);
+    }
+
+    #[test]
     fn a_pass_adds_to_what_is_known() {
         let rules = Rules::new(5, 7).unwrap();
         // Stock empty; the other seat (1) holds no 4.
