@@ -1,6 +1,7 @@
 //! Dominoes (TCO 2009 Marathon final): its verbs and extras.
 
 mod referee;
+mod train;
 mod verify;
 
 use crate::registry::{GameEntry, Verb};
@@ -21,4 +22,5 @@ pub fn entry() -> GameEntry {
     )
     .verb(Verb::new("serve", "A built-in player on the init/reset/play line protocol; one process serves a whole run", referee::serve))
     .verb(Verb::new("referee", "The tester: a player against a built-in opponent on the (N,H) cases, scored wins + ties/2; --games per case, --timeout for the player's whole case (only the time waiting for its answers counts)", referee::referee).default("games", "100").default("timeout", "100"))
+    .extra(Verb::new("train", "Learn the server's weights by self-play (the defaults reproduce the shipped weights); --games paired deals per candidate and opponent each generation", train::run_train).default("seed", train::DEFAULT_SEED).default("games", train::DEFAULT_DEALS))
 }

@@ -13,8 +13,12 @@ use tabula_solver::dominoes::Match;
 
 use crate::agent::{Agent, RandomAgent};
 
+pub mod ladder;
+pub mod server;
+pub mod train;
+
 /// The built-in players and opponents, weakest first.
-pub const AGENTS: &[&str] = &["random"];
+pub const AGENTS: &[&str] = &["random", "heaviest", "doubles", "blocker", "server"];
 
 /// Players that see the other hand (never the stock's order): the referee
 /// opens the other hand to their seat with `Match::with_open_hand`, and every
@@ -30,6 +34,10 @@ pub fn sees_open_hand(name: &str) -> bool {
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "random" => Some(Box::new(RandomAgent::new(rng))),
+        "heaviest" => Some(Box::new(ladder::Heaviest)),
+        "doubles" => Some(Box::new(ladder::Doubles)),
+        "blocker" => Some(Box::new(ladder::Blocker::new())),
+        "server" => Some(Box::new(server::Server::default())),
         _ => None,
     }
 }
