@@ -10,8 +10,8 @@ use clap::Args;
 use tabula_solver::dominoes::space::Outcome;
 use tabula_solver::dominoes::tiles::parse_oriented;
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
-use tabula_tables::{LookupError, Table};
 use tabula_tables::dominoes::{self as table, DominoesTable, describe};
+use tabula_tables::{LookupError, Table};
 
 use crate::Outcome as CommandOutcome;
 use crate::progress::{bar, spinner};
@@ -56,7 +56,10 @@ pub fn build(args: BuildArgs) -> CommandOutcome {
 pub fn parse_position(text: &str) -> anyhow::Result<Position> {
     let parts: Vec<&str> = text.split('/').map(str::trim).collect();
     let [h0, h1, ends, mover] = parts[..] else {
-        bail!("expected `hand0 / hand1 / left right / mover`, got {} part(s)", parts.len());
+        bail!(
+            "expected `hand0 / hand1 / left right / mover`, got {} part(s)",
+            parts.len()
+        );
     };
     let hand = |part: &str, seat: usize| -> anyhow::Result<Tiles> {
         let mut set = Tiles::EMPTY;
@@ -143,11 +146,7 @@ pub fn query(args: QueryArgs) -> CommandOutcome {
         println!("the game is over");
         return Ok(ExitCode::SUCCESS);
     }
-    let best: Vec<String> = table
-        .best_moves(&pos)?
-        .into_iter()
-        .map(move_word)
-        .collect();
+    let best: Vec<String> = table.best_moves(&pos)?.into_iter().map(move_word).collect();
     println!("optimal: {}", best.join(", "));
     for &mv in pos.moves().iter() {
         let child = table
