@@ -4,10 +4,12 @@
 //! - [`tiles`]: tiles and tile sets as bit masks;
 //! - [`rules`]: the referee's game ([`Match`]), deals, the opening rule, legal
 //!   moves with their reasons, and what each seat sees;
-//! - [`position`]: the compact perfect-information position that searches use.
+//! - [`position`]: the compact perfect-information position that searches use;
+//! - [`search`]: the exact endgame solver and the expectimax over draws.
 
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod tiles;
 
 pub use position::Position;
