@@ -530,6 +530,9 @@ impl Evaluation {
     }
 }
 
+/// How far a bound may pass a value by floating-point rounding alone.
+const ROUNDING: f64 = 1e-9;
+
 /// A searched value with what it proves: the value, an upper or a lower
 /// bound, and whether it was reached without any horizon. Values are
 /// `2 * score - 1` in `[-1, 1]` inside the search, so that the other
@@ -690,7 +693,9 @@ impl Chance<'_> {
                     bound: Bound::Lower,
                     exact,
                 },
-                None if best_upper > best_exact => Found {
+                // A bound that beats the best value only by rounding (Star1's
+                // windows are sums and quotients) still fails low.
+                None if best_upper > best_exact + ROUNDING => Found {
                     value: best_upper,
                     bound: Bound::Upper,
                     exact,
