@@ -1,17 +1,28 @@
 //! The whole N = 5 Dominoes table, built once: its bytes pinned, every record
-//! checked against its children, lookups against a plain memoized solver,
+//! checked against its children, lookups against a plain memoized solver and
+//! 3000 random records against the exact endgame search,
 //! and damaged files refused with typed errors.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use tabula_solver::dominoes::space::{Outcome, TABLE_POSITIONS};
+use tabula_solver::dominoes::search::Endgame;
+use tabula_solver::dominoes::space::{DominoesSpace, Outcome, TABLE_POSITIONS};
 use tabula_solver::dominoes::{Move, Position, Side, Tiles};
 use tabula_tables::dominoes::{self, DominoesTable, SPEC};
 use tabula_tables::format::{Meta, encode_records, table_bytes};
 use tabula_tables::ioiwari::IoiwariTable;
 use tabula_tables::{Table, TableError};
 use xxhash_rust::xxh3::xxh3_64;
+
+/// Moves in a fixed order, to compare sets of moves.
+fn key(mv: &Move) -> (u8, usize) {
+    match *mv {
+        Move::Place(t, Side::Left) => (0, t.index()),
+        Move::Place(t, Side::Right) => (1, t.index()),
+        _ => (2, 0),
+    }
+}
 
 /// A small deterministic generator, so the test needs no extra dependency.
 fn next(state: &mut u64) -> u64 {
@@ -94,7 +105,7 @@ fn rewrite(from: &Path, to: &Path, edit: impl FnOnce(&mut Vec<u8>)) {
 }
 
 #[test]
-fn whole_table_pinned_checked_and_against_a_plain_solver() {
+fn whole_table_pinned_checked_and_against_two_solvers() {
     let solution = dominoes::solve(true, &|_| {});
     let payload = encode_records(&solution, SPEC.layout);
     assert_eq!(payload.len() as u64, 3 * TABLE_POSITIONS);
@@ -142,11 +153,6 @@ fn whole_table_pinned_checked_and_against_a_plain_solver() {
             .filter(|&mv| -plain(&pos.after(mv), &mut memo) == value)
             .collect();
         let mut stored = table.best_moves(&pos).unwrap();
-        let key = |mv: &Move| match *mv {
-            Move::Place(t, Side::Left) => (0, t.index()),
-            Move::Place(t, Side::Right) => (1, t.index()),
-            _ => (2, 0),
-        };
         stored.sort_by_key(key);
         let mut best = best;
         best.sort_by_key(key);
@@ -160,6 +166,23 @@ fn whole_table_pinned_checked_and_against_a_plain_solver() {
         }),
         Ok(None)
     ));
+
+    // 3000 random records against the exact endgame search (alpha-beta, its own code).
+    let space = DominoesSpace::new(5);
+    let mut endgame = Endgame::new(20);
+    for k in 0..3000 {
+        let index = next(&mut state) % TABLE_POSITIONS;
+        let pos = space.state(index).position((next(&mut state) & 1) as u8);
+        let got = table.lookup(&pos).unwrap().expect("indexed");
+        assert_eq!(got, endgame.solve(&pos), "{}", dominoes::describe(&pos));
+        if k % 10 == 0 && !pos.is_over() {
+            let mut stored = table.best_moves(&pos).unwrap();
+            stored.sort_by_key(key);
+            let mut best: Vec<Move> = endgame.best_moves(&pos).to_vec();
+            best.sort_by_key(key);
+            assert_eq!(stored, best, "{}", dominoes::describe(&pos));
+        }
+    }
 
     // Damaged files: truncated, a flipped payload byte, another game's table.
     let bad = dir.path().join("bad.tab");
@@ -177,9 +200,7 @@ fn whole_table_pinned_checked_and_against_a_plain_solver() {
     });
     // A record the game cannot have, with valid checksums: refused by the lookup and by check.
     let pos = random_position(&mut state);
-    let index = tabula_solver::dominoes::space::DominoesSpace::new(5)
-        .index_of_position(&pos)
-        .unwrap() as usize;
+    let index = space.index_of_position(&pos).unwrap() as usize;
     let mut damaged = payload.clone();
     damaged[3 * index] = 2;
     let table = DominoesTable::new(

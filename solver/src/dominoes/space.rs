@@ -52,6 +52,9 @@ use super::rules::{Move, Side};
 use super::tiles::{Tile, Tiles, tile_count};
 use crate::retrograde::{Edge, StateSpace};
 
+/// The result of a stock-empty game for the mover (the endgame search's type).
+pub use super::search::Outcome;
+
 /// The set size of the table (N = 5, 15 tiles).
 pub const TABLE_NUMBERS: u8 = 5;
 /// The largest set this space indexes (its lookup table has `2^tiles` entries).
@@ -60,42 +63,6 @@ pub const MAX_SPACE_NUMBERS: u8 = 5;
 pub const TABLE_POSITIONS: u64 = 13_885_410;
 /// Move slots of the N = 5 space: 5 left, 5 right, a pass.
 pub const TABLE_SLOTS: u32 = 2 * TABLE_NUMBERS as u32 + 1;
-
-/// The result of a stock-empty game for the mover.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Outcome {
-    /// The mover loses (score 0).
-    Loss,
-    /// Equal pips when blocked (score ½).
-    Tie,
-    /// The mover wins (score 1).
-    Win,
-}
-
-impl Outcome {
-    /// The negamax value: 1, 0 or -1.
-    pub fn value(self) -> i32 {
-        match self {
-            Outcome::Loss => -1,
-            Outcome::Tie => 0,
-            Outcome::Win => 1,
-        }
-    }
-
-    /// The outcome of a negamax value (its sign).
-    pub fn of_value(value: i32) -> Outcome {
-        match value.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Tie,
-            _ => Outcome::Loss,
-        }
-    }
-
-    /// The contest's score: 1, ½ or 0.
-    pub fn score(self) -> f64 {
-        f64::from(self.value() + 1) / 2.0
-    }
-}
 
 /// Why a position has no index.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

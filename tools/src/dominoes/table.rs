@@ -155,14 +155,10 @@ pub fn query(args: QueryArgs) -> CommandOutcome {
         println!(
             "move {}: {} for the mover",
             move_word(mv),
-            outcome_word(flip(child))
+            outcome_word(child.flip())
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn flip(outcome: Outcome) -> Outcome {
-    Outcome::of_value(-outcome.value())
 }
 
 /// `tabula check` for dominoes tables: every record against its children.
