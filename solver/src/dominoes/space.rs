@@ -41,7 +41,10 @@
 //! # Values and moves
 //!
 //! A value is the mover's result: 1 win, 0 tie, -1 loss (scores 1, ½, 0
-//! shifted so that negamax holds). Move slots: `x < n` places the tile
+//! shifted so that negamax holds). The table stores it in one signed byte,
+//! the common format's smallest value field: 2 bits would save a third of a
+//! 3-byte record but need a format of packed records, and the records are
+//! read one at a time anyway. Move slots: `x < n` places the tile
 //! `left-x` on the left end, `n + x` the tile `right-x` on the right end
 //! (used only when the ends differ, as [`Position::moves`] does), `2n` passes.
 
