@@ -8,6 +8,7 @@
 //! signal. Every file is written through [`atomic::write_file`].
 
 pub mod atomic;
+pub mod dominoes;
 pub mod format;
 pub mod ioiwari;
 mod sigbus;

@@ -4,10 +4,15 @@
 //! - [`tiles`]: tiles and tile sets as bit masks;
 //! - [`rules`]: the referee's game ([`Match`]), deals, the opening rule, legal
 //!   moves with their reasons, and what each seat sees;
-//! - [`position`]: the compact perfect-information position that searches use.
+//! - [`position`]: the compact perfect-information position that searches use;
+//! - [`search`]: the exact endgame solver and the expectimax over draws;
+//! - [`space`]: every stock-empty position of a small set as a dense state
+//!   space for the retrograde builder (the N = 5 table).
 
 pub mod position;
 pub mod rules;
+pub mod search;
+pub mod space;
 pub mod tiles;
 
 pub use position::Position;

@@ -1,6 +1,7 @@
 //! Dominoes (TCO 2009 Marathon final): its verbs and extras.
 
 mod referee;
+mod table;
 mod train;
 mod verify;
 
@@ -23,4 +24,7 @@ pub fn entry() -> GameEntry {
     .verb(Verb::new("serve", "A built-in player on the init/reset/play line protocol; one process serves a whole run", referee::serve))
     .verb(Verb::new("referee", "The tester: a player against a built-in opponent on the (N,H) cases, scored wins + ties/2; --games per case, --timeout for the player's whole case (only the time waiting for its answers counts)", referee::referee).default("games", "100").default("timeout", "100"))
     .extra(Verb::new("train", "Learn the server's weights by self-play (the defaults reproduce the shipped weights); --games paired deals per candidate and opponent each generation", train::run_train).default("seed", train::DEFAULT_SEED).default("games", train::DEFAULT_DEALS))
+    .table_check(table::check_records)
+    .verb(Verb::new("build", "Every stock-empty position of the N=5 set (both hands, ends, mover); --output FILE", table::build))
+    .verb(Verb::new("query", "Exact result and optimal moves of a stock-empty N=5 position `hand0 / hand1 / left right / mover`", table::query))
 }

@@ -1,10 +1,15 @@
 //! Dominoes' contest pieces: the wire, the opponent ladder, the players and
 //! the referee's cases.
 
+pub mod clairvoyant;
+pub mod ladder;
 pub mod referee;
 pub mod report;
+pub mod server;
+pub mod train;
 pub mod wire;
 
+pub use clairvoyant::Clairvoyant;
 pub use referee::{case_key, deal, parse_cases};
 pub use wire::DominoesWire;
 
@@ -13,12 +18,15 @@ use tabula_solver::dominoes::Match;
 
 use crate::agent::{Agent, RandomAgent};
 
-pub mod ladder;
-pub mod server;
-pub mod train;
-
-/// The built-in players and opponents, weakest first.
-pub const AGENTS: &[&str] = &["random", "heaviest", "doubles", "blocker", "server"];
+/// The built-in players and opponents, weakest first; `clairvoyant` last (it sees the other hand).
+pub const AGENTS: &[&str] = &[
+    "random",
+    "heaviest",
+    "doubles",
+    "blocker",
+    "server",
+    "clairvoyant",
+];
 
 /// Players that see the other hand (never the stock's order): the referee
 /// opens the other hand to their seat with `Match::with_open_hand`, and every
@@ -38,6 +46,7 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
         "doubles" => Some(Box::new(ladder::Doubles)),
         "blocker" => Some(Box::new(ladder::Blocker::new())),
         "server" => Some(Box::new(server::Server::default())),
+        "clairvoyant" => Some(Box::new(Clairvoyant::new())),
         _ => None,
     }
 }

@@ -1,0 +1,167 @@
+//! `tabula build dominoes` and `tabula query dominoes`: the table of every
+//! stock-empty position of the N = 5 set, and lookups in it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tabula_solver::dominoes::space::Outcome;
+use tabula_solver::dominoes::tiles::parse_oriented;
+use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
+use tabula_tables::dominoes::{self as table, DominoesTable, describe};
+use tabula_tables::{LookupError, Table};
+
+use crate::Outcome as CommandOutcome;
+use crate::progress::{bar, spinner};
+
+/// Arguments of `tabula build dominoes`.
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Where to write the table.
+    #[arg(short, long, visible_alias = "out", default_value = "dominoes5.tab")]
+    output: PathBuf,
+}
+
+/// Arguments of `tabula query dominoes`.
+#[derive(Args)]
+pub struct QueryArgs {
+    /// The table file (built in memory when omitted, a few seconds).
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// The position: `hand0 / hand1 / left right / mover`, tiles as `a-b`
+    /// over 0..4 (`-` for an empty hand), e.g. `0-1 2-4 / 3-3 1-4 / 0 2 / 0`;
+    /// the tiles in neither hand are on the line, the stock is empty.
+    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    position: Vec<String>,
+}
+
+/// Builds the table file.
+pub fn build(args: BuildArgs) -> CommandOutcome {
+    let started = Instant::now();
+    let progress = bar(table::SPEC.entries as usize, "positions");
+    table::build(&args.output, &|done| progress.set_position(done))?;
+    progress.finish_and_clear();
+    println!(
+        "wrote {} ({} positions) in {:.1} s",
+        args.output.display(),
+        table::SPEC.entries,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads `hand0 / hand1 / left right / mover` (N = 5, stock empty).
+pub fn parse_position(text: &str) -> anyhow::Result<Position> {
+    let parts: Vec<&str> = text.split('/').map(str::trim).collect();
+    let [h0, h1, ends, mover] = parts[..] else {
+        bail!(
+            "expected `hand0 / hand1 / left right / mover`, got {} part(s)",
+            parts.len()
+        );
+    };
+    let hand = |part: &str, seat: usize| -> anyhow::Result<Tiles> {
+        let mut set = Tiles::EMPTY;
+        if part == "-" {
+            return Ok(set);
+        }
+        for word in part.split([' ', ',']).filter(|w| !w.is_empty()) {
+            let (a, b) = parse_oriented(word, 5).with_context(|| format!("hand {seat}"))?;
+            let t = Tile::new(a, b);
+            if set.contains(t) {
+                bail!("hand {seat}: tile {t} twice");
+            }
+            set.insert(t);
+        }
+        Ok(set)
+    };
+    let hands = [hand(h0, 0)?, hand(h1, 1)?];
+    let number = |word: &str, what: &str| -> anyhow::Result<u8> {
+        match word.parse::<u8>() {
+            Ok(n) if n < 5 => Ok(n),
+            _ => bail!("{what} '{word}' is not a number from 0 to 4"),
+        }
+    };
+    let ends: Vec<&str> = ends.split_whitespace().collect();
+    let [left, right] = ends[..] else {
+        bail!("expected two ends `left right`, got {} word(s)", ends.len());
+    };
+    let (left, right) = (number(left, "left end")?, number(right, "right end")?);
+    let mover = match mover {
+        "0" => 0,
+        "1" => 1,
+        other => bail!("mover '{other}' is not 0 or 1"),
+    };
+    Ok(Position {
+        hands,
+        stock: Tiles::EMPTY,
+        left,
+        right,
+        mover,
+    })
+}
+
+fn outcome_word(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win => "win",
+        Outcome::Tie => "tie",
+        Outcome::Loss => "loss",
+    }
+}
+
+fn move_word(mv: Move) -> String {
+    match mv {
+        Move::Place(t, Side::Left) => format!("L {t}"),
+        Move::Place(t, Side::Right) => format!("R {t}"),
+        Move::Pass => "PASS".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Prints the mover's exact result, the optimal moves and every move's result.
+pub fn query(args: QueryArgs) -> CommandOutcome {
+    let text = args.position.join(" ");
+    let pos = parse_position(&text).with_context(|| format!("bad position '{}'", text.trim()))?;
+    let table = match &args.table {
+        Some(path) => DominoesTable::open(path)?,
+        None => {
+            let spinner = spinner("building the table in memory");
+            let table = DominoesTable::in_memory();
+            spinner.finish_and_clear();
+            table
+        }
+    };
+    let outcome = match table.value(&pos) {
+        Ok(value) => Outcome::of_value(value),
+        Err(LookupError::Position(e)) => {
+            bail!("position '{}' is not in the table: {e}", describe(&pos))
+        }
+        Err(LookupError::Record(e)) => return Err(e.into()),
+    };
+    println!("position: {}", describe(&pos));
+    println!("to move: seat {}", pos.mover);
+    println!("result: {} for the mover", outcome_word(outcome));
+    if pos.is_over() {
+        println!("the game is over");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let best: Vec<String> = table.best_moves(&pos)?.into_iter().map(move_word).collect();
+    println!("optimal: {}", best.join(", "));
+    for &mv in pos.moves().iter() {
+        let child = table
+            .lookup(&pos.after(mv))?
+            .context("a move left the table")?;
+        println!(
+            "move {}: {} for the mover",
+            move_word(mv),
+            outcome_word(child.flip())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tabula check` for dominoes tables: every record against its children.
+pub fn check_records(table: Table) -> anyhow::Result<usize> {
+    Ok(DominoesTable::new(table)?.check_records()?)
+}

@@ -1,0 +1,94 @@
+//! `tabula build/info/check/query dominoes` end to end, on one built table.
+
+use std::fs;
+
+mod common;
+use common::{run, stderr, stdout};
+
+/// Exit status 2 and one stderr line that starts `error:` and says `problem`.
+fn assert_one_line_error(out: &std::process::Output, problem: &str) {
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(problem), "'{err}' does not say {problem}");
+}
+
+#[test]
+fn build_info_check_and_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dominoes5.tab");
+    let file = path.to_str().unwrap();
+    let out = run(&["build", "dominoes", "--out", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("13885410 positions"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = run(&["info", file]);
+    assert!(stdout(&out).contains("game: dominoes"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("entries: 13885410"));
+    let out = run(&["check", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("13885410 records consistent"));
+
+    // Seat 0 holds 0-1 (fits left) and 2-4 (fits right); seat 1 holds 3-3 and 1-4.
+    // Placing 0-1 on the left leaves the left end 1: seat 1 must play 1-4 and
+    // is left with 3-3, while seat 0 plays 2-4 next and wins. Either first move wins.
+    let out = run(&[
+        "query",
+        "dominoes",
+        "--table",
+        file,
+        "0-1 2-4 / 3-3 1-4 / 0 2 / 0",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("result: win for the mover"), "{text}");
+    assert!(text.contains("optimal: L 0-1, R 2-4"), "{text}");
+    // The same position with seat 1 to move: it has no tile for 0 or 2 and passes.
+    let out = run(&[
+        "query",
+        "dominoes",
+        "--table",
+        file,
+        "0-1 2-4 / 3-3 1-4 / 0 2 / 1",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("result: loss for the mover"), "{text}");
+    assert!(text.contains("optimal: PASS"), "{text}");
+    // Blocked: no tile in hand shows 0, and the pips are equal (6 and 2 + 4).
+    let out = run(&[
+        "query",
+        "dominoes",
+        "--table",
+        file,
+        "3-3 / 1-1 2-2 / 0 0 / 0",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("result: tie for the mover"), "{text}");
+    assert!(text.contains("the game is over"), "{text}");
+
+    let cases = [
+        ("0-1 / 2-2", "got 2 part(s)"),
+        ("0-7 / - / 0 0 / 0", "out of range"),
+        ("0-1 0-1 / - / 0 0 / 0", "tile 0-1 twice"),
+        ("0-1 / 1-1 / 0 9 / 0", "right end '9'"),
+        ("0-1 / 1-1 / 0 1 / 2", "mover '2'"),
+        ("0-1 / 0-1 / 0 1 / 0", "in both hands"),
+        ("0-1 2-4 / 3-3 1-4 / 0 0 / 0", "cannot form a line"),
+        ("- / 3-3 / 0 0 / 0", "mover's hand is empty"),
+    ];
+    for (position, problem) in cases {
+        let out = run(&["query", "dominoes", "--table", file, position]);
+        assert_one_line_error(&out, problem);
+    }
+    let mut bytes = fs::read(&path).unwrap();
+    bytes.truncate(bytes.len() / 2);
+    let bad = dir.path().join("half.tab");
+    fs::write(&bad, bytes).unwrap();
+    let out = run(&["check", bad.to_str().unwrap()]);
+    assert_one_line_error(&out, "truncated");
+}
