@@ -4,8 +4,10 @@
 //! - [`tiles`]: tiles and tile sets as bit masks;
 //! - [`rules`]: the referee's game ([`Match`]), deals, the opening rule, legal
 //!   moves with their reasons, and what each seat sees;
+//! - [`inference`]: what a seat infers of the other hand from its views, and an exact sampler of it;
 //! - [`position`]: the compact perfect-information position that searches use.
 
+pub mod inference;
 pub mod position;
 pub mod rules;
 pub mod tiles;
