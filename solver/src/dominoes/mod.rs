@@ -5,11 +5,13 @@
 //! - [`rules`]: the referee's game ([`Match`]), deals, the opening rule, legal
 //!   moves with their reasons, and what each seat sees;
 //! - [`inference`]: what a seat infers of the other hand from its views, and an exact sampler of it;
-//! - [`position`]: the compact perfect-information position that searches use.
+//! - [`position`]: the compact perfect-information position that searches use;
+//! - [`search`]: the exact endgame solver and the expectimax over draws.
 
 pub mod inference;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod tiles;
 
 pub use position::Position;

@@ -6,8 +6,12 @@ use tabula_solver::dominoes::Match;
 
 use crate::agent::{Agent, RandomAgent};
 
+pub mod clairvoyant;
+
+pub use clairvoyant::Clairvoyant;
+
 /// The built-in players and opponents, weakest first.
-pub const AGENTS: &[&str] = &["random"];
+pub const AGENTS: &[&str] = &["random", "clairvoyant"];
 
 /// Players that see the other hand (never the stock's order): the referee
 /// opens the other hand to their seat with `Match::with_open_hand`, and every
@@ -23,6 +27,7 @@ pub fn sees_open_hand(name: &str) -> bool {
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "random" => Some(Box::new(RandomAgent::new(rng))),
+        "clairvoyant" => Some(Box::new(Clairvoyant::new())),
         _ => None,
     }
 }
