@@ -7,11 +7,13 @@ use tabula_solver::dominoes::Match;
 use crate::agent::{Agent, RandomAgent};
 
 pub mod clairvoyant;
+pub mod players;
 
 pub use clairvoyant::Clairvoyant;
+pub use players::{DealSearcher, Ismcts};
 
 /// The built-in players and opponents, weakest first.
-pub const AGENTS: &[&str] = &["random", "clairvoyant"];
+pub const AGENTS: &[&str] = &["random", "ismcts", "pimc", "best", "clairvoyant"];
 
 /// Players that see the other hand (never the stock's order): the referee
 /// opens the other hand to their seat with `Match::with_open_hand`, and every
@@ -28,6 +30,17 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "random" => Some(Box::new(RandomAgent::new(rng))),
         "clairvoyant" => Some(Box::new(Clairvoyant::new())),
+        "best" => Some(Box::new(DealSearcher::best(
+            rng,
+            players::DEALS,
+            players::NODES,
+        ))),
+        "pimc" => Some(Box::new(DealSearcher::pimc(
+            rng,
+            players::DEALS,
+            players::NODES,
+        ))),
+        "ismcts" => Some(Box::new(Ismcts::new(rng, players::ITERATIONS))),
         _ => None,
     }
 }
