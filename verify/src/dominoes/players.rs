@@ -28,9 +28,9 @@ use crate::agent::Agent;
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
 pub const BETA: f64 = 0.2;
 /// Deals searched per decision by `best` and `pimc`.
-pub const DEALS: usize = 12;
+pub const DEALS: usize = 20;
 /// Positions searched per decision by `best` and `pimc`, over all deals.
-pub const NODES: u64 = 24_000;
+pub const NODES: u64 = 100_000;
 /// Iterations per decision of `ismcts`.
 pub const ITERATIONS: u32 = 1_500;
 /// Table slots (`2^bits`) kept across decisions.
@@ -64,10 +64,10 @@ impl Tracker {
             }];
         }
         let sampler = know.sampler(view, BETA);
-        if let Some(all) = sampler.enumerate(limit, 8, rng) {
-            if !all.is_empty() {
-                return all;
-            }
+        if let Some(all) = sampler.enumerate(limit, 8, rng)
+            && !all.is_empty()
+        {
+            return all;
         }
         let mut deals: Vec<Sample> = (0..limit).map(|_| sampler.sample(rng)).collect();
         let total: f64 = deals.iter().map(|d| d.weight).sum();
