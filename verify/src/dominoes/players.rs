@@ -396,12 +396,13 @@ mod tests {
     }
 
     /// Plays `deal` between `a` (seat 0) and `b`; seat 0's score and each seat's time.
-    /// With `wire`, seat 0 sees views as the protocol shows them.
+    /// With `wire`, seat `watched` sees views as the protocol shows them;
+    /// its moves are pushed to `moves`.
     fn play(
         deal: &Deal,
         players: [&mut dyn Agent<Match>; 2],
         chance: &mut ChaCha8Rng,
-        wire: bool,
+        (wire, watched): (bool, usize),
         moves: &mut Vec<Move>,
     ) -> (f64, [Duration; 2]) {
         let mut state = Match::new(deal);
@@ -410,7 +411,7 @@ mod tests {
         let mut seats: [&mut dyn Agent<Match>; 2] = [a, b];
         for (s, p) in seats.iter_mut().enumerate() {
             let mut view = state.view(s);
-            if wire && s == 0 {
+            if wire && s == watched {
                 view = as_protocol(&view);
                 view.hand.clear();
             }
@@ -430,7 +431,7 @@ mod tests {
                     let start = Instant::now();
                     let mv = seats[s].choose(&view);
                     time[s] += start.elapsed();
-                    if s == 0 {
+                    if s == watched {
                         moves.push(mv);
                     }
                     mv
@@ -462,11 +463,23 @@ mod tests {
                 let mut chance = ChaCha8Rng::seed_from_u64(chance_seed);
                 let mut moves = Vec::new();
                 if swap {
-                    let (s, t) = play(&deal, [&mut *pb, &mut *pa], &mut chance, false, &mut moves);
+                    let (s, t) = play(
+                        &deal,
+                        [&mut *pb, &mut *pa],
+                        &mut chance,
+                        (false, 1),
+                        &mut moves,
+                    );
                     score += 1.0 - s;
                     time += t[1];
                 } else {
-                    let (s, t) = play(&deal, [&mut *pa, &mut *pb], &mut chance, false, &mut moves);
+                    let (s, t) = play(
+                        &deal,
+                        [&mut *pa, &mut *pb],
+                        &mut chance,
+                        (false, 0),
+                        &mut moves,
+                    );
                     score += s;
                     time += t[0];
                 }
@@ -487,16 +500,25 @@ mod tests {
             ] {
                 let deal = Deal::random(rules, &mut rng);
                 let chance: u64 = rng.random();
-                let mut runs = Vec::new();
-                for wire in [false, true] {
-                    let mut me = make(name, 5);
-                    let mut other = make("heaviest", 6);
-                    let mut moves = Vec::new();
-                    let mut ch = ChaCha8Rng::seed_from_u64(chance);
-                    play(&deal, [&mut *me, &mut *other], &mut ch, wire, &mut moves);
-                    runs.push(moves);
+                // In seat 1 the protocol's views (seat 0, no hand at the start) differ most.
+                for seat in [0, 1] {
+                    let mut runs = Vec::new();
+                    for wire in [false, true] {
+                        let mut me = make(name, 5);
+                        let mut other = make("heaviest", 6);
+                        let mut moves = Vec::new();
+                        let mut ch = ChaCha8Rng::seed_from_u64(chance);
+                        let players: [&mut dyn Agent<Match>; 2] = if seat == 0 {
+                            [&mut *me, &mut *other]
+                        } else {
+                            [&mut *other, &mut *me]
+                        };
+                        play(&deal, players, &mut ch, (wire, seat), &mut moves);
+                        runs.push(moves);
+                    }
+                    assert!(!runs[0].is_empty());
+                    assert_eq!(runs[0], runs[1], "{name} {rules:?} seat {seat}");
                 }
-                assert_eq!(runs[0], runs[1], "{name} {rules:?}");
             }
         }
     }
