@@ -365,7 +365,7 @@ pub struct Sample {
 const EXACT_LIKELIHOOD: f64 = 5000.0;
 
 /// The most DP states before the draw epochs are merged into one (a relaxation).
-const MAX_STATES: usize = 1 << 18;
+const MAX_STATES: usize = 1 << 12;
 
 /// The exact sampler of the opponent's hand given a [`Knowledge`] and the current view.
 #[derive(Clone, Debug)]
