@@ -370,6 +370,10 @@ pub struct Sample {
 /// averages the model's likelihood over all of them instead of samples.
 const EXACT_LIKELIHOOD: f64 = 5000.0;
 
+/// The partial assignments [`Sampler::enumerate`] may visit per hand to
+/// average the likelihood exactly before it falls back to samples.
+const ENUMERATION_STEPS: u32 = 20_000;
+
 /// The most DP states before the draw epochs are merged into one (a relaxation).
 const MAX_STATES: usize = 1 << 12;
 
@@ -823,10 +827,13 @@ impl Sampler {
         subsets(&tiles, m, 0, &mut chosen, &mut |hand: Tiles| {
             let forced = self.forced(hand);
             if forced.total > 0.0 {
-                let like = if self.beta == 0.0 {
-                    1.0
-                } else if forced.total <= EXACT_LIKELIHOOD {
-                    forced.mean_likelihood()
+                let exact = (self.beta == 0.0).then_some(1.0).or_else(|| {
+                    (forced.total <= EXACT_LIKELIHOOD)
+                        .then(|| forced.mean_likelihood())
+                        .flatten()
+                });
+                let like = if let Some(like) = exact {
+                    like
                 } else {
                     (0..draws.max(1))
                         .map(|_| forced.sample(rng).weight)
@@ -855,41 +862,60 @@ impl Sampler {
     }
 
     /// The model's likelihood averaged over every consistent assignment (few).
-    fn mean_likelihood(&self) -> f64 {
+    fn mean_likelihood(&self) -> Option<f64> {
         let mut epochs = vec![usize::MAX; self.items.len()];
         let mut caps: Vec<u32> = self.slots.iter().map(|s| s.1).collect();
         let (mut sum, mut count) = (0.0, 0.0);
-        self.each_assignment(0, &mut epochs, &mut caps, self.stock, &mut |e| {
-            sum += self.likelihood(e);
-            count += 1.0;
-        });
-        if count > 0.0 { sum / count } else { 0.0 }
+        let mut steps = ENUMERATION_STEPS;
+        self.each_assignment(
+            0,
+            &mut epochs,
+            &mut caps,
+            self.stock,
+            &mut steps,
+            &mut |e| {
+                sum += self.likelihood(e);
+                count += 1.0;
+            },
+        );
+        (steps > 0).then(|| if count > 0.0 { sum / count } else { 0.0 })
     }
 
+    /// Calls `f` with every consistent assignment of items `i..`, giving up
+    /// (with `steps` at 0) after that many partial assignments.
     fn each_assignment(
         &self,
         i: usize,
         epochs: &mut Vec<usize>,
         caps: &mut Vec<u32>,
         stock: u32,
+        steps: &mut u32,
         f: &mut dyn FnMut(&[usize]),
     ) {
+        if *steps == 0 {
+            return;
+        }
+        *steps -= 1;
         if i == self.items.len() {
             if caps.iter().all(|&c| c == 0) {
                 f(epochs);
             }
             return;
         }
+        // The slots' room must still fit in the items left.
+        if caps.iter().sum::<u32>() as usize > self.items.len() - i {
+            return;
+        }
         let it = self.items[i];
         if it.stock_ok && stock > 0 {
             epochs[i] = usize::MAX;
-            self.each_assignment(i + 1, epochs, caps, stock - 1, f);
+            self.each_assignment(i + 1, epochs, caps, stock - 1, steps, f);
         }
         for s in 0..self.slots.len() {
             if it.slots >> s & 1 == 1 && caps[s] > 0 {
                 caps[s] -= 1;
                 epochs[i] = self.slots[s].0;
-                self.each_assignment(i + 1, epochs, caps, stock, f);
+                self.each_assignment(i + 1, epochs, caps, stock, steps, f);
                 caps[s] += 1;
             }
         }

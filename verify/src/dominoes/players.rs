@@ -18,7 +18,9 @@
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::dominoes::inference::{Knowledge, Sample};
-use tabula_solver::dominoes::search::{Budget, Table, evaluate_moves};
+use tabula_solver::dominoes::search::{
+    Budget, Evaluation, MoveValues, Table, evaluate_moves, final_score, horizon_value,
+};
 use tabula_solver::dominoes::{Match, Move, Position, Tile, View};
 use tabula_solver::{Game, Seat};
 
@@ -28,9 +30,9 @@ use crate::agent::Agent;
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
 pub const BETA: f64 = 0.2;
 /// Deals searched per decision by `best` and `pimc`.
-pub const DEALS: usize = 20;
+pub const DEALS: usize = 16;
 /// Positions searched per decision by `best` and `pimc`, over all deals.
-pub const NODES: u64 = 100_000;
+pub const NODES: u64 = 60_000;
 /// Iterations per decision of `ismcts`.
 pub const ITERATIONS: u32 = 1_500;
 /// Table slots (`2^bits`) kept across decisions.
@@ -86,6 +88,43 @@ impl Tracker {
             }
         }
         merged
+    }
+}
+
+/// Above this many tiles in both hands, searches stay clear of exact endgames.
+pub const ENDGAME_TILES: u32 = 20;
+
+/// Each move with the horizon estimate one ply ahead (a draw averaged over the stock).
+fn one_ply(pos: &Position) -> Evaluation {
+    let mut moves = MoveValues::new();
+    // The mover's expected score in `p` (the same mover as `pos` when `same`).
+    let value = |p: &Position, same: bool| {
+        let v = if p.is_over() {
+            final_score(p)
+        } else {
+            horizon_value(p)
+        };
+        if same { v } else { 1.0 - v }
+    };
+    for &mv in pos.moves().iter() {
+        let v = match mv {
+            Move::Draw => {
+                let n = f64::from(pos.stock.len());
+                pos.stock
+                    .iter()
+                    .map(|t| value(&pos.after(Move::Drawn(t)), true))
+                    .sum::<f64>()
+                    / n
+            }
+            _ => value(&pos.after(mv), false),
+        };
+        moves.push((mv, v));
+    }
+    Evaluation {
+        moves,
+        exact: false,
+        depth: 1,
+        nodes: 0,
     }
 }
 
@@ -153,6 +192,12 @@ impl Agent<Match> for DealSearcher {
 
     fn choose(&mut self, view: &View) -> Move {
         let deals = self.tracker.deals(view, self.deals, &mut self.rng);
+        self.choose_over(view, deals)
+    }
+}
+
+impl DealSearcher {
+    fn choose_over(&mut self, view: &View, deals: Vec<Sample>) -> Move {
         let moves = Match::view_moves(view);
         if moves.len() == 1 {
             return moves[0];
@@ -163,9 +208,26 @@ impl Agent<Match> for DealSearcher {
         let root = position_of(view, deals[0].hand);
         let candidates = root.moves();
         let mut score = vec![0.0; candidates.len()];
+        // An exact endgame solve is never cut short: with many tiles in hand
+        // keep the search's horizon before the stock runs out, or (with one
+        // tile or none left) look one ply ahead.
+        let tiles = view.hand.len() as u32 + view.opponent_count();
+        let big = tiles > ENDGAME_TILES;
+        let per_deal = if big && view.stock >= 2 {
+            Budget {
+                depth: (view.stock - 1).min(u32::from(u8::MAX - 1)) as u8,
+                ..per_deal
+            }
+        } else {
+            per_deal
+        };
         for deal in &deals {
             let pos = position_of(view, deal.hand);
-            let eval = evaluate_moves(&pos, &per_deal, table);
+            let eval = if big && view.stock < 2 {
+                one_ply(&pos)
+            } else {
+                evaluate_moves(&pos, &per_deal, table)
+            };
             match self.combine {
                 Combine::Mean => {
                     for &(mv, v) in eval.moves.iter() {
