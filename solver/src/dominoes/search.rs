@@ -11,8 +11,8 @@
 //!   placements, the mean at draws) with alpha-beta at placements and
 //!   Ballard's Star1 bounds at draws, a transposition table ([`Table`]),
 //!   iterative deepening under a node [`Budget`], the exact [`Endgame`] as
-//!   soon as the stock is empty and the cheap [`horizon_value`] at the
-//!   horizon. Values are the mover's expected score (win 1, tie ½, loss 0).
+//!   soon as the stock is empty (and the hands hold at most
+//!   [`ENDGAME_TILES`]) and the cheap [`horizon_value`] at the horizon. Values are the mover's expected score (win 1, tie ½, loss 0).
 //!
 //! Tables store moves as "tile on the end showing number x" rather than a
 //! side, so a move read back is right for either orientation of the ends.
@@ -530,6 +530,11 @@ impl Evaluation {
     }
 }
 
+/// The most tiles in hand (both together) for which the chance search calls
+/// the exact endgame solver, which cannot be cut short: bigger endgames are
+/// searched under the budget like positions with a stock.
+pub const ENDGAME_TILES: u32 = 18;
+
 /// How far a bound may pass a value by floating-point rounding alone.
 const ROUNDING: f64 = 1e-9;
 
@@ -586,7 +591,7 @@ impl Chance<'_> {
                 exact: true,
             };
         }
-        if pos.stock.is_empty() {
+        if pos.stock.is_empty() && pos.hands[0].len() + pos.hands[1].len() <= ENDGAME_TILES {
             let before = self.table.endgame.nodes;
             let value = f64::from(self.table.endgame.solve(pos).value());
             self.nodes += self.table.endgame.nodes - before;
@@ -632,7 +637,14 @@ impl Chance<'_> {
             }
             table_move = e.best;
         }
-        let found = if pos.fitting().is_empty() {
+        let found = if pos.fitting().is_empty() && pos.stock.is_empty() {
+            // A pass in an endgame too big for the exact solver.
+            let r = self.search(&pos.after(Move::Pass), -beta, -alpha, depth - 1);
+            if self.aborted {
+                return r;
+            }
+            r.flip()
+        } else if pos.fitting().is_empty() {
             self.draw(pos, alpha, beta, depth)
         } else {
             let mut moves = MoveList::<(Move, i16), 18>::new();
@@ -797,7 +809,8 @@ impl Chance<'_> {
 /// Each move of `pos` with its expected score for the mover (win 1, tie ½),
 /// by iterative deepening under `budget`; exact when the tree fits.
 ///
-/// With the stock empty this is the exact solver (values 0, ½, 1). A draw
+/// With the stock empty and at most [`ENDGAME_TILES`] tiles in hand this is
+/// the exact solver (values 0, ½, 1). A draw
 /// is valued as the chance node it starts. The first iteration (one ply,
 /// then the horizon value or the endgame) always completes; later ones are
 /// kept only if they finish inside the budget.
