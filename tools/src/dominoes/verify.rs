@@ -15,10 +15,18 @@ use crate::progress::bar;
 #[derive(Args)]
 pub struct VerifyArgs {
     /// Players to measure, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "random")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,heaviest,doubles,blocker,server,ismcts,pimc,best,clairvoyant"
+    )]
     players: Vec<String>,
-    /// Opponents each player meets, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "random")]
+    /// Opponents each player meets, comma-separated (default: the ladder).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,heaviest,doubles,blocker,server"
+    )]
     opponents: Vec<String>,
     /// The (N,H) cases: `all` or a list like `5:4,9:7`.
     #[arg(long, default_value = "all")]

@@ -3,6 +3,7 @@
 
 pub mod clairvoyant;
 pub mod ladder;
+pub mod players;
 pub mod referee;
 pub mod report;
 pub mod server;
@@ -10,6 +11,8 @@ pub mod train;
 pub mod wire;
 
 pub use clairvoyant::Clairvoyant;
+pub use ladder::LADDER;
+pub use players::{DealSearcher, Ismcts};
 pub use referee::{case_key, deal, parse_cases};
 pub use wire::DominoesWire;
 
@@ -18,13 +21,17 @@ use tabula_solver::dominoes::Match;
 
 use crate::agent::{Agent, RandomAgent};
 
-/// The built-in players and opponents, weakest first; `clairvoyant` last (it sees the other hand).
+/// The built-in players and opponents, weakest first; `clairvoyant` last
+/// (it sees the other hand: a reference ceiling).
 pub const AGENTS: &[&str] = &[
     "random",
     "heaviest",
     "doubles",
     "blocker",
     "server",
+    "ismcts",
+    "pimc",
+    "best",
     "clairvoyant",
 ];
 
@@ -47,6 +54,17 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
         "blocker" => Some(Box::new(ladder::Blocker::new())),
         "server" => Some(Box::new(server::Server::default())),
         "clairvoyant" => Some(Box::new(Clairvoyant::new())),
+        "best" => Some(Box::new(DealSearcher::best(
+            rng,
+            players::DEALS,
+            players::NODES,
+        ))),
+        "pimc" => Some(Box::new(DealSearcher::pimc(
+            rng,
+            players::DEALS,
+            players::NODES,
+        ))),
+        "ismcts" => Some(Box::new(Ismcts::new(rng, players::ITERATIONS))),
         _ => None,
     }
 }

@@ -1,0 +1,620 @@
+//! The players that infer the other hand: `best`, `pimc` and `ismcts`.
+//!
+//! All three keep a [`Knowledge`] built only from the views they are shown
+//! (`start_game` for the opening tile, `choose` for everything else), so
+//! they play the same in-process and over the protocol, and sample the other
+//! hand from its exact [`Sampler`].
+//!
+//! - `best`: per sampled deal the chance search of [`evaluate_moves`] (the
+//!   real objective, draws as chance, exact once the stock is empty), the
+//!   root move with the best weighted mean over deals; every consistent deal
+//!   when they are few.
+//! - `pimc`: the same deals and searches, but each deal votes for its best
+//!   move (weighted by the deal's probability), as public dominoes programs do.
+//! - `ismcts`: single-observer information-set MCTS: a deal sampled per
+//!   iteration, UCT over the root player's information sets (draws are chance
+//!   inside an iteration), random playouts.
+
+use rand::{Rng, RngExt};
+use rand_chacha::ChaCha8Rng;
+use tabula_solver::dominoes::inference::{Knowledge, Sample};
+use tabula_solver::dominoes::search::{
+    Budget, Evaluation, MoveValues, Table, evaluate_moves, final_score, horizon_value,
+};
+use tabula_solver::dominoes::{Match, Move, Position, Tile, View};
+use tabula_solver::{Game, Seat};
+
+use super::clairvoyant::position_of;
+use crate::agent::Agent;
+
+/// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
+pub const BETA: f64 = 0.2;
+/// Deals searched per decision by `best` and `pimc`.
+pub const DEALS: usize = 16;
+/// Positions searched per decision by `best` and `pimc`, over all deals.
+pub const NODES: u64 = 60_000;
+/// Iterations per decision of `ismcts`.
+pub const ITERATIONS: u32 = 1_500;
+/// Table slots (`2^bits`) kept across decisions.
+const TABLE_BITS: u32 = 16;
+
+/// The other hand as far as the views show it: the game's knowledge.
+#[derive(Debug)]
+struct Tracker {
+    know: Option<Knowledge>,
+}
+
+impl Tracker {
+    fn start(&mut self, view: &View) {
+        let opening = view.line.first().map(|&(a, b)| Tile::new(a, b));
+        let mut know = Knowledge::new(view.rules);
+        know.start(view.rules, opening);
+        self.know = Some(know);
+    }
+
+    /// Reads the view; up to `limit` deals (every consistent one when that
+    /// many cover them all) with their probabilities.
+    fn deals(&mut self, view: &View, limit: usize, rng: &mut ChaCha8Rng) -> Vec<Sample> {
+        let know = self.know.get_or_insert_with(|| Knowledge::new(view.rules));
+        // A view that cannot be explained leaves the knowledge confused: still play.
+        let _ = know.update(view);
+        if view.stock == 0 {
+            // The other hand is every unseen tile.
+            return vec![Sample {
+                hand: view.unseen(),
+                weight: 1.0,
+            }];
+        }
+        let sampler = know.sampler(view, BETA);
+        if let Some(all) = sampler.enumerate(limit, 8, rng)
+            && !all.is_empty()
+        {
+            return all;
+        }
+        let mut deals: Vec<Sample> = (0..limit).map(|_| sampler.sample(rng)).collect();
+        let total: f64 = deals.iter().map(|d| d.weight).sum();
+        if total > 0.0 {
+            deals.iter_mut().for_each(|d| d.weight /= total);
+        } else {
+            deals.iter_mut().for_each(|d| d.weight = 1.0 / limit as f64);
+        }
+        // The same hand sampled twice is searched once.
+        deals.sort_by_key(|d| d.hand.0);
+        let mut merged: Vec<Sample> = Vec::with_capacity(deals.len());
+        for d in deals {
+            match merged.last_mut() {
+                Some(m) if m.hand == d.hand => m.weight += d.weight,
+                _ => merged.push(d),
+            }
+        }
+        merged
+    }
+}
+
+/// Above this many tiles in both hands, searches stay clear of exact endgames.
+pub const ENDGAME_TILES: u32 = 20;
+
+/// Each move with the horizon estimate one ply ahead (a draw averaged over the stock).
+fn one_ply(pos: &Position) -> Evaluation {
+    let mut moves = MoveValues::new();
+    // The mover's expected score in `p` (the same mover as `pos` when `same`).
+    let value = |p: &Position, same: bool| {
+        let v = if p.is_over() {
+            final_score(p)
+        } else {
+            horizon_value(p)
+        };
+        if same { v } else { 1.0 - v }
+    };
+    for &mv in pos.moves().iter() {
+        let v = match mv {
+            Move::Draw => {
+                let n = f64::from(pos.stock.len());
+                pos.stock
+                    .iter()
+                    .map(|t| value(&pos.after(Move::Drawn(t)), true))
+                    .sum::<f64>()
+                    / n
+            }
+            _ => value(&pos.after(mv), false),
+        };
+        moves.push((mv, v));
+    }
+    Evaluation {
+        moves,
+        exact: false,
+        depth: 1,
+        nodes: 0,
+    }
+}
+
+/// Heavier tiles first among moves of equal value (fewer pips kept if blocked).
+fn heft(mv: Move) -> i32 {
+    match mv {
+        Move::Place(t, _) => t.pips() as i32,
+        _ => -1,
+    }
+}
+
+/// How a searching player combines the deals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Combine {
+    /// The best weighted mean value.
+    Mean,
+    /// The most weighted votes of per-deal best moves.
+    Vote,
+}
+
+/// `best` (mean over deals) or `pimc` (vote over deals).
+pub struct DealSearcher {
+    combine: Combine,
+    deals: usize,
+    nodes: u64,
+    rng: ChaCha8Rng,
+    tracker: Tracker,
+    table: Option<Table>,
+}
+
+impl DealSearcher {
+    /// `best`: the move with the best mean over up to `deals` deals, `nodes` positions per decision.
+    pub fn best(rng: ChaCha8Rng, deals: usize, nodes: u64) -> DealSearcher {
+        DealSearcher::new(Combine::Mean, rng, deals, nodes)
+    }
+
+    /// `pimc`: the move most deals vote for.
+    pub fn pimc(rng: ChaCha8Rng, deals: usize, nodes: u64) -> DealSearcher {
+        DealSearcher::new(Combine::Vote, rng, deals, nodes)
+    }
+
+    fn new(combine: Combine, rng: ChaCha8Rng, deals: usize, nodes: u64) -> DealSearcher {
+        DealSearcher {
+            combine,
+            deals: deals.max(1),
+            nodes,
+            rng,
+            tracker: Tracker { know: None },
+            table: None,
+        }
+    }
+}
+
+impl Agent<Match> for DealSearcher {
+    fn name(&self) -> String {
+        match self.combine {
+            Combine::Mean => "best".into(),
+            Combine::Vote => "pimc".into(),
+        }
+    }
+
+    fn start_game(&mut self, _seat: Seat, view: &View) {
+        self.tracker.start(view);
+    }
+
+    fn choose(&mut self, view: &View) -> Move {
+        let deals = self.tracker.deals(view, self.deals, &mut self.rng);
+        self.choose_over(view, deals)
+    }
+}
+
+impl DealSearcher {
+    fn choose_over(&mut self, view: &View, deals: Vec<Sample>) -> Move {
+        let moves = Match::view_moves(view);
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        let table = self.table.get_or_insert_with(|| Table::new(TABLE_BITS));
+        let per_deal = Budget::nodes((self.nodes / deals.len() as u64).max(1));
+        // Position moves name the left end when both ends are equal.
+        let root = position_of(view, deals[0].hand);
+        let candidates = root.moves();
+        let mut score = vec![0.0; candidates.len()];
+        // An exact endgame solve is never cut short: with many tiles in hand
+        // keep the search's horizon before the stock runs out, or (with one
+        // tile or none left) look one ply ahead.
+        let tiles = view.hand.len() as u32 + view.opponent_count();
+        let big = tiles > ENDGAME_TILES;
+        let per_deal = if big && view.stock >= 2 {
+            Budget {
+                depth: (view.stock - 1).min(u32::from(u8::MAX - 1)) as u8,
+                ..per_deal
+            }
+        } else {
+            per_deal
+        };
+        for deal in &deals {
+            let pos = position_of(view, deal.hand);
+            let eval = if big && view.stock < 2 {
+                one_ply(&pos)
+            } else {
+                evaluate_moves(&pos, &per_deal, table)
+            };
+            match self.combine {
+                Combine::Mean => {
+                    for &(mv, v) in eval.moves.iter() {
+                        if let Some(i) = candidates.iter().position(|&c| c == mv) {
+                            score[i] += deal.weight * v;
+                        }
+                    }
+                }
+                Combine::Vote => {
+                    let (_, value) = eval.best();
+                    // Every move within rounding of the best shares the vote.
+                    let tied: Vec<Move> = eval
+                        .moves
+                        .iter()
+                        .filter(|&&(_, v)| v >= value - 1e-9)
+                        .map(|&(m, _)| m)
+                        .collect();
+                    for mv in &tied {
+                        if let Some(i) = candidates.iter().position(|c| c == mv) {
+                            score[i] += deal.weight / tied.len() as f64;
+                        }
+                    }
+                }
+            }
+        }
+        let mut choice = 0;
+        for i in 1..candidates.len() {
+            let better = score[i] > score[choice] + 1e-9
+                || (score[i] > score[choice] - 1e-9
+                    && heft(candidates[i]) > heft(candidates[choice]));
+            if better {
+                choice = i;
+            }
+        }
+        candidates[choice]
+    }
+}
+
+/// Single-observer information-set MCTS with a deal sampled per iteration.
+pub struct Ismcts {
+    iterations: u32,
+    rng: ChaCha8Rng,
+    tracker: Tracker,
+}
+
+/// A node of the tree: one per sequence of placements and passes from the root.
+#[derive(Clone, Debug)]
+struct Node {
+    /// The moves tried from here.
+    edges: Vec<Edge>,
+}
+
+/// A move from a node: its child, visits, the mover's total reward, and
+/// how often it was legal when its node was visited (availability).
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    mv: Move,
+    child: usize,
+    visits: u32,
+    reward: f64,
+    available: u32,
+}
+
+/// UCT's exploration constant.
+const EXPLORE: f64 = 0.7;
+
+impl Ismcts {
+    /// An ISMCTS player with `iterations` per decision.
+    pub fn new(rng: ChaCha8Rng, iterations: u32) -> Ismcts {
+        Ismcts {
+            iterations: iterations.max(1),
+            rng,
+            tracker: Tracker { know: None },
+        }
+    }
+}
+
+/// Hands the mover tiles from the stock until one fits (or the stock is empty).
+fn draw_until_fit(pos: &mut Position, rng: &mut impl Rng) {
+    while pos.fitting().is_empty() && !pos.stock.is_empty() {
+        let n = pos.stock.len();
+        let k = rng.random_range(0..n);
+        let t = pos.stock.iter().nth(k as usize).expect("k < n");
+        pos.play(Move::Drawn(t));
+    }
+}
+
+/// A random playout; seat 0's score.
+fn playout(mut pos: Position, rng: &mut impl Rng) -> f64 {
+    loop {
+        draw_until_fit(&mut pos, rng);
+        if pos.is_over() {
+            return pos.score();
+        }
+        let moves = pos.moves();
+        let mv = moves[rng.random_range(0..moves.len())];
+        pos.play(mv);
+    }
+}
+
+impl Agent<Match> for Ismcts {
+    fn name(&self) -> String {
+        "ismcts".into()
+    }
+
+    fn start_game(&mut self, _seat: Seat, view: &View) {
+        self.tracker.start(view);
+    }
+
+    fn choose(&mut self, view: &View) -> Move {
+        // The deals' weights are used by sampling among them in proportion.
+        let deals = self.tracker.deals(view, 256, &mut self.rng);
+        let moves = Match::view_moves(view);
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        let mut cumulative = Vec::with_capacity(deals.len());
+        let mut acc = 0.0;
+        for d in &deals {
+            acc += d.weight;
+            cumulative.push(acc);
+        }
+        let mut tree = vec![Node { edges: Vec::new() }];
+        for _ in 0..self.iterations {
+            let x = self.rng.random::<f64>() * acc;
+            let k = cumulative.partition_point(|&c| c <= x).min(deals.len() - 1);
+            let mut pos = position_of(view, deals[k].hand);
+            let mut path: Vec<(usize, usize, usize)> = Vec::new();
+            let mut node = 0;
+            // Selection and expansion.
+            loop {
+                draw_until_fit(&mut pos, &mut self.rng);
+                if pos.is_over() {
+                    break;
+                }
+                let legal = pos.moves();
+                let mover = usize::from(pos.mover);
+                for &mv in legal.iter() {
+                    if !tree[node].edges.iter().any(|e| e.mv == mv) {
+                        tree[node].edges.push(Edge {
+                            mv,
+                            child: usize::MAX,
+                            visits: 0,
+                            reward: 0.0,
+                            available: 0,
+                        });
+                    }
+                }
+                let mut pick: Option<usize> = None;
+                let mut best = f64::NEG_INFINITY;
+                for (i, e) in tree[node].edges.iter_mut().enumerate() {
+                    if !legal.contains(&e.mv) {
+                        continue;
+                    }
+                    e.available += 1;
+                    let value = if e.visits == 0 {
+                        f64::INFINITY
+                    } else {
+                        e.reward / f64::from(e.visits)
+                            + EXPLORE * (f64::from(e.available).ln() / f64::from(e.visits)).sqrt()
+                    };
+                    if value > best {
+                        best = value;
+                        pick = Some(i);
+                    }
+                }
+                let i = pick.expect("a legal move");
+                let edge = tree[node].edges[i];
+                pos.play(edge.mv);
+                path.push((node, i, mover));
+                if edge.child == usize::MAX {
+                    tree.push(Node { edges: Vec::new() });
+                    let child = tree.len() - 1;
+                    tree[node].edges[i].child = child;
+                    break;
+                }
+                node = edge.child;
+            }
+            let score0 = playout(pos, &mut self.rng);
+            for &(n, i, mover) in &path {
+                let r = if mover == 0 { score0 } else { 1.0 - score0 };
+                let e = &mut tree[n].edges[i];
+                e.visits += 1;
+                e.reward += r;
+            }
+        }
+        let root = &tree[0];
+        let top = root
+            .edges
+            .iter()
+            .max_by_key(|e| (e.visits, heft(e.mv)))
+            .map(|e| e.mv);
+        match top {
+            Some(mv) if Match::view_moves(view).contains(&mv) => mv,
+            _ => moves[0],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::RandomAgent;
+    use crate::dominoes::clairvoyant::heaviest_move;
+    use rand::SeedableRng;
+    use std::time::{Duration, Instant};
+    use tabula_solver::Turn;
+    use tabula_solver::dominoes::{Deal, Rules};
+
+    /// The heaviest fitting tile first (a stand-in for the ladder's `heaviest`).
+    struct Heaviest;
+
+    impl Agent<Match> for Heaviest {
+        fn name(&self) -> String {
+            "heaviest".into()
+        }
+        fn choose(&mut self, view: &View) -> Move {
+            heaviest_move(view)
+        }
+    }
+
+    /// Shows a view as the protocol does: seat 0 whoever plays.
+    fn as_protocol(view: &View) -> View {
+        View {
+            seat: 0,
+            ..view.clone()
+        }
+    }
+
+    /// Plays `deal` between `a` (seat 0) and `b`; seat 0's score and each seat's time.
+    /// With `wire`, seat `watched` sees views as the protocol shows them;
+    /// its moves are pushed to `moves`.
+    fn play(
+        deal: &Deal,
+        players: [&mut dyn Agent<Match>; 2],
+        chance: &mut ChaCha8Rng,
+        (wire, watched): (bool, usize),
+        moves: &mut Vec<Move>,
+    ) -> (f64, [Duration; 2]) {
+        let mut state = Match::new(deal);
+        let mut time = [Duration::ZERO; 2];
+        let [a, b] = players;
+        let mut seats: [&mut dyn Agent<Match>; 2] = [a, b];
+        for (s, p) in seats.iter_mut().enumerate() {
+            let mut view = state.view(s);
+            if wire && s == watched {
+                view = as_protocol(&view);
+                view.hand.clear();
+            }
+            p.start_game(s, &view);
+        }
+        loop {
+            let mv = match state.turn() {
+                Turn::Over => return (state.scores()[0], time),
+                Turn::Chance => state.sample_chance(chance),
+                Turn::Seat(s) => {
+                    let view = state.view(s);
+                    let view = if wire && s == 0 {
+                        as_protocol(&view)
+                    } else {
+                        view
+                    };
+                    let start = Instant::now();
+                    let mv = seats[s].choose(&view);
+                    time[s] += start.elapsed();
+                    if s == watched {
+                        moves.push(mv);
+                    }
+                    mv
+                }
+            };
+            state.check_move(mv).expect("a legal move");
+            state.apply(mv);
+        }
+    }
+
+    fn make(name: &str, seed: u64) -> Box<dyn Agent<Match>> {
+        let rng = ChaCha8Rng::seed_from_u64(seed);
+        match name {
+            "heaviest" => Box::new(Heaviest),
+            "random" => Box::new(RandomAgent::new(rng)),
+            other => crate::dominoes::agent(other, rng).expect("a known agent"),
+        }
+    }
+
+    /// Paired games (each deal with seats swapped): `a`'s mean score and mean time per game.
+    fn duel(a: &str, b: &str, rules: Rules, deals: usize, seed: u64) -> (f64, Duration) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (mut score, mut time) = (0.0, Duration::ZERO);
+        for g in 0..deals {
+            let deal = Deal::random(rules, &mut rng);
+            let chance_seed: u64 = rng.random();
+            for (swap, deal) in [(false, deal.clone()), (true, deal.swapped())] {
+                let (mut pa, mut pb) = (make(a, seed + g as u64), make(b, seed + 1000 + g as u64));
+                let mut chance = ChaCha8Rng::seed_from_u64(chance_seed);
+                let mut moves = Vec::new();
+                if swap {
+                    let (s, t) = play(
+                        &deal,
+                        [&mut *pb, &mut *pa],
+                        &mut chance,
+                        (false, 1),
+                        &mut moves,
+                    );
+                    score += 1.0 - s;
+                    time += t[1];
+                } else {
+                    let (s, t) = play(
+                        &deal,
+                        [&mut *pa, &mut *pb],
+                        &mut chance,
+                        (false, 0),
+                        &mut moves,
+                    );
+                    score += s;
+                    time += t[0];
+                }
+            }
+        }
+        let games = 2 * deals;
+        (score / games as f64, time / games as u32)
+    }
+
+    #[test]
+    fn players_are_legal_and_the_same_over_the_protocol() {
+        let mut rng = ChaCha8Rng::seed_from_u64(21);
+        for name in ["best", "pimc", "ismcts"] {
+            for rules in [
+                Rules::new(5, 7).unwrap(),
+                Rules::new(9, 7).unwrap(),
+                Rules::new(7, 4).unwrap(),
+            ] {
+                let deal = Deal::random(rules, &mut rng);
+                let chance: u64 = rng.random();
+                // In seat 1 the protocol's views (seat 0, no hand at the start) differ most.
+                for seat in [0, 1] {
+                    let mut runs = Vec::new();
+                    for wire in [false, true] {
+                        let mut me = make(name, 5);
+                        let mut other = make("heaviest", 6);
+                        let mut moves = Vec::new();
+                        let mut ch = ChaCha8Rng::seed_from_u64(chance);
+                        let players: [&mut dyn Agent<Match>; 2] = if seat == 0 {
+                            [&mut *me, &mut *other]
+                        } else {
+                            [&mut *other, &mut *me]
+                        };
+                        play(&deal, players, &mut ch, (wire, seat), &mut moves);
+                        runs.push(moves);
+                    }
+                    assert!(!runs[0].is_empty());
+                    assert_eq!(runs[0], runs[1], "{name} {rules:?} seat {seat}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn best_beats_random_play() {
+        let (score, _) = duel("best", "random", Rules::new(6, 5).unwrap(), 8, 1);
+        assert!(score > 0.6, "{score}");
+    }
+
+    /// Strength and speed: `cargo test -p tabula-verify --release strength -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn strength() {
+        let deals: usize = std::env::var("DEALS")
+            .ok()
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(50);
+        let pairs = std::env::var("PAIRS").unwrap_or_else(|_| {
+            "best:random,best:heaviest,best:pimc,best:ismcts,pimc:heaviest,ismcts:heaviest".into()
+        });
+        let cases = std::env::var("CASES").unwrap_or_else(|_| "5:7,7:5,9:7".into());
+        for case in cases.split(',') {
+            let (n, h) = case.split_once(':').unwrap();
+            let rules = Rules::new(n.parse().unwrap(), h.parse().unwrap()).unwrap();
+            for pair in pairs.split(',') {
+                let (a, b) = pair.split_once(':').unwrap();
+                let (score, time) = duel(a, b, rules, deals, 77);
+                println!(
+                    "N={n} H={h} {a} vs {b}: {score:.3} over {} games, {:.1} ms per game for {a}",
+                    2 * deals,
+                    time.as_secs_f64() * 1e3
+                );
+            }
+        }
+    }
+}
