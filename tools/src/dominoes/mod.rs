@@ -5,7 +5,34 @@ mod table;
 mod train;
 mod verify;
 
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use tabula_tables::dominoes::DominoesTable;
+
 use crate::registry::{GameEntry, Verb};
+
+/// `--table FILE`: the N=5 table that `best` answers stock-empty N=5 positions from.
+#[derive(Args)]
+pub struct TableArgs {
+    /// The N=5 stock-empty table (`tabula build dominoes`); `best` answers
+    /// from it once the stock is empty at N=5 (without it, by exact search).
+    #[arg(long, value_name = "FILE")]
+    table: Option<PathBuf>,
+}
+
+impl TableArgs {
+    /// Opens the table, if one was given, and hands it to the players.
+    pub fn install(&self) -> anyhow::Result<()> {
+        if let Some(path) = &self.table {
+            let table =
+                DominoesTable::open(path).with_context(|| format!("--table {}", path.display()))?;
+            tabula_verify::dominoes::install_table(table);
+        }
+        Ok(())
+    }
+}
 
 /// The game's registration.
 pub fn entry() -> GameEntry {

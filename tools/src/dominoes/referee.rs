@@ -25,6 +25,8 @@ use crate::common::{
 #[derive(Args)]
 pub struct RefereeArgs {
     #[command(flatten)]
+    table: super::TableArgs,
+    #[command(flatten)]
     seat: SeatArgs,
     /// The opponent, a built-in player.
     #[arg(long, value_name = "NAME", default_value = "server")]
@@ -50,6 +52,8 @@ pub struct RefereeArgs {
 /// Arguments of `tabula serve dominoes`.
 #[derive(Args)]
 pub struct ServeArgs {
+    #[command(flatten)]
+    table: super::TableArgs,
     /// The built-in player.
     #[arg(long, value_name = "NAME")]
     agent: String,
@@ -65,6 +69,7 @@ fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Match>>> {
 
 /// Referees the cases between the tested player and a built-in opponent.
 pub fn referee(args: RefereeArgs) -> Outcome {
+    args.table.install()?;
     // Every option is checked before a player starts.
     let cases = parse_cases(&args.cases).map_err(|e| anyhow!("--cases: {e}"))?;
     let games = args.games.games;
@@ -152,6 +157,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.
 pub fn serve(args: ServeArgs) -> Outcome {
+    args.table.install()?;
     if sees_open_hand(&args.agent) {
         bail!(
             "--agent {}: it needs the other hand, which the protocol does not show",

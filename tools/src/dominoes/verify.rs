@@ -14,6 +14,8 @@ use crate::progress::bar;
 /// Arguments of `tabula verify dominoes`.
 #[derive(Args)]
 pub struct VerifyArgs {
+    #[command(flatten)]
+    table: super::TableArgs,
     /// Players to measure, comma-separated.
     #[arg(
         long,
@@ -41,6 +43,7 @@ pub struct VerifyArgs {
 
 /// Runs the report.
 pub fn verify(args: VerifyArgs) -> Outcome {
+    args.table.install()?;
     let cases = parse_cases(&args.cases).map_err(|e| anyhow::anyhow!("--cases: {e}"))?;
     for (flag, names) in [
         ("--players", &args.players),

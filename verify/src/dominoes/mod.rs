@@ -16,8 +16,11 @@ pub use players::{DealSearcher, Ismcts};
 pub use referee::{case_key, deal, parse_cases};
 pub use wire::DominoesWire;
 
+use std::sync::OnceLock;
+
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::dominoes::Match;
+use tabula_tables::dominoes::DominoesTable;
 
 use crate::agent::{Agent, RandomAgent};
 
@@ -67,4 +70,18 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
         "ismcts" => Some(Box::new(Ismcts::new(rng, players::ITERATIONS))),
         _ => None,
     }
+}
+
+/// The N=5 stock-empty table, once a tool has installed it. Agents are built
+/// by name alone, so the one table of a process is kept here for `best`.
+static ENDGAME_TABLE: OnceLock<DominoesTable> = OnceLock::new();
+
+/// Makes the N=5 table available to `best`; false if one was installed already.
+pub fn install_table(table: DominoesTable) -> bool {
+    ENDGAME_TABLE.set(table).is_ok()
+}
+
+/// The installed N=5 table, if any.
+pub fn endgame_table() -> Option<&'static DominoesTable> {
+    ENDGAME_TABLE.get()
 }

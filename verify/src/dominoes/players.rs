@@ -24,6 +24,8 @@ use tabula_solver::dominoes::search::{
 use tabula_solver::dominoes::{Match, Move, Position, Tile, View};
 use tabula_solver::{Game, Seat};
 
+use tabula_tables::dominoes::DominoesTable;
+
 use super::clairvoyant::position_of;
 use crate::agent::Agent;
 
@@ -202,6 +204,9 @@ impl DealSearcher {
         if moves.len() == 1 {
             return moves[0];
         }
+        if let Some(mv) = super::endgame_table().and_then(|t| table_move(t, view, &deals)) {
+            return mv;
+        }
         let table = self.table.get_or_insert_with(|| Table::new(TABLE_BITS));
         let per_deal = Budget::nodes((self.nodes / deals.len() as u64).max(1));
         // Position moves name the left end when both ends are equal.
@@ -264,6 +269,18 @@ impl DealSearcher {
         }
         candidates[choice]
     }
+}
+
+/// An optimal move from the installed N=5 table, when the stock is empty (the
+/// other hand is then known exactly) and the position is in it.
+fn table_move(table: &DominoesTable, view: &View, deals: &[Sample]) -> Option<Move> {
+    if view.stock != 0 || deals.len() != 1 {
+        return None;
+    }
+    let pos = position_of(view, deals[0].hand);
+    let best = table.best_moves(&pos).ok()?;
+    // The heaviest of the optimal moves, as the search breaks its ties.
+    best.into_iter().max_by_key(|&mv| heft(mv))
 }
 
 /// Single-observer information-set MCTS with a deal sampled per iteration.
@@ -436,6 +453,43 @@ mod tests {
     use std::time::{Duration, Instant};
     use tabula_solver::Turn;
     use tabula_solver::dominoes::{Deal, Rules};
+
+    /// At N=5 with the stock empty, the table's move is optimal by the exact endgame search.
+    #[test]
+    fn the_tables_moves_are_optimal() {
+        use tabula_solver::dominoes::search::Endgame;
+        let table = DominoesTable::in_memory();
+        let mut endgame = Endgame::new(16);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for game in 0..400 {
+            let rules = Rules::new(5, 4 + game % 4).unwrap();
+            let mut state = Match::new(&Deal::random(rules, &mut rng));
+            while !state.is_over() {
+                if let Turn::Seat(seat) = state.turn() {
+                    let view = state.view(seat);
+                    let other = state.hand_set(1 - seat);
+                    let deals = [Sample {
+                        hand: other,
+                        weight: 1.0,
+                    }];
+                    if view.stock == 0 && Match::view_moves(&view).len() > 1 {
+                        let mv = table_move(&table, &view, &deals).expect("in the table");
+                        let pos = position_of(&view, other);
+                        let best = endgame.solve(&pos);
+                        let got = endgame.solve(&pos.after(mv)).flip();
+                        assert_eq!(got, best, "{view:?} {mv:?}");
+                        checked += 1;
+                    } else {
+                        assert_eq!(table_move(&table, &view, &deals).is_some(), view.stock == 0);
+                    }
+                }
+                let moves = state.moves();
+                state.apply(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 300, "{checked} positions checked");
+    }
 
     /// The heaviest fitting tile first (a stand-in for the ladder's `heaviest`).
     struct Heaviest;
