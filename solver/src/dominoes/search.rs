@@ -885,6 +885,28 @@ pub fn perft(pos: &Position) -> u64 {
         .sum()
 }
 
+/// Deliberately plain expectimax, the reference the searches are tested
+/// against: the mover's expected score, with no table and no pruning.
+pub fn reference_expectimax(pos: &Position) -> f64 {
+    if pos.is_over() {
+        return final_score(pos);
+    }
+    let moves = pos.moves();
+    if moves[0] == Move::Draw {
+        let n = f64::from(pos.stock.len());
+        return pos
+            .stock
+            .iter()
+            .map(|t| reference_expectimax(&pos.after(Move::Drawn(t))))
+            .sum::<f64>()
+            / n;
+    }
+    moves
+        .iter()
+        .map(|&mv| 1.0 - reference_expectimax(&pos.after(mv)))
+        .fold(f64::NEG_INFINITY, f64::max)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -907,32 +929,11 @@ mod tests {
             .unwrap()
     }
 
-    /// Plain expectimax: the mover's expected score, no table, no pruning.
-    fn plain_expectimax(pos: &Position) -> f64 {
-        if pos.is_over() {
-            return final_score(pos);
-        }
-        let moves = pos.moves();
-        if moves[0] == Move::Draw {
-            let n = f64::from(pos.stock.len());
-            return pos
-                .stock
-                .iter()
-                .map(|t| plain_expectimax(&pos.after(Move::Drawn(t))))
-                .sum::<f64>()
-                / n;
-        }
-        moves
-            .iter()
-            .map(|&mv| 1.0 - plain_expectimax(&pos.after(mv)))
-            .fold(f64::NEG_INFINITY, f64::max)
-    }
-
     /// The value of a root move by plain expectimax.
     fn plain_move_value(pos: &Position, mv: Move) -> f64 {
         match mv {
-            Move::Draw => plain_expectimax(pos),
-            _ => 1.0 - plain_expectimax(&pos.after(mv)),
+            Move::Draw => reference_expectimax(pos),
+            _ => 1.0 - reference_expectimax(&pos.after(mv)),
         }
     }
 
@@ -1026,7 +1027,7 @@ mod tests {
     }
 
     #[test]
-    fn the_chance_search_matches_plain_expectimax() {
+    fn the_chance_search_matches_reference_expectimax() {
         let mut rng = ChaCha8Rng::seed_from_u64(12);
         let (mut checked, mut draws) = (0, 0);
         for bits in [2, 14] {

@@ -116,7 +116,7 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use tabula_solver::Turn;
-    use tabula_solver::dominoes::search::final_score;
+    use tabula_solver::dominoes::search::reference_expectimax;
     use tabula_solver::dominoes::{Deal, Rules};
 
     /// Plays one game; the clairvoyant sits in `seat` with the other hand
@@ -160,27 +160,6 @@ mod tests {
         assert!(open > blind + 0.15, "open {open} blind {blind}");
     }
 
-    /// Plain expectimax on the position: the mover's expected score.
-    fn plain(pos: &Position) -> f64 {
-        if pos.is_over() {
-            return final_score(pos);
-        }
-        let moves = pos.moves();
-        if moves[0] == Move::Draw {
-            let n = f64::from(pos.stock.len());
-            return pos
-                .stock
-                .iter()
-                .map(|t| plain(&pos.after(Move::Drawn(t))))
-                .sum::<f64>()
-                / n;
-        }
-        moves
-            .iter()
-            .map(|&mv| 1.0 - plain(&pos.after(mv)))
-            .fold(0.0, f64::max)
-    }
-
     /// On small positions its move is one of the best by plain expectimax on the true state.
     #[test]
     fn its_choice_is_optimal_on_small_stocks() {
@@ -206,9 +185,9 @@ mod tests {
             let pos = Position::of(&state);
             let value = |m: Move| {
                 if m == Move::Draw {
-                    plain(&pos)
+                    reference_expectimax(&pos)
                 } else {
-                    1.0 - plain(&pos.after(m))
+                    1.0 - reference_expectimax(&pos.after(m))
                 }
             };
             let best = state.moves().iter().map(|&m| value(m)).fold(0.0, f64::max);
