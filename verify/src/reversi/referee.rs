@@ -26,6 +26,35 @@ pub fn case_stream(seed: u64, n: usize, index: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Setup, n as u64, index as u64, 0)
 }
 
+/// Case `index`'s population on its stream, the generations it took, and
+/// the stream as the evolution left it.
+fn evolved(
+    seed: u64,
+    settings: &Settings,
+    index: usize,
+    progress: &dyn Fn(usize, usize),
+) -> (Vec<Weights>, usize, ChaCha8Rng) {
+    let mut rng = case_stream(seed, settings.n, index);
+    let generations = std::cell::Cell::new(settings.generations.unwrap_or(0));
+    let population = evolve::evolve(settings, &mut rng, &|done, total| {
+        generations.set(total);
+        progress(done, total);
+    });
+    (population, generations.get(), rng)
+}
+
+/// The final population of case `index` of side `settings.n` (what its
+/// opponents are drawn from) and the number of generations it took.
+pub fn opponents_population(
+    seed: u64,
+    settings: &Settings,
+    index: usize,
+    progress: &dyn Fn(usize, usize),
+) -> (Vec<Weights>, usize) {
+    let (population, generations, _) = evolved(seed, settings, index, progress);
+    (population, generations)
+}
+
 /// The opponents of case `index` of side `settings.n`: a new population
 /// evolved with `settings`, then P−1 strategies drawn uniformly with
 /// replacement from it (seats 1.. in the order drawn), with the indices drawn.
@@ -35,8 +64,7 @@ pub fn opponents(
     index: usize,
     progress: &dyn Fn(usize, usize),
 ) -> (Vec<Weights>, Vec<usize>) {
-    let mut rng = case_stream(seed, settings.n, index);
-    let population = evolve::evolve(settings, &mut rng, progress);
+    let (population, _, mut rng) = evolved(seed, settings, index, progress);
     let drawn: Vec<usize> = (1..Board::players_for(settings.n))
         .map(|_| rng.random_range(0..population.len()))
         .collect();
@@ -225,6 +253,7 @@ mod tests {
         let mut rng = case_stream(5, 8, 0);
         let population = evolve::evolve(&small(8), &mut rng, none);
         assert_eq!(population[ia[0]], a[0]);
+        assert_eq!(opponents_population(5, &small(8), 0, none), (population, 1));
     }
 
     #[test]
