@@ -18,8 +18,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
-    known_agent, positive, serve_stdio, tested_player,
+    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
+    positive, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 

@@ -154,7 +154,11 @@ pub fn referee_case(
     limits: Limits,
 ) -> (CaseResult, GameRecord<Board>) {
     let start = Board::start(n).expect("sides are checked before");
-    assert_eq!(opponents.len() + 1, start.players(), "one opponent per other seat");
+    assert_eq!(
+        opponents.len() + 1,
+        start.players(),
+        "one opponent per other seat"
+    );
     let mut computers: Vec<Local<Opponent>> = opponents
         .iter()
         .map(|&weights| Local(Opponent { weights, rule }))
@@ -198,7 +202,11 @@ pub fn game_line(record: &GameRecord<Board>) -> String {
         .collect();
     let mut line = format!("game pieces {}", counts.join("/"));
     if let Some(fault) = &record.fault {
-        line.push_str(&format!(" (player {} fault: {})", fault.seat + 1, fault.reason));
+        line.push_str(&format!(
+            " (player {} fault: {})",
+            fault.seat + 1,
+            fault.reason
+        ));
     }
     let moves = super::wire::moves_text(&record.plies, end.n());
     line.push_str(&format!("; moves {moves}"));
@@ -270,7 +278,11 @@ mod tests {
             assert_eq!(result.owned, record.end.pieces(0).count());
             let expect = result.owned as f64 * result.players as f64 / (n * n) as f64;
             assert!((result.score - expect).abs() < 1e-12);
-            assert!(result.line().starts_with(&format!("case {n} {} ", result.players)));
+            assert!(
+                result
+                    .line()
+                    .starts_with(&format!("case {n} {} ", result.players))
+            );
             // The opponents played their weights' choices.
             let mut board = Board::start(n).unwrap();
             for ply in &record.plies {

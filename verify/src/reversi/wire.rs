@@ -49,17 +49,14 @@ pub fn parse_answer(board: &Board, line: &str) -> Result<Square, String> {
     };
     let (col, row) = (number(col)?, number(row)?);
     let n = board.n();
-    board
-        .geometry()
-        .checked_square(row, col)
-        .ok_or_else(|| {
-            format!(
-                "invalid answer '{}': column {} row {} is off the {n}x{n} board",
-                short(line),
-                short(&col.to_string()),
-                short(&row.to_string())
-            )
-        })
+    board.geometry().checked_square(row, col).ok_or_else(|| {
+        format!(
+            "invalid answer '{}': column {} row {} is off the {n}x{n} board",
+            short(line),
+            short(&col.to_string()),
+            short(&row.to_string())
+        )
+    })
 }
 
 /// The answer for `square`: `col row`.
@@ -175,7 +172,11 @@ mod tests {
                         assert!(request.starts_with(&format!("getNextMove {n} ")));
                         assert_eq!(request.split(' ').count(), n + 2);
                         let (start, seen) = move_of(player.decode_request(&request).unwrap());
-                        assert_eq!(start, first.then_some(0), "the first request starts the game");
+                        assert_eq!(
+                            start,
+                            first.then_some(0),
+                            "the first request starts the game"
+                        );
                         first = false;
                         assert_eq!(seen, board, "{request}");
                         let answer = player.encode_answer(&seen, mv);
@@ -201,9 +202,15 @@ mod tests {
         );
         assert_eq!((start, board), (Some(0), Board::start(7).unwrap()));
         // (column 1, row 2) is left of the 1 at (2, 2)... it closes nothing; (col 5, row 2) closes 2 3.
-        assert_eq!(parse_answer(&board, "5 2"), Ok(board.geometry().square(2, 5)));
+        assert_eq!(
+            parse_answer(&board, "5 2"),
+            Ok(board.geometry().square(2, 5))
+        );
         assert_eq!(answer_text(&board, board.geometry().square(2, 5)), "5 2");
-        assert_eq!(parse_answer(&board, " 0\t6 \r"), Ok(board.geometry().square(6, 0)));
+        assert_eq!(
+            parse_answer(&board, " 0\t6 \r"),
+            Ok(board.geometry().square(6, 0))
+        );
     }
 
     #[test]
@@ -229,7 +236,13 @@ mod tests {
         assert!(parse_answer(&board, &long).unwrap_err().len() < 200);
         // Legality is the match loop's: a taken square reads fine.
         let taken = parse_answer(&board, "2 2").unwrap();
-        assert!(board.check(taken).unwrap_err().to_string().contains("taken"));
+        assert!(
+            board
+                .check(taken)
+                .unwrap_err()
+                .to_string()
+                .contains("taken")
+        );
     }
 
     #[test]
@@ -245,7 +258,10 @@ mod tests {
             ("getNextMove x", "bad array length"),
             ("getNextMove 8 ....... .......", "bad array length"),
             (&rows(&start[..6]), "board side 6 is not 7 to 12"),
-            (&format!("{} extra", rows(&start)), "unexpected extra argument 'extra'"),
+            (
+                &format!("{} extra", rows(&start)),
+                "unexpected extra argument 'extra'",
+            ),
             (
                 &rows(&[seven, seven, "..123..", "..231..", "..312...", seven, seven]),
                 "row 4 has 8 cells, expected 7",
@@ -289,7 +305,9 @@ mod tests {
         assert!(line("getNextMove 7 1").starts_with("error: "));
         // Only one move: 1 . 2 . on row 0 closes at column 2... row "12......" etc.
         let only = Board::from_rows(
-            &["12.....", ".......", ".......", ".......", ".......", ".......", "......3"],
+            &[
+                "12.....", ".......", ".......", ".......", ".......", ".......", "......3",
+            ],
             0,
         )
         .unwrap();
