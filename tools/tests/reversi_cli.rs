@@ -227,6 +227,25 @@ fn evolve_writes_a_reproducible_population() {
     let weights = json["weights"].as_array().unwrap();
     assert_eq!(weights.len(), 100);
     assert!(weights.iter().all(|w| w.as_array().unwrap().len() == 64));
+    assert_eq!(json["rule"], "Rule { zero: Ieee, ties: First }");
+    let out = run(&[
+        "reversi",
+        "evolve",
+        "--size",
+        "7",
+        "--generations",
+        "1",
+        "--games",
+        "2",
+        "--ties",
+        "last",
+        "--zero",
+        "numerator",
+        "--json",
+        "-",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["rule"], "Rule { zero: Numerator, ties: Last }");
 }
 
 #[test]

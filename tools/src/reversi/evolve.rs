@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use serde::Serialize;
-use tabula_solver::reversi::{MAX_N, MIN_N, Rule};
+use tabula_solver::reversi::{MAX_N, MIN_N};
 use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::opponents_population;
 
@@ -27,6 +27,8 @@ pub struct EvolveArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
+    rule: super::RuleArgs,
+    #[command(flatten)]
     json: JsonArgs,
 }
 
@@ -45,6 +47,8 @@ struct Population {
     seed: u64,
     generations: usize,
     games: usize,
+    /// The opponents' corner cases the games were played with.
+    rule: String,
     weights: Vec<Vec<f64>>,
 }
 
@@ -54,7 +58,7 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
     let settings = Settings {
         generations: args.generations,
         games: args.games.games,
-        rule: Rule::default(),
+        rule: args.rule.rule(),
         ..Settings::new(n)
     };
     let progress = bar(0, "generations");
@@ -88,6 +92,7 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
         seed: args.seed.seed,
         generations,
         games: settings.games,
+        rule: format!("{:?}", settings.rule),
         weights,
     };
     emit_report(&text, args.json.json.as_ref(), &out)?;

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
-use tabula_solver::reversi::{Board, Rule};
+use tabula_solver::reversi::Board;
 use tabula_verify::agent::Agent;
 use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::{
@@ -40,6 +40,8 @@ pub struct RefereeArgs {
     /// Games per generation of each case's genetic algorithm.
     #[arg(long, value_parser = positive, default_value = "100")]
     ga_games: usize,
+    #[command(flatten)]
+    rule: super::RuleArgs,
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
@@ -80,7 +82,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     let seed = args.seed.seed;
     let log = Log::open(args.log.log.as_ref())?;
-    let rule = Rule::default();
+    let rule = args.rule.rule();
     let cases: Vec<(usize, usize)> = sizes
         .iter()
         .flat_map(|&n| (0..args.cases).map(move |k| (n, k)))
