@@ -337,4 +337,38 @@ mod tests {
                 "fault": "bad answer 'x'"}], "total": 0.0})
         );
     }
+
+    #[test]
+    fn through_the_wire_an_agent_plays_every_size_exactly_as_in_process() {
+        use crate::process::StreamPeer;
+        use crate::reversi::ReversiWire;
+        use crate::seat::Remote;
+        use crate::wire::Session;
+
+        let agent = || RandomAgent::new(stream(9, Purpose::Agent, 0, 0, 0));
+        let (requests, to_player) = std::io::pipe().unwrap();
+        let (from_player, answers) = std::io::pipe().unwrap();
+        let server = std::thread::spawn(move || {
+            let mut session = Session::new(ReversiWire::default(), agent());
+            session.serve(std::io::BufReader::new(requests), answers)
+        });
+        let peer = StreamPeer::new(from_player, to_player);
+        let mut remote = Remote::new("served", Box::new(peer), ReversiWire::default());
+        let mut local = Local(agent());
+        let none = &|_: usize, _: usize| {};
+        for n in MIN_N..=MAX_N {
+            let (opp, _) = opponents(9, &small(n), 0, none);
+            let limits = Limits::default();
+            let (a, served) = referee_case(n, &opp, Rule::default(), &mut remote, limits);
+            let (b, in_process) = referee_case(n, &opp, Rule::default(), &mut local, limits);
+            assert_eq!(a, b);
+            assert_eq!(a.fault, None);
+            let moves = |r: &GameRecord<Board>| r.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
+            assert_eq!(moves(&served), moves(&in_process));
+            assert_eq!(served.end, in_process.end);
+        }
+        // Closing its input ends the service cleanly.
+        drop(remote);
+        server.join().unwrap().unwrap();
+    }
 }
