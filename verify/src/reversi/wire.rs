@@ -68,13 +68,7 @@ pub fn answer_text(board: &Board, square: Square) -> String {
 /// Reads the board of a request, strictly: N 7..12, rows of N cells of `.` or
 /// `1`..`P`, and player 1 must have a legal move.
 pub fn read_board(rows: &[&str]) -> Result<Board, String> {
-    let board = Board::from_rows(rows, 0).map_err(|e| match e {
-        // The characters in the message are the player's input: keep them short.
-        tabula_solver::reversi::board::BoardError::RowLength { row, len, n } => {
-            format!("row {row} has {len} cells, expected {n}")
-        }
-        other => other.to_string(),
-    })?;
+    let board = Board::from_rows(rows, 0).map_err(|e| e.to_string())?;
     if board.mover() != Some(0) {
         return Err("player 1 has no legal move on this board".into());
     }
