@@ -12,7 +12,6 @@ use std::collections::HashSet;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::Turn;
 use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
 
 use crate::arena::{self, GameRecord};
@@ -219,7 +218,7 @@ mod tests {
     use crate::agent::RandomAgent;
     use crate::seat::{Failure, FaultKind};
     use crate::tournament::stream;
-    use tabula_solver::Game;
+    use tabula_solver::{Game, Turn};
 
     fn small(n: usize) -> Settings {
         Settings {
