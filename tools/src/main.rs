@@ -14,6 +14,7 @@ mod ioiwari;
 mod nim;
 mod progress;
 mod registry;
+mod reversi;
 mod table_cmds;
 mod tonga;
 mod tothello;
@@ -26,6 +27,7 @@ const GAMES: &[fn() -> GameEntry] = &[
     tothello::entry,
     tonga::entry,
     dominoes::entry,
+    reversi::entry,
     nim::entry,
 ];
 

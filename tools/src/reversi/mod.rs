@@ -1,0 +1,60 @@
+//! MultiplayerReversi (TopCoder Marathon Match 31): its verbs and extras.
+
+mod evolve;
+mod referee;
+
+use clap::Args;
+use tabula_solver::reversi::Rule;
+use tabula_solver::reversi::strategy::{Ties, ZeroDenominator};
+
+use crate::registry::{GameEntry, Verb};
+
+/// The computer opponents' corner cases (`--zero`, `--ties`).
+#[derive(Args)]
+pub struct RuleArgs {
+    /// A zero denominator in the opponents' ratio: `ieee` (x/0 is ±infinity,
+    /// 0/0 is NaN, which never beats a number) or `numerator` (the move is
+    /// rated by its numerator alone).
+    #[arg(long, value_name = "RULE", value_parser = zero, default_value = "ieee")]
+    zero: ZeroDenominator,
+    /// Which of equally rated moves an opponent plays: `first` or `last` in row-major order.
+    #[arg(long, value_name = "RULE", value_parser = ties, default_value = "first")]
+    ties: Ties,
+}
+
+impl RuleArgs {
+    /// The rule these options choose.
+    pub fn rule(&self) -> Rule {
+        Rule {
+            zero: self.zero,
+            ties: self.ties,
+        }
+    }
+}
+
+fn zero(text: &str) -> Result<ZeroDenominator, String> {
+    match text {
+        "ieee" => Ok(ZeroDenominator::Ieee),
+        "numerator" => Ok(ZeroDenominator::Numerator),
+        _ => Err(format!("'{text}' is not ieee or numerator")),
+    }
+}
+
+fn ties(text: &str) -> Result<Ties, String> {
+    match text {
+        "first" => Ok(Ties::First),
+        "last" => Ok(Ties::Last),
+        _ => Err(format!("'{text}' is not first or last")),
+    }
+}
+
+/// The game's registration.
+pub fn entry() -> GameEntry {
+    GameEntry::new(
+        "reversi",
+        "MultiplayerReversi (TopCoder MM 31): 3-4 players, 7x7 to 12x12, evolved computer opponents",
+    )
+    .verb(Verb::new("serve", "A built-in player on the getNextMove line protocol (one game per process)", referee::serve))
+    .verb(Verb::new("referee", "The tester: one game per case against opponents evolved afresh by the statement's genetic algorithm, scored owned x P / (N x N); --timeout for the player's whole case (only the time waiting for its answers counts), a fresh player process per case", referee::referee).default("timeout", "30"))
+    .extra(Verb::new("evolve", "Evolve one population of opponents' strategies (the referee's case 0 of that size and seed)", evolve::run_evolve).default("games", "100"))
+}

@@ -1,0 +1,153 @@
+//! `tabula referee reversi` (the tester) and `tabula serve reversi` (the
+//! player side of the getNextMove protocol).
+
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail};
+use clap::Args;
+use tabula_solver::reversi::Board;
+use tabula_verify::agent::Agent;
+use tabula_verify::reversi::evolve::Settings;
+use tabula_verify::reversi::referee::{
+    RefereeReport, game_line, opponents, parse_sizes, referee_case,
+};
+use tabula_verify::reversi::{AGENTS, ReversiWire, agent};
+use tabula_verify::seat::Limits;
+use tabula_verify::tournament::{self, Purpose, stream};
+use tabula_verify::wire::Session;
+
+use crate::Outcome;
+use crate::common::{
+    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
+    positive, serve_stdio, tested_player,
+};
+use crate::progress::bar;
+
+/// Arguments of `tabula referee reversi`.
+#[derive(Args)]
+pub struct RefereeArgs {
+    #[command(flatten)]
+    seat: SeatArgs,
+    /// Board sides, separated by commas.
+    #[arg(long, default_value = "7,8,9,10,11,12")]
+    sizes: String,
+    /// Cases per size (the full suite has 5).
+    #[arg(long, value_parser = positive, default_value = "5")]
+    cases: usize,
+    /// Generations of each case's genetic algorithm (default: drawn from 50 to 100 per case).
+    #[arg(long, value_parser = positive)]
+    generations: Option<usize>,
+    /// Games per generation of each case's genetic algorithm.
+    #[arg(long, value_parser = positive, default_value = "100")]
+    ga_games: usize,
+    #[command(flatten)]
+    rule: super::RuleArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// Arguments of `tabula serve reversi`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The built-in player.
+    #[arg(long, value_name = "NAME")]
+    agent: String,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
+/// The tested built-in player, on the same random stream as `serve`'s (each
+/// case is a fresh process there), so that `--agent NAME` and `--player
+/// "tabula serve reversi --agent NAME"` play alike.
+fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Board>>> {
+    agent(name, stream(seed, Purpose::Agent, 0, 0, 0))
+}
+
+/// Referees one game per case between the tested player and evolved opponents.
+pub fn referee(args: RefereeArgs) -> Outcome {
+    // Every option is checked before a player starts.
+    let sizes = parse_sizes(&args.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
+    match (&args.seat.player, &args.seat.agent) {
+        (None, None) => bail!("give --player CMD or --agent NAME"),
+        (None, Some(name)) => {
+            known_agent(name, |n| tested_agent(n, 0), AGENTS)?;
+        }
+        _ => {}
+    }
+    let seed = args.seed.seed;
+    let log = Log::open(args.log.log.as_ref())?;
+    let rule = args.rule.rule();
+    let cases: Vec<(usize, usize)> = sizes
+        .iter()
+        .flat_map(|&n| (0..args.cases).map(move |k| (n, k)))
+        .collect();
+    // The opponents first, in parallel: only the tested player's answers are timed.
+    let progress = bar(cases.len(), "evolving opponents");
+    let drawn = tournament::run(
+        cases.len(),
+        &|done| progress.set_position(done as u64),
+        |i| {
+            let (n, k) = cases[i];
+            let settings = Settings {
+                generations: args.generations,
+                games: args.ga_games,
+                rule,
+                ..Settings::new(n)
+            };
+            opponents(seed, &settings, k, &|_, _| {})
+        },
+    );
+    progress.finish_and_clear();
+    let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
+    let say = |line: &str| {
+        log.line(line);
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    let limits = Limits {
+        per_case: Some(args.timeout.timeout),
+        ..Limits::default()
+    };
+    let mut results = Vec::with_capacity(cases.len());
+    for (&(n, k), (weights, indices)) in cases.iter().zip(&drawn) {
+        log.line(&format!(
+            "# case {n} index {k} seed {seed}: opponents {indices:?} of the final population"
+        ));
+        // A fresh player per case: one game per process, as in the contest.
+        let mut tested = tested_player(
+            &args.seat,
+            ReversiWire::default(),
+            |name| tested_agent(name, seed),
+            AGENTS,
+            &log,
+        )?;
+        let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);
+        drop(tested);
+        log.line(&game_line(&record));
+        say(&result.line());
+        results.push(result);
+    }
+    let report = RefereeReport::new(results);
+    log.line(&report.total_line());
+    log.flush()?;
+    emit_report(
+        &format!("{}\n", report.total_line()),
+        args.json.json.as_ref(),
+        &report,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Answers the getNextMove protocol on stdin/stdout with a built-in player.
+pub fn serve(args: ServeArgs) -> Outcome {
+    let seed = args.seed.seed;
+    let agent = known_agent(&args.agent, |name| tested_agent(name, seed), AGENTS)?;
+    serve_stdio(Session::new(ReversiWire::default(), agent))
+}

@@ -1,0 +1,283 @@
+//! The `tabula` binary end to end for MultiplayerReversi: the tester, the
+//! served player and the genetic algorithm, over real processes and pipes.
+//! Every run uses a tiny genetic algorithm to keep the tests cheap.
+
+use std::process::Output;
+
+mod common;
+use common::{run, run_with_input, stderr, stdout, tabula};
+
+/// The small GA every referee run here uses.
+const SMALL: [&str; 4] = ["--generations", "2", "--ga-games", "10"];
+
+/// Exit status 2 and one stderr line that starts `error:` and says `problem`.
+fn assert_one_line_error(out: &Output, problem: &str) {
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(problem), "'{err}' does not say {problem}");
+    assert!(stdout(out).is_empty(), "{}", stdout(out));
+}
+
+fn case_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("case "))
+        .map(String::from)
+        .collect()
+}
+
+/// `tabula referee reversi` with `args` and the small GA, which must succeed.
+fn referee(args: &[&str]) -> String {
+    let out = tabula()
+        .args(["referee", "reversi"])
+        .args(SMALL)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+#[test]
+fn a_small_run_is_reproducible_and_its_json_adds_up() {
+    let args = ["--agent", "random", "--sizes", "7,8", "--cases", "1"];
+    let first = referee(&[&args[..], &["--seed", "7"]].concat());
+    let lines: Vec<&str> = first.lines().collect();
+    assert_eq!(lines.len(), 3, "{first}");
+    for (line, (n, p)) in lines.iter().zip([(7.0, 3.0), (8.0, 4.0)]) {
+        let words: Vec<f64> = line
+            .split(' ')
+            .skip(1)
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let [size, players, score, owned] = words[..] else {
+            panic!("{line}: no fault expected")
+        };
+        assert_eq!((size, players), (n, p), "{line}");
+        assert!((score - owned * p / (n * n)).abs() < 1e-4, "{line}");
+    }
+    assert!(lines[2].starts_with("total ") && lines[2].ends_with(" over 2 cases"));
+    assert_eq!(referee(&[&args[..], &["--seed", "7"]].concat()), first);
+    assert_ne!(referee(&[&args[..], &["--seed", "8"]].concat()), first);
+    let json = referee(&[&args[..], &["--seed", "7", "--json", "-"]].concat());
+    let report: serde_json::Value = serde_json::from_str(&json).expect("--json - is JSON alone");
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    for (case, line) in cases.iter().zip(&lines) {
+        let mut keys: Vec<&str> = case
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort();
+        assert_eq!(keys, ["fault", "n", "owned", "players", "score"]);
+        assert!(case["fault"].is_null());
+        let expect = format!(
+            "case {} {} {:.4} {}",
+            case["n"],
+            case["players"],
+            case["score"].as_f64().unwrap(),
+            case["owned"]
+        );
+        assert_eq!(&expect, line);
+    }
+    let total: f64 = cases.iter().map(|c| c["score"].as_f64().unwrap()).sum();
+    assert_eq!(report["total"].as_f64(), Some(total));
+}
+
+#[test]
+fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
+    let served = format!(
+        "{} serve reversi --agent greedy --seed 5",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("run.log");
+    let args = ["--sizes", "7,8,9", "--cases", "2", "--seed", "5"];
+    let remote = referee(
+        &[
+            &["--player", &served, "--log", log.to_str().unwrap()],
+            &args[..],
+        ]
+        .concat(),
+    );
+    let local = referee(&[&["--agent", "greedy"], &args[..]].concat());
+    assert_eq!(case_lines(&remote).len(), 6, "{remote}");
+    assert_eq!(remote, local);
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains(
+            "> getNextMove 7 ....... ....... ..123.. ..231.. ..312.. ....... .......\n< "
+        ),
+        "{logged}"
+    );
+    assert!(logged.contains("\ngame pieces "), "{logged}");
+    // The random player too, whose stream is the same in every fresh process.
+    let served = served.replace("greedy", "random");
+    let remote = referee(&[&["--player", served.as_str()], &args[..]].concat());
+    assert_eq!(
+        remote,
+        referee(&[&["--agent", "random"], &args[..]].concat())
+    );
+}
+
+#[test]
+fn misbehaving_players_lose_the_case_with_the_reason_and_the_run_goes_on() {
+    for (player, reason) in [
+        (
+            "echo hello; cat > /dev/null",
+            "invalid answer 'hello': expected two integers 'col row'",
+        ),
+        (
+            "while read l; do echo 99 0; done",
+            "column 99 row 0 is off the",
+        ),
+        // The top left corner is never a first move.
+        (
+            "while read l; do echo 0 0; done",
+            "illegal move: row 0 column 0 turns no piece",
+        ),
+        ("exit 3", "exit status: 3"),
+        // Reads everything and never answers (the shell keeps its output open).
+        ("cat > /dev/null", "timed out (case limit)"),
+    ] {
+        let out = tabula()
+            .args(["referee", "reversi", "--player", player])
+            .args(SMALL)
+            .args(["--sizes", "7,8", "--cases", "1", "--timeout", "0.5"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{player}: {}", stderr(&out));
+        let text = stdout(&out);
+        let lines = case_lines(&text);
+        assert_eq!(lines.len(), 2, "{player}: {text}");
+        for (line, start) in lines
+            .iter()
+            .zip(["case 7 3 0.0000 3 fault: ", "case 8 4 0.0000 4 fault: "])
+        {
+            assert!(line.starts_with(start), "{player}: {line}");
+            assert!(line.contains(reason), "{player}: {line} lacks {reason}");
+        }
+        assert!(
+            text.ends_with("total 0.0000 over 2 cases\n"),
+            "{player}: {text}"
+        );
+    }
+}
+
+#[test]
+fn serve_answers_the_protocol_and_keeps_going_after_errors() {
+    let out = run_with_input(
+        &["serve", "reversi", "--agent", "greedy"],
+        "hello\n\
+         getNextMove 7 ....... ....... ..123.. ..231.. ..312.. ....... .......\n\
+         getNextMove 7 ....... ....... ..124.. ..231.. ..312.. ....... .......\n\
+         getNextMove 7 21..... 3...... ....... ....... ....... ....... .......\n\
+         getNextMove 7 12..... ....... ....... ....... ....... ....... ......3\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert_eq!(lines[0], "error: unknown method 'hello'");
+    // Greedy's first move: column 3 row 1 turns the 2 and the 3 below it, the
+    // first of the moves that turn two pieces (none turns more).
+    assert_eq!(lines[1], "3 1");
+    assert!(
+        lines[2].starts_with("error: row 2 column 4: '4' is not"),
+        "{text}"
+    );
+    assert_eq!(lines[3], "error: player 1 has no legal move on this board");
+    assert_eq!(lines[4], "2 0");
+}
+
+#[test]
+fn evolve_writes_a_reproducible_population() {
+    let dir = tempfile::tempdir().unwrap();
+    let evolve = |seed: &str, file: &str| {
+        let path = dir.path().join(file);
+        let out = run(&[
+            "reversi",
+            "evolve",
+            "--size",
+            "8",
+            "--seed",
+            seed,
+            "--generations",
+            "2",
+            "--games",
+            "10",
+            "--json",
+            path.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).starts_with("population of 100 strategies, 8x8, seed "));
+        std::fs::read_to_string(path).unwrap()
+    };
+    let a = evolve("3", "a.json");
+    assert_eq!(evolve("3", "b.json"), a);
+    assert_ne!(evolve("4", "c.json"), a);
+    let json: serde_json::Value = serde_json::from_str(&a).unwrap();
+    assert_eq!(
+        (json["n"].as_u64(), json["generations"].as_u64()),
+        (Some(8), Some(2))
+    );
+    let weights = json["weights"].as_array().unwrap();
+    assert_eq!(weights.len(), 100);
+    assert!(weights.iter().all(|w| w.as_array().unwrap().len() == 64));
+    assert_eq!(json["rule"], "Rule { zero: Ieee, ties: First }");
+    let out = run(&[
+        "reversi",
+        "evolve",
+        "--size",
+        "7",
+        "--generations",
+        "1",
+        "--games",
+        "2",
+        "--ties",
+        "last",
+        "--zero",
+        "numerator",
+        "--json",
+        "-",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["rule"], "Rule { zero: Numerator, ties: Last }");
+}
+
+#[test]
+fn bad_options_are_refused_in_one_line_before_any_game() {
+    let base = ["referee", "reversi", "--agent", "random"];
+    for (extra, problem) in [
+        (&["--sizes", "7,7"][..], "--sizes: side 7 is given twice"),
+        (&["--sizes", "6"], "--sizes: side 6 is not 7 to 12"),
+        (&["--sizes", "x"], "--sizes: 'x' is not a board side"),
+        (&["--sizes", ""], "--sizes: '' is not a board side"),
+    ] {
+        let out = run(&[&base[..], extra].concat());
+        assert_one_line_error(&out, problem);
+    }
+    for extra in [
+        &["--cases", "0"][..],
+        &["--generations", "0"],
+        &["--ga-games", "x"],
+    ] {
+        let out = run(&[&base[..], extra].concat());
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(stderr(&out).starts_with("error: ") && stderr(&out).contains(extra[0]));
+        assert!(stdout(&out).is_empty());
+    }
+    let out = run(&["referee", "reversi", "--agent", "nobody"]);
+    assert_one_line_error(&out, "--agent nobody: unknown agent (known: random, greedy");
+    let out = run(&["referee", "reversi"]);
+    assert_one_line_error(&out, "give --player CMD or --agent NAME");
+    let out = run(&["serve", "reversi", "--agent", "nobody"]);
+    assert_one_line_error(&out, "--agent nobody: unknown agent");
+    let out = run(&["reversi", "evolve", "--size", "13"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("'13' is not a board side 7 to 12"));
+    common::assert_timeouts_refused("reversi");
+}
