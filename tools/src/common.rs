@@ -116,6 +116,19 @@ pub struct JsonArgs {
     pub json: Option<OutputPath>,
 }
 
+/// Ends a referee run: the total line to the log and stdout, the JSON where asked.
+pub fn finish_referee(
+    log: &Log,
+    total_line: &str,
+    json: Option<&OutputPath>,
+    report: &impl Serialize,
+) -> crate::Outcome {
+    log.line(total_line);
+    log.flush()?;
+    emit_report(&format!("{total_line}\n"), json, report)?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 /// Prints a report's Markdown on stdout and writes its JSON where asked
 /// (with `--json -`, the JSON alone goes to stdout).
 pub fn emit_report(

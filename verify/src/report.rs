@@ -17,6 +17,30 @@ pub struct ReportError {
     pub error: io::Error,
 }
 
+/// One case of a referee run, as its report counts it.
+pub trait RefereedCase {
+    /// The contest's score of the case.
+    fn score(&self) -> f64;
+}
+
+/// The results of a referee run: every case and the total score; its JSON
+/// is `{"cases":[...],"total":T}` for every game.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefereeReport<C> {
+    /// One entry per case, in the order played.
+    pub cases: Vec<C>,
+    /// The sum of the case scores.
+    pub total: f64,
+}
+
+impl<C: RefereedCase> RefereeReport<C> {
+    /// The report of these cases.
+    pub fn new(cases: Vec<C>) -> RefereeReport<C> {
+        let total = cases.iter().map(RefereedCase::score).sum();
+        RefereeReport { cases, total }
+    }
+}
+
 /// A Markdown table built row by row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {

@@ -1,8 +1,6 @@
 //! `tabula referee dominoes` (the tester) and `tabula serve dominoes` (the
 //! player side of the init/reset/play protocol).
 
-use std::process::ExitCode;
-
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::dominoes::Match;
@@ -17,7 +15,7 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
     known_agent, serve_stdio, tested_player,
 };
 
@@ -145,14 +143,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     let report = RefereeReport::new(results);
-    log.line(&report.total_line());
-    log.flush()?;
-    emit_report(
-        &format!("{}\n", report.total_line()),
-        args.json.json.as_ref(),
-        &report,
-    )?;
-    Ok(ExitCode::SUCCESS)
+    finish_referee(&log, &report.total_line(), args.json.json.as_ref(), &report)
 }
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.

@@ -1,8 +1,6 @@
 //! `tabula referee reversi` (the tester) and `tabula serve reversi` (the
 //! player side of the getNextMove protocol).
 
-use std::process::ExitCode;
-
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::reversi::Board;
@@ -18,8 +16,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
-    positive, serve_stdio, tested_player,
+    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
+    known_agent, positive, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 
@@ -135,14 +133,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     let report = RefereeReport::new(results);
-    log.line(&report.total_line());
-    log.flush()?;
-    emit_report(
-        &format!("{}\n", report.total_line()),
-        args.json.json.as_ref(),
-        &report,
-    )?;
-    Ok(ExitCode::SUCCESS)
+    finish_referee(&log, &report.total_line(), args.json.json.as_ref(), &report)
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.

@@ -12,6 +12,9 @@ use std::collections::HashSet;
 
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+
+pub use crate::report::RefereeReport;
+use crate::report::RefereedCase;
 use tabula_solver::dominoes::{Deal, Match, Move, Rules, Side};
 use tabula_solver::{Seat, Turn};
 
@@ -149,22 +152,13 @@ impl CaseResult {
     }
 }
 
-/// The results of a run: every case and the total score.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RefereeReport {
-    /// One entry per case, in the order played.
-    pub cases: Vec<CaseResult>,
-    /// The sum of the case scores.
-    pub total: f64,
+impl RefereedCase for CaseResult {
+    fn score(&self) -> f64 {
+        self.score
+    }
 }
 
-impl RefereeReport {
-    /// The report of these cases.
-    pub fn new(cases: Vec<CaseResult>) -> RefereeReport {
-        let total = cases.iter().map(|c| c.score).sum();
-        RefereeReport { cases, total }
-    }
-
+impl RefereeReport<CaseResult> {
     /// Games played over every case.
     pub fn games(&self) -> usize {
         self.cases.iter().map(|c| c.games).sum()

@@ -12,6 +12,9 @@ use std::collections::HashSet;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+
+pub use crate::report::RefereeReport;
+use crate::report::RefereedCase;
 use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
 
 use crate::arena::{self, GameRecord};
@@ -119,22 +122,13 @@ impl CaseResult {
     }
 }
 
-/// The results of a run: every case and the total score.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RefereeReport {
-    /// One entry per case, in the order played.
-    pub cases: Vec<CaseResult>,
-    /// The sum of the case scores.
-    pub total: f64,
+impl RefereedCase for CaseResult {
+    fn score(&self) -> f64 {
+        self.score
+    }
 }
 
-impl RefereeReport {
-    /// The report of these cases.
-    pub fn new(cases: Vec<CaseResult>) -> RefereeReport {
-        let total = cases.iter().map(|c| c.score).sum();
-        RefereeReport { cases, total }
-    }
-
+impl RefereeReport<CaseResult> {
     /// `total SCORE over CASES cases`.
     pub fn total_line(&self) -> String {
         format!("total {:.4} over {} cases", self.total, self.cases.len())
