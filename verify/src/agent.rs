@@ -42,6 +42,24 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
 }
 
+impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+    fn start_case(&mut self, params: &G::Params) {
+        (**self).start_case(params)
+    }
+    fn start_game(&mut self, seat: Seat, view: &G::View) {
+        (**self).start_game(seat, view)
+    }
+    fn observe(&mut self, mover: Turn, observation: &G::Observation) {
+        (**self).observe(mover, observation)
+    }
+    fn choose(&mut self, view: &G::View) -> G::Move {
+        (**self).choose(view)
+    }
+}
+
 /// Plays uniformly at random among the legal moves, from a seeded stream.
 pub struct RandomAgent {
     rng: ChaCha8Rng,

@@ -448,10 +448,12 @@ impl Agent<Match> for Ismcts {
 mod tests {
     use super::*;
     use crate::agent::RandomAgent;
+    use crate::arena::play_game;
     use crate::dominoes::clairvoyant::heaviest_move;
+    use crate::seat::{Clock, Local, Player};
     use rand::SeedableRng;
-    use std::time::{Duration, Instant};
     use tabula_solver::Turn;
+    use tabula_solver::dominoes::Observation;
     use tabula_solver::dominoes::{Deal, Rules};
 
     /// At N=5 with the stock empty, the table's move is optimal by the exact endgame search.
@@ -503,59 +505,58 @@ mod tests {
         }
     }
 
-    /// Shows a view as the protocol does: seat 0 whoever plays.
-    fn as_protocol(view: &View) -> View {
-        View {
-            seat: 0,
-            ..view.clone()
+    /// An agent seen through the protocol (seat 0 in every view, an empty hand
+    /// at the start, no observations) when `wire`; its moves are recorded.
+    struct Watched<'a> {
+        agent: &'a mut dyn Agent<Match>,
+        wire: bool,
+        moves: Vec<Move>,
+    }
+
+    impl Agent<Match> for Watched<'_> {
+        fn name(&self) -> String {
+            self.agent.name()
+        }
+        fn start_game(&mut self, seat: Seat, view: &View) {
+            if self.wire {
+                let mut view = View {
+                    seat: 0,
+                    ..view.clone()
+                };
+                view.hand.clear();
+                self.agent.start_game(0, &view);
+            } else {
+                self.agent.start_game(seat, view);
+            }
+        }
+        fn observe(&mut self, mover: Turn, observation: &Observation) {
+            if !self.wire {
+                self.agent.observe(mover, observation);
+            }
+        }
+        fn choose(&mut self, view: &View) -> Move {
+            let mv = if self.wire {
+                self.agent.choose(&View {
+                    seat: 0,
+                    ..view.clone()
+                })
+            } else {
+                self.agent.choose(view)
+            };
+            self.moves.push(mv);
+            mv
         }
     }
 
-    /// Plays `deal` between `a` (seat 0) and `b`; seat 0's score and each seat's time.
-    /// With `wire`, seat `watched` sees views as the protocol shows them;
-    /// its moves are pushed to `moves`.
-    fn play(
-        deal: &Deal,
-        players: [&mut dyn Agent<Match>; 2],
-        chance: &mut ChaCha8Rng,
-        (wire, watched): (bool, usize),
-        moves: &mut Vec<Move>,
-    ) -> (f64, [Duration; 2]) {
-        let mut state = Match::new(deal);
-        let mut time = [Duration::ZERO; 2];
+    /// Plays `deal` on the shared match loop, `players[s]` in seat `s`: seat 0's score.
+    fn play(deal: &Deal, players: [&mut dyn Agent<Match>; 2], chance: &mut ChaCha8Rng) -> f64 {
         let [a, b] = players;
-        let mut seats: [&mut dyn Agent<Match>; 2] = [a, b];
-        for (s, p) in seats.iter_mut().enumerate() {
-            let mut view = state.view(s);
-            if wire && s == watched {
-                view = as_protocol(&view);
-                view.hand.clear();
-            }
-            p.start_game(s, &view);
-        }
-        loop {
-            let mv = match state.turn() {
-                Turn::Over => return (state.scores()[0], time),
-                Turn::Chance => state.sample_chance(chance),
-                Turn::Seat(s) => {
-                    let view = state.view(s);
-                    let view = if wire && s == 0 {
-                        as_protocol(&view)
-                    } else {
-                        view
-                    };
-                    let start = Instant::now();
-                    let mv = seats[s].choose(&view);
-                    time[s] += start.elapsed();
-                    if s == watched {
-                        moves.push(mv);
-                    }
-                    mv
-                }
-            };
-            state.check_move(mv).expect("a legal move");
-            state.apply(mv);
-        }
+        let (mut a, mut b) = (Local(a), Local(b));
+        let mut seats: [&mut dyn Player<Match>; 2] = [&mut a, &mut b];
+        let mut clocks = vec![Clock::default(); 2];
+        let record = play_game(Match::new(deal), &mut seats, &[0, 1], &mut clocks, chance);
+        assert!(record.fault.is_none(), "{:?}", record.fault);
+        record.scores[0]
     }
 
     fn make(name: &str, seed: u64) -> Box<dyn Agent<Match>> {
@@ -567,42 +568,24 @@ mod tests {
         }
     }
 
-    /// Paired games (each deal with seats swapped): `a`'s mean score and mean time per game.
-    fn duel(a: &str, b: &str, rules: Rules, deals: usize, seed: u64) -> (f64, Duration) {
+    /// Paired games (each deal with seats swapped): `a`'s mean score.
+    fn duel(a: &str, b: &str, rules: Rules, deals: usize, seed: u64) -> f64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (mut score, mut time) = (0.0, Duration::ZERO);
+        let mut score = 0.0;
         for g in 0..deals {
             let deal = Deal::random(rules, &mut rng);
             let chance_seed: u64 = rng.random();
-            for (swap, deal) in [(false, deal.clone()), (true, deal.swapped())] {
+            for swap in [false, true] {
                 let (mut pa, mut pb) = (make(a, seed + g as u64), make(b, seed + 1000 + g as u64));
                 let mut chance = ChaCha8Rng::seed_from_u64(chance_seed);
-                let mut moves = Vec::new();
-                if swap {
-                    let (s, t) = play(
-                        &deal,
-                        [&mut *pb, &mut *pa],
-                        &mut chance,
-                        (false, 1),
-                        &mut moves,
-                    );
-                    score += 1.0 - s;
-                    time += t[1];
+                score += if swap {
+                    1.0 - play(&deal, [&mut *pb, &mut *pa], &mut chance)
                 } else {
-                    let (s, t) = play(
-                        &deal,
-                        [&mut *pa, &mut *pb],
-                        &mut chance,
-                        (false, 0),
-                        &mut moves,
-                    );
-                    score += s;
-                    time += t[0];
-                }
+                    play(&deal, [&mut *pa, &mut *pb], &mut chance)
+                };
             }
         }
-        let games = 2 * deals;
-        (score / games as f64, time / games as u32)
+        score / (2 * deals) as f64
     }
 
     #[test]
@@ -621,16 +604,20 @@ mod tests {
                     let mut runs = Vec::new();
                     for wire in [false, true] {
                         let mut me = make(name, 5);
+                        let mut me = Watched {
+                            agent: &mut *me,
+                            wire,
+                            moves: Vec::new(),
+                        };
                         let mut other = make("heaviest", 6);
-                        let mut moves = Vec::new();
                         let mut ch = ChaCha8Rng::seed_from_u64(chance);
                         let players: [&mut dyn Agent<Match>; 2] = if seat == 0 {
-                            [&mut *me, &mut *other]
+                            [&mut me, &mut *other]
                         } else {
-                            [&mut *other, &mut *me]
+                            [&mut *other, &mut me]
                         };
-                        play(&deal, players, &mut ch, (wire, seat), &mut moves);
-                        runs.push(moves);
+                        play(&deal, players, &mut ch);
+                        runs.push(me.moves);
                     }
                     assert!(!runs[0].is_empty());
                     assert_eq!(runs[0], runs[1], "{name} {rules:?} seat {seat}");
@@ -641,34 +628,7 @@ mod tests {
 
     #[test]
     fn best_beats_random_play() {
-        let (score, _) = duel("best", "random", Rules::new(6, 5).unwrap(), 8, 1);
+        let score = duel("best", "random", Rules::new(6, 5).unwrap(), 8, 1);
         assert!(score > 0.6, "{score}");
-    }
-
-    /// Strength and speed: `cargo test -p tabula-verify --release strength -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn strength() {
-        let deals: usize = std::env::var("DEALS")
-            .ok()
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(50);
-        let pairs = std::env::var("PAIRS").unwrap_or_else(|_| {
-            "best:random,best:heaviest,best:pimc,best:ismcts,pimc:heaviest,ismcts:heaviest".into()
-        });
-        let cases = std::env::var("CASES").unwrap_or_else(|_| "5:7,7:5,9:7".into());
-        for case in cases.split(',') {
-            let (n, h) = case.split_once(':').unwrap();
-            let rules = Rules::new(n.parse().unwrap(), h.parse().unwrap()).unwrap();
-            for pair in pairs.split(',') {
-                let (a, b) = pair.split_once(':').unwrap();
-                let (score, time) = duel(a, b, rules, deals, 77);
-                println!(
-                    "N={n} H={h} {a} vs {b}: {score:.3} over {} games, {:.1} ms per game for {a}",
-                    2 * deals,
-                    time.as_secs_f64() * 1e3
-                );
-            }
-        }
     }
 }
