@@ -7,6 +7,9 @@ pub mod wire;
 
 pub use wire::ReversiWire;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
 use tabula_solver::reversi::{Board, Rule, Weights};
@@ -22,6 +25,52 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Board>>> {
         "random" => Some(Box::new(RandomAgent::new(rng))),
         "greedy" => Some(Box::new(Greedy)),
         _ => None,
+    }
+}
+
+/// The agent named `name` for one case whose computer opponents are
+/// `opponents` (seats 1.. in order). Only reference players (the `oracle`)
+/// read the opponents; a player that predicts the opponents' moves counts
+/// its predictions in `predictions`. Falls back on [`agent`].
+pub fn case_agent(
+    name: &str,
+    rng: ChaCha8Rng,
+    opponents: &[Opponent],
+    predictions: &Arc<Predictions>,
+) -> Option<Box<dyn Agent<Board>>> {
+    let _ = (opponents, predictions);
+    agent(name, rng)
+}
+
+/// How often a player's model named the opponents' next moves, shared
+/// between the player and the report that reads it after the games.
+#[derive(Debug, Default)]
+pub struct Predictions {
+    right: AtomicU64,
+    asked: AtomicU64,
+}
+
+impl Predictions {
+    /// Records one prediction of an opponent's move.
+    pub fn record(&self, right: bool) {
+        self.asked.fetch_add(1, Ordering::Relaxed);
+        if right {
+            self.right.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Right predictions and predictions made.
+    pub fn counts(&self) -> (u64, u64) {
+        (
+            self.right.load(Ordering::Relaxed),
+            self.asked.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The share of right predictions, if any were made.
+    pub fn rate(&self) -> Option<f64> {
+        let (right, asked) = self.counts();
+        (asked > 0).then(|| right as f64 / asked as f64)
     }
 }
 
@@ -93,6 +142,17 @@ mod tests {
             }
         }
         assert!(agent("nobody", stream(1, Purpose::Agent, 0, 0, 0)).is_none());
+    }
+
+    #[test]
+    fn predictions_count_and_rate() {
+        let p = Predictions::default();
+        assert_eq!(p.rate(), None);
+        p.record(true);
+        p.record(false);
+        p.record(true);
+        assert_eq!(p.counts(), (2, 3));
+        assert_eq!(p.rate(), Some(2.0 / 3.0));
     }
 
     #[test]
