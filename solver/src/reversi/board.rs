@@ -246,7 +246,15 @@ impl Board {
     ///
     /// The move must be legal (see [`Board::check`]).
     pub fn play(&mut self, square: Square) {
-        let seat = usize::from(self.mover);
+        self.play_as(usize::from(self.mover), square);
+    }
+
+    /// Plays `square` for `seat` whoever is to move (searches that let any
+    /// player reply, such as Best-Reply Search), then passes the turn to the
+    /// next player after `seat` who can move.
+    ///
+    /// The square must be one of [`Board::moves_of`]`(seat)`.
+    pub fn play_as(&mut self, seat: Seat, square: Square) {
         let flips = self.flips(seat, square);
         for (s, pieces) in self.pieces.iter_mut().enumerate() {
             if s == seat {

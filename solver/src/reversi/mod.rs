@@ -3,9 +3,11 @@
 //!
 //! - [`board`]: the bitboard position, legal moves, flips, skipped turns and
 //!   the per-seat case score, and the general [`crate::Game`] for referees;
-//! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases.
+//! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases;
+//! - [`search`]: the positional table, a generic evaluation, paranoid and Best-Reply Search.
 
 pub mod board;
+pub mod search;
 pub mod strategy;
 
 pub use board::{Board, MAX_N, MIN_N};
