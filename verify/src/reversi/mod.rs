@@ -1,6 +1,7 @@
 //! MultiplayerReversi's contest pieces: the opponents' genetic algorithm, the
 //! `getNextMove` wire, the built-in players and the tester's cases.
 
+pub mod baselines;
 pub mod evolve;
 pub mod referee;
 pub mod wire;
@@ -12,18 +13,28 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
+use tabula_solver::reversi::search::Kind;
 use tabula_solver::reversi::{Board, Rule, Weights};
 
 use crate::agent::{Agent, RandomAgent};
 
 /// The built-in players, weakest first.
-pub const AGENTS: &[&str] = &["random", "greedy"];
+pub const AGENTS: &[&str] = &["random", "greedy", "weights", "paranoid", "brs"];
 
 /// The agent named `name`, if there is one.
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Board>>> {
     match name {
         "random" => Some(Box::new(RandomAgent::new(rng))),
         "greedy" => Some(Box::new(Greedy)),
+        "weights" => Some(Box::new(baselines::WeightsPlayer::default())),
+        "paranoid" => Some(Box::new(baselines::Searcher::new(
+            Kind::Paranoid,
+            baselines::SEARCH_LIMITS,
+        ))),
+        "brs" => Some(Box::new(baselines::Searcher::new(
+            Kind::BestReply,
+            baselines::SEARCH_LIMITS,
+        ))),
         _ => None,
     }
 }
