@@ -1,15 +1,21 @@
-//! MultiplayerReversi: the opponents' rule, whole games, and the genetic
-//! algorithm's generation at the smallest and largest sides.
+//! MultiplayerReversi: legal moves and a move, random games, the opponents'
+//! rule, the genetic algorithm's game and generation, and each built-in
+//! player's decision by side.
+//!
+//! `cargo bench -p tabula-verify --bench reversi -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::reversi::Board;
+use tabula_solver::grid::Square;
+use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
+use tabula_verify::agent::Agent;
+use tabula_verify::reversi::agent;
 use tabula_verify::reversi::evolve::{POPULATION, Settings, evolve, generation, play_out};
 
-fn population(n: usize) -> Vec<tabula_solver::reversi::Weights> {
+fn population(n: usize) -> Vec<Weights> {
     let settings = Settings {
         generations: Some(0),
         ..Settings::new(n)
@@ -17,14 +23,62 @@ fn population(n: usize) -> Vec<tabula_solver::reversi::Weights> {
     evolve(&settings, &mut ChaCha8Rng::seed_from_u64(1), &|_, _| {})
 }
 
-fn benches(c: &mut Criterion) {
+/// A random game to its end.
+fn random_game(n: usize, rng: &mut ChaCha8Rng) -> Board {
+    let mut board = Board::start(n).unwrap();
+    while let Some(seat) = board.mover() {
+        let moves = board.moves_of(seat);
+        let k = rng.random_range(0..moves.count() as usize);
+        board.play(moves.iter().nth(k).unwrap() as Square);
+    }
+    board
+}
+
+/// A position about a third full with player 1 to move, reached by random play.
+fn midgame(n: usize) -> Board {
+    let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+    loop {
+        let mut board = Board::start(n).unwrap();
+        while let Some(seat) = board.mover() {
+            if seat == 0 && board.occupied().count() as usize >= n * n / 3 {
+                return board;
+            }
+            let moves = board.moves_of(seat);
+            let k = rng.random_range(0..moves.count() as usize);
+            board.play(moves.iter().nth(k).unwrap() as Square);
+        }
+    }
+}
+
+fn rules(c: &mut Criterion) {
     for n in [7, 12] {
+        let mid = midgame(n);
+        c.bench_function(&format!("reversi/legal moves {n}x{n} midgame"), |b| {
+            b.iter(|| black_box(&mid).moves_of(0))
+        });
+        let first = mid.moves_of(0).iter().next().unwrap() as Square;
+        c.bench_function(&format!("reversi/a move {n}x{n} midgame"), |b| {
+            b.iter(|| {
+                let mut next = *black_box(&mid);
+                next.play(first);
+                next
+            })
+        });
+        c.bench_function(&format!("reversi/random game {n}x{n}"), |b| {
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            b.iter(|| random_game(n, &mut rng))
+        });
         let pop = population(n);
         assert_eq!(pop.len(), POPULATION);
-        let start = Board::start(n).unwrap();
-        c.bench_function(&format!("reversi/legal moves {n}x{n}"), |b| {
-            b.iter(|| black_box(&start).moves_of(0))
+        c.bench_function(&format!("reversi/opponent decision {n}x{n} midgame"), |b| {
+            b.iter(|| pop[0].choose(black_box(&mid), Rule::default()))
         });
+    }
+}
+
+fn ga(c: &mut Criterion) {
+    for n in [7, 12] {
+        let pop = population(n);
         let settings = Settings::new(n);
         let seats: Vec<_> = pop.iter().take(Board::players_for(n)).collect();
         c.bench_function(&format!("reversi/ga game {n}x{n}"), |b| {
@@ -37,9 +91,22 @@ fn benches(c: &mut Criterion) {
     }
 }
 
+fn players(c: &mut Criterion) {
+    // `best`'s decision time by side goes here once it exists (add "best" to the list).
+    for name in ["weights", "paranoid", "brs"] {
+        for n in MIN_N..=MAX_N {
+            let mid = midgame(n);
+            let mut player = agent(name, ChaCha8Rng::seed_from_u64(4)).unwrap();
+            c.bench_function(&format!("reversi/decision {name} {n}x{n} midgame"), |b| {
+                b.iter(|| player.choose(black_box(&mid)))
+            });
+        }
+    }
+}
+
 criterion_group! {
     name = reversi;
     config = Criterion::default().sample_size(10);
-    targets = benches
+    targets = rules, ga, players
 }
 criterion_main!(reversi);

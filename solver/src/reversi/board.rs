@@ -153,7 +153,7 @@ impl Board {
         let p = self.players();
         for k in 0..p {
             let seat = (first + k) % p;
-            if !self.moves_of(seat).is_empty() {
+            if self.can_move(seat) {
                 self.mover = seat as u8;
                 self.over = false;
                 return;
@@ -216,6 +216,25 @@ impl Board {
             legal = legal.or(g.shift(run, dir).and(empty));
         }
         legal
+    }
+
+    /// Whether `seat` has a legal move: [`Board::moves_of`] stopping at the
+    /// first direction that gives one (the turn passes at every ply).
+    pub fn can_move(&self, seat: Seat) -> bool {
+        let g = self.geometry();
+        let own = self.pieces[seat];
+        let occupied = self.occupied();
+        let others = occupied.and_not(own);
+        let empty = g.all().and_not(occupied);
+        Direction::ALL.iter().any(|&dir| {
+            let mut run = g.shift(own, dir).and(others);
+            let mut grown = run;
+            while !grown.is_empty() {
+                grown = g.shift(grown, dir).and(others).and_not(run);
+                run = run.or(grown);
+            }
+            !g.shift(run, dir).and(empty).is_empty()
+        })
     }
 
     /// The squares that turn to `seat` when it plays at `square`.
@@ -570,6 +589,17 @@ mod tests {
             let plain = Plain::of(&b);
             for depth in 0..=3 {
                 assert_eq!(perft(&b, depth), plain.perft(depth), "n {n} depth {depth}");
+            }
+            // can_move is moves_of's emptiness, along random games.
+            let mut board = b;
+            let mut k = 0;
+            while board.mover().is_some() {
+                for seat in 0..board.players() {
+                    assert_eq!(board.can_move(seat), !board.moves_of(seat).is_empty());
+                }
+                let moves = board.moves();
+                k = (k * 7 + 3) % moves.len();
+                board.play(moves[k]);
             }
         }
     }

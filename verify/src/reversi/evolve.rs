@@ -158,6 +158,41 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
+    /// FNV-1a over every weight's bits: a population's fingerprint.
+    fn fingerprint(population: &[Weights]) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for w in population {
+            for x in w.0 {
+                h = (h ^ x.to_bits()).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+        h
+    }
+
+    #[test]
+    fn speed_ups_keep_the_populations_bit_for_bit() {
+        // Fingerprints taken before the speed-ups (Board::can_move, one flip scan per ply).
+        let expected: [(usize, u64); 3] = [
+            (7, 0x34c1_9e85_d07f_73a6),
+            (8, 0xb93f_27c9_0114_e8be),
+            (12, 0x90d5_34d5_9fc6_8063),
+        ];
+        let got: Vec<(usize, u64)> = expected
+            .iter()
+            .map(|&(n, _)| {
+                let settings = Settings {
+                    generations: Some(3),
+                    games: 30,
+                    ..Settings::new(n)
+                };
+                let population =
+                    evolve(&settings, &mut ChaCha8Rng::seed_from_u64(11), &|_, _| {});
+                (n, fingerprint(&population))
+            })
+            .collect();
+        assert_eq!(got, expected, "{got:#x?}");
+    }
+
     #[test]
     fn places_share_points_on_ties() {
         let rows = [
