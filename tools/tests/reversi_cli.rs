@@ -281,3 +281,96 @@ fn bad_options_are_refused_in_one_line_before_any_game() {
     assert!(stderr(&out).contains("'13' is not a board side 7 to 12"));
     common::assert_timeouts_refused("reversi");
 }
+
+/// `tabula verify reversi` with `args` and the small GA, which must succeed.
+fn verify(args: &[&str]) -> Output {
+    let out = tabula()
+        .args(["verify", "reversi"])
+        .args(SMALL)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    out
+}
+
+#[test]
+fn verify_is_reproducible_and_scores_each_case_as_the_referee_does() {
+    let args = [
+        "--players",
+        "random,greedy,brs",
+        "--sizes",
+        "7",
+        "--cases",
+        "2",
+    ];
+    let json = |extra: &[&str]| {
+        let out = verify(&[&args[..], extra].concat());
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("--json - is JSON alone")
+    };
+    let report = json(&["--json", "-", "--seed", "3"]);
+    assert_eq!(report, json(&["--json", "-", "--seed", "3"]));
+    let players = report["players"].as_array().unwrap();
+    let names: Vec<&str> = players
+        .iter()
+        .map(|p| p["player"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["random", "greedy", "brs"]);
+    for (p, name) in players.iter().zip(&names) {
+        let size = &p["sizes"][0];
+        assert_eq!(
+            (size["n"].as_u64(), size["players"].as_u64()),
+            (Some(7), Some(3))
+        );
+        let scores: Vec<f64> = size["scores"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_f64().unwrap())
+            .collect();
+        assert_eq!(scores.len(), 2);
+        let sum: f64 = scores.iter().sum();
+        assert!((p["total"].as_f64().unwrap() - sum).abs() < 1e-12);
+        assert!(p["oracle_share"].is_null(), "no oracle in this run");
+        // The referee's run of the same player and seed scores the same cases alike.
+        let lines = referee(&[
+            "--agent", name, "--sizes", "7", "--cases", "2", "--seed", "3",
+        ]);
+        let referee_scores: Vec<String> = case_lines(&lines)
+            .iter()
+            .map(|l| l.split(' ').nth(3).unwrap().to_string())
+            .collect();
+        let ours: Vec<String> = scores.iter().map(|s| format!("{s:.4}")).collect();
+        assert_eq!(ours, referee_scores, "{name}");
+    }
+    let other = json(&["--json", "-", "--seed", "4"]);
+    assert_ne!(report["players"], other["players"]);
+    // Without --json: the Markdown table, one row per player.
+    let text = stdout(&verify(&[&args[..], &["--seed", "3"]].concat()));
+    assert!(text.contains("| player"), "{text}");
+    for name in names {
+        assert!(text.contains(&format!("| {name} ")), "{text}");
+    }
+}
+
+#[test]
+fn verify_refuses_bad_players_and_sizes_in_one_line() {
+    let base = ["verify", "reversi"];
+    for (extra, problem) in [
+        (
+            &["--players", "greedy,nobody"][..],
+            "--players: unknown player 'nobody' (known: random, greedy",
+        ),
+        (
+            &["--players", "greedy,greedy"],
+            "--players: 'greedy' is given twice",
+        ),
+        (&["--sizes", "13"], "--sizes: side 13 is not 7 to 12"),
+    ] {
+        let out = run(&[&base[..], extra].concat());
+        assert_one_line_error(&out, problem);
+    }
+    let out = run(&["verify", "reversi", "--cases", "0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--cases"));
+}

@@ -458,10 +458,7 @@ mod tests {
         let others = start.occupied().and_not(own);
         let shape = eval.positional(own) - eval.positional(others) / 2
             + MOBILITY * start.moves_of(0).count() as i32;
-        assert_eq!(
-            eval.evaluate(&start, 0),
-            3 * PIECE + shape * (49 - 9) / 49
-        );
+        assert_eq!(eval.evaluate(&start, 0), 3 * PIECE + shape * (49 - 9) / 49);
     }
 
     #[test]

@@ -17,7 +17,11 @@ pub const SEARCH_LIMITS: Limits = Limits {
 };
 
 /// The evaluation of the side of `board`, rebuilt only when the side changes.
-fn evaluation<'a>(cache: &'a mut Option<Evaluation>, board: &Board, n: &mut usize) -> &'a Evaluation {
+fn evaluation<'a>(
+    cache: &'a mut Option<Evaluation>,
+    board: &Board,
+    n: &mut usize,
+) -> &'a Evaluation {
     if cache.is_none() || *n != board.n() {
         *n = board.n();
         *cache = Some(Evaluation::new(board.n()));
@@ -110,7 +114,10 @@ mod tests {
         let board = Board::from_rows(&rows, 0).unwrap();
         assert!(board.moves_of(0).has(0));
         assert_eq!(WeightsPlayer::default().choose(&board), 0);
-        assert_eq!(positional_table(7)[0], tabula_solver::reversi::search::CORNER);
+        assert_eq!(
+            positional_table(7)[0],
+            tabula_solver::reversi::search::CORNER
+        );
     }
 
     #[test]
@@ -119,7 +126,9 @@ mod tests {
         let eval = Evaluation::new(9);
         for kind in [Kind::Paranoid, Kind::BestReply] {
             let mut player = Searcher::new(kind, SEARCH_LIMITS);
-            let expect = decide(kind, &board, 0, &eval, SEARCH_LIMITS).unwrap().square;
+            let expect = decide(kind, &board, 0, &eval, SEARCH_LIMITS)
+                .unwrap()
+                .square;
             assert_eq!(player.choose(&board), expect);
         }
     }

@@ -185,8 +185,7 @@ mod tests {
                     games: 30,
                     ..Settings::new(n)
                 };
-                let population =
-                    evolve(&settings, &mut ChaCha8Rng::seed_from_u64(11), &|_, _| {});
+                let population = evolve(&settings, &mut ChaCha8Rng::seed_from_u64(11), &|_, _| {});
                 (n, fingerprint(&population))
             })
             .collect();

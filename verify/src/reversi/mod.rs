@@ -4,6 +4,7 @@
 pub mod baselines;
 pub mod evolve;
 pub mod referee;
+pub mod report;
 pub mod wire;
 
 pub use wire::ReversiWire;

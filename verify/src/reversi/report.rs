@@ -1,0 +1,464 @@
+//! `verify reversi`: every player on the same cases, scored as the tester
+//! scores them.
+//!
+//! A case is the tester's case (see [`super::referee`]): one game, the tested
+//! player in seat 0 against opponents drawn from a population evolved afresh.
+//! Each case's population is evolved once and its opponents are shared by
+//! every player, and each player is built as `tabula referee reversi --agent
+//! NAME` builds it (the agent stream of the seed), so a player's case scores
+//! here are its referee run's case scores.
+//!
+//! Per side the report gives each player's mean case score with a 95%
+//! Student-t interval (a handful of cases), the sum over the cases, and the
+//! share of the oracle's margin over greedy, `(score − greedy)/(oracle −
+//! greedy)`, when both were run and the oracle is above greedy. The oracle
+//! knows the opponents' weights: a reference ceiling, not a contestant.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use tabula_solver::reversi::board::MAX_CELLS;
+use tabula_solver::reversi::{Board, Rule, Weights};
+
+use super::evolve::Settings as GaSettings;
+use super::referee::{opponents, referee_case};
+use super::{AGENTS, Opponent, Predictions, case_agent};
+use crate::report::Table;
+use crate::seat::{Limits, Local};
+use crate::stats::Mean;
+use crate::tournament::{self, Progress, Purpose, stream};
+
+/// Players that read the opponents' true weights: reference ceilings.
+pub const REFERENCES: &[&str] = &["oracle"];
+
+/// What a verify run plays.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The players under test.
+    pub players: Vec<String>,
+    /// Board sides.
+    pub sizes: Vec<usize>,
+    /// Cases per side.
+    pub cases: usize,
+    /// The seed of the cases (as the referee's `--seed`).
+    pub seed: u64,
+    /// Generations of each case's genetic algorithm (`None`: drawn from 50..=100).
+    pub generations: Option<usize>,
+    /// Games per generation.
+    pub ga_games: usize,
+    /// The opponents' corner cases.
+    pub rule: Rule,
+}
+
+impl Settings {
+    /// The (side, case index) pairs, side by side.
+    pub fn case_list(&self) -> Vec<(usize, usize)> {
+        self.sizes
+            .iter()
+            .flat_map(|&n| (0..self.cases).map(move |k| (n, k)))
+            .collect()
+    }
+}
+
+/// Whether `name` is a player `case_agent` can build.
+pub fn known(name: &str) -> bool {
+    let opponents = [Opponent {
+        weights: Weights([0.0; MAX_CELLS]),
+        rule: Rule::default(),
+    }; 3];
+    case_agent(
+        name,
+        stream(0, Purpose::Agent, 0, 0, 0),
+        &opponents,
+        &Arc::default(),
+    )
+    .is_some()
+}
+
+/// Every built-in player, then the reference players that exist.
+pub fn default_players() -> Vec<String> {
+    let mut names: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
+    for r in REFERENCES {
+        if known(r) && !names.iter().any(|n| n == r) {
+            names.push(r.to_string());
+        }
+    }
+    names
+}
+
+/// One case's opponents: their weights (seats 1..) and their indices in the population.
+pub type CaseOpponents = (Vec<Weights>, Vec<usize>);
+
+/// Evolves every case's population once and draws its opponents, in
+/// parallel; `progress` counts cases.
+pub fn evolve_cases(settings: &Settings, progress: Progress<'_>) -> Vec<CaseOpponents> {
+    let cases = settings.case_list();
+    tournament::run(cases.len(), progress, |i| {
+        let (n, k) = cases[i];
+        let ga = GaSettings {
+            generations: settings.generations,
+            games: settings.ga_games,
+            rule: settings.rule,
+            ..GaSettings::new(n)
+        };
+        opponents(settings.seed, &ga, k, &|_, _| {})
+    })
+}
+
+/// A player's results on one side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SizeResult {
+    /// The side.
+    pub n: usize,
+    /// Players on it.
+    pub players: usize,
+    /// Case scores in case order.
+    pub scores: Vec<f64>,
+    /// Mean case score with its 95% Student-t interval.
+    pub mean: Mean,
+    /// Sum of the case scores.
+    pub total: f64,
+    /// (mean − greedy's) / (oracle's − greedy's), when both ran and the oracle is above greedy.
+    pub oracle_share: Option<f64>,
+    /// Cases lost by a fault.
+    pub faults: usize,
+}
+
+/// One player's report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerResult {
+    /// The player.
+    pub player: String,
+    /// Whether it reads the opponents' weights (a reference ceiling).
+    pub reference: bool,
+    /// Sum of every case score (the contest's total).
+    pub total: f64,
+    /// The share of the oracle's margin over greedy on the totals.
+    pub oracle_share: Option<f64>,
+    /// Its model's right predictions of the opponents' moves and predictions made.
+    pub predictions: (u64, u64),
+    /// right / made, when it predicted anything.
+    pub prediction_rate: Option<f64>,
+    /// Per side, in the order of the settings.
+    pub sizes: Vec<SizeResult>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// The seed.
+    pub seed: u64,
+    /// Cases per side.
+    pub cases: usize,
+    /// GA generations (`null`: drawn from 50..=100 per case).
+    pub generations: Option<usize>,
+    /// GA games per generation.
+    pub ga_games: usize,
+    /// The opponents' rule.
+    pub rule: String,
+    /// Every player.
+    pub players: Vec<PlayerResult>,
+}
+
+/// Plays every player on every case of `opponents` (from [`evolve_cases`]),
+/// in parallel; `progress` counts games.
+pub fn run(settings: &Settings, opponents: &[CaseOpponents], progress: Progress<'_>) -> Report {
+    let cases = settings.case_list();
+    assert_eq!(cases.len(), opponents.len(), "one draw per case");
+    let predictions: Vec<Arc<Predictions>> =
+        settings.players.iter().map(|_| Arc::default()).collect();
+    let jobs = settings.players.len() * cases.len();
+    let results = tournament::run(jobs, progress, |job| {
+        let (p, c) = (job / cases.len(), job % cases.len());
+        let (n, _) = cases[c];
+        let computers: Vec<Opponent> = opponents[c]
+            .0
+            .iter()
+            .map(|&weights| Opponent {
+                weights,
+                rule: settings.rule,
+            })
+            .collect();
+        // The referee's stream for `--agent`: the same player in every case.
+        let rng = stream(settings.seed, Purpose::Agent, 0, 0, 0);
+        let agent = case_agent(&settings.players[p], rng, &computers, &predictions[p])
+            .expect("names were checked");
+        let mut tested = Local(agent);
+        let (result, _) = referee_case(
+            n,
+            &opponents[c].0,
+            settings.rule,
+            &mut tested,
+            Limits::default(),
+        );
+        result
+    });
+    let players = settings
+        .players
+        .iter()
+        .enumerate()
+        .map(|(p, name)| {
+            let mine = &results[p * cases.len()..(p + 1) * cases.len()];
+            let sizes = settings
+                .sizes
+                .iter()
+                .map(|&n| {
+                    let here: Vec<_> = mine.iter().filter(|r| r.n == n).collect();
+                    let scores: Vec<f64> = here.iter().map(|r| r.score).collect();
+                    SizeResult {
+                        n,
+                        players: Board::players_for(n),
+                        mean: Mean::student(&scores),
+                        total: scores.iter().sum(),
+                        scores,
+                        oracle_share: None,
+                        faults: here.iter().filter(|r| r.fault.is_some()).count(),
+                    }
+                })
+                .collect();
+            let counts = predictions[p].counts();
+            PlayerResult {
+                player: name.clone(),
+                reference: REFERENCES.contains(&name.as_str()),
+                total: mine.iter().map(|r| r.score).sum(),
+                oracle_share: None,
+                predictions: counts,
+                prediction_rate: predictions[p].rate(),
+                sizes,
+            }
+        })
+        .collect();
+    let mut report = Report {
+        seed: settings.seed,
+        cases: settings.cases,
+        generations: settings.generations,
+        ga_games: settings.ga_games,
+        rule: format!("{:?}", settings.rule),
+        players,
+    };
+    report.fill_shares();
+    report
+}
+
+/// (score − floor) / (ceiling − floor), when the ceiling is above the floor.
+pub fn share(score: f64, floor: f64, ceiling: f64) -> Option<f64> {
+    (ceiling > floor).then(|| (score - floor) / (ceiling - floor))
+}
+
+impl Report {
+    /// Fills the shares of the oracle's margin over greedy, when both ran.
+    pub fn fill_shares(&mut self) {
+        let find = |name: &str| self.players.iter().position(|p| p.player == name);
+        let (Some(o), Some(g)) = (find("oracle"), find("greedy")) else {
+            return;
+        };
+        let (oracle, greedy) = (self.players[o].clone(), self.players[g].clone());
+        for p in &mut self.players {
+            p.oracle_share = share(p.total, greedy.total, oracle.total);
+            for (i, s) in p.sizes.iter_mut().enumerate() {
+                s.oracle_share = share(
+                    s.mean.mean,
+                    greedy.sizes[i].mean.mean,
+                    oracle.sizes[i].mean.mean,
+                );
+            }
+        }
+    }
+
+    /// The report in Markdown: mean case score ± 95% per side and the total,
+    /// then the shares of the oracle's margin over greedy when both ran.
+    pub fn to_markdown(&self) -> String {
+        let Some(first) = self.players.first() else {
+            return "no players\n".into();
+        };
+        let generations = self
+            .generations
+            .map_or("50 to 100 (drawn per case)".to_string(), |g| g.to_string());
+        let mut out = format!(
+            "MultiplayerReversi verify: seed {}, {} cases per side, every player on the same cases \
+             (opponents evolved once per case: {generations} generations of {} games, rule {}). \
+             Mean case score (owned × P / N², an equal share is 1) ± 95% (Student t); \
+             total = sum over the {} cases. `oracle` knows the opponents' weights: \
+             the reference ceiling, not a contestant.\n\n",
+            self.seed,
+            self.cases,
+            self.ga_games,
+            self.rule,
+            first.sizes.len() * self.cases,
+        );
+        let name = |p: &PlayerResult| {
+            if p.reference {
+                format!("{} (reference ceiling)", p.player)
+            } else {
+                p.player.clone()
+            }
+        };
+        let mut headers = vec!["player".to_string(), "total".to_string()];
+        headers.extend(
+            first
+                .sizes
+                .iter()
+                .map(|s| format!("{0}×{0} (P={1})", s.n, s.players)),
+        );
+        headers.push("faults".into());
+        headers.push("prediction rate".into());
+        let mut table = Table::new(&headers);
+        for p in &self.players {
+            let mut row = vec![name(p), format!("{:.3}", p.total)];
+            row.extend(p.sizes.iter().map(|s| s.mean.display(3)));
+            row.push(p.sizes.iter().map(|s| s.faults).sum::<usize>().to_string());
+            row.push(p.prediction_rate.map_or("-".into(), |r| {
+                format!("{:.1}% of {}", 100.0 * r, p.predictions.1)
+            }));
+            table.row(&row);
+        }
+        out += &table.to_markdown();
+        if self.players.iter().any(|p| p.oracle_share.is_some()) {
+            out += "\nShare of the oracle's margin over greedy, (score − greedy) / (oracle − greedy):\n\n";
+            let mut headers = vec!["player".to_string(), "all".to_string()];
+            headers.extend(first.sizes.iter().map(|s| format!("{0}×{0}", s.n)));
+            let mut table = Table::new(&headers);
+            let pct = |x: Option<f64>| x.map_or("-".into(), |x| format!("{:.0}%", 100.0 * x));
+            for p in &self.players {
+                let mut row = vec![name(p), pct(p.oracle_share)];
+                row.extend(p.sizes.iter().map(|s| pct(s.oracle_share)));
+                table.row(&row);
+            }
+            out += &table.to_markdown();
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn size(n: usize, scores: &[f64]) -> SizeResult {
+        SizeResult {
+            n,
+            players: Board::players_for(n),
+            scores: scores.to_vec(),
+            mean: Mean::student(scores),
+            total: scores.iter().sum(),
+            oracle_share: None,
+            faults: 0,
+        }
+    }
+
+    fn player(name: &str, a: &[f64], b: &[f64]) -> PlayerResult {
+        PlayerResult {
+            player: name.into(),
+            reference: REFERENCES.contains(&name),
+            total: a.iter().chain(b).sum(),
+            oracle_share: None,
+            predictions: (0, 0),
+            prediction_rate: None,
+            sizes: vec![size(7, a), size(8, b)],
+        }
+    }
+
+    fn report(players: Vec<PlayerResult>) -> Report {
+        Report {
+            seed: 1,
+            cases: 2,
+            generations: Some(1),
+            ga_games: 4,
+            rule: "Rule".into(),
+            players,
+        }
+    }
+
+    #[test]
+    fn shares_of_the_oracles_margin_are_taken_per_side_and_on_the_totals() {
+        let mut r = report(vec![
+            player("greedy", &[1.0, 1.0], &[0.5, 0.5]),
+            player("paranoid", &[1.5, 1.5], &[0.5, 0.5]),
+            player("oracle", &[2.0, 2.0], &[0.5, 0.5]),
+        ]);
+        r.fill_shares();
+        let p = &r.players[1];
+        assert_eq!(p.sizes[0].oracle_share, Some(0.5));
+        // On 8×8 the oracle is not above greedy: no share.
+        assert_eq!(p.sizes[1].oracle_share, None);
+        // Totals: greedy 3, paranoid 4, oracle 5.
+        assert_eq!(p.oracle_share, Some(0.5));
+        assert_eq!(r.players[0].oracle_share, Some(0.0));
+        assert_eq!(r.players[2].oracle_share, Some(1.0));
+        let text = r.to_markdown();
+        assert!(text.contains("oracle (reference ceiling)"));
+        let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains("| paranoid | 50% | 50% | - |"), "{text}");
+        assert_eq!(share(1.0, 2.0, 2.0), None);
+        assert_eq!(share(3.0, 2.0, 4.0), Some(0.5));
+    }
+
+    #[test]
+    fn without_the_oracle_or_greedy_there_are_no_shares() {
+        let mut r = report(vec![
+            player("greedy", &[1.0, 1.0], &[0.5, 0.5]),
+            player("brs", &[1.5, 1.5], &[0.5, 0.5]),
+        ]);
+        r.fill_shares();
+        assert!(r.players.iter().all(|p| p.oracle_share.is_none()));
+        assert!(!r.to_markdown().contains("Share of the oracle"));
+    }
+
+    fn small(players: &[&str], seed: u64) -> Settings {
+        Settings {
+            players: players.iter().map(|s| s.to_string()).collect(),
+            sizes: vec![7, 8],
+            cases: 2,
+            seed,
+            generations: Some(1),
+            ga_games: 4,
+            rule: Rule::default(),
+        }
+    }
+
+    #[test]
+    fn every_player_meets_the_same_cases_and_scores_as_the_referee_does() {
+        let settings = small(&["random", "greedy", "weights"], 3);
+        let drawn = evolve_cases(&settings, &|_| {});
+        let r = run(&settings, &drawn, &|_| {});
+        assert_eq!(r.players.len(), 3);
+        for (p, name) in r.players.iter().zip(&settings.players) {
+            for (s, &n) in p.sizes.iter().zip(&settings.sizes) {
+                assert_eq!(s.scores.len(), 2);
+                for (k, &score) in s.scores.iter().enumerate() {
+                    // The referee's own case with the referee's agent stream.
+                    let c = settings.sizes.iter().position(|&m| m == n).unwrap() * 2 + k;
+                    let agent = super::super::agent(name, stream(3, Purpose::Agent, 0, 0, 0));
+                    let mut tested = Local(agent.unwrap());
+                    let (result, _) = referee_case(
+                        n,
+                        &drawn[c].0,
+                        Rule::default(),
+                        &mut tested,
+                        Limits::default(),
+                    );
+                    assert_eq!(result.score, score, "{name} n {n} case {k}");
+                }
+                assert!((s.total - s.scores.iter().sum::<f64>()).abs() < 1e-12);
+            }
+            let sum: f64 = p.sizes.iter().map(|s| s.total).sum();
+            assert!((p.total - sum).abs() < 1e-12);
+            assert_eq!(p.prediction_rate, None);
+        }
+        let again = run(&settings, &evolve_cases(&settings, &|_| {}), &|_| {});
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            serde_json::to_string(&again).unwrap()
+        );
+    }
+
+    #[test]
+    fn the_defaults_are_the_built_in_players_and_every_reference_that_exists() {
+        let names = default_players();
+        for a in AGENTS {
+            assert!(names.iter().any(|n| n == a));
+        }
+        assert!(names.iter().all(|n| known(n)));
+        assert!(!known("nobody"));
+    }
+}
