@@ -144,17 +144,34 @@ impl Squares {
 
     /// The squares of the set in increasing order.
     pub fn iter(self) -> impl Iterator<Item = usize> {
-        (0..4).flat_map(move |w| {
-            let mut word = self.0[w];
-            std::iter::from_fn(move || {
-                if word == 0 {
-                    return None;
-                }
-                let bit = word.trailing_zeros() as usize;
-                word &= word - 1;
-                Some(w * 64 + bit)
-            })
-        })
+        SquaresIter {
+            words: self.0,
+            at: 0,
+        }
+    }
+}
+
+/// The squares of a set in increasing order: a plain loop over the words
+/// (a `flat_map` of per-word iterators cost more than the bits themselves).
+struct SquaresIter {
+    words: [u64; 4],
+    at: usize,
+}
+
+impl Iterator for SquaresIter {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.at < 4 {
+            let word = self.words[self.at];
+            if word != 0 {
+                self.words[self.at] = word & (word - 1);
+                return Some(self.at * 64 + word.trailing_zeros() as usize);
+            }
+            self.at += 1;
+        }
+        None
     }
 }
 

@@ -243,15 +243,21 @@ impl Board {
         let own = self.pieces[seat];
         let others = self.occupied().and_not(own);
         let mut flips = Squares::EMPTY;
+        let n = g.n() as i32;
+        let (row, col) = g.row_col(square);
         for dir in Direction::ALL {
+            // Rows and columns stepped by hand: no division per step.
+            let (dr, dc) = dir.delta();
             let mut run = Squares::EMPTY;
-            let mut at = g.step(square, dir);
-            while let Some(s) = at {
-                if others.has(s as usize) {
-                    run.set(s as usize);
-                    at = g.step(s, dir);
+            let (mut r, mut c) = (row as i32 + dr, col as i32 + dc);
+            while r >= 0 && r < n && c >= 0 && c < n {
+                let s = (r * n + c) as usize;
+                if others.has(s) {
+                    run.set(s);
+                    r += dr;
+                    c += dc;
                 } else {
-                    if own.has(s as usize) {
+                    if own.has(s) {
                         flips = flips.or(run);
                     }
                     break;
