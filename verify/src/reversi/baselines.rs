@@ -9,8 +9,8 @@ use tabula_solver::reversi::search::{Evaluation, Kind, Limits, decide};
 
 use crate::agent::Agent;
 
-/// The searches' default limits: about 2 ms of play per thousand nodes at
-/// 12×12, so a whole 12×12 game of one player stays near a second.
+/// The searches' default limits: about 2.5 µs a node, so about 30 ms a
+/// decision and 0.4 s of CPU for a whole 12×12 game of player 1 (measured).
 pub const SEARCH_LIMITS: Limits = Limits {
     depth: 16,
     nodes: 12_000,
