@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn speed_ups_keep_the_populations_bit_for_bit() {
-        // Fingerprints taken before the speed-ups (Board::can_move, one flip scan per ply).
+        // Fingerprints taken before the speed-ups (Board::can_move, flips without division, Squares::iter).
         let expected: [(usize, u64); 3] = [
             (7, 0x34c1_9e85_d07f_73a6),
             (8, 0xb93f_27c9_0114_e8be),
