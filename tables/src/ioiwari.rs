@@ -28,18 +28,24 @@ value = best bank difference for the player to move, mask bit p = pit p+1 is opt
 pub struct Ioiwari;
 
 impl Tabulated for Ioiwari {
-    const SPEC: TableSpec = SPEC;
-    const DESCRIPTION: &'static str = DESCRIPTION;
+    fn spec(&self) -> TableSpec {
+        SPEC
+    }
+
+    fn description(&self) -> String {
+        DESCRIPTION.into()
+    }
+
     type Position = Board;
     type Move = Pit;
     type Unknown = Infallible;
     type Space = IoiwariSpace;
 
-    fn space() -> IoiwariSpace {
+    fn space(&self) -> IoiwariSpace {
         IoiwariSpace
     }
 
-    fn bounds() -> RecordBounds {
+    fn bounds(&self) -> RecordBounds {
         // Every bead left ends in a bank: the difference is at most the beads.
         let most = (PITS as i16) * i16::from(MAX_BEADS);
         RecordBounds {
@@ -48,20 +54,20 @@ impl Tabulated for Ioiwari {
         }
     }
 
-    fn index(board: &Board) -> Result<u64, Infallible> {
+    fn index(&self, board: &Board) -> Result<u64, Infallible> {
         Ok(board.index() as u64)
     }
 
-    fn position(index: u64) -> Board {
+    fn position(&self, index: u64) -> Board {
         Board::from_index(index as usize)
     }
 
-    fn slot_move(board: &Board, slot: u32) -> Option<Pit> {
+    fn slot_move(&self, board: &Board, slot: u32) -> Option<Pit> {
         let pit = u8::try_from(slot).ok()?;
         board.is_legal(pit).then_some(pit)
     }
 
-    fn legal_mask(board: &Board) -> u64 {
+    fn legal_mask(&self, board: &Board) -> u64 {
         board
             .pits()
             .iter()
@@ -70,7 +76,7 @@ impl Tabulated for Ioiwari {
             .fold(0, |mask, (pit, _)| mask | 1 << pit)
     }
 
-    fn describe(board: &Board) -> String {
+    fn describe(&self, board: &Board) -> String {
         format!("board {board}")
     }
 }
