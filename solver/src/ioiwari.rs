@@ -805,6 +805,92 @@ impl ZeroSum for Ring {
     }
 }
 
+/// A game of an Ioiwari variant as the referee holds it (like [`Match`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RingMatch {
+    /// The pits.
+    pub ring: Ring,
+    /// The seat to move.
+    pub mover: Seat,
+    /// The bank of player 1 (seat 0) and of player 2 (seat 1).
+    pub banks: [u32; 2],
+}
+
+impl RingMatch {
+    /// A game starting on `ring` with empty banks, player 1 to move.
+    pub fn new(ring: Ring) -> RingMatch {
+        RingMatch {
+            ring,
+            mover: 0,
+            banks: [0, 0],
+        }
+    }
+
+    /// Player 1's bank minus player 2's.
+    pub fn difference(&self) -> i32 {
+        self.banks[0] as i32 - self.banks[1] as i32
+    }
+}
+
+impl Game for RingMatch {
+    type Move = Pit;
+    type Moves = MoveList<Pit, MAX_RING>;
+    type View = RingMatch;
+    type Observation = Pit;
+    type Params = Ring;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.ring.is_empty() {
+            Turn::Over
+        } else {
+            Turn::Seat(self.mover)
+        }
+    }
+
+    fn moves(&self) -> Self::Moves {
+        self.ring.legal_moves()
+    }
+
+    fn apply(&mut self, pit: Pit) {
+        let sowing = self.ring.sow(pit);
+        self.banks[self.mover] += u32::from(sowing.mover);
+        self.banks[1 - self.mover] += u32::from(sowing.opponent);
+        self.mover = 1 - self.mover;
+    }
+
+    fn scores(&self) -> Scores {
+        self.banks.iter().map(|&b| f64::from(b)).collect()
+    }
+
+    fn view(&self, _seat: Seat) -> RingMatch {
+        *self
+    }
+
+    fn observe(&self, pit: Pit, _seat: Seat) -> Pit {
+        pit
+    }
+
+    fn view_moves(view: &RingMatch) -> Self::Moves {
+        view.ring.legal_moves()
+    }
+
+    fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
+        if pit >= self.ring.len {
+            Err(IllegalMove(format!("there is no pit {}", u32::from(pit) + 1)))
+        } else if self.ring.is_empty() {
+            Err(IllegalMove("the game is over".into()))
+        } else if !self.ring.is_legal(pit) {
+            Err(IllegalMove(format!("pit {} is empty", pit + 1)))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// Every board of an Ioiwari variant as a [`StateSpace`], layered by beads,
 /// one board per rotation class solved (as [`IoiwariSpace`] does for the IOI game).
 #[derive(Clone, Copy, Debug)]
