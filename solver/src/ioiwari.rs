@@ -728,7 +728,13 @@ impl Ring {
         let len = usize::from(self.len);
         // Place values are not needed here: unit steps are free to compute.
         let place = [0isize; MAX_RING];
-        sow_ring(&mut self.pits[..len], self.cap, &place[..len], usize::from(pit)).0
+        sow_ring(
+            &mut self.pits[..len],
+            self.cap,
+            &place[..len],
+            usize::from(pit),
+        )
+        .0
     }
 
     /// The board turned by `k` pits: pit `i` of the result is pit `i + k` of this one.
@@ -880,7 +886,10 @@ impl Game for RingMatch {
 
     fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
         if pit >= self.ring.len {
-            Err(IllegalMove(format!("there is no pit {}", u32::from(pit) + 1)))
+            Err(IllegalMove(format!(
+                "there is no pit {}",
+                u32::from(pit) + 1
+            )))
         } else if self.ring.is_empty() {
             Err(IllegalMove("the game is over".into()))
         } else if !self.ring.is_legal(pit) {
@@ -1207,7 +1216,10 @@ mod tests {
             }
         );
         assert!(Ring::parse(&params, "1 2 3 4 0").is_err());
-        assert_eq!(Ring::parse(&params, "1 2 3").err(), Some(IoiwariError::PitCount(3)));
+        assert_eq!(
+            Ring::parse(&params, "1 2 3").err(),
+            Some(IoiwariError::PitCount(3))
+        );
         assert!(Params::new(14, 5, 20, 1, 2).is_err());
         assert!(Params::new(7, 5, 40, 2, 4).is_err());
         assert!(Params::new(7, 5, 20, 4, 2).is_err());

@@ -276,7 +276,7 @@ impl Kalah {
 
     /// Dense index of the position in the [`KalahSpace`] of its rules.
     pub fn index(&self) -> u64 {
-        rank(self.pits(), &binomials())
+        rank(self.pits(), binomials())
     }
 }
 
@@ -415,7 +415,10 @@ impl Game for Match {
 
     fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
         if pit >= self.position.rules.pits {
-            Err(IllegalMove(format!("there is no pit {}", u32::from(pit) + 1)))
+            Err(IllegalMove(format!(
+                "there is no pit {}",
+                u32::from(pit) + 1
+            )))
         } else if self.turn() == Turn::Over {
             Err(IllegalMove("the game is over".into()))
         } else if !self.position.is_legal(pit) {

@@ -207,7 +207,11 @@ pub fn solve_variant(params: &Params, parallel: bool, progress: Progress<'_>) ->
 }
 
 /// Builds a variant's table and writes it atomically to `path`.
-pub fn build_variant(path: &Path, params: &Params, progress: Progress<'_>) -> Result<(), TableError> {
+pub fn build_variant(
+    path: &Path,
+    params: &Params,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
     let game = Variant { params: *params };
     crate::format::write_solution(
         path,

@@ -249,7 +249,11 @@ impl<T: Tabulated> TypedTable<T> {
         .map_err(|e| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
             index: e.index,
-            problem: format!("{}: {}", self.game.describe(&self.game.position(e.index)), e.problem),
+            problem: format!(
+                "{}: {}",
+                self.game.describe(&self.game.position(e.index)),
+                e.problem
+            ),
         })
     }
 }
@@ -269,7 +273,10 @@ pub fn solve_for<T: Tabulated>(game: &T, parallel: bool, progress: Progress<'_>)
 }
 
 /// Builds the table of `T` and writes it atomically to `path`.
-pub fn build<T: Tabulated + Default>(path: &Path, progress: Progress<'_>) -> Result<(), TableError> {
+pub fn build<T: Tabulated + Default>(
+    path: &Path,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
     build_for(&T::default(), path, progress)
 }
 

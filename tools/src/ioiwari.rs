@@ -22,8 +22,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Span, span, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, serve_stdio,
-    tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, Span, TimeoutArgs, emit_report,
+    serve_stdio, span, tested_player,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -153,7 +153,10 @@ pub fn build(args: BuildArgs) -> Outcome {
     } else {
         let boards = params.boards();
         if boards > args.max_boards {
-            bail!("{boards} boards, more than --max-boards {}", args.max_boards);
+            bail!(
+                "{boards} boards, more than --max-boards {}",
+                args.max_boards
+            );
         }
         let progress = bar(boards as usize, "boards");
         table::build_variant(&args.output, &params, &|done| progress.set_position(done))?;

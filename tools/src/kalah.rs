@@ -120,7 +120,10 @@ fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
     let side = |t: &str| -> anyhow::Result<Vec<u8>> {
         let pits: Vec<u8> = t
             .split_whitespace()
-            .map(|w| w.parse::<u8>().with_context(|| format!("'{w}' is not a seed count")))
+            .map(|w| {
+                w.parse::<u8>()
+                    .with_context(|| format!("'{w}' is not a seed count"))
+            })
             .collect::<anyhow::Result<_>>()?;
         if pits.len() != m {
             bail!("a side has {m} pits, found {}", pits.len());
@@ -255,7 +258,8 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         progress.inc(1);
     }
     progress.finish_and_clear();
-    let mut md = tabula_verify::report::Table::new(&["m", "n", "value", "result", "nodes", "seconds"]);
+    let mut md =
+        tabula_verify::report::Table::new(&["m", "n", "value", "result", "nodes", "seconds"]);
     for r in &rows {
         md.row(&[
             r.pits.to_string(),

@@ -12,7 +12,18 @@ fn json_of(args: &[&str]) -> serde_json::Value {
 
 #[test]
 fn kalah_sweep_reproduces_the_published_results() {
-    let report = json_of(&["sweep", "kalah", "--pits", "1..3", "--seeds", "1..6", "--table-bits", "16", "--json", "-"]);
+    let report = json_of(&[
+        "sweep",
+        "kalah",
+        "--pits",
+        "1..3",
+        "--seeds",
+        "1..6",
+        "--table-bits",
+        "16",
+        "--json",
+        "-",
+    ]);
     let rows = report["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 18);
     // Irving, Donkers and Uiterwijk (2000), first player's result, n = 1..6.
@@ -53,7 +64,9 @@ fn kalah_tables_build_check_and_answer() {
         assert!(stdout(&out).contains("value: -2"), "{}", stdout(&out));
     }
     // A table of other rules is refused.
-    let out = run(&["query", "kalah", "--pits", "2", "--seeds", "2", "--table", file]);
+    let out = run(&[
+        "query", "kalah", "--pits", "2", "--seeds", "2", "--table", file,
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
 }
@@ -74,11 +87,19 @@ fn ioiwari_sweep_default_gives_the_ioi_figures() {
 
 #[test]
 fn ioiwari_sweep_ranges_give_one_row_per_set_and_skip_impossible_ones() {
-    let out = run(&["sweep", "ioiwari", "--pits", "5..6", "--cap", "4", "--beads", "10..12", "--low", "2", "--high", "3", "--games", "2"]);
+    let out = run(&[
+        "sweep", "ioiwari", "--pits", "5..6", "--cap", "4", "--beads", "10..12", "--low", "2",
+        "--high", "3", "--games", "2",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     // 5 pits: 10..12 beads ok (10..15); 6 pits: only 12 (12..18).
-    assert_eq!(text.lines().filter(|l| l.starts_with("| 5") || l.starts_with("| 6")).count(), 4);
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("| 5") || l.starts_with("| 6"))
+            .count(),
+        4
+    );
     assert!(text.contains("Skipped: 2 set(s)"), "{text}");
     let out = run(&["sweep", "ioiwari", "--pits", "9..5"]);
     assert_eq!(out.status.code(), Some(2));
@@ -93,7 +114,17 @@ fn ioiwari_variant_tables_carry_their_parameters() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&run(&["info", file])).contains("parameters: [5, 3, 0, 0]"));
     assert!(stdout(&run(&["check", file])).contains("1024 records consistent"));
-    let out = run(&["query", "ioiwari", "--pits", "5", "--cap", "3", "--table", file, "1 2 3 1 1"]);
+    let out = run(&[
+        "query",
+        "ioiwari",
+        "--pits",
+        "5",
+        "--cap",
+        "3",
+        "--table",
+        file,
+        "1 2 3 1 1",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("optimal moves:"));
     // The IOI game's commands refuse it.

@@ -314,7 +314,10 @@ impl SweepReport {
                 r.beads.to_string(),
                 format!("{}..{}", r.low, r.high),
                 r.instances.to_string(),
-                format!("{}/{}/{}", r.optimal.wins, r.optimal.draws, r.optimal.losses),
+                format!(
+                    "{}/{}/{}",
+                    r.optimal.wins, r.optimal.draws, r.optimal.losses
+                ),
                 margins.join(" "),
                 r.greedy1_wins.to_string(),
                 r.greedy1_draws.to_string(),
