@@ -24,9 +24,6 @@ pub const START_BEADS: u32 = 20;
 /// Place values of the pits in a board index.
 const POW6: [isize; PITS] = [1, 6, 36, 216, 1296, 7776, 46656];
 
-/// The pit after each pit, clockwise.
-const NEXT: [usize; PITS] = [1, 2, 3, 4, 5, 6, 0];
-
 /// Boards are decoded four low pits and three high pits at a time from these tables.
 const LOW: usize = 1296;
 const LOW_DIGITS: [[u8; 4]; LOW] = digit_table::<4, LOW>();
@@ -102,6 +99,9 @@ pub enum IoiwariError {
     /// A move names an empty pit.
     #[error("pit {0} is empty")]
     EmptyPit(u8),
+    /// Variant parameters that make no game.
+    #[error("bad Ioiwari parameters: {0}")]
+    BadParams(String),
 }
 
 impl Board {
@@ -168,36 +168,8 @@ impl Board {
     /// index as pits change is cheaper than encoding the child from scratch.
     #[inline]
     fn sow_tracking_index(&mut self, pit: Pit) -> (Sowing, isize) {
-        let pits = &mut self.pits;
-        let mut at = pit as usize;
-        let mut hand = pits[at];
-        debug_assert!(hand > 0, "sowing from an empty pit");
-        pits[at] = 0;
-        let mut delta = -(hand as isize) * POW6[at];
-        let mut banked = Sowing::default();
-        while hand > 1 {
-            at = NEXT[at];
-            if pits[at] == MAX_BEADS {
-                // A full pit pays one bead to the mover; the hand keeps its beads.
-                pits[at] -= 1;
-                banked.mover += 1;
-                delta -= POW6[at];
-            } else {
-                pits[at] += 1;
-                hand -= 1;
-                delta += POW6[at];
-            }
-        }
-        at = NEXT[at];
-        match pits[at] {
-            beads @ 1..=4 => {
-                banked.mover += beads + 1;
-                pits[at] = 0;
-                delta -= beads as isize * POW6[at];
-            }
-            _ => banked.opponent += 1,
-        }
-        (banked, delta)
+        let (sowing, delta) = sow_ring(&mut self.pits, MAX_BEADS, &POW6, pit as usize);
+        (sowing, delta)
     }
 
     /// Plays the pit with this label ("1".."7"), checking it.
@@ -224,6 +196,44 @@ impl Board {
         digits.reverse();
         digits
     }
+}
+
+/// Sows pit `pit` of a ring of pits holding at most `cap` beads, by the
+/// Ioiwari rule, and returns the beads banked and how the index changed
+/// (`place[i]` is pit i's place value). Shared by the 7-pit [`Board`] (where
+/// it is inlined with its constants) and the parameterised [`Ring`].
+#[inline(always)]
+fn sow_ring(pits: &mut [u8], cap: u8, place: &[isize], pit: usize) -> (Sowing, isize) {
+    let len = pits.len();
+    let mut at = pit;
+    let mut hand = pits[at];
+    debug_assert!(hand > 0, "sowing from an empty pit");
+    pits[at] = 0;
+    let mut delta = -(hand as isize) * place[at];
+    let mut banked = Sowing::default();
+    while hand > 1 {
+        at = if at + 1 == len { 0 } else { at + 1 };
+        if pits[at] == cap {
+            // A full pit pays one bead to the mover; the hand keeps its beads.
+            pits[at] -= 1;
+            banked.mover += 1;
+            delta -= place[at];
+        } else {
+            pits[at] += 1;
+            hand -= 1;
+            delta += place[at];
+        }
+    }
+    at = if at + 1 == len { 0 } else { at + 1 };
+    let beads = pits[at];
+    if beads >= 1 && beads < cap {
+        banked.mover += beads + 1;
+        pits[at] = 0;
+        delta -= beads as isize * place[at];
+    } else {
+        banked.opponent += 1;
+    }
+    (banked, delta)
 }
 
 /// Parses a pit label "1".."7" into a pit 0..7.
@@ -478,6 +488,505 @@ impl StateSpace for IoiwariSpace {
     }
 }
 
+/// Most pits of a parameterised board ([`Ring`]).
+pub const MAX_RING: usize = 13;
+/// Fewest pits of a parameterised board.
+pub const MIN_RING: usize = 2;
+/// Largest pit capacity of a parameterised board.
+pub const MAX_CAP: u8 = 9;
+
+/// The parameters of an Ioiwari variant: the ring, the capacity, and the
+/// starting boards. [`Params::default`] is the IOI 2001 game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Params {
+    /// Pits around the ring (IOI: 7).
+    pub pits: u8,
+    /// Most beads a pit holds during play (IOI: 5): a full pit pays the sower, and a
+    /// last bead on it or on an empty pit goes to the opponent.
+    pub cap: u8,
+    /// Beads on a starting board (IOI: 20).
+    pub beads: u32,
+    /// Fewest beads in a starting pit (IOI: 2).
+    pub low: u8,
+    /// Most beads in a starting pit (IOI: 4).
+    pub high: u8,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            pits: PITS as u8,
+            cap: MAX_BEADS,
+            beads: START_BEADS,
+            low: 2,
+            high: 4,
+        }
+    }
+}
+
+impl fmt::Display for Params {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "pits {} cap {} beads {} start {}..{}",
+            self.pits, self.cap, self.beads, self.low, self.high
+        )
+    }
+}
+
+impl Params {
+    /// Checked parameters: 2..=13 pits, capacity 2..=9, `low <= high <= cap`,
+    /// and `beads` reachable with every pit in `low..=high`.
+    pub fn new(pits: u8, cap: u8, beads: u32, low: u8, high: u8) -> Result<Params, IoiwariError> {
+        let params = Params {
+            pits,
+            cap,
+            beads,
+            low,
+            high,
+        };
+        let bad = |why: String| Err(IoiwariError::BadParams(why));
+        if !(MIN_RING..=MAX_RING).contains(&usize::from(pits)) {
+            return bad(format!("{pits} pits, a ring has {MIN_RING} to {MAX_RING}"));
+        }
+        if !(2..=MAX_CAP).contains(&cap) {
+            return bad(format!("capacity {cap}, it is 2 to {MAX_CAP}"));
+        }
+        if low > high || high > cap {
+            return bad(format!(
+                "a starting pit holds {low} to {high} beads, which must lie within 0..={cap}"
+            ));
+        }
+        let (least, most) = (
+            u32::from(low) * u32::from(pits),
+            u32::from(high) * u32::from(pits),
+        );
+        if !(least..=most).contains(&beads) {
+            return bad(format!(
+                "{beads} beads cannot fill {pits} pits with {low} to {high} each ({least} to {most})"
+            ));
+        }
+        Ok(params)
+    }
+
+    /// Whether the table of these parameters is the IOI table (7 pits, capacity 5).
+    pub fn is_ioi_table(&self) -> bool {
+        usize::from(self.pits) == PITS && self.cap == MAX_BEADS
+    }
+
+    /// Number of boards, `(cap + 1)^pits`.
+    pub fn boards(&self) -> u64 {
+        u64::from(self.cap + 1).pow(u32::from(self.pits))
+    }
+
+    /// Every starting board (each pit in `low..=high`, `beads` in all), in index order.
+    pub fn starting_rings(&self) -> Vec<Ring> {
+        let mut out = Vec::new();
+        let mut pits = [0u8; MAX_RING];
+        self.fill(0, self.beads, &mut pits, &mut out);
+        out.sort_by_key(Ring::index);
+        out
+    }
+
+    fn fill(&self, at: usize, left: u32, pits: &mut [u8; MAX_RING], out: &mut Vec<Ring>) {
+        let n = usize::from(self.pits);
+        if at == n {
+            if left == 0 {
+                out.push(Ring {
+                    pits: *pits,
+                    len: self.pits,
+                    cap: self.cap,
+                });
+            }
+            return;
+        }
+        let rest = (n - at - 1) as u32;
+        for beads in self.low..=self.high {
+            let b = u32::from(beads);
+            if b <= left
+                && left - b >= rest * u32::from(self.low)
+                && left - b <= rest * u32::from(self.high)
+            {
+                pits[at] = beads;
+                self.fill(at + 1, left - b, pits, out);
+            }
+        }
+        pits[at] = 0;
+    }
+
+    /// The starting instances modulo rotation, each as the rotation whose
+    /// reversed digits sort first, sorted by them (the IOI table's order).
+    pub fn instances(&self) -> Vec<Ring> {
+        let mut canonical: Vec<Ring> = self
+            .starting_rings()
+            .into_iter()
+            .map(|r| r.canonical_rotation())
+            .collect();
+        canonical.sort_by_key(Ring::reversed_digits);
+        canonical.dedup();
+        canonical
+    }
+}
+
+/// A board of a parameterised Ioiwari: up to [`MAX_RING`] pits of capacity `cap`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ring {
+    pits: [u8; MAX_RING],
+    len: u8,
+    cap: u8,
+}
+
+impl Ring {
+    /// The board of `params` with these pit counts (checked).
+    pub fn new(params: &Params, pits: &[u8]) -> Result<Ring, IoiwariError> {
+        if pits.len() != usize::from(params.pits) {
+            return Err(IoiwariError::PitCount(pits.len()));
+        }
+        let mut ring = Ring {
+            pits: [0; MAX_RING],
+            len: params.pits,
+            cap: params.cap,
+        };
+        for (i, &beads) in pits.iter().enumerate() {
+            if beads > params.cap {
+                return Err(IoiwariError::TooManyBeads {
+                    pit: i + 1,
+                    beads: u32::from(beads),
+                });
+            }
+            ring.pits[i] = beads;
+        }
+        Ok(ring)
+    }
+
+    /// Parses whitespace-separated bead counts, pit 1 first.
+    pub fn parse(params: &Params, text: &str) -> Result<Ring, IoiwariError> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if words.len() != usize::from(params.pits) {
+            return Err(IoiwariError::PitCount(words.len()));
+        }
+        let mut pits = Vec::with_capacity(words.len());
+        for (i, word) in words.iter().enumerate() {
+            let beads: u32 = word.parse().map_err(|_| IoiwariError::NotANumber {
+                pit: i + 1,
+                text: word.to_string(),
+            })?;
+            if beads > u32::from(params.cap) {
+                return Err(IoiwariError::TooManyBeads { pit: i + 1, beads });
+            }
+            pits.push(beads as u8);
+        }
+        Ring::new(params, &pits)
+    }
+
+    /// The board with the given dense index (pit 1 the least significant base-(cap+1) digit).
+    pub fn from_index(params: &Params, mut index: u64) -> Ring {
+        let base = u64::from(params.cap) + 1;
+        let mut pits = [0u8; MAX_RING];
+        for pit in pits.iter_mut().take(usize::from(params.pits)) {
+            *pit = (index % base) as u8;
+            index /= base;
+        }
+        Ring {
+            pits,
+            len: params.pits,
+            cap: params.cap,
+        }
+    }
+
+    /// Dense index of the board among the `(cap+1)^pits` boards.
+    pub fn index(&self) -> u64 {
+        let base = u64::from(self.cap) + 1;
+        self.pits()
+            .iter()
+            .rev()
+            .fold(0, |acc, &beads| acc * base + u64::from(beads))
+    }
+
+    /// The pit counts, pit 1 first.
+    pub fn pits(&self) -> &[u8] {
+        &self.pits[..usize::from(self.len)]
+    }
+
+    /// Beads left in the pits.
+    pub fn beads(&self) -> u32 {
+        self.pits().iter().map(|&b| u32::from(b)).sum()
+    }
+
+    /// Whether every pit is empty (the game is over).
+    pub fn is_empty(&self) -> bool {
+        self.pits().iter().all(|&b| b == 0)
+    }
+
+    /// Whether `pit` can be played.
+    pub fn is_legal(&self, pit: Pit) -> bool {
+        pit < self.len && self.pits[usize::from(pit)] > 0
+    }
+
+    /// Plays `pit` (non-empty) and reports the beads banked.
+    pub fn sow(&mut self, pit: Pit) -> Sowing {
+        let len = usize::from(self.len);
+        // Place values are not needed here: unit steps are free to compute.
+        let place = [0isize; MAX_RING];
+        sow_ring(
+            &mut self.pits[..len],
+            self.cap,
+            &place[..len],
+            usize::from(pit),
+        )
+        .0
+    }
+
+    /// The board turned by `k` pits: pit `i` of the result is pit `i + k` of this one.
+    pub fn rotated(&self, k: usize) -> Ring {
+        let n = usize::from(self.len);
+        let mut out = *self;
+        for i in 0..n {
+            out.pits[i] = self.pits[(i + k) % n];
+        }
+        out
+    }
+
+    /// The pit digits read from the last pit down to pit 1.
+    pub fn reversed_digits(&self) -> Vec<u8> {
+        self.pits().iter().rev().copied().collect()
+    }
+
+    /// The rotation whose reversed digit string sorts first.
+    pub fn canonical_rotation(&self) -> Ring {
+        (0..usize::from(self.len))
+            .map(|k| self.rotated(k))
+            .min_by_key(Ring::reversed_digits)
+            .expect("a ring has pits")
+    }
+
+    /// The same board as a 7-pit [`Board`], when it is one of the IOI game.
+    pub fn to_board(&self) -> Option<Board> {
+        (usize::from(self.len) == PITS && self.cap == MAX_BEADS).then(|| {
+            let mut pits = [0u8; PITS];
+            pits.copy_from_slice(self.pits());
+            Board { pits }
+        })
+    }
+}
+
+impl From<Board> for Ring {
+    fn from(board: Board) -> Ring {
+        let mut pits = [0u8; MAX_RING];
+        pits[..PITS].copy_from_slice(&board.pits);
+        Ring {
+            pits,
+            len: PITS as u8,
+            cap: MAX_BEADS,
+        }
+    }
+}
+
+impl fmt::Display for Ring {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, beads) in self.pits().iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{beads}")?;
+        }
+        Ok(())
+    }
+}
+
+impl ZeroSum for Ring {
+    type Move = Pit;
+    type Moves = MoveList<Pit, MAX_RING>;
+
+    fn legal_moves(&self) -> Self::Moves {
+        (0..self.len).filter(|&p| self.is_legal(p)).collect()
+    }
+
+    fn play(&mut self, pit: Pit) -> i32 {
+        self.sow(pit).difference()
+    }
+
+    fn is_over(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// A game of an Ioiwari variant as the referee holds it (like [`Match`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RingMatch {
+    /// The pits.
+    pub ring: Ring,
+    /// The seat to move.
+    pub mover: Seat,
+    /// The bank of player 1 (seat 0) and of player 2 (seat 1).
+    pub banks: [u32; 2],
+}
+
+impl RingMatch {
+    /// A game starting on `ring` with empty banks, player 1 to move.
+    pub fn new(ring: Ring) -> RingMatch {
+        RingMatch {
+            ring,
+            mover: 0,
+            banks: [0, 0],
+        }
+    }
+
+    /// Player 1's bank minus player 2's.
+    pub fn difference(&self) -> i32 {
+        self.banks[0] as i32 - self.banks[1] as i32
+    }
+}
+
+impl Game for RingMatch {
+    type Move = Pit;
+    type Moves = MoveList<Pit, MAX_RING>;
+    type View = RingMatch;
+    type Observation = Pit;
+    type Params = Ring;
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> Turn {
+        if self.ring.is_empty() {
+            Turn::Over
+        } else {
+            Turn::Seat(self.mover)
+        }
+    }
+
+    fn moves(&self) -> Self::Moves {
+        self.ring.legal_moves()
+    }
+
+    fn apply(&mut self, pit: Pit) {
+        let sowing = self.ring.sow(pit);
+        self.banks[self.mover] += u32::from(sowing.mover);
+        self.banks[1 - self.mover] += u32::from(sowing.opponent);
+        self.mover = 1 - self.mover;
+    }
+
+    fn scores(&self) -> Scores {
+        self.banks.iter().map(|&b| f64::from(b)).collect()
+    }
+
+    fn view(&self, _seat: Seat) -> RingMatch {
+        *self
+    }
+
+    fn observe(&self, pit: Pit, _seat: Seat) -> Pit {
+        pit
+    }
+
+    fn view_moves(view: &RingMatch) -> Self::Moves {
+        view.ring.legal_moves()
+    }
+
+    fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
+        if pit >= self.ring.len {
+            Err(IllegalMove(format!(
+                "there is no pit {}",
+                u32::from(pit) + 1
+            )))
+        } else if self.ring.is_empty() {
+            Err(IllegalMove("the game is over".into()))
+        } else if !self.ring.is_legal(pit) {
+            Err(IllegalMove(format!("pit {} is empty", pit + 1)))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Every board of an Ioiwari variant as a [`StateSpace`], layered by beads,
+/// one board per rotation class solved (as [`IoiwariSpace`] does for the IOI game).
+#[derive(Clone, Copy, Debug)]
+pub struct RingSpace {
+    params: Params,
+    place: [isize; MAX_RING],
+    len: u64,
+}
+
+impl RingSpace {
+    /// The space of `params`' boards.
+    pub fn new(params: Params) -> RingSpace {
+        let mut place = [0isize; MAX_RING];
+        let base = isize::from(params.cap) + 1;
+        let mut p = 1isize;
+        for v in place.iter_mut().take(usize::from(params.pits)) {
+            *v = p;
+            p *= base;
+        }
+        RingSpace {
+            params,
+            place,
+            len: params.boards(),
+        }
+    }
+
+    fn rotated_index(&self, index: u64, k: usize) -> u64 {
+        let n = usize::from(self.params.pits);
+        let low = self.place[k] as u64;
+        index / low + (index % low) * self.place[n - k] as u64
+    }
+}
+
+impl StateSpace for RingSpace {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn num_layers(&self) -> usize {
+        usize::from(self.params.pits) * usize::from(self.params.cap) + 1
+    }
+
+    fn layer(&self, index: u64) -> usize {
+        Ring::from_index(&self.params, index).beads() as usize
+    }
+
+    fn is_canonical(&self, index: u64) -> bool {
+        (1..usize::from(self.params.pits)).all(|k| self.rotated_index(index, k) >= index)
+    }
+
+    fn for_each_image(&self, index: u64, best: u64, mut visit: impl FnMut(u64, u64)) {
+        let n = usize::from(self.params.pits);
+        let all = (1u64 << n) - 1;
+        for k in 1..n {
+            let image = self.rotated_index(index, k);
+            if image == index {
+                // Rotations repeat from the smallest period on.
+                break;
+            }
+            let mask = ((best >> k) | (best << (n - k))) & all;
+            visit(image, mask);
+        }
+    }
+
+    fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+        let ring = Ring::from_index(&self.params, index);
+        let n = usize::from(self.params.pits);
+        for pit in 0..n {
+            if ring.pits[pit] > 0 {
+                let mut child = ring;
+                let (sowing, delta) =
+                    sow_ring(&mut child.pits[..n], ring.cap, &self.place[..n], pit);
+                visit(Edge {
+                    slot: pit as u8,
+                    reward: sowing.difference(),
+                    child: index.wrapping_add_signed(delta as i64),
+                    keeps_turn: false,
+                });
+            }
+        }
+    }
+
+    fn terminal_value(&self, _index: u64) -> i32 {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -643,5 +1152,83 @@ mod tests {
         );
         assert!(game.check_move(7).is_err());
         assert_eq!(game.moves().as_slice(), &[0, 2, 3, 5, 6]);
+    }
+
+    #[test]
+    fn the_default_ring_space_is_the_ioi_space() {
+        let params = Params::default();
+        let space = RingSpace::new(params);
+        assert_eq!(space.len(), NUM_BOARDS as u64);
+        for index in 0..NUM_BOARDS as u64 {
+            let mut expected = Vec::new();
+            IoiwariSpace.for_each_edge(index, |e| expected.push(e));
+            let mut got = Vec::new();
+            space.for_each_edge(index, |e| got.push(e));
+            assert_eq!(got, expected, "board {index}");
+            assert_eq!(space.is_canonical(index), IoiwariSpace.is_canonical(index));
+            assert_eq!(space.layer(index), IoiwariSpace.layer(index));
+        }
+        let rings: Vec<Board> = params
+            .instances()
+            .iter()
+            .map(|r| r.to_board().unwrap())
+            .collect();
+        assert_eq!(rings, instances());
+        assert_eq!(params.starting_rings().len(), 357);
+    }
+
+    #[test]
+    fn a_variant_space_matches_a_hashmap_negamax() {
+        use crate::search::memo_negamax;
+        use std::collections::HashMap;
+        for (pits, cap) in [(5, 3), (6, 2), (4, 4)] {
+            let params = Params::new(pits, cap, u32::from(pits), 1, 1).unwrap();
+            let space = RingSpace::new(params);
+            let solution = crate::retrograde::solve(&space, true, &|_| {}).unwrap();
+            let mut memo = HashMap::new();
+            for index in 0..space.len() {
+                let ring = Ring::from_index(&params, index);
+                assert_eq!(ring.index(), index);
+                let value = memo_negamax(&ring, &mut memo);
+                assert_eq!(i32::from(solution.values[index as usize]), value, "{ring}");
+            }
+            let checked = crate::retrograde::check(
+                &space,
+                |i| i32::from(solution.values[i as usize]),
+                |i| solution.best[i as usize],
+            );
+            assert_eq!(checked, Ok(space.len()));
+        }
+    }
+
+    #[test]
+    fn variant_rules_use_the_capacity() {
+        let params = Params::new(5, 3, 10, 1, 3).unwrap();
+        // A full pit (3) pays the sower; the last bead on a full pit goes to the opponent.
+        let mut ring = Ring::new(&params, &[3, 3, 0, 0, 3]).unwrap();
+        let sowing = ring.sow(0);
+        assert_eq!(ring.pits(), &[0, 2, 1, 1, 3]);
+        assert_eq!(
+            sowing,
+            Sowing {
+                mover: 1,
+                opponent: 1
+            }
+        );
+        assert!(Ring::parse(&params, "1 2 3 4 0").is_err());
+        assert_eq!(
+            Ring::parse(&params, "1 2 3").err(),
+            Some(IoiwariError::PitCount(3))
+        );
+        assert!(Params::new(14, 5, 20, 1, 2).is_err());
+        assert!(Params::new(7, 5, 40, 2, 4).is_err());
+        assert!(Params::new(7, 5, 20, 4, 2).is_err());
+        assert!(Params::new(7, 4, 20, 2, 5).is_err());
+        // Rotation classes of 6 pits: a board of period 2 or 3 has fewer images.
+        let p6 = Params::new(6, 2, 6, 0, 2).unwrap();
+        let space = RingSpace::new(p6);
+        let classes = (0..space.len()).filter(|&i| space.is_canonical(i)).count();
+        // Necklaces of 6 beads in 3 colours: (3^6 + 3^3 + 2*3^2 + 2*3) / 6 = 130.
+        assert_eq!(classes, 130);
     }
 }

@@ -12,6 +12,7 @@ pub mod dominoes;
 pub mod game;
 pub mod grid;
 pub mod ioiwari;
+pub mod kalah;
 pub mod nim;
 pub mod retrograde;
 pub mod reversi;

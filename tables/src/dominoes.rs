@@ -44,41 +44,47 @@ fn with_space<R>(f: impl FnOnce(&DominoesSpace) -> R) -> R {
 }
 
 impl Tabulated for Dominoes {
-    const SPEC: TableSpec = SPEC;
-    const DESCRIPTION: &'static str = DESCRIPTION;
+    fn spec(&self) -> TableSpec {
+        SPEC
+    }
+
+    fn description(&self) -> String {
+        DESCRIPTION.into()
+    }
+
     type Position = Position;
     type Move = Move;
     type Unknown = NotIndexed;
     type Space = DominoesSpace;
 
-    fn space() -> DominoesSpace {
+    fn space(&self) -> DominoesSpace {
         DominoesSpace::new(TABLE_NUMBERS)
     }
 
-    fn bounds() -> RecordBounds {
+    fn bounds(&self) -> RecordBounds {
         RecordBounds {
             values: -1..=1,
             move_slots: TABLE_SLOTS,
         }
     }
 
-    fn index(position: &Position) -> Result<u64, NotIndexed> {
+    fn index(&self, position: &Position) -> Result<u64, NotIndexed> {
         with_space(|space| space.index_of_position(position))
     }
 
-    fn position(index: u64) -> Position {
+    fn position(&self, index: u64) -> Position {
         with_space(|space| space.state(index).position(0))
     }
 
-    fn slot_move(position: &Position, slot: u32) -> Option<Move> {
+    fn slot_move(&self, position: &Position, slot: u32) -> Option<Move> {
         with_space(|space| space.slot_move(&State::of(position), slot))
     }
 
-    fn legal_mask(position: &Position) -> u64 {
+    fn legal_mask(&self, position: &Position) -> u64 {
         with_space(|space| space.legal_mask(&State::of(position)))
     }
 
-    fn describe(position: &Position) -> String {
+    fn describe(&self, position: &Position) -> String {
         describe(position)
     }
 }

@@ -11,6 +11,7 @@ pub mod atomic;
 pub mod dominoes;
 pub mod format;
 pub mod ioiwari;
+pub mod kalah;
 mod sigbus;
 pub mod tonga;
 pub mod typed;

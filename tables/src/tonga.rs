@@ -57,18 +57,24 @@ pub fn build(path: &Path, progress: Progress<'_>) -> Result<(), TableError> {
 pub struct Tonga;
 
 impl Tabulated for Tonga {
-    const SPEC: TableSpec = SPEC;
-    const DESCRIPTION: &'static str = DESCRIPTION;
+    fn spec(&self) -> TableSpec {
+        SPEC
+    }
+
+    fn description(&self) -> String {
+        DESCRIPTION.into()
+    }
+
     type Position = Board;
     type Move = Cell;
     type Unknown = LookupError;
     type Space = TongaSpace;
 
-    fn space() -> TongaSpace {
+    fn space(&self) -> TongaSpace {
         TongaSpace
     }
 
-    fn bounds() -> RecordBounds {
+    fn bounds(&self) -> RecordBounds {
         // Points are not bounded more tightly here than by the record's byte.
         RecordBounds {
             values: -127..=127,
@@ -76,7 +82,7 @@ impl Tabulated for Tonga {
         }
     }
 
-    fn index(board: &Board) -> Result<u64, LookupError> {
+    fn index(&self, board: &Board) -> Result<u64, LookupError> {
         if board.n() != SIDE {
             return Err(LookupError::Size(board.n()));
         }
@@ -88,20 +94,20 @@ impl Tabulated for Tonga {
             })
     }
 
-    fn position(index: u64) -> Board {
+    fn position(&self, index: u64) -> Board {
         TongaSpace::board_at(index as usize)
     }
 
-    fn slot_move(board: &Board, slot: u32) -> Option<Cell> {
+    fn slot_move(&self, board: &Board, slot: u32) -> Option<Cell> {
         let cell = Cell::try_from(slot).ok()?;
         ((slot as usize) < SQUARES && board.at(cell).is_none()).then_some(cell)
     }
 
-    fn legal_mask(board: &Board) -> u64 {
+    fn legal_mask(&self, board: &Board) -> u64 {
         board.empty().0[0]
     }
 
-    fn describe(board: &Board) -> String {
+    fn describe(&self, board: &Board) -> String {
         format!(
             "board {}",
             board.to_string().trim_end().replace('\n', " / ")

@@ -8,19 +8,15 @@
 //! [`TableError::BadRecord`] naming the file, the record and the position,
 //! never a panic.
 
-use std::marker::PhantomData;
 use std::path::Path;
 
 use tabula_solver::retrograde::{self, Progress, Solution, StateSpace};
 
 use crate::format::{Record, RecordBounds, Table, TableError, TableSpec, write_solution};
 
-/// A game whose positions are tabulated.
-pub trait Tabulated {
-    /// The table's header: game, parameters, layout and entry count.
-    const SPEC: TableSpec;
-    /// What the records mean, stored in the file's metadata.
-    const DESCRIPTION: &'static str;
+/// A game whose positions are tabulated; a value of the type carries the
+/// game's parameters (a unit struct for a game without any).
+pub trait Tabulated: Sync {
     /// A position as the game's code holds it.
     type Position;
     /// A move, as the game's code holds it.
@@ -30,26 +26,32 @@ pub trait Tabulated {
     /// The state space the builder solves.
     type Space: StateSpace;
 
+    /// The table's header: game, parameters, layout and entry count.
+    fn spec(&self) -> TableSpec;
+
+    /// What the records mean, stored in the file's metadata.
+    fn description(&self) -> String;
+
     /// The state space.
-    fn space() -> Self::Space;
+    fn space(&self) -> Self::Space;
 
     /// The values and move slots a record may hold.
-    fn bounds() -> RecordBounds;
+    fn bounds(&self) -> RecordBounds;
 
     /// The record number of `position`.
-    fn index(position: &Self::Position) -> Result<u64, Self::Unknown>;
+    fn index(&self, position: &Self::Position) -> Result<u64, Self::Unknown>;
 
-    /// The position of record `index` (`index < SPEC.entries`).
-    fn position(index: u64) -> Self::Position;
+    /// The position of record `index` (`index < spec().entries`).
+    fn position(&self, index: u64) -> Self::Position;
 
     /// The move of mask bit `slot` in `position`, or `None` when that move is not legal there.
-    fn slot_move(position: &Self::Position, slot: u32) -> Option<Self::Move>;
+    fn slot_move(&self, position: &Self::Position, slot: u32) -> Option<Self::Move>;
 
     /// The slots of the legal moves in `position`, as a mask (0 when the game is over).
-    fn legal_mask(position: &Self::Position) -> u64;
+    fn legal_mask(&self, position: &Self::Position) -> u64;
 
     /// The position on one line, for error messages (`board 4 3 2 4 2 3 2`).
-    fn describe(position: &Self::Position) -> String;
+    fn describe(&self, position: &Self::Position) -> String;
 }
 
 /// Why a lookup failed: the position has no record, or its record is damaged.
@@ -66,46 +68,76 @@ pub enum LookupError<E: std::error::Error + 'static> {
 /// A table of game `T`, checked to be one when opened.
 pub struct TypedTable<T: Tabulated> {
     table: Table,
-    game: PhantomData<fn() -> T>,
+    game: T,
 }
 
 /// The result of a lookup in a table of `T`.
 pub type Lookup<T, V> = Result<V, LookupError<<T as Tabulated>::Unknown>>;
 
-impl<T: Tabulated> TypedTable<T> {
+impl<T: Tabulated + Default> TypedTable<T> {
     /// Wraps an opened table after checking it is a table of `T`.
     pub fn new(table: Table) -> Result<TypedTable<T>, TableError> {
-        table.expect(&T::SPEC)?;
-        Ok(TypedTable {
-            table,
-            game: PhantomData,
-        })
+        TypedTable::new_for(T::default(), table)
     }
 
     /// Opens `path` with [`Table::open`] (read into memory below its size limit).
     pub fn open(path: &Path) -> Result<TypedTable<T>, TableError> {
-        TypedTable::new(Table::open(path)?)
+        TypedTable::open_for(T::default(), path)
     }
 
     /// A table built in memory from a solution.
     pub fn from_solution(solution: &Solution) -> TypedTable<T> {
-        TypedTable {
-            table: Table::from_solution(&T::SPEC, solution, T::DESCRIPTION),
-            game: PhantomData,
-        }
+        TypedTable::from_solution_for(T::default(), solution)
     }
 
     /// Solves every position and keeps the table in memory.
     pub fn in_memory() -> TypedTable<T> {
-        TypedTable::from_solution(&solve::<T>(true, &|_| {}))
+        TypedTable::in_memory_for(T::default())
     }
 
     /// Opens `path`, or builds the table in memory when `None`.
     pub fn open_or_build(path: Option<&Path>) -> Result<TypedTable<T>, TableError> {
-        match path {
-            Some(path) => TypedTable::open(path),
-            None => Ok(TypedTable::in_memory()),
+        TypedTable::open_or_build_for(T::default(), path)
+    }
+}
+
+impl<T: Tabulated> TypedTable<T> {
+    /// Wraps an opened table after checking it is a table of `game` (its parameters included).
+    pub fn new_for(game: T, table: Table) -> Result<TypedTable<T>, TableError> {
+        table.expect(&game.spec())?;
+        Ok(TypedTable { table, game })
+    }
+
+    /// Opens `path` as a table of `game`.
+    pub fn open_for(game: T, path: &Path) -> Result<TypedTable<T>, TableError> {
+        TypedTable::new_for(game, Table::open(path)?)
+    }
+
+    /// A table of `game` built in memory from a solution.
+    pub fn from_solution_for(game: T, solution: &Solution) -> TypedTable<T> {
+        TypedTable {
+            table: Table::from_solution(&game.spec(), solution, &game.description()),
+            game,
         }
+    }
+
+    /// Solves every position of `game` and keeps the table in memory.
+    pub fn in_memory_for(game: T) -> TypedTable<T> {
+        let solution = solve_for(&game, true, &|_| {});
+        TypedTable::from_solution_for(game, &solution)
+    }
+
+    /// Opens `path` as a table of `game`, or builds it in memory when `None`.
+    pub fn open_or_build_for(game: T, path: Option<&Path>) -> Result<TypedTable<T>, TableError> {
+        match path {
+            Some(path) => TypedTable::open_for(game, path),
+            None => Ok(TypedTable::in_memory_for(game)),
+        }
+    }
+
+    /// The game (with its parameters) the table is for.
+    pub fn game(&self) -> &T {
+        &self.game
     }
 
     /// The underlying table.
@@ -115,7 +147,7 @@ impl<T: Tabulated> TypedTable<T> {
 
     /// The record of `position` with its index, value-checked.
     fn record(&self, position: &T::Position) -> Lookup<T, (u64, Record)> {
-        let index = T::index(position).map_err(LookupError::Position)?;
+        let index = self.game.index(position).map_err(LookupError::Position)?;
         Ok((index, self.checked(index, position)?))
     }
 
@@ -124,17 +156,17 @@ impl<T: Tabulated> TypedTable<T> {
         let bad = |problem: String| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
             index,
-            problem: format!("{}: {problem}", T::describe(position)),
+            problem: format!("{}: {problem}", self.game.describe(position)),
         };
         let Ok(at) = usize::try_from(index) else {
             return Err(bad("index out of range".into()));
         };
-        let record = match self.table.checked_record(at, &T::bounds()) {
+        let record = match self.table.checked_record(at, &self.game.bounds()) {
             Ok(record) => record,
             Err(TableError::BadRecord { problem, .. }) => return Err(bad(problem)),
             Err(e) => return Err(e),
         };
-        let illegal = record.best & !T::legal_mask(position);
+        let illegal = record.best & !self.game.legal_mask(position);
         if illegal != 0 {
             return Err(bad(format!(
                 "mask {:#x} names move slot {}, which is not legal here",
@@ -142,7 +174,7 @@ impl<T: Tabulated> TypedTable<T> {
                 illegal.trailing_zeros()
             )));
         }
-        if record.best == 0 && T::legal_mask(position) != 0 {
+        if record.best == 0 && self.game.legal_mask(position) != 0 {
             return Err(bad("no optimal move, but there are moves".into()));
         }
         Ok(record)
@@ -163,7 +195,7 @@ impl<T: Tabulated> TypedTable<T> {
         let mask = self.best_mask(position)?;
         Ok((0..64)
             .filter(|s| mask >> s & 1 == 1)
-            .filter_map(|s| T::slot_move(position, s))
+            .filter_map(|s| self.game.slot_move(position, s))
             .collect())
     }
 
@@ -171,18 +203,30 @@ impl<T: Tabulated> TypedTable<T> {
     pub fn best_move(&self, position: &T::Position) -> Lookup<T, Option<T::Move>> {
         let mask = self.best_mask(position)?;
         Ok((mask != 0)
-            .then(|| T::slot_move(position, mask.trailing_zeros()))
+            .then(|| self.game.slot_move(position, mask.trailing_zeros()))
             .flatten())
     }
 
     /// Checks every record's value and moves (not yet against its children);
     /// returns the number checked. Cheap enough to run before a table is played from.
     pub fn check_moves(&self) -> Result<usize, TableError> {
-        let bounds = T::bounds();
+        let bounds = self.game.bounds();
+        let space = self.game.space();
         for index in 0..self.table.len() {
-            let position = T::position(index as u64);
+            if !space.is_state(index as u64) {
+                // An index that is no position holds an empty record.
+                if (self.table.value(index), self.table.best(index)) != (0, 0) {
+                    return Err(TableError::BadRecord {
+                        path: self.table.path().to_path_buf(),
+                        index: index as u64,
+                        problem: "not a position, but the record is not empty".into(),
+                    });
+                }
+                continue;
+            }
+            let position = self.game.position(index as u64);
             let (value, best) = (self.table.value(index), self.table.best(index));
-            let legal = T::legal_mask(&position);
+            let legal = self.game.legal_mask(&position);
             // The quick test first; the checked read then words the problem.
             if !bounds.values.contains(&value) || best & !legal != 0 || (best == 0) != (legal == 0)
             {
@@ -197,7 +241,7 @@ impl<T: Tabulated> TypedTable<T> {
     pub fn check_records(&self) -> Result<usize, TableError> {
         self.check_moves()?;
         retrograde::check(
-            &T::space(),
+            &self.game.space(),
             |i| i32::from(self.table.value(i as usize)),
             |i| self.table.best(i as usize),
         )
@@ -205,7 +249,11 @@ impl<T: Tabulated> TypedTable<T> {
         .map_err(|e| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
             index: e.index,
-            problem: format!("{}: {}", T::describe(&T::position(e.index)), e.problem),
+            problem: format!(
+                "{}: {}",
+                self.game.describe(&self.game.position(e.index)),
+                e.problem
+            ),
         })
     }
 }
@@ -214,12 +262,34 @@ impl<T: Tabulated> TypedTable<T> {
 ///
 /// Panics if the space has a cycle inside a layer: every tabulated space is
 /// checked against that by its own tests.
-pub fn solve<T: Tabulated>(parallel: bool, progress: Progress<'_>) -> Solution {
-    retrograde::solve(&T::space(), parallel, progress)
-        .unwrap_or_else(|e| panic!("{} state space: {e}", T::SPEC.game))
+pub fn solve<T: Tabulated + Default>(parallel: bool, progress: Progress<'_>) -> Solution {
+    solve_for(&T::default(), parallel, progress)
+}
+
+/// Solves every position of `game` (panics like [`solve`]).
+pub fn solve_for<T: Tabulated>(game: &T, parallel: bool, progress: Progress<'_>) -> Solution {
+    retrograde::solve(&game.space(), parallel, progress)
+        .unwrap_or_else(|e| panic!("{} state space: {e}", game.spec().game))
 }
 
 /// Builds the table of `T` and writes it atomically to `path`.
-pub fn build<T: Tabulated>(path: &Path, progress: Progress<'_>) -> Result<(), TableError> {
-    write_solution(path, &T::SPEC, &solve::<T>(true, progress), T::DESCRIPTION)
+pub fn build<T: Tabulated + Default>(
+    path: &Path,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
+    build_for(&T::default(), path, progress)
+}
+
+/// Builds the table of `game` and writes it atomically to `path`.
+pub fn build_for<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
+    write_solution(
+        path,
+        &game.spec(),
+        &solve_for(game, true, progress),
+        &game.description(),
+    )
 }

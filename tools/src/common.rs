@@ -258,3 +258,39 @@ where
         .context("stdin")?;
     Ok(std::process::ExitCode::SUCCESS)
 }
+
+/// An inclusive range of whole numbers on the command line: `5..9` or `7`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// The first value.
+    pub first: u32,
+    /// The last value (at least `first`).
+    pub last: u32,
+}
+
+impl Span {
+    /// The values, in order.
+    pub fn values(self) -> std::ops::RangeInclusive<u32> {
+        self.first..=self.last
+    }
+}
+
+/// Parses `a..b` (inclusive, `a <= b`) or a single number.
+pub fn span(text: &str) -> Result<Span, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|e| format!("'{}': {e}", t.trim()))
+    };
+    let (first, last) = match text.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b.trim_start_matches('='))?),
+        None => {
+            let n = number(text)?;
+            (n, n)
+        }
+    };
+    if first > last {
+        return Err(format!("'{text}': the range is empty ({first} > {last})"));
+    }
+    Ok(Span { first, last })
+}

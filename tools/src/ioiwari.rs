@@ -8,11 +8,12 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use tabula_solver::ioiwari::{Board, Match, instances, starting_boards};
+use tabula_solver::ioiwari::{Board, Match, Params, Ring, instances, starting_boards};
 use tabula_tables::Table;
-use tabula_tables::ioiwari::{self as table, IoiwariTable};
+use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable};
 use tabula_verify::arena::{Outcome as GameOutcome, play_case};
 use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
+use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep, variant_of};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
 use tabula_verify::stats::Wdl;
@@ -21,15 +22,38 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, serve_stdio,
-    tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, Span, TimeoutArgs, emit_report,
+    serve_stdio, span, tested_player,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
+/// The ring of an Ioiwari variant (the IOI game by default).
+#[derive(Args, Clone, Debug)]
+pub struct RingArgs {
+    /// Pits around the ring (2..13; the IOI game has 7).
+    #[arg(long, default_value_t = 7)]
+    pits: u8,
+    /// Most beads a pit holds during play (2..9; the IOI game has 5).
+    #[arg(long, default_value_t = 5)]
+    cap: u8,
+}
+
+impl RingArgs {
+    /// The variant's parameters (the starting boards do not shape a table).
+    fn params(&self) -> anyhow::Result<Params> {
+        Ok(Params::new(self.pits, self.cap, 0, 0, self.cap)?)
+    }
+}
+
 /// Arguments of `tabula build ioiwari`.
 #[derive(Args)]
 pub struct BuildArgs {
+    #[command(flatten)]
+    ring: RingArgs,
+    /// Refuse tables with more boards than this (the builder holds 10 bytes a board).
+    #[arg(long, default_value_t = 200_000_000)]
+    max_boards: u64,
     /// Where to write the table.
     #[arg(short, long, default_value = "ioiwari.tab")]
     output: PathBuf,
@@ -38,10 +62,12 @@ pub struct BuildArgs {
 /// Arguments of `tabula query ioiwari`.
 #[derive(Args)]
 pub struct QueryArgs {
+    #[command(flatten)]
+    ring: RingArgs,
     /// The table file (built in memory when omitted).
     #[arg(long)]
     table: Option<PathBuf>,
-    /// The board: seven bead counts, pit 1 first, e.g. "4 3 2 4 2 3 2".
+    /// The board: the bead counts, pit 1 first, e.g. "4 3 2 4 2 3 2".
     board: String,
 }
 
@@ -119,19 +145,74 @@ fn parse_board(text: &str) -> anyhow::Result<Board> {
 
 /// Builds the table file.
 pub fn build(args: BuildArgs) -> Outcome {
+    let params = args.ring.params()?;
     let started = Instant::now();
-    table::build(&args.output, &|_| {})?;
+    let entries = if params.is_ioi_table() {
+        table::build(&args.output, &|_| {})?;
+        table::SPEC.entries
+    } else {
+        let boards = params.boards();
+        if boards > args.max_boards {
+            bail!(
+                "{boards} boards, more than --max-boards {}",
+                args.max_boards
+            );
+        }
+        let progress = bar(boards as usize, "boards");
+        table::build_variant(&args.output, &params, &|done| progress.set_position(done))?;
+        progress.finish_and_clear();
+        boards
+    };
     println!(
         "wrote {} ({} boards) in {:.1} ms",
         args.output.display(),
-        table::SPEC.entries,
+        entries,
         started.elapsed().as_secs_f64() * 1e3
     );
     Ok(ExitCode::SUCCESS)
 }
 
+/// `tabula query ioiwari` for a variant other than the IOI game.
+fn query_variant(args: &QueryArgs, params: Params) -> Outcome {
+    let game = Variant { params };
+    let table = match &args.table {
+        Some(path) => VariantTable::open_for(game, path)?,
+        None => table::variant_in_memory(&params),
+    };
+    let ring = Ring::parse(&params, &args.board)
+        .with_context(|| format!("bad board '{}'", args.board.trim()))?;
+    println!("board: {ring}");
+    println!("value: {}", table.value(&ring)?);
+    if ring.is_empty() {
+        println!("the game is over: every pit is empty");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let labels: Vec<String> = table
+        .best_moves(&ring)?
+        .iter()
+        .map(|p| (p + 1).to_string())
+        .collect();
+    println!("optimal moves: {}", labels.join(" "));
+    for pit in 0..params.pits {
+        if ring.is_legal(pit) {
+            let mut child = ring;
+            let gain = child.sow(pit).difference();
+            println!(
+                "move {}: value {} (gains {gain}, leaves {child})",
+                pit + 1,
+                gain - table.value(&child)?
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Prints the value and the optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
+    let params = args.ring.params()?;
+    if !params.is_ioi_table() {
+        return query_variant(&args, params);
+    }
     let table = IoiwariTable::open_or_build(args.table.as_deref())?;
     let board = parse_board(&args.board)?;
     let value = table.value(&board)?;
@@ -165,7 +246,11 @@ pub fn query(args: QueryArgs) -> Outcome {
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
         .table_check(check_records)
-        .verb(Verb::new("build", "Every one of the 6^7 boards", build))
+        .verb(Verb::new(
+            "build",
+            "Every one of the 6^7 boards (or (cap+1)^pits of a variant)",
+            build,
+        ))
         .verb(Verb::new(
             "query",
             "Value and optimal moves of a board",
@@ -191,6 +276,15 @@ pub fn entry() -> GameEntry {
                 verify,
             )
             .default("games", "1000")
+            .default("seed", "2001"),
+        )
+        .verb(
+            Verb::new(
+                "sweep",
+                "The designer's sweep over variants: instances, optimal, greedy and random results, table cost",
+                sweep,
+            )
+            .default("games", "100")
             .default("seed", "2001"),
         )
 }
@@ -303,6 +397,115 @@ pub fn verify(args: VerifyArgs) -> Outcome {
 
 /// `tabula check` for an Ioiwari table: every record against its children.
 pub fn check_records(table: Table) -> anyhow::Result<usize> {
-    let table = IoiwariTable::new(table)?;
-    Ok(table.check_records()?)
+    if table.header().params == table::SPEC.params {
+        let table = IoiwariTable::new(table)?;
+        return Ok(table.check_records()?);
+    }
+    let game = variant_of(table.header().params).context("the header's parameters")?;
+    Ok(VariantTable::new_for(game, table)?.check_records()?)
+}
+
+/// Arguments of `tabula sweep ioiwari`.
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Pits around the ring: a range `a..b` or one number.
+    #[arg(long, value_parser = span, default_value = "7")]
+    pits: Span,
+    /// Pit capacity: a range or one number.
+    #[arg(long, value_parser = span, default_value = "5")]
+    cap: Span,
+    /// Beads on a starting board: a range or one number.
+    #[arg(long, value_parser = span, default_value = "20")]
+    beads: Span,
+    /// Fewest beads in a starting pit: a range or one number.
+    #[arg(long, value_parser = span, default_value = "2")]
+    low: Span,
+    /// Most beads in a starting pit: a range or one number.
+    #[arg(long, value_parser = span, default_value = "4")]
+    high: Span,
+    /// Random games per instance (random player 1 against the optimal player 2).
+    #[command(flatten)]
+    games: GamesArgs,
+    /// Seed of the random games.
+    #[command(flatten)]
+    seed: SeedArgs,
+    /// Skip rings with more boards than this (the builder holds 10 bytes a board).
+    #[arg(long, default_value_t = 50_000_000)]
+    max_boards: u64,
+    /// Winnable: at least this share of instances are first-player wins.
+    #[arg(long, default_value_t = 1.0)]
+    min_win_share: f64,
+    /// Not easy: greedy1 wins at most this share of instances.
+    #[arg(long, default_value_t = 0.5)]
+    max_greedy_share: f64,
+    /// Efficient: the table has at most this many bytes.
+    #[arg(long, default_value_t = 64 << 20)]
+    max_table_bytes: u64,
+    /// Efficient: the table builds in at most this many seconds.
+    #[arg(long, default_value_t = 10.0)]
+    max_build_seconds: f64,
+    /// Drawable: at least this many instances drawn (greedy1 against optimal, or optimal play).
+    #[arg(long, default_value_t = 1)]
+    min_draws: usize,
+    /// Enough instances: at least this many starting boards modulo rotation.
+    #[arg(long, default_value_t = 20)]
+    min_instances: usize,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// One row per parameter set of the ranges.
+pub fn sweep(args: SweepArgs) -> Outcome {
+    let small = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
+    let mut sets = Vec::new();
+    let (mut no_game, mut too_large) = (0usize, Vec::new());
+    for pits in args.pits.values() {
+        for cap in args.cap.values() {
+            for beads in args.beads.values() {
+                for low in args.low.values() {
+                    for high in args.high.values() {
+                        match Params::new(small(pits), small(cap), beads, small(low), small(high)) {
+                            Ok(p) if p.boards() > args.max_boards => too_large.push(p),
+                            Ok(p) => sets.push(p),
+                            Err(_) => no_game += 1,
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if sets.is_empty() {
+        bail!(
+            "no parameter set to sweep ({no_game} make no game, {} have more than --max-boards {} boards)",
+            too_large.len(),
+            args.max_boards
+        );
+    }
+    let thresholds = Thresholds {
+        min_win_share: args.min_win_share,
+        max_greedy_share: args.max_greedy_share,
+        max_table_bytes: args.max_table_bytes,
+        max_build_seconds: args.max_build_seconds,
+        min_draws: args.min_draws,
+        min_instances: args.min_instances,
+    };
+    let progress = bar(sets.len(), "parameter sets");
+    let report = run_sweep(
+        &sets,
+        args.games.games,
+        args.seed.seed,
+        &thresholds,
+        &|done| progress.set_position(done as u64),
+    );
+    progress.finish_and_clear();
+    let mut markdown = report.to_markdown();
+    if no_game > 0 || !too_large.is_empty() {
+        markdown.push_str(&format!(
+            "Skipped: {no_game} set(s) whose beads cannot fill the pits, {} set(s) above --max-boards {}.\n",
+            too_large.len(),
+            args.max_boards
+        ));
+    }
+    emit_report(&markdown, args.json.json.as_ref(), &report)?;
+    Ok(ExitCode::SUCCESS)
 }

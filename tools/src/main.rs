@@ -11,6 +11,7 @@ use clap::{Args, Command, FromArgMatches};
 mod common;
 mod dominoes;
 mod ioiwari;
+mod kalah;
 mod nim;
 mod progress;
 mod registry;
@@ -24,6 +25,7 @@ use registry::GameEntry;
 /// Every game, one registration each.
 const GAMES: &[fn() -> GameEntry] = &[
     ioiwari::entry,
+    kalah::entry,
     tothello::entry,
     tonga::entry,
     dominoes::entry,

@@ -7,7 +7,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 use crate::Outcome;
 
 /// The verbs every game may offer, as `tabula <verb> <game>`, in help order.
-pub const VERBS: [(&str, &str); 6] = [
+pub const VERBS: [(&str, &str); 7] = [
     (
         "build",
         "Solve a game's state space and write its table file",
@@ -28,6 +28,10 @@ pub const VERBS: [(&str, &str); 6] = [
     (
         "verify",
         "Measure how the built-in players fare, as a reproducible report",
+    ),
+    (
+        "sweep",
+        "Solve a family of variants, one row per parameter set, as a reproducible report",
     ),
 ];
 

@@ -14,6 +14,7 @@ pub mod agent;
 pub mod arena;
 pub mod dominoes;
 pub mod ioiwari;
+pub mod ioiwari_sweep;
 pub mod nim;
 pub mod process;
 pub mod protocol;

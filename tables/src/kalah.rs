@@ -1,0 +1,137 @@
+//! Kalah tables: the value and optimal pits of every board of Kalah(m, n)
+//! with at most the game's seeds, from the mover's side (see
+//! [`tabula_solver::kalah::KalahSpace`] for the index).
+
+use std::path::Path;
+
+use tabula_solver::kalah::{Capture, Ending, Kalah, KalahSpace, Pit, Rules};
+use tabula_solver::retrograde::{Progress, StateSpace};
+
+use crate::format::{Layout, RecordBounds, TableError, TableSpec};
+use crate::typed::{self, Tabulated, TypedTable};
+
+/// Kalah(m, n) as a tabulated game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KalahGame {
+    /// The rules the table is for.
+    pub rules: Rules,
+}
+
+/// The header parameters: `[m, n, capture (0 always, 1 non-empty only), ending (0 after any move, 1 mover stuck)]`.
+pub fn spec(rules: &Rules) -> TableSpec {
+    TableSpec {
+        game: "kalah",
+        params: [
+            u32::from(rules.pits),
+            u32::from(rules.seeds),
+            u32::from(rules.capture == Capture::NonEmpty),
+            u32::from(rules.ending == Ending::MoverStuck),
+        ],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: KalahSpace::new(*rules).len(),
+    }
+}
+
+/// A position of other rules than the table's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("position {position} is of other rules than the table's")]
+pub struct OtherRules {
+    /// The position.
+    pub position: String,
+}
+
+impl Tabulated for KalahGame {
+    type Position = Kalah;
+    type Move = Pit;
+    type Unknown = OtherRules;
+    type Space = KalahSpace;
+
+    fn spec(&self) -> TableSpec {
+        spec(&self.rules)
+    }
+
+    fn description(&self) -> String {
+        "record = rank of the board (mover's pits then the opponent's, each in sowing order) \
+among boards with at most the game's seeds, by seeds then colex: value = the mover's best \
+final store difference from now on, mask bit p = pit p+1 is optimal"
+            .into()
+    }
+
+    fn space(&self) -> KalahSpace {
+        KalahSpace::new(self.rules)
+    }
+
+    fn bounds(&self) -> RecordBounds {
+        let most = self.rules.total_seeds() as i16;
+        RecordBounds {
+            values: -most..=most,
+            move_slots: u32::from(self.rules.pits),
+        }
+    }
+
+    fn index(&self, position: &Kalah) -> Result<u64, OtherRules> {
+        if position.rules() != self.rules || position.seeds() > self.rules.total_seeds() {
+            return Err(OtherRules {
+                position: position.to_string(),
+            });
+        }
+        Ok(position.index())
+    }
+
+    fn position(&self, index: u64) -> Kalah {
+        KalahSpace::new(self.rules).position(index)
+    }
+
+    fn slot_move(&self, position: &Kalah, slot: u32) -> Option<Pit> {
+        let pit = u8::try_from(slot).ok()?;
+        position.is_legal(pit).then_some(pit)
+    }
+
+    fn legal_mask(&self, position: &Kalah) -> u64 {
+        if position.is_finished() {
+            return 0;
+        }
+        (0..self.rules.pits)
+            .filter(|&p| position.is_legal(p))
+            .fold(0, |mask, p| mask | 1 << p)
+    }
+
+    fn describe(&self, position: &Kalah) -> String {
+        format!("board {position}")
+    }
+}
+
+/// A checked Kalah table.
+pub type KalahTable = TypedTable<KalahGame>;
+
+/// Builds the table of `rules` and writes it atomically to `path`.
+pub fn build(path: &Path, rules: &Rules, progress: Progress<'_>) -> Result<(), TableError> {
+    typed::build_for(&KalahGame { rules: *rules }, path, progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_table_checks_and_gives_the_search_value() {
+        let rules = Rules::new(2, 3).unwrap();
+        let table = KalahTable::in_memory_for(KalahGame { rules });
+        assert_eq!(
+            table.check_records().unwrap() as u64,
+            (0..spec(&rules).entries)
+                .filter(|&i| KalahSpace::new(rules).is_state(i))
+                .count() as u64
+        );
+        let start = rules.start();
+        assert_eq!(
+            table.value(&start).unwrap(),
+            tabula_solver::kalah::start_value(&rules, 12)
+        );
+        let other = Rules::new(3, 3).unwrap().start();
+        assert!(table.value(&other).is_err());
+    }
+}

@@ -1,0 +1,320 @@
+//! `tabula … kalah`: build, query and sweep Kalah(m, n).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use tabula_solver::ZeroSum;
+use tabula_solver::kalah::{Capture, Ending, Kalah, Rules, solve_position};
+use tabula_solver::retrograde::StateSpace;
+use tabula_tables::Table;
+use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
+
+use crate::Outcome;
+use crate::common::{JsonArgs, Span, emit_report, span};
+use crate::progress::bar;
+use crate::registry::{GameEntry, Verb};
+
+/// The end-of-game rule on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum EndingArg {
+    /// As soon as one side's pits are empty after a move; each side's seeds go to its owner.
+    AfterAnyMove,
+    /// When the player to move has no seeds; the opponent takes the seeds on her side.
+    MoverStuck,
+}
+
+/// The rule options every Kalah verb shares.
+#[derive(Args, Clone, Debug)]
+pub struct RuleArgs {
+    /// Capture only when the opposite pit holds seeds (Irving et al. capture even from an empty one).
+    #[arg(long)]
+    no_empty_capture: bool,
+    /// The end-of-game rule.
+    #[arg(long, value_enum, default_value = "after-any-move")]
+    ending: EndingArg,
+}
+
+impl RuleArgs {
+    fn rules(&self, pits: u32, seeds: u32) -> anyhow::Result<Rules> {
+        let (Ok(m), Ok(n)) = (u8::try_from(pits), u8::try_from(seeds)) else {
+            bail!("Kalah({pits}, {seeds}) is far too large");
+        };
+        let capture = if self.no_empty_capture {
+            Capture::NonEmpty
+        } else {
+            Capture::Always
+        };
+        let ending = match self.ending {
+            EndingArg::AfterAnyMove => Ending::AfterAnyMove,
+            EndingArg::MoverStuck => Ending::MoverStuck,
+        };
+        Ok(Rules::new(m, n)?.with_capture(capture).with_ending(ending))
+    }
+}
+
+/// Arguments of `tabula build kalah`.
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Pits a side (m).
+    #[arg(long, default_value_t = 3)]
+    pits: u32,
+    /// Seeds a pit at the start (n).
+    #[arg(long, default_value_t = 3)]
+    seeds: u32,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// Refuse tables with more records than this (the builder holds 10 bytes a record).
+    #[arg(long, default_value_t = 100_000_000)]
+    max_boards: u64,
+    /// Where to write the table.
+    #[arg(short, long, default_value = "kalah.tab")]
+    output: PathBuf,
+}
+
+/// Arguments of `tabula query kalah`.
+#[derive(Args)]
+pub struct QueryArgs {
+    /// Pits a side (m).
+    #[arg(long, default_value_t = 3)]
+    pits: u32,
+    /// Seeds a pit at the start (n).
+    #[arg(long, default_value_t = 3)]
+    seeds: u32,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// The table file (the position is searched when omitted).
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// The board from the mover's side: her pits then the opponent's, each in
+    /// sowing order, the sides split by `/` ("3 3 3 / 3 3 3"); the start when omitted.
+    board: Option<String>,
+}
+
+/// Arguments of `tabula sweep kalah`.
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Pits a side: a range `a..b` or one number.
+    #[arg(long, value_parser = span, default_value = "1..4")]
+    pits: Span,
+    /// Seeds a pit: a range `a..b` or one number.
+    #[arg(long, value_parser = span, default_value = "1..6")]
+    seeds: Span,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// The search's transposition table has 2^BITS slots (16 bytes each).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(10..=30))]
+    table_bits: u32,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
+    let m = usize::from(rules.pits);
+    let Some((a, b)) = text.split_once('/') else {
+        bail!("bad board '{text}': give the mover's pits, '/', then the opponent's");
+    };
+    let side = |t: &str| -> anyhow::Result<Vec<u8>> {
+        let pits: Vec<u8> = t
+            .split_whitespace()
+            .map(|w| {
+                w.parse::<u8>()
+                    .with_context(|| format!("'{w}' is not a seed count"))
+            })
+            .collect::<anyhow::Result<_>>()?;
+        if pits.len() != m {
+            bail!("a side has {m} pits, found {}", pits.len());
+        }
+        Ok(pits)
+    };
+    let (mover, opponent) = (side(a)?, side(b)?);
+    let position = Kalah::from_pits(*rules, &mover, &opponent);
+    if position.seeds() > rules.total_seeds() {
+        bail!(
+            "bad board '{text}': {} seeds, the game has {}",
+            position.seeds(),
+            rules.total_seeds()
+        );
+    }
+    Ok(position)
+}
+
+/// Builds the table of every board of Kalah(m, n).
+pub fn build(args: BuildArgs) -> Outcome {
+    let rules = args.rules.rules(args.pits, args.seeds)?;
+    let spec = table::spec(&rules);
+    if spec.entries > args.max_boards {
+        bail!(
+            "Kalah({}, {}) has {} boards, more than --max-boards {}",
+            rules.pits,
+            rules.seeds,
+            spec.entries,
+            args.max_boards
+        );
+    }
+    let started = Instant::now();
+    let progress = bar(spec.entries as usize, "boards");
+    table::build(&args.output, &rules, &|done| progress.set_position(done))?;
+    progress.finish_and_clear();
+    println!(
+        "wrote {} ({} boards of Kalah({}, {})) in {:.1} ms",
+        args.output.display(),
+        spec.entries,
+        rules.pits,
+        rules.seeds,
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the value and optimal moves of a board, and the value of every move.
+pub fn query(args: QueryArgs) -> Outcome {
+    let rules = args.rules.rules(args.pits, args.seeds)?;
+    let position = match &args.board {
+        Some(text) => parse_board(&rules, text)?,
+        None => rules.start(),
+    };
+    let table = match &args.table {
+        Some(path) => Some(KalahTable::open_for(KalahGame { rules }, path)?),
+        None => None,
+    };
+    let value_of = |p: &Kalah| -> anyhow::Result<i32> {
+        Ok(match &table {
+            Some(t) => t.value(p)?,
+            None => solve_position(p, 20).0,
+        })
+    };
+    println!("board: {position} (mover's pits / opponent's)");
+    println!("value: {}", value_of(&position)?);
+    if position.is_finished() {
+        println!("the game is over");
+        return Ok(ExitCode::SUCCESS);
+    }
+    for &pit in position.legal_moves().iter() {
+        let (child, sowing) = position.child(pit);
+        let reward = sowing.mover as i32 - sowing.opponent as i32;
+        let value = if sowing.again {
+            reward + value_of(&child)?
+        } else {
+            reward - value_of(&child)?
+        };
+        println!(
+            "move {}: value {value} (gains {reward}{}, leaves {child})",
+            pit + 1,
+            if sowing.again { ", moves again" } else { "" }
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One row of the Kalah sweep.
+#[derive(Serialize)]
+struct Row {
+    pits: u8,
+    seeds: u8,
+    /// The first player's final margin under optimal play.
+    value: i32,
+    /// W, D or L for the first player.
+    outcome: &'static str,
+    /// Positions searched.
+    nodes: u64,
+    #[serde(skip)]
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct SweepReport {
+    rows: Vec<Row>,
+}
+
+/// The first player's optimal margin for every (m, n).
+pub fn sweep(args: SweepArgs) -> Outcome {
+    let mut sets = Vec::new();
+    for m in args.pits.values() {
+        for n in args.seeds.values() {
+            sets.push(args.rules.rules(m, n)?);
+        }
+    }
+    let progress = bar(sets.len(), "games");
+    let mut rows = Vec::new();
+    for rules in &sets {
+        let started = Instant::now();
+        let (value, nodes) = solve_position(&rules.start(), args.table_bits);
+        rows.push(Row {
+            pits: rules.pits,
+            seeds: rules.seeds,
+            value,
+            outcome: match value.signum() {
+                1 => "W",
+                0 => "D",
+                _ => "L",
+            },
+            nodes,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        progress.inc(1);
+    }
+    progress.finish_and_clear();
+    let mut md =
+        tabula_verify::report::Table::new(&["m", "n", "value", "result", "nodes", "seconds"]);
+    for r in &rows {
+        md.row(&[
+            r.pits.to_string(),
+            r.seeds.to_string(),
+            r.value.to_string(),
+            r.outcome.to_string(),
+            r.nodes.to_string(),
+            format!("{:.2}", r.seconds),
+        ]);
+    }
+    let markdown = format!(
+        "Kalah(m, n) from the start: the first player's final store margin under optimal play \
+         (W = first player wins).\n\n{}",
+        md.to_markdown()
+    );
+    emit_report(&markdown, args.json.json.as_ref(), &SweepReport { rows })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tabula check` for a Kalah table: every record against its children.
+pub fn check_records(table: Table) -> anyhow::Result<usize> {
+    let p = table.header().params;
+    let rules = RuleArgs {
+        no_empty_capture: p[2] == 1,
+        ending: if p[3] == 1 {
+            EndingArg::MoverStuck
+        } else {
+            EndingArg::AfterAnyMove
+        },
+    }
+    .rules(p[0], p[1])
+    .context("the header's parameters")?;
+    let table = KalahTable::new_for(KalahGame { rules }, table)?;
+    let checked = table.check_records()?;
+    debug_assert!(checked as u64 <= tabula_solver::kalah::KalahSpace::new(rules).len());
+    Ok(checked)
+}
+
+/// The game's registration: its verbs.
+pub fn entry() -> GameEntry {
+    GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
+        .table_check(check_records)
+        .verb(Verb::new(
+            "build",
+            "Every board of Kalah(m, n) with at most its seeds",
+            build,
+        ))
+        .verb(Verb::new(
+            "query",
+            "Value and every move's value of a board (table or search)",
+            query,
+        ))
+        .verb(Verb::new(
+            "sweep",
+            "The first player's optimal margin for each Kalah(m, n)",
+            sweep,
+        ))
+}

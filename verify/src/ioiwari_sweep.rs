@@ -1,0 +1,415 @@
+//! The designer's sweep over Ioiwari variants: for each parameter set, the
+//! starting instances, optimal results, how greedy and random play fare
+//! against the optimal player 2, and the table's cost, with the five
+//! requirements of the IOI 2001 designers checked against thresholds.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::Serialize;
+use tabula_solver::ZeroSum;
+use tabula_solver::ioiwari::{Params, Pit, Ring, RingMatch};
+use tabula_tables::ioiwari::{Variant, VariantTable, variant_in_memory, variant_spec};
+
+use crate::agent::{Agent, RandomAgent};
+use crate::stats::Wdl;
+use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
+
+/// Plays a variant table's optimal move, the lowest optimal pit on ties.
+#[derive(Clone)]
+pub struct RingOptimal {
+    table: Arc<VariantTable>,
+}
+
+impl Agent<RingMatch> for RingOptimal {
+    fn name(&self) -> String {
+        "optimal".into()
+    }
+
+    fn choose(&mut self, view: &RingMatch) -> Pit {
+        match self.table.best_move(&view.ring) {
+            Ok(Some(pit)) => pit,
+            Ok(None) => panic!("no move on the empty board"),
+            Err(e) => panic!("the table was not checked before play: {e}"),
+        }
+    }
+}
+
+/// One-step greedy on any ring: the largest immediate bank difference, lowest pit on ties
+/// (the IOI `greedy1`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RingGreedy1;
+
+impl Agent<RingMatch> for RingGreedy1 {
+    fn name(&self) -> String {
+        "greedy1".into()
+    }
+
+    fn choose(&mut self, view: &RingMatch) -> Pit {
+        let ring = &view.ring;
+        let mut best: Option<(Pit, i32)> = None;
+        for &pit in ring.legal_moves().iter() {
+            let gain = ring.after(pit).1;
+            if best.is_none_or(|(_, b)| gain > b) {
+                best = Some((pit, gain));
+            }
+        }
+        best.expect("the game is not over").0
+    }
+}
+
+/// What a parameter set must achieve to be marked as meeting the designers' requirements.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Thresholds {
+    /// Winnable: at least this share of the instances are first-player wins.
+    pub min_win_share: f64,
+    /// Not easy: greedy1 (as player 1 against the optimal player 2) wins at most this share.
+    pub max_greedy_share: f64,
+    /// Efficiently solvable: the table has at most this many bytes...
+    pub max_table_bytes: u64,
+    /// ...and builds in at most this many seconds.
+    pub max_build_seconds: f64,
+    /// Drawable: at least this many instances end drawn with greedy1 or under optimal play.
+    pub min_draws: usize,
+    /// Enough instances: at least this many starting boards modulo rotation.
+    pub min_instances: usize,
+}
+
+impl Default for Thresholds {
+    fn default() -> Thresholds {
+        Thresholds {
+            min_win_share: 1.0,
+            max_greedy_share: 0.5,
+            max_table_bytes: 64 << 20,
+            max_build_seconds: 10.0,
+            min_draws: 1,
+            min_instances: 20,
+        }
+    }
+}
+
+/// One parameter set's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepRow {
+    /// Pits around the ring.
+    pub pits: u8,
+    /// Pit capacity.
+    pub cap: u8,
+    /// Beads on a starting board.
+    pub beads: u32,
+    /// Fewest beads in a starting pit.
+    pub low: u8,
+    /// Most beads in a starting pit.
+    pub high: u8,
+    /// Starting boards modulo rotation.
+    pub instances: usize,
+    /// Instances won, drawn and lost by player 1 under optimal play.
+    pub optimal: Wdl,
+    /// Optimal value for player 1 -> number of instances.
+    pub margins: BTreeMap<i32, usize>,
+    /// Instances greedy1 (player 1) wins against the optimal player 2.
+    pub greedy1_wins: u64,
+    /// Instances greedy1 draws against it.
+    pub greedy1_draws: u64,
+    /// Random games per instance.
+    pub random_games: usize,
+    /// Share of the random player 1's games won against the optimal player 2.
+    pub random_win_rate: f64,
+    /// Size of the table's records in bytes.
+    pub table_bytes: u64,
+    /// Time to build the table in milliseconds (shared by the rows of one ring).
+    pub build_ms: f64,
+    /// The requirements missed (empty: the set meets all five).
+    pub missed: Vec<String>,
+}
+
+impl SweepRow {
+    /// Whether the set meets every requirement.
+    pub fn meets(&self) -> bool {
+        self.missed.is_empty()
+    }
+}
+
+/// The sweep's report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SweepReport {
+    /// The seed of the random games.
+    pub seed: u64,
+    /// The thresholds of the five requirements.
+    pub thresholds: Thresholds,
+    /// One row per parameter set, in the order given.
+    pub rows: Vec<SweepRow>,
+}
+
+/// Player 1's final differences when `name` plays player 1 against the
+/// optimal player 2, `games` per instance, in instance-then-game order.
+fn against_optimal(
+    rings: &[Ring],
+    table: &Arc<VariantTable>,
+    name: &str,
+    games: usize,
+    seed: u64,
+) -> Vec<i32> {
+    let schedule = Schedule {
+        cases: rings.len(),
+        games,
+        seats: 2,
+        seatings: Seatings::Fixed,
+    };
+    let lineup = vec![name.to_string(), "optimal".to_string()];
+    let make = |n: &str, rng| -> Box<dyn Agent<RingMatch>> {
+        match n {
+            "optimal" => Box::new(RingOptimal {
+                table: table.clone(),
+            }),
+            "greedy1" => Box::new(RingGreedy1),
+            _ => Box::new(RandomAgent::new(rng)),
+        }
+    };
+    let setup = |job: &Job| (rings[job.case], RingMatch::new(rings[job.case]));
+    play_schedule(&schedule, &lineup, &make, &setup, seed, &|_| {})
+        .into_iter()
+        .map(|(_, record)| record.end.difference())
+        .collect()
+}
+
+/// A built table and how long it took.
+pub struct Built {
+    /// The table.
+    pub table: Arc<VariantTable>,
+    /// Build time in milliseconds.
+    pub build_ms: f64,
+}
+
+/// Builds the table of `params`' ring in memory, timed.
+pub fn build_timed(params: &Params) -> Built {
+    let started = Instant::now();
+    let table = variant_in_memory(params);
+    Built {
+        table: Arc::new(table),
+        build_ms: started.elapsed().as_secs_f64() * 1e3,
+    }
+}
+
+/// The row of one parameter set, with `built` the table of its ring.
+///
+/// The random player 1 of game `g` on instance `i` draws from the named
+/// stream (seed, agent, i, g, 0): the same seed gives the same row.
+pub fn sweep_row(
+    params: &Params,
+    built: &Built,
+    games: usize,
+    seed: u64,
+    thresholds: &Thresholds,
+) -> SweepRow {
+    let rings = params.instances();
+    let table = &built.table;
+    let mut optimal = Wdl::default();
+    let mut margins = BTreeMap::new();
+    for ring in &rings {
+        let value = table.value(ring).expect("a table built in memory");
+        optimal.add(value.into());
+        *margins.entry(value).or_insert(0) += 1;
+    }
+    let greedy = against_optimal(&rings, table, "greedy1", 1, seed);
+    let mut greedy_wdl = Wdl::default();
+    for &d in &greedy {
+        greedy_wdl.add(d.into());
+    }
+    let mut random = Wdl::default();
+    if games > 0 {
+        for d in against_optimal(&rings, table, "random", games, seed) {
+            random.add(d.into());
+        }
+    }
+    let spec = variant_spec(params);
+    let table_bytes = spec.entries * spec.layout.record_size() as u64;
+    let n = rings.len();
+    let mut missed = Vec::new();
+    if n == 0 || (optimal.wins as f64) < thresholds.min_win_share * n as f64 {
+        missed.push("winnable".to_string());
+    }
+    if greedy_wdl.wins as f64 > thresholds.max_greedy_share * n as f64 {
+        missed.push("not easy".to_string());
+    }
+    if table_bytes > thresholds.max_table_bytes
+        || built.build_ms > thresholds.max_build_seconds * 1e3
+    {
+        missed.push("efficient".to_string());
+    }
+    if (greedy_wdl.draws + optimal.draws) < thresholds.min_draws as u64 {
+        missed.push("drawable".to_string());
+    }
+    if n < thresholds.min_instances {
+        missed.push("instances".to_string());
+    }
+    SweepRow {
+        pits: params.pits,
+        cap: params.cap,
+        beads: params.beads,
+        low: params.low,
+        high: params.high,
+        instances: n,
+        optimal,
+        margins,
+        greedy1_wins: greedy_wdl.wins,
+        greedy1_draws: greedy_wdl.draws,
+        random_games: games,
+        random_win_rate: if games > 0 { random.win_rate() } else { 0.0 },
+        table_bytes,
+        build_ms: built.build_ms,
+        missed,
+    }
+}
+
+/// Sweeps `sets` in order, building each ring's table once (sets sharing
+/// pits and capacity share it); `progress` counts finished sets.
+pub fn sweep(
+    sets: &[Params],
+    games: usize,
+    seed: u64,
+    thresholds: &Thresholds,
+    progress: Progress<'_>,
+) -> SweepReport {
+    let mut tables: BTreeMap<(u8, u8), Built> = BTreeMap::new();
+    let mut rows = Vec::with_capacity(sets.len());
+    for (i, params) in sets.iter().enumerate() {
+        let built = tables
+            .entry((params.pits, params.cap))
+            .or_insert_with(|| build_timed(params));
+        rows.push(sweep_row(params, built, games, seed, thresholds));
+        progress(i + 1);
+    }
+    SweepReport {
+        seed,
+        thresholds: thresholds.clone(),
+        rows,
+    }
+}
+
+impl SweepReport {
+    /// The header line, the table as Markdown, and what the marks mean.
+    pub fn to_markdown(&self) -> String {
+        let mut table = crate::report::Table::new(&[
+            "pits",
+            "cap",
+            "beads",
+            "start",
+            "instances",
+            "O W/D/L",
+            "margins (value×count)",
+            "G1 wins",
+            "G1 draws",
+            "R win",
+            "table bytes",
+            "build ms",
+            "meets all",
+        ]);
+        for r in &self.rows {
+            let margins: Vec<String> = r.margins.iter().map(|(v, c)| format!("{v}×{c}")).collect();
+            table.row(&[
+                r.pits.to_string(),
+                r.cap.to_string(),
+                r.beads.to_string(),
+                format!("{}..{}", r.low, r.high),
+                r.instances.to_string(),
+                format!(
+                    "{}/{}/{}",
+                    r.optimal.wins, r.optimal.draws, r.optimal.losses
+                ),
+                margins.join(" "),
+                r.greedy1_wins.to_string(),
+                r.greedy1_draws.to_string(),
+                format!("{:.4}", r.random_win_rate),
+                r.table_bytes.to_string(),
+                format!("{:.1}", r.build_ms),
+                if r.meets() {
+                    "yes".to_string()
+                } else {
+                    format!("no: {}", r.missed.join(", "))
+                },
+            ]);
+        }
+        let t = &self.thresholds;
+        format!(
+            "Ioiwari variant sweep, seed {}, {} random games per instance. O = player 1's \
+             optimal result per instance; G1 = greedy1 as player 1 against the optimal player 2; \
+             R = random player 1 against it.\n\n{}\nRequirements: winnable (≥ {:.0}% first-player \
+             wins), not easy (greedy1 wins ≤ {:.0}%), efficient (table ≤ {} bytes and built in \
+             ≤ {} s), drawable (≥ {} drawn instance(s), greedy1 or optimal), instances (≥ {}).\n",
+            self.seed,
+            self.rows.first().map_or(0, |r| r.random_games),
+            table.to_markdown(),
+            t.min_win_share * 100.0,
+            t.max_greedy_share * 100.0,
+            t.max_table_bytes,
+            t.max_build_seconds,
+            t.min_draws,
+            t.min_instances,
+        )
+    }
+}
+
+/// The variant of an existing table's header parameters, if they make one.
+pub fn variant_of(params: [u32; 4]) -> Option<Variant> {
+    let pits = u8::try_from(params[0]).ok()?;
+    let cap = u8::try_from(params[1]).ok()?;
+    let low = 0;
+    Params::new(pits, cap, 0, low, cap)
+        .ok()
+        .map(|params| Variant { params })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_parameters_give_the_ioi_figures() {
+        let params = Params::default();
+        let report = sweep(&[params], 20, 2001, &Thresholds::default(), &|_| {});
+        let row = &report.rows[0];
+        assert_eq!(row.instances, 51);
+        assert_eq!(
+            (row.optimal.wins, row.optimal.draws, row.optimal.losses),
+            (51, 0, 0)
+        );
+        assert_eq!((row.greedy1_wins, row.greedy1_draws), (22, 7));
+        assert_eq!(row.margins.values().sum::<usize>(), 51);
+        assert_eq!(row.table_bytes, 2 * 279_936);
+        assert!(row.meets(), "{:?}", row.missed);
+        // Reproducible: the same seed gives the same random figures.
+        let again = sweep(&[params], 20, 2001, &Thresholds::default(), &|_| {});
+        assert_eq!(again.rows[0].random_win_rate, row.random_win_rate);
+    }
+
+    #[test]
+    fn greedy1_on_rings_plays_like_the_ioi_greedy1() {
+        use tabula_solver::ioiwari::{Board, Match};
+        let params = Params::default();
+        for ring in params.instances() {
+            let board: Board = ring.to_board().unwrap();
+            let mut a = crate::ioiwari::Greedy1;
+            let mut b = RingGreedy1;
+            let ioi = Agent::<Match>::choose(&mut a, &Match::new(board));
+            assert_eq!(b.choose(&RingMatch::new(ring)), ioi);
+        }
+    }
+
+    #[test]
+    fn a_set_failing_thresholds_says_which() {
+        let params = Params::new(5, 4, 10, 1, 3).unwrap();
+        let strict = Thresholds {
+            min_instances: 1000,
+            max_table_bytes: 10,
+            ..Thresholds::default()
+        };
+        let report = sweep(&[params], 0, 1, &strict, &|_| {});
+        let row = &report.rows[0];
+        assert!(row.missed.contains(&"instances".to_string()));
+        assert!(row.missed.contains(&"efficient".to_string()));
+        assert!(!row.meets());
+        assert!(report.to_markdown().contains("no: "));
+    }
+}
