@@ -57,11 +57,7 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
         "blocker" => Some(Box::new(ladder::Blocker::new())),
         "server" => Some(Box::new(server::Server::default())),
         "clairvoyant" => Some(Box::new(Clairvoyant::new())),
-        "best" => Some(Box::new(DealSearcher::best(
-            rng,
-            players::DEALS,
-            players::NODES,
-        ))),
+        "best" => Some(Box::new(Ismcts::best(rng))),
         "pimc" => Some(Box::new(DealSearcher::pimc(
             rng,
             players::DEALS,

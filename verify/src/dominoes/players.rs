@@ -3,25 +3,35 @@
 //! All three keep a [`Knowledge`] built only from the views they are shown
 //! (`start_game` for the opening tile, `choose` for everything else), so
 //! they play the same in-process and over the protocol, and sample the other
-//! hand from its exact [`Sampler`].
+//! hand from its exact [`Sampler`] (deals weighted by the opponent model).
 //!
-//! - `best`: per sampled deal the chance search of [`evaluate_moves`] (the
-//!   real objective, draws as chance, exact once the stock is empty), the
-//!   root move with the best weighted mean over deals; every consistent deal
-//!   when they are few.
-//! - `pimc`: the same deals and searches, but each deal votes for its best
-//!   move (weighted by the deal's probability), as public dominoes programs do.
-//! - `ismcts`: single-observer information-set MCTS: a deal sampled per
-//!   iteration, UCT over the root player's information sets (draws are chance
-//!   inside an iteration), random playouts.
+//! - `ismcts`: single-observer information-set MCTS, the plain baseline: a
+//!   deal sampled per iteration (in proportion to its weight), UCT over the
+//!   root player's information sets (draws are chance inside an iteration),
+//!   uniformly random playouts, [`ITERATIONS`] per decision.
+//! - `best`: the same tree search with [`BEST_ITERATIONS`], playouts by
+//!   [`policy_move`] (go out, block the other hand, keep a fitting tile,
+//!   doubles, heavy tiles) with 30% random moves, the exact [`Endgame`]
+//!   solve as the playout's value once the stock is empty and at most 10
+//!   tiles are in hands, and with the stock empty at the root (the other
+//!   hand is then known) the exact solver's move (the N=5 table when
+//!   installed). Measured above the chance-search design it replaced
+//!   ([`DealSearcher::mean`]), whose horizon estimate was its weak point.
+//! - `pimc`: per sampled deal the chance search of [`evaluate_moves`] (the
+//!   real objective, draws as chance, exact once the stock is empty); each
+//!   deal votes for its best move (weighted by the deal's probability), as
+//!   public dominoes programs do; every consistent deal when they are few.
+//!
+//! [`Sampler`]: tabula_solver::dominoes::inference::Sampler
 
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::dominoes::inference::{Knowledge, Sample};
+use tabula_solver::dominoes::search::Endgame;
 use tabula_solver::dominoes::search::{
     Budget, Evaluation, MoveValues, Table, evaluate_moves, final_score, horizon_value,
 };
-use tabula_solver::dominoes::{Match, Move, Position, Tile, View};
+use tabula_solver::dominoes::{Match, Move, Position, Side, Tile, Tiles, View};
 use tabula_solver::{Game, Seat};
 
 use tabula_tables::dominoes::DominoesTable;
@@ -37,6 +47,13 @@ pub const DEALS: usize = 16;
 pub const NODES: u64 = 60_000;
 /// Iterations per decision of `ismcts`.
 pub const ITERATIONS: u32 = 1_500;
+/// Iterations per decision of `best`.
+pub const BEST_ITERATIONS: u32 = 3_000;
+/// `best`'s playouts: the policy with 30% random moves, exact from 10 tiles in hands with the stock empty.
+pub const BEST_ROLLOUTS: Rollouts = Rollouts {
+    random: 0.3,
+    endgame_tiles: 10,
+};
 /// Table slots (`2^bits`) kept across decisions.
 const TABLE_BITS: u32 = 16;
 
@@ -158,8 +175,10 @@ pub struct DealSearcher {
 }
 
 impl DealSearcher {
-    /// `best`: the move with the best mean over up to `deals` deals, `nodes` positions per decision.
-    pub fn best(rng: ChaCha8Rng, deals: usize, nodes: u64) -> DealSearcher {
+    /// The move with the best mean over up to `deals` deals, `nodes`
+    /// positions per decision (`best` before it became an ISMCTS; measured
+    /// below `ismcts`, kept for comparison, not registered).
+    pub fn mean(rng: ChaCha8Rng, deals: usize, nodes: u64) -> DealSearcher {
         DealSearcher::new(Combine::Mean, rng, deals, nodes)
     }
 
@@ -183,7 +202,7 @@ impl DealSearcher {
 impl Agent<Match> for DealSearcher {
     fn name(&self) -> String {
         match self.combine {
-            Combine::Mean => "best".into(),
+            Combine::Mean => "mean".into(),
             Combine::Vote => "pimc".into(),
         }
     }
@@ -283,11 +302,37 @@ fn table_move(table: &DominoesTable, view: &View, deals: &[Sample]) -> Option<Mo
     best.into_iter().max_by_key(|&mv| heft(mv))
 }
 
+/// How an ISMCTS player ends an iteration below its tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rollouts {
+    /// The chance of a uniformly random move at each step of a playout
+    /// (1: random playouts); otherwise [`policy_move`]'s move.
+    pub random: f64,
+    /// Solve exactly (with the endgame table) once the stock is empty and at
+    /// most this many tiles are in hands; 0: play out to the end.
+    pub endgame_tiles: u32,
+}
+
+impl Rollouts {
+    /// Uniformly random playouts to the end: `ismcts`, the plain baseline.
+    pub const RANDOM: Rollouts = Rollouts {
+        random: 1.0,
+        endgame_tiles: 0,
+    };
+}
+
 /// Single-observer information-set MCTS with a deal sampled per iteration.
 pub struct Ismcts {
+    name: &'static str,
     iterations: u32,
+    rollouts: Rollouts,
+    /// Whether a stock-empty root (the other hand then known) is solved exactly.
+    root_exact: bool,
+    /// UCT's exploration constant.
+    explore: f64,
     rng: ChaCha8Rng,
     tracker: Tracker,
+    endgame: Option<Endgame>,
 }
 
 /// A node of the tree: one per sequence of placements and passes from the root.
@@ -312,13 +357,41 @@ struct Edge {
 const EXPLORE: f64 = 0.7;
 
 impl Ismcts {
-    /// An ISMCTS player with `iterations` per decision.
+    /// `ismcts`: `iterations` per decision, random playouts.
     pub fn new(rng: ChaCha8Rng, iterations: u32) -> Ismcts {
+        Ismcts::with(rng, "ismcts", iterations, Rollouts::RANDOM, false)
+    }
+
+    /// `best`: [`BEST_ITERATIONS`] per decision, [`BEST_ROLLOUTS`], a
+    /// stock-empty root solved exactly.
+    pub fn best(rng: ChaCha8Rng) -> Ismcts {
+        Ismcts::with(rng, "best", BEST_ITERATIONS, BEST_ROLLOUTS, true)
+    }
+
+    /// An ISMCTS player named `name` with the given playouts, solving a
+    /// stock-empty root exactly when `root_exact`.
+    pub fn with(
+        rng: ChaCha8Rng,
+        name: &'static str,
+        iterations: u32,
+        rollouts: Rollouts,
+        root_exact: bool,
+    ) -> Ismcts {
         Ismcts {
+            name,
             iterations: iterations.max(1),
+            rollouts,
+            root_exact,
+            explore: EXPLORE,
             rng,
             tracker: Tracker { know: None },
+            endgame: None,
         }
+    }
+
+    /// The same player with UCT's exploration constant `explore`.
+    pub fn exploring(self, explore: f64) -> Ismcts {
+        Ismcts { explore, ..self }
     }
 }
 
@@ -345,9 +418,99 @@ fn playout(mut pos: Position, rng: &mut impl Rng) -> f64 {
     }
 }
 
+/// The playout policy's move (both hands known): the last tile first, then
+/// a move that leaves the other hand nothing to place, then one that keeps
+/// a tile of its own fitting, then doubles, then heavy tiles; the draw or
+/// pass when nothing fits.
+pub fn policy_move(pos: &Position) -> Move {
+    let moves = pos.moves();
+    let m = usize::from(pos.mover);
+    let (mine, theirs) = (pos.hands[m], pos.hands[1 - m]);
+    let mut best = moves[0];
+    let mut best_key = i32::MIN;
+    for &mv in moves.iter() {
+        let Move::Place(t, side) = mv else {
+            return mv;
+        };
+        let mut rest = mine;
+        rest.remove(t);
+        let (l, r) = match side {
+            Side::Left => (t.other(pos.left), pos.right),
+            Side::Right => (pos.left, t.other(pos.right)),
+        };
+        let ends = Tiles::matching(l, r);
+        let key = 1000 * i32::from(rest.is_empty())
+            + 100 * i32::from(theirs.and(ends).is_empty())
+            + 30 * i32::from(!rest.and(ends).is_empty())
+            + 10 * i32::from(t.is_double())
+            + t.pips() as i32;
+        if key > best_key {
+            best_key = key;
+            best = mv;
+        }
+    }
+    best
+}
+
+impl Ismcts {
+    /// A playout from `pos` under the player's [`Rollouts`]; seat 0's score.
+    fn rollout(&mut self, mut pos: Position) -> f64 {
+        let r = self.rollouts;
+        if r.random >= 1.0 && r.endgame_tiles == 0 {
+            return playout(pos, &mut self.rng);
+        }
+        loop {
+            draw_until_fit(&mut pos, &mut self.rng);
+            if pos.is_over() {
+                return pos.score();
+            }
+            if pos.stock.is_empty() && pos.hands[0].len() + pos.hands[1].len() <= r.endgame_tiles {
+                let endgame = self.endgame.get_or_insert_with(|| Endgame::new(TABLE_BITS));
+                let s = endgame.solve(&pos).score();
+                return if pos.mover == 0 { s } else { 1.0 - s };
+            }
+            let mv = if r.random > 0.0 && self.rng.random::<f64>() < r.random {
+                let moves = pos.moves();
+                moves[self.rng.random_range(0..moves.len())]
+            } else {
+                policy_move(&pos)
+            };
+            pos.play(mv);
+        }
+    }
+
+    /// With the stock empty the other hand is every unseen tile: a move
+    /// optimal by the exact solver (the N=5 table when installed), the
+    /// heaviest of them.
+    fn exact_root(&mut self, view: &View) -> Option<Move> {
+        if !self.root_exact || view.stock != 0 {
+            return None;
+        }
+        let deals = [Sample {
+            hand: view.unseen(),
+            weight: 1.0,
+        }];
+        if let Some(mv) = super::endgame_table().and_then(|t| table_move(t, view, &deals)) {
+            return Some(mv);
+        }
+        let pos = position_of(view, view.unseen());
+        if pos.hands[0].len() + pos.hands[1].len() > ROOT_TILES {
+            return None;
+        }
+        let endgame = self.endgame.get_or_insert_with(|| Endgame::new(TABLE_BITS));
+        endgame
+            .best_moves(&pos)
+            .into_iter()
+            .max_by_key(|&mv| heft(mv))
+    }
+}
+
+/// The most tiles in hands for an exact solve at a stock-empty root.
+pub const ROOT_TILES: u32 = 24;
+
 impl Agent<Match> for Ismcts {
     fn name(&self) -> String {
-        "ismcts".into()
+        self.name.into()
     }
 
     fn start_game(&mut self, _seat: Seat, view: &View) {
@@ -360,6 +523,9 @@ impl Agent<Match> for Ismcts {
         let moves = Match::view_moves(view);
         if moves.len() == 1 {
             return moves[0];
+        }
+        if let Some(mv) = self.exact_root(view) {
+            return mv;
         }
         let mut cumulative = Vec::with_capacity(deals.len());
         let mut acc = 0.0;
@@ -404,7 +570,8 @@ impl Agent<Match> for Ismcts {
                         f64::INFINITY
                     } else {
                         e.reward / f64::from(e.visits)
-                            + EXPLORE * (f64::from(e.available).ln() / f64::from(e.visits)).sqrt()
+                            + self.explore
+                                * (f64::from(e.available).ln() / f64::from(e.visits)).sqrt()
                     };
                     if value > best {
                         best = value;
@@ -423,7 +590,7 @@ impl Agent<Match> for Ismcts {
                 }
                 node = edge.child;
             }
-            let score0 = playout(pos, &mut self.rng);
+            let score0 = self.rollout(pos);
             for &(n, i, mover) in &path {
                 let r = if mover == 0 { score0 } else { 1.0 - score0 };
                 let e = &mut tree[n].edges[i];
@@ -624,6 +791,97 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Positions of random games (N=5..9), both hands known.
+    fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let rules = Rules::new(5 + rng.random_range(0..5), 4 + rng.random_range(0..4)).unwrap();
+            let mut state = Match::new(&Deal::random(rules, &mut rng));
+            while !state.is_over() {
+                if matches!(state.turn(), Turn::Seat(_)) {
+                    out.push(Position::of(&state));
+                }
+                let moves = state.moves();
+                state.apply(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        out
+    }
+
+    /// The playout policy picks one of the position's moves, places whenever
+    /// a tile fits, and goes out with its last tile when it can.
+    #[test]
+    fn the_playout_policy_plays_legal_moves() {
+        for pos in random_positions(3000, 17) {
+            let mv = policy_move(&pos);
+            let moves = pos.moves();
+            assert!(moves.contains(&mv), "{mv:?} not in {moves:?}");
+            assert_eq!(matches!(mv, Move::Place(..)), !pos.fitting().is_empty());
+            if pos.hands[usize::from(pos.mover)].len() == 1 && !pos.fitting().is_empty() {
+                assert!(pos.after(mv).is_over());
+            }
+        }
+    }
+
+    /// Playouts under every setting end in a score of the contest: 0, ½ or 1.
+    #[test]
+    fn rollouts_end_in_a_contest_score() {
+        for (random, endgame_tiles) in [(1.0, 0), (0.0, 0), (0.3, 12), (1.0, 30)] {
+            let rollouts = Rollouts {
+                random,
+                endgame_tiles,
+            };
+            let mut player = Ismcts::with(ChaCha8Rng::seed_from_u64(3), "x", 10, rollouts, true);
+            for pos in random_positions(300, 19) {
+                let s = player.rollout(pos);
+                assert!([0.0, 0.5, 1.0].contains(&s), "{s}");
+            }
+        }
+    }
+
+    /// With the stock empty `best` answers by the exact solve: its move
+    /// reaches the value of the plain expectimax (no table, no pruning).
+    #[test]
+    fn an_exact_root_agrees_with_the_plain_solver() {
+        use tabula_solver::dominoes::search::reference_expectimax;
+        let mut rng = ChaCha8Rng::seed_from_u64(23);
+        let mut checked = 0;
+        for game in 0..2000 {
+            let rules = Rules::new(5 + game % 3, 4).unwrap();
+            let mut state = Match::new(&Deal::random(rules, &mut rng));
+            let mut best = make("best", game as u64);
+            let mut started = false;
+            while !state.is_over() {
+                if let Turn::Seat(0) = state.turn() {
+                    let view = state.view(0);
+                    if !started {
+                        best.start_game(0, &view);
+                        started = true;
+                    }
+                    let pos = Position::of(&state);
+                    let tiles = pos.hands[0].len() + pos.hands[1].len();
+                    if view.stock == 0 && tiles <= 12 && pos.moves().len() > 1 {
+                        let mv = best.choose(&view);
+                        let value = |m: Move| 1.0 - reference_expectimax(&pos.after(m));
+                        let top = pos.moves().iter().map(|&m| value(m)).fold(0.0, f64::max);
+                        let twin = match mv {
+                            Move::Place(t, Side::Right) if pos.left == pos.right => {
+                                Move::Place(t, Side::Left)
+                            }
+                            other => other,
+                        };
+                        assert_eq!(value(twin), top, "{view:?} {mv:?}");
+                        checked += 1;
+                    }
+                }
+                let moves = state.moves();
+                state.apply(moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 100, "{checked} positions checked");
     }
 
     #[test]
