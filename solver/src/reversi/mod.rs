@@ -3,9 +3,13 @@
 //!
 //! - [`board`]: the bitboard position, legal moves, flips, skipped turns and
 //!   the per-seat case score, and the general [`crate::Game`] for referees;
-//! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases.
+//! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases;
+//! - [`lookahead`]: a search over one player's own moves against deterministic policies;
+//! - [`model`]: inferring the opponents' weights from their observed choices.
 
 pub mod board;
+pub mod lookahead;
+pub mod model;
 pub mod strategy;
 
 pub use board::{Board, MAX_N, MIN_N};

@@ -1,0 +1,1 @@
+//! Inferring the opponents' weights from their observed choices.
