@@ -95,7 +95,7 @@ pub struct Decision {
     pub depth: usize,
     /// Whether the value is exact (every line reached the end).
     pub exact: bool,
-    /// Nodes (own decisions) visited in all.
+    /// Nodes (own moves played with the replies that follow) in all.
     pub nodes: u64,
 }
 
@@ -199,6 +199,10 @@ impl<'a> Lookahead<'a> {
         depth: usize,
         limited: bool,
     ) -> Result<(f64, bool), OutOfBudget> {
+        self.nodes += 1;
+        if limited && self.nodes > self.limits.budget {
+            return Err(OutOfBudget);
+        }
         let mut next = *board;
         next.play(square);
         self.policies.advance(&mut next, self.me);
@@ -219,10 +223,6 @@ impl<'a> Lookahead<'a> {
             .or_else(|| self.table.get(&(*board, depth)))
         {
             return Ok(found);
-        }
-        self.nodes += 1;
-        if limited && self.nodes > self.limits.budget {
-            return Err(OutOfBudget);
         }
         let mut best = f64::NEG_INFINITY;
         let mut exact = true;
