@@ -43,7 +43,10 @@ fn game(name: &str, n: usize, opponents: &[Opponent]) -> Board {
         let mv = if seat == 0 {
             player.choose(&board)
         } else {
-            opponents[seat - 1].weights.choose(&board, Rule::default()).unwrap()
+            opponents[seat - 1]
+                .weights
+                .choose(&board, Rule::default())
+                .unwrap()
         };
         board.play(mv);
     }

@@ -210,7 +210,12 @@ impl<'a> Lookahead<'a> {
     }
 
     /// The value of `board` (`me` to move, or over) with `depth` own moves left.
-    fn value(&mut self, board: &Board, depth: usize, limited: bool) -> Result<(f64, bool), OutOfBudget> {
+    fn value(
+        &mut self,
+        board: &Board,
+        depth: usize,
+        limited: bool,
+    ) -> Result<(f64, bool), OutOfBudget> {
         if board.mover().is_none() {
             return Ok((final_value(board, self.me), true));
         }
@@ -315,7 +320,11 @@ mod tests {
                     };
                     let d = Lookahead::new(0, policies, limits).decide(board);
                     let (value, mv) = plain(board, policies, depth);
-                    assert_eq!((d.value, Some(d.mv)), (value, mv), "n {n} depth {depth}\n{board:?}");
+                    assert_eq!(
+                        (d.value, Some(d.mv)),
+                        (value, mv),
+                        "n {n} depth {depth}\n{board:?}"
+                    );
                 }
             }
         }

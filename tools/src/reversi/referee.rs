@@ -4,13 +4,13 @@
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::reversi::Board;
+use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
 use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::{
     RefereeReport, game_line, opponents, parse_sizes, referee_case,
 };
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
-use tabula_solver::reversi::Weights;
 use tabula_verify::seat::Limits;
 use tabula_verify::tournament::{self, Purpose, stream};
 use tabula_verify::wire::Session;

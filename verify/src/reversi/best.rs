@@ -34,6 +34,13 @@ const RECENT: usize = 12;
 /// The share of recent predictions that must be right to search with the model.
 pub const TRUST: f64 = 0.4;
 
+fn knob(name: &str, default: f64) -> f64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The learning player (see the module's notes).
 pub struct Best {
     rng: ChaCha8Rng,
@@ -101,7 +108,8 @@ impl Best {
                 }
                 game.model.observe(board, *mv);
             }
-            game.model.learn(LEARN_STEPS, &mut self.rng);
+            game.model
+                .learn(knob("LEARN", LEARN_STEPS as f64) as usize, &mut self.rng);
         }
     }
 
@@ -109,8 +117,8 @@ impl Best {
     fn policies(&self) -> Policies {
         let game = self.game.as_ref().expect("a game is on");
         let right = game.recent.iter().filter(|&&r| r).count();
-        let trusted =
-            game.recent.len() >= RECENT / 2 && right as f64 >= TRUST * game.recent.len() as f64;
+        let trusted = game.recent.len() >= RECENT / 2
+            && right as f64 >= knob("TRUST", TRUST) * game.recent.len() as f64;
         let mut weights = [Weights([1.0; MAX_CELLS]); 4];
         if trusted {
             for (seat, w) in weights.iter_mut().enumerate() {
@@ -140,7 +148,7 @@ impl Agent<Board> for Best {
         let me = view.mover().expect("asked only when it can move");
         let policies = self.policies();
         let limits = Limits {
-            budget: BUDGET,
+            budget: knob("BUDGET", BUDGET as f64) as u64,
             ..Limits::default()
         };
         let mv = Lookahead::new(me, &policies, limits).decide(view).mv;
@@ -196,7 +204,10 @@ mod tests {
             } else {
                 chance += 1.0 / board.moves().len() as f64;
                 turns += 1;
-                opp[seat - 1].weights.choose(&board, Rule::default()).unwrap()
+                opp[seat - 1]
+                    .weights
+                    .choose(&board, Rule::default())
+                    .unwrap()
             };
             board.play(mv);
         }
@@ -220,11 +231,33 @@ mod tests {
         }
     }
 
+    /// Near-clones of one strategy, as a long evolution leaves them.
+    fn clones(n: usize, seed: u64) -> Vec<Opponent> {
+        use rand::RngExt;
+        let mut rng = stream(seed, Purpose::Setup, 0, 0, 0);
+        let mut base = Weights([0.0; MAX_CELLS]);
+        for x in base.0.iter_mut() {
+            *x = rng.random_range(-50.0..50.0);
+        }
+        (1..Board::players_for(n))
+            .map(|_| {
+                let mut weights = base;
+                for x in weights.0.iter_mut() {
+                    *x += rng.random_range(-2.0..2.0);
+                }
+                Opponent {
+                    weights,
+                    rule: Rule::default(),
+                }
+            })
+            .collect()
+    }
+
     #[test]
     fn best_predicts_the_opponents_far_better_than_a_random_guess() {
         let (mut right, mut asked, mut chance, mut turns) = (0, 0, 0.0, 0);
         for n in [9, 10, 11, 12] {
-            let opp = case(n, 4);
+            let opp = clones(n, 4);
             let (predictions, c, t) = play("best", n, &opp);
             let (r, a) = predictions.counts();
             right += r;
@@ -255,5 +288,62 @@ mod tests {
         // The start again: a new game, nothing learnt.
         best.choose(&start);
         assert!(best.game.as_ref().unwrap().model.choices().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+    use crate::reversi::evolve::Settings;
+    use crate::reversi::referee::opponents;
+    use crate::reversi::{Opponent, case_agent};
+    use crate::tournament::{Purpose, stream};
+
+    #[test]
+    #[ignore]
+    fn probe_real_cases() {
+        for n in [9, 12] {
+            let (w, _) = opponents(1, &Settings::new(n), 0, &|_, _| {});
+            let cells = n * n;
+            let d: f64 = (0..cells)
+                .map(|c| (w[0].0[c] - w[1].0[c]).abs())
+                .sum::<f64>()
+                / cells as f64;
+            let same = (0..cells)
+                .filter(|&c| (w[0].0[c] - w[1].0[c]).abs() < 5.0)
+                .count();
+            let opp: Vec<Opponent> = w
+                .iter()
+                .map(|&weights| Opponent {
+                    weights,
+                    rule: Rule::default(),
+                })
+                .collect();
+            let predictions = Arc::new(Predictions::default());
+            let mut player = case_agent(
+                "best",
+                stream(1, Purpose::Agent, 0, 0, 0),
+                &opp,
+                &predictions,
+            )
+            .unwrap();
+            let mut board = Board::start(n).unwrap();
+            while let Some(seat) = board.mover() {
+                let mv = if seat == 0 {
+                    player.choose(&board)
+                } else {
+                    opp[seat - 1]
+                        .weights
+                        .choose(&board, Rule::default())
+                        .unwrap()
+                };
+                board.play(mv);
+            }
+            eprintln!(
+                "n {n} mean |diff| {d:.2} close cells {same}/{cells} predictions {:?} score {}",
+                predictions.counts(),
+                board.case_score(0)
+            );
+        }
     }
 }
