@@ -34,13 +34,6 @@ const RECENT: usize = 12;
 /// The share of recent predictions that must be right to search with the model.
 pub const TRUST: f64 = 0.4;
 
-fn knob(name: &str, default: f64) -> f64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
-
 /// The learning player (see the module's notes).
 pub struct Best {
     rng: ChaCha8Rng,
@@ -108,8 +101,7 @@ impl Best {
                 }
                 game.model.observe(board, *mv);
             }
-            game.model
-                .learn(knob("LEARN", LEARN_STEPS as f64) as usize, &mut self.rng);
+            game.model.learn(LEARN_STEPS, &mut self.rng);
         }
     }
 
@@ -117,8 +109,8 @@ impl Best {
     fn policies(&self) -> Policies {
         let game = self.game.as_ref().expect("a game is on");
         let right = game.recent.iter().filter(|&&r| r).count();
-        let trusted = game.recent.len() >= RECENT / 2
-            && right as f64 >= knob("TRUST", TRUST) * game.recent.len() as f64;
+        let trusted =
+            game.recent.len() >= RECENT / 2 && right as f64 >= TRUST * game.recent.len() as f64;
         let mut weights = [Weights([1.0; MAX_CELLS]); 4];
         if trusted {
             for (seat, w) in weights.iter_mut().enumerate() {
@@ -148,7 +140,7 @@ impl Agent<Board> for Best {
         let me = view.mover().expect("asked only when it can move");
         let policies = self.policies();
         let limits = Limits {
-            budget: knob("BUDGET", BUDGET as f64) as u64,
+            budget: BUDGET,
             ..Limits::default()
         };
         let mv = Lookahead::new(me, &policies, limits).decide(view).mv;
@@ -288,62 +280,5 @@ mod tests {
         // The start again: a new game, nothing learnt.
         best.choose(&start);
         assert!(best.game.as_ref().unwrap().model.choices().is_empty());
-    }
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-    use crate::reversi::evolve::Settings;
-    use crate::reversi::referee::opponents;
-    use crate::reversi::{Opponent, case_agent};
-    use crate::tournament::{Purpose, stream};
-
-    #[test]
-    #[ignore]
-    fn probe_real_cases() {
-        for n in [9, 12] {
-            let (w, _) = opponents(1, &Settings::new(n), 0, &|_, _| {});
-            let cells = n * n;
-            let d: f64 = (0..cells)
-                .map(|c| (w[0].0[c] - w[1].0[c]).abs())
-                .sum::<f64>()
-                / cells as f64;
-            let same = (0..cells)
-                .filter(|&c| (w[0].0[c] - w[1].0[c]).abs() < 5.0)
-                .count();
-            let opp: Vec<Opponent> = w
-                .iter()
-                .map(|&weights| Opponent {
-                    weights,
-                    rule: Rule::default(),
-                })
-                .collect();
-            let predictions = Arc::new(Predictions::default());
-            let mut player = case_agent(
-                "best",
-                stream(1, Purpose::Agent, 0, 0, 0),
-                &opp,
-                &predictions,
-            )
-            .unwrap();
-            let mut board = Board::start(n).unwrap();
-            while let Some(seat) = board.mover() {
-                let mv = if seat == 0 {
-                    player.choose(&board)
-                } else {
-                    opp[seat - 1]
-                        .weights
-                        .choose(&board, Rule::default())
-                        .unwrap()
-                };
-                board.play(mv);
-            }
-            eprintln!(
-                "n {n} mean |diff| {d:.2} close cells {same}/{cells} predictions {:?} score {}",
-                predictions.counts(),
-                board.case_score(0)
-            );
-        }
     }
 }
