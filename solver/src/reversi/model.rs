@@ -124,9 +124,24 @@ impl Choice {
     /// The alternatives that the rule would prefer to the move played under
     /// `weights` (0: the weights reproduce the choice).
     pub fn misses(&self, weights: &[f64; MAX_CELLS], rule: Rule) -> u32 {
+        self.misses_given(self.sums(weights), weights, rule)
+    }
+
+    /// The weight of the mover's cells and of every occupied cell before the move.
+    fn sums(&self, weights: &[f64; MAX_CELLS]) -> (f64, f64) {
         let sum = |set: Squares| set.iter().map(|c| weights[c]).sum::<f64>();
-        let own_now = sum(self.own);
-        let all_now = sum(self.occupied);
+        (sum(self.own), sum(self.occupied))
+    }
+
+    /// [`Choice::misses`] with the position's sums already known (kept up to
+    /// date cell by cell during the search, which saves the long sums).
+    fn misses_given(
+        &self,
+        (own_now, all_now): (f64, f64),
+        weights: &[f64; MAX_CELLS],
+        rule: Rule,
+    ) -> u32 {
+        let sum = |set: Squares| set.iter().map(|c| weights[c]).sum::<f64>();
         let rate = |&(square, flips): &(Square, Squares)| {
             let taken = sum(flips);
             let own = own_now + taken + weights[square as usize];
@@ -170,6 +185,8 @@ pub const VOTERS: usize = 16;
 struct Candidate {
     weights: [f64; MAX_CELLS],
     misses: Vec<u32>,
+    /// Per choice, the position's sums under these weights.
+    sums: Vec<(f64, f64)>,
 }
 
 /// An ensemble of candidate weights fitted to the observed choices.
@@ -195,6 +212,7 @@ impl Model {
                 Candidate {
                     weights,
                     misses: Vec::new(),
+                    sums: Vec::new(),
                 }
             })
             .collect();
@@ -216,7 +234,10 @@ impl Model {
     pub fn observe(&mut self, board: &Board, square: Square) {
         let choice = Choice::new(board, square);
         for c in &mut self.candidates {
-            c.misses.push(choice.misses(&c.weights, self.rule));
+            let sums = choice.sums(&c.weights);
+            c.misses
+                .push(choice.misses_given(sums, &c.weights, self.rule));
+            c.sums.push(sums);
         }
         self.choices.push(choice);
     }
@@ -261,24 +282,29 @@ impl Model {
         };
         let mut trial = self.candidates[k].weights;
         trial[cell] = new;
+        let step = new - old;
         let mut delta = 0.0;
         let mut changed = Vec::new();
         for (i, choice) in self.choices.iter().enumerate() {
             if !choice.relevant.has(cell) {
                 continue;
             }
-            let m = choice.misses(&trial, self.rule);
+            let (own, all) = self.candidates[k].sums[i];
+            let sums = (
+                own + if choice.own.has(cell) { step } else { 0.0 },
+                all + if choice.occupied.has(cell) { step } else { 0.0 },
+            );
+            let m = choice.misses_given(sums, &trial, self.rule);
             let was = self.candidates[k].misses[i];
-            if m != was {
-                delta += (f64::from(m) - f64::from(was)) * self.weight(i);
-                changed.push((i, m));
-            }
+            delta += (f64::from(m) - f64::from(was)) * self.weight(i);
+            changed.push((i, m, sums));
         }
         if delta <= 0.0 {
             let c = &mut self.candidates[k];
             c.weights[cell] = new;
-            for (i, m) in changed {
+            for (i, m, sums) in changed {
                 c.misses[i] = m;
+                c.sums[i] = sums;
             }
         }
     }
@@ -323,12 +349,18 @@ impl Model {
                     *w = self.candidates[b].weights[cell];
                 }
             }
+            let sums: Vec<(f64, f64)> = self.choices.iter().map(|c| c.sums(&weights)).collect();
             let misses = self
                 .choices
                 .iter()
-                .map(|c| c.misses(&weights, self.rule))
+                .zip(&sums)
+                .map(|(c, &s)| c.misses_given(s, &weights, self.rule))
                 .collect();
-            self.candidates[order[n - 1 - r].1] = Candidate { weights, misses };
+            self.candidates[order[n - 1 - r].1] = Candidate {
+                weights,
+                misses,
+                sums,
+            };
         }
     }
 
@@ -524,6 +556,13 @@ mod tests {
             let guess = chance / asked as f64;
             assert!(rate > 2.0 * guess, "n {n}: {rate} vs chance {guess}");
             assert!(model.fit().unwrap() > rate, "n {n}");
+            // The sums kept cell by cell are the sums.
+            for c in &model.candidates {
+                for (choice, &(own, all)) in model.choices.iter().zip(&c.sums) {
+                    let (o, a) = choice.sums(&c.weights);
+                    assert!((own - o).abs() < 1e-6 && (all - a).abs() < 1e-6);
+                }
+            }
         }
     }
 }

@@ -26,7 +26,7 @@ use super::Predictions;
 use crate::agent::Agent;
 
 /// Local-search proposals after each batch of observed moves.
-pub const LEARN_STEPS: usize = 1500;
+pub const LEARN_STEPS: usize = 4000;
 /// Lookahead nodes per decision.
 pub const BUDGET: u64 = 3_000;
 /// Recent predictions that decide whether the model is trusted.
@@ -280,5 +280,51 @@ mod tests {
         // The start again: a new game, nothing learnt.
         best.choose(&start);
         assert!(best.game.as_ref().unwrap().model.choices().is_empty());
+    }
+}
+
+#[cfg(test)]
+mod wire_tests {
+    use super::*;
+    use crate::process::StreamPeer;
+    use crate::reversi::ReversiWire;
+    use crate::reversi::evolve::Settings;
+    use crate::reversi::referee::{opponents, referee_case};
+    use crate::seat::{Limits, Local, Remote};
+    use crate::tournament::{Purpose, stream};
+    use crate::wire::Session;
+
+    #[test]
+    fn served_best_plays_exactly_as_in_process() {
+        // One fresh player per case on each side, as the tester runs it.
+        for n in [7, 10] {
+            let agent = || Best::new(stream(9, Purpose::Agent, 0, 0, 0), Arc::default());
+            let (requests, to_player) = std::io::pipe().unwrap();
+            let (from_player, answers) = std::io::pipe().unwrap();
+            let server = std::thread::spawn(move || {
+                let mut session = Session::new(ReversiWire::default(), agent());
+                session.serve(std::io::BufReader::new(requests), answers)
+            });
+            let peer = StreamPeer::new(from_player, to_player);
+            let mut remote = Remote::new("served", Box::new(peer), ReversiWire::default());
+            let mut local = Local(agent());
+            let settings = Settings {
+                generations: Some(2),
+                games: 10,
+                ..Settings::new(n)
+            };
+            let (opp, _) = opponents(9, &settings, 0, &|_, _| {});
+            let limits = Limits::default();
+            let (a, served) = referee_case(n, &opp, Rule::default(), &mut remote, limits);
+            let (b, in_process) = referee_case(n, &opp, Rule::default(), &mut local, limits);
+            assert_eq!(a, b);
+            assert_eq!(a.fault, None);
+            let moves = |r: &crate::arena::GameRecord<Board>| {
+                r.plies.iter().map(|p| p.mv).collect::<Vec<_>>()
+            };
+            assert_eq!(moves(&served), moves(&in_process));
+            drop(remote);
+            server.join().unwrap().unwrap();
+        }
     }
 }
