@@ -84,6 +84,29 @@ pub fn final_value(board: &Board, me: Seat) -> f64 {
     f64::from(board.pieces(me).count())
 }
 
+/// The fewest cells `me` can hold once the others have each moved once more
+/// (any legal moves, in turn order) after `board`; `None` when more than
+/// `budget` positions would be needed to know.
+pub fn fewest_after_round(board: &Board, me: Seat, budget: u64) -> Option<u32> {
+    fn go(board: &Board, me: Seat, left: usize, budget: &mut u64) -> Option<u32> {
+        match board.mover() {
+            Some(seat) if seat != me && left > 0 => {
+                let mut fewest = u32::MAX;
+                for square in board.moves_of(seat).iter() {
+                    *budget = budget.checked_sub(1)?;
+                    let mut next = *board;
+                    next.play(square as Square);
+                    fewest = fewest.min(go(&next, me, left - 1, budget)?);
+                }
+                Some(fewest)
+            }
+            _ => Some(board.pieces(me).count()),
+        }
+    }
+    let mut budget = budget;
+    go(board, me, board.players() - 1, &mut budget)
+}
+
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision {
@@ -143,20 +166,34 @@ impl<'a> Lookahead<'a> {
 
     /// The best move of `me`, who is to move on `board`.
     pub fn decide(&mut self, board: &Board) -> Decision {
+        self.decide_all(board).0
+    }
+
+    /// [`Lookahead::decide`], with every move's value (row-major) from the
+    /// last completed iteration.
+    pub fn decide_all(&mut self, board: &Board) -> (Decision, Vec<(Square, f64)>) {
         assert_eq!(board.mover(), Some(self.me), "the searching player moves");
-        let mut decision: Option<Decision> = None;
+        let mut decision: Option<(Decision, Vec<(Square, f64)>)> = None;
         for depth in 1..=self.limits.max_depth.max(1) {
             // The first iteration always completes: a move is always found.
             let limited = decision.is_some();
             match self.root(board, depth, limited) {
-                Ok((mv, value, exact)) => {
-                    decision = Some(Decision {
+                Ok((values, exact)) => {
+                    let (mv, value) =
+                        values.iter().fold(
+                            values[0],
+                            |best, &(m, v)| {
+                                if v > best.1 { (m, v) } else { best }
+                            },
+                        );
+                    let d = Decision {
                         mv,
                         value,
                         depth,
                         exact,
                         nodes: self.nodes,
-                    });
+                    };
+                    decision = Some((d, values));
                     if exact {
                         break;
                     }
@@ -168,27 +205,26 @@ impl<'a> Lookahead<'a> {
             }
         }
         let mut decision = decision.expect("the first iteration completes");
-        decision.nodes = self.nodes;
+        decision.0.nodes = self.nodes;
         decision
     }
 
+    /// Every move's value at `depth`, and whether all are exact.
     fn root(
         &mut self,
         board: &Board,
         depth: usize,
         limited: bool,
-    ) -> Result<(Square, f64, bool), OutOfBudget> {
-        let mut best: Option<(Square, f64)> = None;
+    ) -> Result<(Vec<(Square, f64)>, bool), OutOfBudget> {
+        let mut values = Vec::new();
         let mut exact = true;
         for square in board.moves_of(self.me).iter() {
             let (value, sure) = self.after(board, square as Square, depth - 1, limited)?;
             exact &= sure;
-            if best.is_none_or(|(_, b)| value > b) {
-                best = Some((square as Square, value));
-            }
+            values.push((square as Square, value));
         }
-        let (mv, value) = best.expect("the searching player has a move");
-        Ok((mv, value, exact))
+        assert!(!values.is_empty(), "the searching player has a move");
+        Ok((values, exact))
     }
 
     /// The value of playing `square`, then `depth` more own moves.
@@ -340,6 +376,41 @@ mod tests {
                 let (value, mv) = plain(board, policies, 64);
                 assert_eq!((d.value, Some(d.mv)), (value, mv));
             }
+        }
+    }
+
+    #[test]
+    fn the_fewest_cells_after_a_round_are_the_minimum_over_every_reply() {
+        let mut rng = ChaCha8Rng::seed_from_u64(8);
+        for n in [7, 8] {
+            let mut board = Board::start(n).unwrap();
+            for _ in 0..6 {
+                let moves = crate::Game::moves(&board);
+                board.play(moves[rng.random_range(0..moves.len())]);
+            }
+            // Plain: every sequence of one move per other player, in turn order.
+            fn plain(b: &Board, left: usize) -> u32 {
+                match b.mover() {
+                    Some(s) if s != 0 && left > 0 => crate::Game::moves(b)
+                        .iter()
+                        .map(|&m| {
+                            let mut x = *b;
+                            x.play(m);
+                            plain(&x, left - 1)
+                        })
+                        .min()
+                        .unwrap(),
+                    _ => b.pieces(0).count(),
+                }
+            }
+            if board.mover() != Some(0) {
+                assert_eq!(
+                    fewest_after_round(&board, 0, u64::MAX),
+                    Some(plain(&board, board.players() - 1))
+                );
+            }
+            let others_move = matches!(board.mover(), Some(s) if s != 0);
+            assert_eq!(fewest_after_round(&board, 0, 0).is_none(), others_move);
         }
     }
 

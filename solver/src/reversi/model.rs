@@ -364,6 +364,22 @@ impl Model {
         }
     }
 
+    /// The `count` candidates that best fit the pooled choices, best first.
+    pub fn ranked(&self, count: usize) -> Vec<Weights> {
+        let mut order: Vec<(f64, usize)> = self
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (self.cost(c, None), k))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        order
+            .iter()
+            .take(count)
+            .map(|&(_, k)| Weights(self.candidates[k].weights))
+            .collect()
+    }
+
     /// The weights that best fit the choices, with `seat`'s own counting more.
     pub fn best_for(&self, seat: Seat) -> Weights {
         let best = self

@@ -5,11 +5,17 @@
 //! successive boards: between two of its boards, [`reconstruct`] recovers the
 //! others' moves (ambiguous turns, rare, teach nothing); each move is first
 //! predicted (counted in [`Predictions`]) and then added to the [`Model`],
-//! which then learns for a while. The move is chosen by the lookahead with
-//! the model's best-fitting weights as the opponents' policies once its recent
-//! predictions are good enough; before that (early in the game) the opponents
-//! are modelled as taking the most pieces (flat weights), a model-free
-//! stand-in. The lookahead solves the last empties exactly against the model.
+//! which then learns for a while ([`LEARN_STEPS`] proposals).
+//!
+//! The move: the lookahead (which solves the last empties exactly) runs
+//! against several guesses of the opponents' policies: the main guess (the
+//! model's best fit per opponent once its recent predictions are right often
+//! enough, [`TRUST`]; before that, early in the game, everyone taking the most
+//! pieces, a model-free stand-in) and the [`ALTERNATIVES`] best-fitting
+//! candidates. Each move is rated half by its mean value over the guesses and
+//! half by its worst, which hedges against a wrong model. While it holds few
+//! cells, a move after which some one-round replies take every cell is avoided
+//! (a model that is wrong early can walk into a wipe-out).
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -17,7 +23,7 @@ use std::sync::Arc;
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
 use tabula_solver::reversi::board::MAX_CELLS;
-use tabula_solver::reversi::lookahead::{Limits, Lookahead, Policies};
+use tabula_solver::reversi::lookahead::{Limits, Lookahead, Policies, fewest_after_round};
 use tabula_solver::reversi::model::{Model, reconstruct};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
@@ -28,7 +34,15 @@ use crate::agent::Agent;
 /// Local-search proposals after each batch of observed moves.
 pub const LEARN_STEPS: usize = 4000;
 /// Lookahead nodes per decision.
-pub const BUDGET: u64 = 3_000;
+pub const BUDGET: u64 = 6_000;
+/// Up to this many cells, moves after which some replies take them all are avoided.
+pub const SAFETY_CELLS: u32 = 12;
+/// Positions the safety check may visit per move.
+const SAFETY_BUDGET: u64 = 20_000;
+/// The penalty of a move after which every cell may be lost.
+const WIPED_OUT: f64 = 1000.0;
+/// Best-fitting candidates searched against besides the main guess.
+pub const ALTERNATIVES: usize = 2;
 /// Recent predictions that decide whether the model is trusted.
 const RECENT: usize = 12;
 /// The share of recent predictions that must be right to search with the model.
@@ -105,24 +119,35 @@ impl Best {
         }
     }
 
-    /// The opponents' policies to search against.
-    fn policies(&self) -> Policies {
+    /// The opponents' policies to search against: first the main guess (the
+    /// model once trusted, else everyone taking the most pieces), then the
+    /// best-fitting candidates as alternatives.
+    fn policies(&self) -> Vec<Policies> {
         let game = self.game.as_ref().expect("a game is on");
         let right = game.recent.iter().filter(|&&r| r).count();
         let trusted =
             game.recent.len() >= RECENT / 2 && right as f64 >= TRUST * game.recent.len() as f64;
-        let mut weights = [Weights([1.0; MAX_CELLS]); 4];
+        let mut main = [Weights([1.0; MAX_CELLS]); 4];
         if trusted {
-            for (seat, w) in weights.iter_mut().enumerate() {
+            for (seat, w) in main.iter_mut().enumerate() {
                 if seat != game.me {
                     *w = game.model.best_for(seat);
                 }
             }
         }
-        Policies {
-            weights,
+        let mut all = vec![Policies {
+            weights: main,
             rule: self.rule,
+        }];
+        if !game.model.choices().is_empty() {
+            for w in game.model.ranked(ALTERNATIVES) {
+                all.push(Policies {
+                    weights: [w; 4],
+                    rule: self.rule,
+                });
+            }
         }
+        all
     }
 }
 
@@ -138,12 +163,44 @@ impl Agent<Board> for Best {
     fn choose(&mut self, view: &Board) -> Square {
         self.catch_up(view);
         let me = view.mover().expect("asked only when it can move");
-        let policies = self.policies();
+        let all = self.policies();
         let limits = Limits {
-            budget: BUDGET,
+            budget: BUDGET / all.len() as u64,
             ..Limits::default()
         };
-        let mv = Lookahead::new(me, &policies, limits).decide(view).mv;
+        // Each move's value under every guess: half the mean, half the worst.
+        let mut scores: Vec<(Square, f64, f64)> = Vec::new();
+        for policies in &all {
+            let (_, values) = Lookahead::new(me, policies, limits).decide_all(view);
+            if scores.is_empty() {
+                scores = values.iter().map(|&(m, v)| (m, 0.0, v)).collect();
+            }
+            for (s, &(m, v)) in scores.iter_mut().zip(&values) {
+                debug_assert_eq!(s.0, m);
+                s.1 += v / all.len() as f64;
+                s.2 = s.2.min(v);
+            }
+        }
+        // Few cells can all be lost in one round: such moves come last.
+        if view.pieces(me).count() <= SAFETY_CELLS {
+            for s in scores.iter_mut() {
+                let mut after = *view;
+                after.play(s.0);
+                if fewest_after_round(&after, me, SAFETY_BUDGET) == Some(0) {
+                    s.1 -= WIPED_OUT;
+                    s.2 -= WIPED_OUT;
+                }
+            }
+        }
+        let rated = |&(_, mean, worst): &(Square, f64, f64)| 0.5 * mean + 0.5 * worst;
+        let mv = scores
+            .iter()
+            .fold(None::<(Square, f64)>, |best, s| match best {
+                Some((_, b)) if rated(s) <= b => best,
+                _ => Some((s.0, rated(s))),
+            })
+            .expect("the mover has a move")
+            .0;
         let mut after = *view;
         Game::apply(&mut after, mv);
         if let Some(game) = self.game.as_mut() {
