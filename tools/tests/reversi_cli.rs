@@ -281,3 +281,16 @@ fn bad_options_are_refused_in_one_line_before_any_game() {
     assert!(stderr(&out).contains("'13' is not a board side 7 to 12"));
     common::assert_timeouts_refused("reversi");
 }
+
+#[test]
+fn the_oracle_referees_in_process_but_is_not_served() {
+    for name in ["oracle", "best"] {
+        let text = referee(&["--agent", name, "--sizes", "7,8", "--cases", "1"]);
+        let lines = case_lines(&text);
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines.iter().all(|l| !l.contains("fault")), "{text}");
+    }
+    // Only a tester knows the opponents: the served side has no oracle.
+    let out = run(&["serve", "reversi", "--agent", "oracle"]);
+    assert_one_line_error(&out, "--agent oracle: unknown agent");
+}
