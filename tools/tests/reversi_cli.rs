@@ -374,3 +374,16 @@ fn verify_refuses_bad_players_and_sizes_in_one_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--cases"));
 }
+
+#[test]
+fn the_oracle_referees_in_process_but_is_not_served() {
+    for name in ["oracle", "best"] {
+        let text = referee(&["--agent", name, "--sizes", "7,8", "--cases", "1"]);
+        let lines = case_lines(&text);
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines.iter().all(|l| !l.contains("fault")), "{text}");
+    }
+    // Only a tester knows the opponents: the served side has no oracle.
+    let out = run(&["serve", "reversi", "--agent", "oracle"]);
+    assert_one_line_error(&out, "--agent oracle: unknown agent");
+}

@@ -4,9 +4,13 @@
 //! - [`board`]: the bitboard position, legal moves, flips, skipped turns and
 //!   the per-seat case score, and the general [`crate::Game`] for referees;
 //! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases;
-//! - [`search`]: the positional table, a generic evaluation, paranoid and Best-Reply Search.
+//! - [`search`]: the positional table, a generic evaluation, paranoid and Best-Reply Search;
+//! - [`lookahead`]: a search over one player's own moves against deterministic policies;
+//! - [`model`]: inferring the opponents' weights from their observed choices.
 
 pub mod board;
+pub mod lookahead;
+pub mod model;
 pub mod search;
 pub mod strategy;
 

@@ -4,12 +4,13 @@
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::reversi::Board;
+use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
 use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::{
     RefereeReport, game_line, opponents, parse_sizes, referee_case,
 };
-use tabula_verify::reversi::{AGENTS, ReversiWire, agent};
+use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
 use tabula_verify::seat::Limits;
 use tabula_verify::tournament::{self, Purpose, stream};
 use tabula_verify::wire::Session;
@@ -67,6 +68,31 @@ fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Board>>> {
     agent(name, stream(seed, Purpose::Agent, 0, 0, 0))
 }
 
+/// The tested built-in player of one case: as [`tested_agent`], and the
+/// reference players (`oracle`) that read the case's opponents.
+fn case_tested_agent(
+    name: &str,
+    seed: u64,
+    opponents: &[Weights],
+    rule: tabula_solver::reversi::Rule,
+) -> Option<Box<dyn Agent<Board>>> {
+    let opponents: Vec<Opponent> = opponents
+        .iter()
+        .map(|&weights| Opponent { weights, rule })
+        .collect();
+    case_agent(
+        name,
+        stream(seed, Purpose::Agent, 0, 0, 0),
+        &opponents,
+        &std::sync::Arc::default(),
+    )
+}
+
+/// Every name `--agent` takes in the referee.
+fn referee_agents() -> Vec<&'static str> {
+    AGENTS.iter().chain(REFERENCE_AGENTS).copied().collect()
+}
+
 /// Referees one game per case between the tested player and evolved opponents.
 pub fn referee(args: RefereeArgs) -> Outcome {
     // Every option is checked before a player starts.
@@ -74,7 +100,11 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     match (&args.seat.player, &args.seat.agent) {
         (None, None) => bail!("give --player CMD or --agent NAME"),
         (None, Some(name)) => {
-            known_agent(name, |n| tested_agent(n, 0), AGENTS)?;
+            known_agent(
+                name,
+                |n| case_tested_agent(n, 0, &[], args.rule.rule()),
+                &referee_agents(),
+            )?;
         }
         _ => {}
     }
@@ -122,8 +152,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let mut tested = tested_player(
             &args.seat,
             ReversiWire::default(),
-            |name| tested_agent(name, seed),
-            AGENTS,
+            |name| case_tested_agent(name, seed, weights, rule),
+            &referee_agents(),
             &log,
         )?;
         let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);

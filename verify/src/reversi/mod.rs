@@ -2,7 +2,9 @@
 //! `getNextMove` wire, the built-in players and the tester's cases.
 
 pub mod baselines;
+pub mod best;
 pub mod evolve;
+pub mod oracle;
 pub mod referee;
 pub mod report;
 pub mod wire;
@@ -20,7 +22,11 @@ use tabula_solver::reversi::{Board, Rule, Weights};
 use crate::agent::{Agent, RandomAgent};
 
 /// The built-in players, weakest first.
-pub const AGENTS: &[&str] = &["random", "greedy", "weights", "paranoid", "brs"];
+pub const AGENTS: &[&str] = &["random", "greedy", "weights", "paranoid", "brs", "best"];
+
+/// The players that only [`case_agent`] builds (they read the case's opponents):
+/// `oracle`, the reference ceiling.
+pub const REFERENCE_AGENTS: &[&str] = &["oracle"];
 
 /// The agent named `name`, if there is one.
 pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Board>>> {
@@ -36,6 +42,8 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Board>>> {
             Kind::BestReply,
             baselines::SEARCH_LIMITS,
         ))),
+        // Served alone: nobody reads its predictions.
+        "best" => Some(Box::new(best::Best::new(rng, Arc::default()))),
         _ => None,
     }
 }
@@ -50,8 +58,11 @@ pub fn case_agent(
     opponents: &[Opponent],
     predictions: &Arc<Predictions>,
 ) -> Option<Box<dyn Agent<Board>>> {
-    let _ = (opponents, predictions);
-    agent(name, rng)
+    match name {
+        "oracle" => Some(Box::new(oracle::Oracle::new(opponents))),
+        "best" => Some(Box::new(best::Best::new(rng, Arc::clone(predictions)))),
+        _ => agent(name, rng),
+    }
 }
 
 /// How often a player's model named the opponents' next moves, shared

@@ -22,14 +22,11 @@ use tabula_solver::reversi::{Board, Rule, Weights};
 
 use super::evolve::Settings as GaSettings;
 use super::referee::{opponents, referee_case};
-use super::{AGENTS, Opponent, Predictions, case_agent};
+use super::{AGENTS, Opponent, Predictions, REFERENCE_AGENTS, case_agent};
 use crate::report::Table;
 use crate::seat::{Limits, Local};
 use crate::stats::Mean;
 use crate::tournament::{self, Progress, Purpose, stream};
-
-/// Players that read the opponents' true weights: reference ceilings.
-pub const REFERENCES: &[&str] = &["oracle"];
 
 /// What a verify run plays.
 #[derive(Clone, Debug)]
@@ -78,11 +75,7 @@ pub fn known(name: &str) -> bool {
 /// Every built-in player, then the reference players that exist.
 pub fn default_players() -> Vec<String> {
     let mut names: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
-    for r in REFERENCES {
-        if known(r) && !names.iter().any(|n| n == r) {
-            names.push(r.to_string());
-        }
-    }
+    names.extend(REFERENCE_AGENTS.iter().map(|s| s.to_string()));
     names
 }
 
@@ -219,7 +212,7 @@ pub fn run(settings: &Settings, opponents: &[CaseOpponents], progress: Progress<
             let counts = predictions[p].counts();
             PlayerResult {
                 player: name.clone(),
-                reference: REFERENCES.contains(&name.as_str()),
+                reference: REFERENCE_AGENTS.contains(&name.as_str()),
                 total: mine.iter().map(|r| r.score).sum(),
                 oracle_share: None,
                 predictions: counts,
@@ -349,7 +342,7 @@ mod tests {
     fn player(name: &str, a: &[f64], b: &[f64]) -> PlayerResult {
         PlayerResult {
             player: name.into(),
-            reference: REFERENCES.contains(&name),
+            reference: REFERENCE_AGENTS.contains(&name),
             total: a.iter().chain(b).sum(),
             oracle_share: None,
             predictions: (0, 0),
