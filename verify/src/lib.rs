@@ -7,6 +7,7 @@
 //! - [`arena`]: the one match loop and its [`arena::GameRecord`];
 //! - [`wire`] and [`protocol`]: how requests and answers look on a pipe, both ends;
 //! - [`process`]: external programs over pipes;
+//! - [`record`] and [`notation`]: game logs (JSON Lines), each game's notation, replays;
 //! - [`tournament`]: named random streams, schedules and the parallel runner;
 //! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
@@ -15,8 +16,10 @@ pub mod arena;
 pub mod dominoes;
 pub mod ioiwari;
 pub mod nim;
+pub mod notation;
 pub mod process;
 pub mod protocol;
+pub mod record;
 pub mod report;
 pub mod reversi;
 pub mod scoreboard;
