@@ -120,6 +120,8 @@ pub struct VerifyArgs {
     table_bits: u32,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
 }
 
 /// The game's registration: its verbs.
@@ -276,7 +278,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 pub fn referee(args: RefereeArgs) -> Outcome {
     let timeout = Some(args.timeout.timeout);
     let cases = test_cases(args.cases, args.seed.seed);
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let mut record = |line: &str| log.line(line);
     let report = match &args.player {
         Some(command) => {
@@ -352,8 +354,14 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
     let progress = bar(pairs * 2 * config.openings, "games");
-    let report = run_tournament(&config, &|done| progress.set_position(done as u64));
+    let log = Log::open(&args.log)?;
+    let report = run_tournament(
+        &config,
+        &|done| progress.set_position(done as u64),
+        log.games(),
+    );
     progress.finish_and_clear();
+    log.flush()?;
     println!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
         config.openings, config.opening_plies, config.seed

@@ -12,6 +12,7 @@ use tabula_tables::ioiwari::IoiwariTable;
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
 use crate::stats::{Mean, Wdl};
+use crate::record::{At, GameLog};
 use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire, short};
 
@@ -313,6 +314,7 @@ fn against_optimal(
     games: usize,
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
 ) -> Vec<i32> {
     let schedule = Schedule {
         cases: boards.len(),
@@ -323,7 +325,12 @@ fn against_optimal(
     let lineup = vec![name.to_string(), "optimal".to_string()];
     let make = |n: &str, rng| agent(n, table, rng).expect("a built-in agent");
     let setup = |job: &Job| (boards[job.case], Match::new(boards[job.case]));
-    play_schedule(&schedule, &lineup, &make, &setup, seed, progress)
+    let records = play_schedule(&schedule, &lineup, &make, &setup, seed, progress);
+    for (job, record) in &records {
+        let board = boards[job.case];
+        log.record(record, &board, &At::of_job(seed, &schedule, job, board.to_string()));
+    }
+    records
         .into_iter()
         .map(|(_, record)| record.end.difference())
         .collect()
@@ -340,13 +347,20 @@ pub fn results_table(
     games: usize,
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
 ) -> Report {
     let n = boards.len();
-    let greedy1 = against_optimal(boards, table, "greedy1", 1, seed, progress);
-    let greedy2 = against_optimal(boards, table, "greedy2", 1, seed, &|d| progress(n + d));
-    let random = against_optimal(boards, table, "random", games, seed, &|d| {
-        progress(2 * n + d)
-    });
+    let greedy1 = against_optimal(boards, table, "greedy1", 1, seed, progress, log);
+    let greedy2 = against_optimal(boards, table, "greedy2", 1, seed, &|d| progress(n + d), log);
+    let random = against_optimal(
+        boards,
+        table,
+        "random",
+        games,
+        seed,
+        &|d| progress(2 * n + d),
+        log,
+    );
     let mut totals = Totals {
         instances: boards.len(),
         random_games: games,
@@ -497,7 +511,7 @@ mod tests {
     #[test]
     fn official_totals_greedy1_wins_22_and_draws_7() {
         let table = built();
-        let report = results_table(&instances(), &table, 20, 1, &|_| {});
+        let report = results_table(&instances(), &table, 20, 1, &|_| {}, &GameLog::off());
         assert_eq!(report.totals.instances, 51);
         assert_eq!(report.totals.optimal.wins, 51);
         assert_eq!(
@@ -516,10 +530,10 @@ mod tests {
     fn same_seed_same_report() {
         let table = built();
         let boards = &instances()[..5];
-        let a = results_table(boards, &table, 50, 7, &|_| {});
-        let b = results_table(boards, &table, 50, 7, &|_| {});
+        let a = results_table(boards, &table, 50, 7, &|_| {}, &GameLog::off());
+        let b = results_table(boards, &table, 50, 7, &|_| {}, &GameLog::off());
         assert_eq!(a, b);
-        let c = results_table(boards, &table, 50, 8, &|_| {});
+        let c = results_table(boards, &table, 50, 8, &|_| {}, &GameLog::off());
         assert_ne!(a, c);
     }
 

@@ -15,7 +15,7 @@ use tabula_solver::{Game, Seat, Turn};
 
 use crate::arena::GameRecord;
 use crate::seat::Fault;
-use crate::tournament::{Purpose, stream_name};
+use crate::tournament::{Job, Purpose, Schedule, Seatings, stream_name};
 
 /// How a game writes its parameters, its start and its moves in a log, and reads them back.
 pub trait Notation: Game {
@@ -74,6 +74,20 @@ impl At {
             label: label.into(),
             game,
             stream: stream_name(Purpose::Chance, case as u64, game as u64, 0),
+        }
+    }
+
+    /// Job `job` of `schedule`: its game number counts every seating (game ×
+    /// rotations + rotation), and chance draws from the job's chance stream
+    /// (`chance/<case>/<game>/0`, shared by the seatings).
+    pub fn of_job(seed: u64, schedule: &Schedule, job: &Job, label: impl Into<String>) -> At {
+        let rotations = match schedule.seatings {
+            Seatings::Fixed => 1,
+            Seatings::Rotated => schedule.seats,
+        };
+        At {
+            game: job.game * rotations + job.rotation,
+            ..At::new(seed, job.case, label, job.game)
         }
     }
 

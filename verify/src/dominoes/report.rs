@@ -10,6 +10,7 @@ use serde::Serialize;
 use tabula_solver::dominoes::{Match, Rules};
 
 use super::{agent, deal, sees_open_hand};
+use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
 use crate::stats::Mean;
@@ -96,7 +97,7 @@ pub fn case_name(rules: Rules) -> String {
 }
 
 /// Plays every pairing of `settings` and tallies it; `progress` counts games.
-pub fn run(settings: &Settings, progress: Progress<'_>) -> Report {
+pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report {
     assert!(
         settings.games >= 2 && settings.games.is_multiple_of(2),
         "paired deals need an even number of games"
@@ -136,6 +137,8 @@ pub fn run(settings: &Settings, progress: Progress<'_>) -> Report {
             for (job, record) in &records {
                 let seat = job.seat_of(0, 2);
                 let case = case_name(settings.cases[job.case]);
+                let rules = settings.cases[job.case];
+                log.record(record, &rules, &At::of_job(settings.seed, &schedule, job, &case));
                 all.add(player, &case, seat, record);
                 let role = if record.end.opener() == seat {
                     "opener"
@@ -306,8 +309,8 @@ mod tests {
 
     #[test]
     fn a_run_is_reproducible_and_counts_every_game_once() {
-        let a = run(&settings(3), &|_| {});
-        let b = run(&settings(3), &|_| {});
+        let a = run(&settings(3), &|_| {}, &GameLog::off());
+        let b = run(&settings(3), &|_| {}, &GameLog::off());
         assert_eq!(
             serde_json::to_string(&a).unwrap(),
             serde_json::to_string(&b).unwrap()
@@ -318,7 +321,7 @@ mod tests {
         for c in &p.cases {
             assert_eq!(c.wins + c.ties + c.losses, 40);
         }
-        let c = run(&settings(4), &|_| {});
+        let c = run(&settings(4), &|_| {}, &GameLog::off());
         assert_ne!(
             serde_json::to_string(&a).unwrap(),
             serde_json::to_string(&c).unwrap()
