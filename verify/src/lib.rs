@@ -8,6 +8,7 @@
 //! - [`wire`] and [`protocol`]: how requests and answers look on a pipe, both ends;
 //! - [`process`]: external programs over pipes;
 //! - [`record`] and [`notation`]: game logs (JSON Lines), each game's notation, replays;
+//! - [`plot`]: SVG plots of reports;
 //! - [`tournament`]: named random streams, schedules and the parallel runner;
 //! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
@@ -17,6 +18,7 @@ pub mod dominoes;
 pub mod ioiwari;
 pub mod nim;
 pub mod notation;
+pub mod plot;
 pub mod process;
 pub mod protocol;
 pub mod record;
