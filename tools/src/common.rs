@@ -113,6 +113,32 @@ pub struct LogArgs {
     pub transcript: Option<OutputPath>,
 }
 
+/// Parses `--plot FILE.svg`: a file (not stdout), checked writable before the run.
+pub fn plot_path(text: &str) -> Result<PathBuf, String> {
+    match output_path(text)? {
+        OutputPath::File(path) => Ok(path),
+        OutputPath::Stdout => Err("a plot goes to a file, not stdout".into()),
+    }
+}
+
+/// A plot of the report.
+#[derive(Args, Clone, Debug)]
+pub struct PlotArgs {
+    /// Also draw the report as an SVG plot: means with 95% intervals per player and case, reference ceilings dashed.
+    #[arg(long, value_name = "FILE.svg", value_parser = plot_path)]
+    pub plot: Option<PathBuf>,
+}
+
+impl PlotArgs {
+    /// Draws `plot()` into `--plot` when it was given.
+    pub fn write(&self, plot: impl FnOnce() -> tabula_verify::plot::Plot) -> anyhow::Result<()> {
+        if let Some(path) = &self.plot {
+            plot().write_svg(path)?;
+        }
+        Ok(())
+    }
+}
+
 /// A report's JSON.
 #[derive(Args, Clone, Debug)]
 pub struct JsonArgs {

@@ -22,7 +22,7 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, serve_stdio,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, serve_stdio,
     tested_player,
 };
 use crate::progress::bar;
@@ -103,6 +103,8 @@ pub struct VerifyArgs {
     json: JsonArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 /// The table, built in memory or read from `path`; a file's every record is
@@ -308,6 +310,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     progress.finish_and_clear();
     log.flush()?;
+    args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -15,7 +15,7 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
     serve_stdio, tested_player,
 };
 use crate::registry::{GameEntry, Verb};
@@ -133,6 +133,8 @@ pub struct VerifyArgs {
     json: JsonArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 fn verify(args: VerifyArgs) -> Outcome {
@@ -147,6 +149,8 @@ fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     log.flush()?;
+    args.plot
+        .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
     let columns = [
         Column::Games,
         Column::Wdl,

@@ -23,7 +23,7 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
     seconds, serve_stdio, tested_player,
 };
 use crate::progress::bar;
@@ -122,6 +122,8 @@ pub struct VerifyArgs {
     json: JsonArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -365,6 +367,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     progress.finish_and_clear();
     log.flush()?;
+    args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

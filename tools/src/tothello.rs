@@ -17,7 +17,7 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
+    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -122,6 +122,8 @@ pub struct VerifyArgs {
     json: JsonArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 /// The game's registration: its verbs.
@@ -362,6 +364,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     progress.finish_and_clear();
     log.flush()?;
+    args.plot.write(|| report.plot())?;
     println!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
         config.openings, config.opening_plies, config.seed

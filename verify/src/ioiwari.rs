@@ -265,6 +265,8 @@ pub struct InstanceRow {
     pub greedy2: i32,
     /// Mean final difference of the random games.
     pub random_mean: f64,
+    /// Half-width of the 95% interval of `random_mean`.
+    pub random_mean_ci95: f64,
     /// Fraction of random games won.
     pub random_win: f64,
     /// Fraction of random games drawn.
@@ -393,6 +395,7 @@ pub fn results_table(
             greedy1: greedy1[i],
             greedy2: greedy2[i],
             random_mean: Mean::of(&sample).mean,
+            random_mean_ci95: Mean::of(&sample).ci95,
             random_win: wdl.win_rate(),
             random_draw: wdl.draw_rate(),
             random_loss: wdl.loss_rate(),
@@ -455,6 +458,42 @@ impl Report {
     }
 }
 
+
+impl Report {
+    /// Player 1's final difference per starting board against the optimal
+    /// player 2: random (mean ± 95%), greedy1 and greedy2, and optimal play as
+    /// the ceiling.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        let case = |row: &InstanceRow| row.board.iter().map(u8::to_string).collect::<String>();
+        let series = |name: &str, point: &dyn Fn(&InstanceRow) -> Point| Series {
+            name: name.into(),
+            points: self.instances.iter().map(point).collect(),
+        };
+        Plot {
+            title: format!(
+                "Ioiwari: player 1 against the optimal player 2 ({} random games per board, seed {})",
+                self.totals.random_games, self.seed
+            ),
+            x_label: "starting board (beads in pits 1 to 7)".into(),
+            y_label: "player 1's bank minus player 2's (beads)".into(),
+            series: vec![
+                series("random", &|r| Point {
+                    case: case(r),
+                    mean: r.random_mean,
+                    low: r.random_mean - r.random_mean_ci95,
+                    high: r.random_mean + r.random_mean_ci95,
+                }),
+                series("greedy1", &|r| Point::exact(case(r), f64::from(r.greedy1))),
+                series("greedy2", &|r| Point::exact(case(r), f64::from(r.greedy2))),
+            ],
+            ceilings: vec![series("optimal", &|r| {
+                Point::exact(case(r), f64::from(r.optimal))
+            })],
+            y_range: None,
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

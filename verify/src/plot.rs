@@ -224,7 +224,9 @@ impl Plot {
             .disable_x_mesh()
             // With at most n + 1 ticks over n cases, the ticks fall on the cases.
             .x_labels(n + 1)
-            .light_line_style(RGBColor(235, 235, 235))
+            .bold_line_style(RGBColor(225, 225, 225))
+            .light_line_style(TRANSPARENT)
+            .y_labels(10)
             .x_label_formatter(&label_of)
             .x_label_style(x_style)
             .y_label_style((FONT, 14))

@@ -8,7 +8,7 @@ use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::Outcome;
-use crate::common::{GamesArgs, JsonArgs, Log, LogArgs, SeedArgs, emit_report};
+use crate::common::{GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify dominoes`.
@@ -41,6 +41,8 @@ pub struct VerifyArgs {
     json: JsonArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 /// Runs the report.
@@ -81,6 +83,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     progress.finish_and_clear();
     log.flush()?;
+    args.plot.write(|| report.plot(&settings.cases))?;
     emit_report(
         &report.to_markdown(&settings.cases),
         args.json.json.as_ref(),

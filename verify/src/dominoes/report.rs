@@ -293,6 +293,69 @@ impl Report {
     }
 }
 
+
+impl Report {
+    /// Each player's points per game per case, averaged over its opponents
+    /// (± 95%); the clairvoyant, which sees the other hand, as the ceiling.
+    pub fn plot(&self, cases: &[Rules]) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        let mut players: Vec<&str> = Vec::new();
+        for p in &self.pairings {
+            if !players.contains(&p.player.as_str()) {
+                players.push(&p.player);
+            }
+        }
+        let mut series = Vec::new();
+        let mut ceilings = Vec::new();
+        for player in players {
+            let pairings: Vec<&Pairing> =
+                self.pairings.iter().filter(|p| p.player == player).collect();
+            let name = match pairings.as_slice() {
+                [one] => format!("{player} vs {}", one.opponent),
+                many => format!("{player} (mean of {} opponents)", many.len()),
+            };
+            let points = cases
+                .iter()
+                .map(|&rules| {
+                    // Independent samples of equal weight: the intervals add in quadrature.
+                    let means: Vec<Mean> = pairings
+                        .iter()
+                        .filter_map(|p| {
+                            p.cases
+                                .iter()
+                                .find(|c| (c.n, c.h) == (rules.numbers, rules.hand))
+                                .map(|c| c.points)
+                        })
+                        .collect();
+                    let k = means.len().max(1) as f64;
+                    let mean = Mean {
+                        n: means.iter().map(|m| m.n).sum(),
+                        mean: means.iter().map(|m| m.mean).sum::<f64>() / k,
+                        ci95: means.iter().map(|m| m.ci95 * m.ci95).sum::<f64>().sqrt() / k,
+                    };
+                    Point::mean(case_name(rules), &mean)
+                })
+                .collect();
+            let line = Series { name, points };
+            if pairings.iter().any(|p| p.reference) {
+                ceilings.push(line);
+            } else {
+                series.push(line);
+            }
+        }
+        Plot {
+            title: format!(
+                "Dominoes: points per game per case ({} games per case and pairing, seed {})",
+                self.games, self.seed
+            ),
+            x_label: "case (N numbers, H tiles per hand)".into(),
+            y_label: "points per game (win 1, tie 1/2)".into(),
+            series,
+            ceilings,
+            y_range: Some((0.0, 1.0)),
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -155,3 +155,32 @@ impl Report {
         )
     }
 }
+
+impl Report {
+    /// Each player's mean case score against the server per board side, as a plot.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        Plot {
+            title: format!(
+                "PseudoTonga: players against the server ({} games per side, seed {})",
+                self.games, self.seed
+            ),
+            x_label: "board side N".into(),
+            y_label: "case score: own points minus the server's (mean per game)".into(),
+            series: self
+                .agents
+                .iter()
+                .map(|a| Series {
+                    name: a.agent.clone(),
+                    points: a
+                        .sizes
+                        .iter()
+                        .map(|s| Point::mean(case_name(s.n), &s.case_score))
+                        .collect(),
+                })
+                .collect(),
+            ceilings: Vec::new(),
+            y_range: None,
+        }
+    }
+}

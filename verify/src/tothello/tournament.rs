@@ -190,6 +190,31 @@ impl TournamentReport {
     }
 }
 
+
+impl TournamentReport {
+    /// The first player's win rate in each pair, as a plot.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        Plot {
+            title: format!(
+                "Tothello: {} openings of {} random placements, both colours, seed {}",
+                self.config.openings, self.config.opening_plies, self.config.seed
+            ),
+            x_label: "pair (first vs second)".into(),
+            y_label: "win rate of the first player (fraction of games)".into(),
+            series: vec![Series {
+                name: "first player's win rate".into(),
+                points: self
+                    .pairs
+                    .iter()
+                    .map(|p| Point::win_rate(format!("{} vs {}", p.first, p.second), &p.wdl))
+                    .collect(),
+            }],
+            ceilings: Vec::new(),
+            y_range: Some((0.0, 1.0)),
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
