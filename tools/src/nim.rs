@@ -15,8 +15,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
-    serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
+    known_agent, serve_stdio, tested_player,
 };
 use crate::registry::{GameEntry, Verb};
 
@@ -106,7 +106,11 @@ fn referee(args: RefereeArgs) -> Outcome {
         });
         for (game, record) in records.iter().enumerate() {
             let seat = game % 2;
-            log.game(record, &heap, &At::new(seed, case, format!("heap {heap}"), game));
+            log.game(
+                record,
+                &heap,
+                &At::new(seed, case, format!("heap {heap}"), game),
+            );
             let line = nim::result_line(heap, seat, record);
             log.line(&line);
             println!("{line}");

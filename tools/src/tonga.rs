@@ -23,8 +23,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
-    seconds, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
+    known_agent, seconds, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -315,7 +315,11 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
             drop(player);
             // PseudoTonga has no chance moves.
-            log.game(&record, &n, &At::new(seed, case, format!("N={n}"), g).with_stream("none"));
+            log.game(
+                &record,
+                &n,
+                &At::new(seed, case, format!("N={n}"), g).with_stream("none"),
+            );
             let result = GameResult::new(seat, &record);
             let moves: Vec<String> = result
                 .moves

@@ -15,12 +15,7 @@ use tabula_verify::record::{GameLine, Notation, read_log, replay};
 fn logged(args: &[&str]) -> (String, Vec<GameLine>) {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("games.jsonl");
-    let out = tabula()
-        .args(args)
-        .arg("--log")
-        .arg(&log)
-        .output()
-        .unwrap();
+    let out = tabula().args(args).arg("--log").arg(&log).output().unwrap();
     assert!(out.status.success(), "{args:?}: {}", stderr(&out));
     (stdout(&out), read(&log))
 }
@@ -107,7 +102,14 @@ fn tonga_logs_replay_with_the_forfeit_rule() {
         assert!(line.moves.len() < 36);
     }
     let (_, lines) = logged(&[
-        "verify", "tonga", "--agents", "random,greedy", "--sizes", "6", "--games", "2",
+        "verify",
+        "tonga",
+        "--agents",
+        "random,greedy",
+        "--sizes",
+        "6",
+        "--games",
+        "2",
     ]);
     replay_all::<tonga::Position>(&lines);
     assert_eq!(lines.len(), 4);
@@ -141,12 +143,14 @@ fn dominoes_logs_replay_with_every_draw() {
         env!("CARGO_BIN_EXE_tabula")
     );
     for tested in [["--agent", "random"], ["--player", served.as_str()]] {
-        let (_, lines) = logged(&[
-            &["referee", "dominoes", "--opponent", "heaviest"][..],
-            &tested,
-            &["--cases", "5:4,9:7", "--games", "6", "--seed", "5"],
-        ]
-        .concat());
+        let (_, lines) = logged(
+            &[
+                &["referee", "dominoes", "--opponent", "heaviest"][..],
+                &tested,
+                &["--cases", "5:4,9:7", "--games", "6", "--seed", "5"],
+            ]
+            .concat(),
+        );
         replay_all::<dominoes::Match>(&lines);
         assert_eq!(lines.len(), 12);
         assert_eq!(lines[0].seats[0], tested[1]);
@@ -196,4 +200,61 @@ fn reversi_referee_logs_replay() {
     assert_eq!(lines.len(), 2);
     assert_eq!((ends[0].players(), ends[1].players()), (3, 4));
     assert_eq!(lines[1].params["n"], 8);
+}
+
+#[test]
+fn replay_writes_one_self_contained_page_of_the_logged_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let out = tabula()
+        .args(["referee", "ioiwari", "--agent", "random", "--all", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = read(&log);
+    let page = dir.path().join("replay.html");
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("(51 games)"), "{}", stdout(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    // No network: nothing is fetched, scripts and styles are inline.
+    for outside in ["http://", "https://", "src=", "<link"] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+    for line in &lines {
+        let title = format!("\"title\":\"ioiwari, {}, game 0\"", line.case_label);
+        assert!(html.contains(&title), "{title}");
+    }
+    // One game only, and a game the log does not have.
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .args(["--game", "3", "-o"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("\"title\":").count(), 1);
+    assert!(html.contains(&lines[3].case_label));
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .args(["--game", "51"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("the log has 51 games"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -11,8 +11,8 @@ use tabula_tables::ioiwari::IoiwariTable;
 
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
-use crate::stats::{Mean, Wdl};
 use crate::record::{At, GameLog};
+use crate::stats::{Mean, Wdl};
 use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire, short};
 
@@ -330,7 +330,11 @@ fn against_optimal(
     let records = play_schedule(&schedule, &lineup, &make, &setup, seed, progress);
     for (job, record) in &records {
         let board = boards[job.case];
-        log.record(record, &board, &At::of_job(seed, &schedule, job, board.to_string()));
+        log.record(
+            record,
+            &board,
+            &At::of_job(seed, &schedule, job, board.to_string()),
+        );
     }
     records
         .into_iter()
@@ -457,7 +461,6 @@ impl Report {
         format!("{}\n\n{}", self.header(), table.to_markdown())
     }
 }
-
 
 impl Report {
     /// Player 1's final difference per starting board against the optimal

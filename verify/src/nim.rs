@@ -113,7 +113,11 @@ pub fn verify(
             let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));
             for (job, record) in play_schedule(&schedule, &lineup, &make, &setup, seed, progress) {
                 let case = format!("heap {}", heaps[job.case]);
-                log.record(&record, &heaps[job.case], &At::of_job(seed, &schedule, &job, &case));
+                log.record(
+                    &record,
+                    &heaps[job.case],
+                    &At::of_job(seed, &schedule, &job, &case),
+                );
                 let seat = job.seat_of(0, record.end.seats());
                 board.add(&format!("{a} vs {b}"), &case, seat, &record);
             }

@@ -66,8 +66,7 @@ impl Notation for Nim {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
-        text.parse()
-            .map_err(|_| format!("'{text}' is not a count"))
+        text.parse().map_err(|_| format!("'{text}' is not a count"))
     }
 }
 
@@ -132,8 +131,8 @@ impl Notation for tonga::Position {
     fn from_start_json(value: &Value) -> Result<tonga::Position, String> {
         let n = uint(value, "n")?;
         let rows = strings(value, "rows")?;
-        let board = TongaBoard::parse(&format!("{n}\n{}", rows.join("\n")))
-            .map_err(|e| e.to_string())?;
+        let board =
+            TongaBoard::parse(&format!("{n}\n{}", rows.join("\n"))).map_err(|e| e.to_string())?;
         let to_move = text(value, "to_move")?;
         let to_move = Colour::from_letter(to_move).ok_or_else(|| format!("no colour {to_move}"))?;
         Ok(tonga::Position { board, to_move })
@@ -184,7 +183,8 @@ impl Notation for tothello::Position {
     }
 
     fn parse_move(&self, text: &str) -> Result<tothello::Move, String> {
-        text.parse().map_err(|e: tothello::TothelloError| e.to_string())
+        text.parse()
+            .map_err(|e: tothello::TothelloError| e.to_string())
     }
 }
 
@@ -200,7 +200,11 @@ impl Notation for dominoes::Match {
 
     fn start_json(&self) -> Value {
         let hand = |seat| -> Vec<String> { self.hand(seat).iter().map(Tile::to_string).collect() };
-        let line: Vec<String> = self.line().iter().map(|(l, r)| format!("{l}-{r}")).collect();
+        let line: Vec<String> = self
+            .line()
+            .iter()
+            .map(|(l, r)| format!("{l}-{r}"))
+            .collect();
         json!({
             "n": self.rules().numbers,
             "h": self.rules().hand,

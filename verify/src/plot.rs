@@ -164,7 +164,11 @@ impl Plot {
         if cases.is_empty() {
             return Err(PlotError::Empty);
         }
-        let names = self.series.iter().chain(&self.ceilings).map(|s| s.name.len());
+        let names = self
+            .series
+            .iter()
+            .chain(&self.ceilings)
+            .map(|s| s.name.len());
         let legend_width = 70 + 8 * names.max().unwrap_or(0) as u32;
         let width = (560 + 38 * cases.len() as u32).clamp(760, 1800) + legend_width;
         let longest_case = cases.iter().map(String::len).max().unwrap_or(0) as u32;
@@ -179,9 +183,7 @@ impl Plot {
         {
             let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
             root.fill(&WHITE).map_err(draw_error)?;
-            let root = root
-                .titled(&self.title, (FONT, 22))
-                .map_err(draw_error)?;
+            let root = root.titled(&self.title, (FONT, 22)).map_err(draw_error)?;
             let (chart_area, legend_area) =
                 root.split_horizontally(width.saturating_sub(legend_width));
             self.draw_chart(&chart_area, &cases, rotated, x_area)?;
@@ -277,14 +279,19 @@ impl Plot {
                 .map_err(draw_error)?;
             let cap = 0.04;
             chart
-                .draw_series(points.iter().filter(|(_, p)| p.high > p.low).flat_map(|(x, p)| {
-                    let style = colour.stroke_width(2);
-                    [
-                        PathElement::new(vec![(*x, p.low), (*x, p.high)], style),
-                        PathElement::new(vec![(x - cap, p.low), (x + cap, p.low)], style),
-                        PathElement::new(vec![(x - cap, p.high), (x + cap, p.high)], style),
-                    ]
-                }))
+                .draw_series(
+                    points
+                        .iter()
+                        .filter(|(_, p)| p.high > p.low)
+                        .flat_map(|(x, p)| {
+                            let style = colour.stroke_width(2);
+                            [
+                                PathElement::new(vec![(*x, p.low), (*x, p.high)], style),
+                                PathElement::new(vec![(x - cap, p.low), (x + cap, p.low)], style),
+                                PathElement::new(vec![(x - cap, p.high), (x + cap, p.high)], style),
+                            ]
+                        }),
+                )
                 .map_err(draw_error)?;
             chart
                 .draw_series(
@@ -299,8 +306,12 @@ impl Plot {
 
     fn draw_legend(&self, area: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), PlotError> {
         let mut y = 40;
-        area.draw(&Text::new("legend (bars: 95% interval)", (8, y - 24), (FONT, 13)))
-            .map_err(draw_error)?;
+        area.draw(&Text::new(
+            "legend (bars: 95% interval)",
+            (8, y - 24),
+            (FONT, 13),
+        ))
+        .map_err(draw_error)?;
         for (k, series) in self.series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
             area.draw(&PathElement::new(
@@ -352,7 +363,9 @@ pub fn win_rates(board: &Scoreboard) -> Vec<Series> {
 
 /// Each entrant's mean score per case (± 95%), from a scoreboard.
 pub fn mean_scores(board: &Scoreboard) -> Vec<Series> {
-    per_entrant(board, |case, tally| Point::mean(case, &Mean::of(&tally.scores)))
+    per_entrant(board, |case, tally| {
+        Point::mean(case, &Mean::of(&tally.scores))
+    })
 }
 
 fn per_entrant(
@@ -498,7 +511,14 @@ mod tests {
     fn scoreboard_series_follow_entrants_and_cases() {
         use crate::nim;
         let agents = vec!["optimal".to_string(), "random".to_string()];
-        let board = nim::verify(&agents, &[5, 8], 10, 3, &|_| {}, &crate::record::GameLog::off());
+        let board = nim::verify(
+            &agents,
+            &[5, 8],
+            10,
+            3,
+            &|_| {},
+            &crate::record::GameLog::off(),
+        );
         let series = win_rates(&board);
         assert_eq!(series.len(), 1);
         assert_eq!(series[0].name, "optimal vs random");

@@ -234,7 +234,9 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
             None => Turn::Chance,
         };
         if turn != expected {
-            return Err(bad(format!("logged as {expected:?}, but the turn is {turn:?}")));
+            return Err(bad(format!(
+                "logged as {expected:?}, but the turn is {turn:?}"
+            )));
         }
         let mv = state.parse_move(&logged.mv).map_err(bad)?;
         if turn == Turn::Chance {
@@ -381,10 +383,16 @@ mod tests {
         ));
         let mut wrong = lines[0].clone();
         wrong.moves[0].mv = "4".into();
-        assert!(matches!(replay::<Nim>(&wrong), Err(ReplayError::Move { .. })));
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::Move { .. })
+        ));
         let mut wrong = lines[0].clone();
         wrong.moves.pop();
-        assert!(matches!(replay::<Nim>(&wrong), Err(ReplayError::Unfinished)));
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::Unfinished)
+        ));
         assert!(matches!(
             replay::<tabula_solver::ioiwari::Match>(&lines[0]),
             Err(ReplayError::OtherGame { .. })

@@ -133,9 +133,18 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
         let (result, records) = referee_case(rules, &setup, tested.as_mut(), &mut opponent, limits);
         for (game, record) in records.iter().enumerate() {
-            let draws = stream_name(Purpose::Chance, case_key(rules), setup.deal_index(game) as u64, 0);
+            let draws = stream_name(
+                Purpose::Chance,
+                case_key(rules),
+                setup.deal_index(game) as u64,
+                0,
+            );
             let label = format!("({},{})", rules.numbers, rules.hand);
-            log.game(record, &rules, &At::new(seed, i, label, game).with_stream(draws));
+            log.game(
+                record,
+                &rules,
+                &At::new(seed, i, label, game).with_stream(draws),
+            );
             log.line(&game_line(game, &setup, record));
         }
         say(&result.line());

@@ -5,12 +5,12 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::reversi::Board;
 use tabula_verify::agent::Agent;
+use tabula_verify::record::At;
 use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::{
     RefereeReport, game_line, opponents, parse_sizes, referee_case,
 };
 use tabula_verify::reversi::{AGENTS, ReversiWire, agent};
-use tabula_verify::record::At;
 use tabula_verify::seat::Limits;
 use tabula_verify::tournament::{self, Purpose, stream};
 use tabula_verify::wire::Session;

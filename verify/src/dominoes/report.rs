@@ -138,7 +138,11 @@ pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report
                 let seat = job.seat_of(0, 2);
                 let case = case_name(settings.cases[job.case]);
                 let rules = settings.cases[job.case];
-                log.record(record, &rules, &At::of_job(settings.seed, &schedule, job, &case));
+                log.record(
+                    record,
+                    &rules,
+                    &At::of_job(settings.seed, &schedule, job, &case),
+                );
                 all.add(player, &case, seat, record);
                 let role = if record.end.opener() == seat {
                     "opener"
@@ -293,7 +297,6 @@ impl Report {
     }
 }
 
-
 impl Report {
     /// Each player's points per game per case, averaged over its opponents
     /// (± 95%); the clairvoyant, which sees the other hand, as the ceiling.
@@ -308,8 +311,11 @@ impl Report {
         let mut series = Vec::new();
         let mut ceilings = Vec::new();
         for player in players {
-            let pairings: Vec<&Pairing> =
-                self.pairings.iter().filter(|p| p.player == player).collect();
+            let pairings: Vec<&Pairing> = self
+                .pairings
+                .iter()
+                .filter(|p| p.player == player)
+                .collect();
             let name = match pairings.as_slice() {
                 [one] => format!("{player} vs {}", one.opponent),
                 many => format!("{player} (mean of {} opponents)", many.len()),

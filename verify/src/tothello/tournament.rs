@@ -6,10 +6,10 @@ use tabula_solver::tothello::{Move, Position};
 
 use super::agents::{Player, random_square};
 use crate::agent::Agent;
+use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::Scoreboard;
 use crate::stats::{Mean, Wdl};
-use crate::record::{At, GameLog};
 use crate::tournament::{
     Job, Progress, Purpose, Schedule, Seatings, play_schedule, stream, stream_name,
 };
@@ -189,7 +189,6 @@ impl TournamentReport {
         table.to_markdown()
     }
 }
-
 
 impl TournamentReport {
     /// The first player's win rate in each pair, as a plot.
