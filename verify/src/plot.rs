@@ -478,7 +478,8 @@ mod tests {
             "N=6",
             "N=8",
             "N=10",
-            "0.5",
+            "0.0",
+            "1.0",
         ] {
             assert!(text.contains(label), "{label} missing from {text}");
         }
