@@ -123,6 +123,8 @@ const CEILING: RGBColor = RGBColor(160, 20, 40);
 
 const FONT: &str = "sans-serif";
 
+const LEGEND_HEADER: &str = "legend (bars: 95% interval)";
+
 impl Plot {
     /// The cases in the order first seen over the series, then the ceilings.
     pub fn cases(&self) -> Vec<String> {
@@ -164,17 +166,16 @@ impl Plot {
         if cases.is_empty() {
             return Err(PlotError::Empty);
         }
-        let names = self
-            .series
-            .iter()
-            .chain(&self.ceilings)
-            .map(|s| s.name.len());
+        // Ceilings' names get " (ceiling)" in the legend.
+        let names = (self.series.iter().map(|s| s.name.chars().count()))
+            .chain(self.ceilings.iter().map(|s| s.name.chars().count() + 10))
+            .chain([LEGEND_HEADER.len() - 8]);
         let legend_width = 70 + 8 * names.max().unwrap_or(0) as u32;
         let width = (560 + 38 * cases.len() as u32).clamp(760, 1800) + legend_width;
         let longest_case = cases.iter().map(String::len).max().unwrap_or(0) as u32;
         let rotated = cases.len() > 8 || longest_case > 10;
         let x_area = if rotated {
-            40 + 7 * longest_case.min(30)
+            40 + 8 * longest_case.min(30)
         } else {
             50
         };
@@ -211,7 +212,14 @@ impl Plot {
         let label_of = |x: &f64| {
             let i = x.round();
             if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                cases[i as usize].clone()
+                let case = &cases[i as usize];
+                if rotated {
+                    // Rotated labels are centred on the tick: as many no-break
+                    // spaces before them put the text wholly below the axis.
+                    "\u{a0}".repeat(case.chars().count() + 2) + case
+                } else {
+                    case.clone()
+                }
             } else {
                 String::new()
             }
@@ -306,12 +314,8 @@ impl Plot {
 
     fn draw_legend(&self, area: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), PlotError> {
         let mut y = 40;
-        area.draw(&Text::new(
-            "legend (bars: 95% interval)",
-            (8, y - 24),
-            (FONT, 13),
-        ))
-        .map_err(draw_error)?;
+        area.draw(&Text::new(LEGEND_HEADER, (8, y - 24), (FONT, 13)))
+            .map_err(draw_error)?;
         for (k, series) in self.series.iter().enumerate() {
             let colour = COLOURS[k % COLOURS.len()];
             area.draw(&PathElement::new(
