@@ -175,7 +175,7 @@ impl Plot {
         let longest_case = cases.iter().map(String::len).max().unwrap_or(0) as u32;
         let rotated = cases.len() > 8 || longest_case > 10;
         let x_area = if rotated {
-            40 + 8 * longest_case.min(30)
+            30 + 7 * longest_case.min(30)
         } else {
             50
         };
@@ -216,7 +216,8 @@ impl Plot {
                 if rotated {
                     // Rotated labels are centred on the tick: as many no-break
                     // spaces before them put the text wholly below the axis.
-                    "\u{a0}".repeat(case.chars().count() + 2) + case
+                    // (A no-break space is narrower than most letters.)
+                    "\u{a0}".repeat(case.chars().count() * 3 / 2 + 3) + case
                 } else {
                     case.clone()
                 }
