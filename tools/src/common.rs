@@ -8,6 +8,8 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
+use tabula_verify::arena::GameRecord;
+use tabula_verify::record::{At, GameLog, Notation};
 
 /// Where output goes: a file, or stdout for `-`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,12 +102,41 @@ pub struct TimeoutArgs {
     pub timeout: Duration,
 }
 
-/// A game log.
+/// A game log and a transcript.
 #[derive(Args, Clone, Debug)]
 pub struct LogArgs {
-    /// Record every game (and the dialogue with external players) in this file.
+    /// Record every game in this file as JSON Lines, one object per game (format in the README).
     #[arg(long, value_name = "FILE", value_parser = output_path)]
     pub log: Option<OutputPath>,
+    /// Record the dialogue with external players (`>` sent, `<` received) and the referee's result lines in this text file.
+    #[arg(long, value_name = "FILE", value_parser = output_path)]
+    pub transcript: Option<OutputPath>,
+}
+
+/// Parses `--plot FILE.svg`: a file (not stdout), checked writable before the run.
+pub fn plot_path(text: &str) -> Result<PathBuf, String> {
+    match output_path(text)? {
+        OutputPath::File(path) => Ok(path),
+        OutputPath::Stdout => Err("a plot goes to a file, not stdout".into()),
+    }
+}
+
+/// A plot of the report.
+#[derive(Args, Clone, Debug)]
+pub struct PlotArgs {
+    /// Also draw the report as an SVG plot: means with 95% intervals per player and case, reference ceilings dashed.
+    #[arg(long, value_name = "FILE.svg", value_parser = plot_path)]
+    pub plot: Option<PathBuf>,
+}
+
+impl PlotArgs {
+    /// Draws `plot()` into `--plot` when it was given.
+    pub fn write(&self, plot: impl FnOnce() -> tabula_verify::plot::Plot) -> anyhow::Result<()> {
+        if let Some(path) = &self.plot {
+            plot().write_svg(path)?;
+        }
+        Ok(())
+    }
 }
 
 /// A report's JSON.
@@ -166,36 +197,55 @@ fn path_text(path: &Path) -> String {
     path.display().to_string()
 }
 
-/// A log file shared by the referee and the transcripts of its players.
+/// A run's records: the game log (`--log`, JSON Lines) and the transcript
+/// (`--transcript`, text: the dialogue with external players and result lines).
 #[derive(Clone, Default)]
-pub struct Log(Option<std::sync::Arc<std::sync::Mutex<Box<dyn std::io::Write + Send>>>>);
+pub struct Log {
+    games: GameLog,
+    text: Option<std::sync::Arc<std::sync::Mutex<Box<dyn std::io::Write + Send>>>>,
+}
 
 impl Log {
-    /// Opens `--log` (nothing when absent).
-    pub fn open(log: Option<&OutputPath>) -> anyhow::Result<Log> {
-        Ok(Log(
-            open_log(log)?.map(|w| std::sync::Arc::new(std::sync::Mutex::new(w)))
-        ))
+    /// Opens `--log` and `--transcript` (nothing when absent).
+    pub fn open(args: &LogArgs) -> anyhow::Result<Log> {
+        Ok(Log {
+            games: open_log(args.log.as_ref())?
+                .map(GameLog::to_writer)
+                .unwrap_or_default(),
+            text: open_log(args.transcript.as_ref())?
+                .map(|w| std::sync::Arc::new(std::sync::Mutex::new(w))),
+        })
     }
 
-    /// Writes one line (best effort: a full disk must not stop the games).
+    /// The game log, for runs that write it from the verify crate.
+    pub fn games(&self) -> &GameLog {
+        &self.games
+    }
+
+    /// Writes one game to the game log.
+    pub fn game<G: Notation>(&self, record: &GameRecord<G>, params: &G::Params, at: &At) {
+        self.games.record(record, params, at);
+    }
+
+    /// Writes one line to the transcript (best effort: a full disk must not stop the games).
     pub fn line(&self, text: &str) {
-        if let Some(w) = &self.0
+        if let Some(w) = &self.text
             && let Ok(mut w) = w.lock()
         {
             let _ = writeln!(w, "{text}");
         }
     }
 
-    /// A transcript for a remote seat, writing into this log.
+    /// A transcript for a remote seat, writing into the transcript file.
     pub fn transcript(&self) -> tabula_verify::seat::Transcript {
         let log = self.clone();
         Box::new(move |line| log.line(line))
     }
 
-    /// Flushes the file.
+    /// Flushes both files.
     pub fn flush(&self) -> anyhow::Result<()> {
-        if let Some(w) = &self.0
+        self.games.flush()?;
+        if let Some(w) = &self.text
             && let Ok(mut w) = w.lock()
         {
             w.flush()?;

@@ -15,6 +15,7 @@ use tabula_verify::arena::{Outcome as GameOutcome, play_case};
 use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
 use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep, variant_of};
 use tabula_verify::process::StreamPeer;
+use tabula_verify::record::At;
 use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
 use tabula_verify::stats::Wdl;
 use tabula_verify::tournament::{Purpose, stream};
@@ -22,8 +23,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, Span, TimeoutArgs, emit_report,
-    serve_stdio, span, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, Span, TimeoutArgs,
+    emit_report, serve_stdio, span, tested_player,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -126,6 +127,10 @@ pub struct VerifyArgs {
     rotations: bool,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 /// The table, built in memory or read from `path`; a file's every record is
@@ -298,7 +303,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 /// The optimal player 2 against player 1, one game or a tally of many.
 pub fn referee(args: RefereeArgs) -> Outcome {
     let table = open_table(args.table.as_deref())?;
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let external = args.seat.player.is_some() || args.seat.agent.is_some();
     let boards = if args.all || args.rotations {
         if !external {
@@ -353,6 +358,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .expect("one game");
         drop(players);
         drop(tested);
+        log.game(&record, &board, &At::new(seed, case, board.to_string(), 0));
         let line = result_line(&record);
         log.line(&line);
         tally.add(match record.outcome(0) {
@@ -387,10 +393,18 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     let games = args.games.games;
     let progress = bar(boards.len() * (games + 2), "games");
-    let report = ioi::results_table(&boards, &table, games, args.seed.seed, &|done| {
-        progress.set_position(done as u64)
-    });
+    let log = Log::open(&args.log)?;
+    let report = ioi::results_table(
+        &boards,
+        &table,
+        games,
+        args.seed.seed,
+        &|done| progress.set_position(done as u64),
+        log.games(),
+    );
     progress.finish_and_clear();
+    log.flush()?;
+    args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

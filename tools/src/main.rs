@@ -15,6 +15,7 @@ mod kalah;
 mod nim;
 mod progress;
 mod registry;
+mod replay;
 mod reversi;
 mod table_cmds;
 mod tonga;
@@ -64,6 +65,10 @@ fn cli(games: &[GameEntry]) -> Command {
                 .about("Verify a table file's header, checksums and records"),
         )
         .subcommand(
+            replay::ReplayArgs::augment_args(Command::new("replay"))
+                .about("Replay a game log (--log) as one self-contained HTML page"),
+        )
+        .subcommand(
             GamesArgs::augment_args(Command::new("games"))
                 .about("List the games and the verbs each offers"),
         )
@@ -81,6 +86,7 @@ fn run(games: &[GameEntry]) -> Outcome {
     match matches.subcommand() {
         Some(("info", m)) => table_cmds::info(table_cmds::InfoArgs::from_arg_matches(m)?),
         Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
+        Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?),
         Some(("games", _)) => {
             print!("{}", registry::listing(games));
             Ok(ExitCode::SUCCESS)

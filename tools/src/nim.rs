@@ -7,6 +7,7 @@ use clap::Args;
 use tabula_solver::nim::Nim;
 use tabula_verify::arena::play_case;
 use tabula_verify::nim::{self, AGENTS, NimWire};
+use tabula_verify::record::At;
 use tabula_verify::scoreboard::{Column, wins_and_half_draws};
 use tabula_verify::seat::{Clock, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream};
@@ -14,8 +15,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
-    serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
+    known_agent, serve_stdio, tested_player,
 };
 use crate::registry::{GameEntry, Verb};
 
@@ -70,7 +71,7 @@ pub struct RefereeArgs {
 }
 
 fn referee(args: RefereeArgs) -> Outcome {
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let seed = args.seed.seed;
     let mut tested = tested_player(
         &args.seat,
@@ -105,6 +106,11 @@ fn referee(args: RefereeArgs) -> Outcome {
         });
         for (game, record) in records.iter().enumerate() {
             let seat = game % 2;
+            log.game(
+                record,
+                &heap,
+                &At::new(seed, case, format!("heap {heap}"), game),
+            );
             let line = nim::result_line(heap, seat, record);
             log.line(&line);
             println!("{line}");
@@ -129,9 +135,14 @@ pub struct VerifyArgs {
     seed: SeedArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 fn verify(args: VerifyArgs) -> Outcome {
+    let log = Log::open(&args.log)?;
     let agents: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
     let board = nim::verify(
         &agents,
@@ -139,7 +150,11 @@ fn verify(args: VerifyArgs) -> Outcome {
         args.games.games,
         args.seed.seed,
         &|_| {},
+        log.games(),
     );
+    log.flush()?;
+    args.plot
+        .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
     let columns = [
         Column::Games,
         Column::Wdl,

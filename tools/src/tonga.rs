@@ -12,6 +12,7 @@ use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::Table;
 use tabula_tables::tonga::{self as table, TongaTable};
+use tabula_verify::record::At;
 use tabula_verify::seat::Limits;
 use tabula_verify::tonga::{
     AGENTS, GameResult, TongaWire, agent_rng, play_game, signed_sqrt, timed_agent,
@@ -22,8 +23,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report, known_agent,
-    seconds, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
+    known_agent, seconds, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -119,6 +120,10 @@ pub struct VerifyArgs {
     seed: SeedArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -287,7 +292,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         }
         _ => {}
     }
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let seed = args.seed.seed;
     let limits = Limits {
         per_game: Some(args.timeout.timeout),
@@ -295,7 +300,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     let mut total = 0.0;
     let mut count = 0;
-    for &n in &args.sizes.sizes {
+    for (case, &n) in args.sizes.sizes.iter().enumerate() {
         for g in 0..args.games.games {
             log.line(&format!("# game {g} N {n} seed {seed}"));
             // A fresh run of the player for every game, as the statement's tester does.
@@ -309,6 +314,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             )?;
             let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
             drop(player);
+            // PseudoTonga has no chance moves.
+            log.game(
+                &record,
+                &n,
+                &At::new(seed, case, format!("N={n}"), g).with_stream("none"),
+            );
             let result = GameResult::new(seat, &record);
             let moves: Vec<String> = result
                 .moves
@@ -349,14 +360,18 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let names: Vec<&str> = args.agents.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = bar(total, "games");
+    let log = Log::open(&args.log)?;
     let report = verify_report(
         &names,
         &args.sizes.sizes,
         args.games.games,
         args.seed.seed,
         &|done| progress.set_position(done as u64),
+        log.games(),
     );
     progress.finish_and_clear();
+    log.flush()?;
+    args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

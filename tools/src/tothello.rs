@@ -17,7 +17,7 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
+    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -120,6 +120,10 @@ pub struct VerifyArgs {
     table_bits: u32,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 /// The game's registration: its verbs.
@@ -276,7 +280,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 pub fn referee(args: RefereeArgs) -> Outcome {
     let timeout = Some(args.timeout.timeout);
     let cases = test_cases(args.cases, args.seed.seed);
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let mut record = |line: &str| log.line(line);
     let report = match &args.player {
         Some(command) => {
@@ -352,8 +356,15 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
     let progress = bar(pairs * 2 * config.openings, "games");
-    let report = run_tournament(&config, &|done| progress.set_position(done as u64));
+    let log = Log::open(&args.log)?;
+    let report = run_tournament(
+        &config,
+        &|done| progress.set_position(done as u64),
+        log.games(),
+    );
     progress.finish_and_clear();
+    log.flush()?;
+    args.plot.write(|| report.plot())?;
     println!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
         config.openings, config.opening_plies, config.seed

@@ -97,7 +97,7 @@ fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
         }
         let remote = referee(
             &[
-                &["--player", &served, "--log", log.to_str().unwrap()],
+                &["--player", &served, "--transcript", log.to_str().unwrap()],
                 &args[..],
             ]
             .concat(),

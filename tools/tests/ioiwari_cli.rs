@@ -249,7 +249,7 @@ fn referee_log_records_the_dialogue() {
         "ioiwari",
         "--player",
         &player,
-        "--log",
+        "--transcript",
         log.to_str().unwrap(),
     ]);
     assert!(out.status.success());

@@ -98,7 +98,7 @@ fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
     let args = ["--sizes", "7,8,9", "--cases", "2", "--seed", "5"];
     let remote = referee(
         &[
-            &["--player", &served, "--log", log.to_str().unwrap()],
+            &["--player", &served, "--transcript", log.to_str().unwrap()],
             &args[..],
         ]
         .concat(),

@@ -181,7 +181,7 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
     ] {
         let out = tabula()
             .args(["referee", "tonga", "--player", player, "--sizes", "6"])
-            .args(["--games", "2", "--timeout", "0.5", "--log"])
+            .args(["--games", "2", "--timeout", "0.5", "--transcript"])
             .arg(&log)
             .output()
             .unwrap();

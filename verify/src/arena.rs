@@ -32,6 +32,8 @@ pub struct GameRecord<G: Game> {
     pub fault: Option<Fault>,
     /// Time each seat spent answering.
     pub time_used: Vec<Duration>,
+    /// The state the game started from (to replay it).
+    pub start: G,
     /// The final state.
     pub end: G,
 }
@@ -115,6 +117,7 @@ pub fn play_game<G: Game>(
         scores: Scores::new(),
         fault: None,
         time_used: vec![Duration::ZERO; seats],
+        start: state.clone(),
         end: state.clone(),
     };
     let fault = (|| -> Result<(), Fault> {
@@ -209,6 +212,7 @@ pub fn play_case<G: Game>(
                     scores: end.scores(),
                     fault: Some(fault),
                     time_used: vec![Duration::ZERO; seating.len()],
+                    start,
                     end,
                 }
             }

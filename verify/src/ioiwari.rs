@@ -11,6 +11,7 @@ use tabula_tables::ioiwari::IoiwariTable;
 
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
+use crate::record::{At, GameLog};
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire, short};
@@ -264,6 +265,8 @@ pub struct InstanceRow {
     pub greedy2: i32,
     /// Mean final difference of the random games.
     pub random_mean: f64,
+    /// Half-width of the 95% interval of `random_mean`.
+    pub random_mean_ci95: f64,
     /// Fraction of random games won.
     pub random_win: f64,
     /// Fraction of random games drawn.
@@ -313,6 +316,7 @@ fn against_optimal(
     games: usize,
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
 ) -> Vec<i32> {
     let schedule = Schedule {
         cases: boards.len(),
@@ -323,7 +327,16 @@ fn against_optimal(
     let lineup = vec![name.to_string(), "optimal".to_string()];
     let make = |n: &str, rng| agent(n, table, rng).expect("a built-in agent");
     let setup = |job: &Job| (boards[job.case], Match::new(boards[job.case]));
-    play_schedule(&schedule, &lineup, &make, &setup, seed, progress)
+    let records = play_schedule(&schedule, &lineup, &make, &setup, seed, progress);
+    for (job, record) in &records {
+        let board = boards[job.case];
+        log.record(
+            record,
+            &board,
+            &At::of_job(seed, &schedule, job, board.to_string()),
+        );
+    }
+    records
         .into_iter()
         .map(|(_, record)| record.end.difference())
         .collect()
@@ -340,13 +353,20 @@ pub fn results_table(
     games: usize,
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
 ) -> Report {
     let n = boards.len();
-    let greedy1 = against_optimal(boards, table, "greedy1", 1, seed, progress);
-    let greedy2 = against_optimal(boards, table, "greedy2", 1, seed, &|d| progress(n + d));
-    let random = against_optimal(boards, table, "random", games, seed, &|d| {
-        progress(2 * n + d)
-    });
+    let greedy1 = against_optimal(boards, table, "greedy1", 1, seed, progress, log);
+    let greedy2 = against_optimal(boards, table, "greedy2", 1, seed, &|d| progress(n + d), log);
+    let random = against_optimal(
+        boards,
+        table,
+        "random",
+        games,
+        seed,
+        &|d| progress(2 * n + d),
+        log,
+    );
     let mut totals = Totals {
         instances: boards.len(),
         random_games: games,
@@ -379,6 +399,7 @@ pub fn results_table(
             greedy1: greedy1[i],
             greedy2: greedy2[i],
             random_mean: Mean::of(&sample).mean,
+            random_mean_ci95: Mean::of(&sample).ci95,
             random_win: wdl.win_rate(),
             random_draw: wdl.draw_rate(),
             random_loss: wdl.loss_rate(),
@@ -441,6 +462,41 @@ impl Report {
     }
 }
 
+impl Report {
+    /// Player 1's final difference per starting board against the optimal
+    /// player 2: random (mean ± 95%), greedy1 and greedy2, and optimal play as
+    /// the ceiling.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        let case = |row: &InstanceRow| row.board.iter().map(u8::to_string).collect::<String>();
+        let series = |name: &str, point: &dyn Fn(&InstanceRow) -> Point| Series {
+            name: name.into(),
+            points: self.instances.iter().map(point).collect(),
+        };
+        Plot {
+            title: format!(
+                "Ioiwari: player 1 against the optimal player 2 ({} random games per board, seed {})",
+                self.totals.random_games, self.seed
+            ),
+            x_label: "starting board (beads in pits 1 to 7)".into(),
+            y_label: "player 1's bank minus player 2's (beads)".into(),
+            series: vec![
+                series("random", &|r| Point {
+                    case: case(r),
+                    mean: r.random_mean,
+                    low: r.random_mean - r.random_mean_ci95,
+                    high: r.random_mean + r.random_mean_ci95,
+                }),
+                series("greedy1", &|r| Point::exact(case(r), f64::from(r.greedy1))),
+                series("greedy2", &|r| Point::exact(case(r), f64::from(r.greedy2))),
+            ],
+            ceilings: vec![series("optimal", &|r| {
+                Point::exact(case(r), f64::from(r.optimal))
+            })],
+            y_range: None,
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,7 +553,7 @@ mod tests {
     #[test]
     fn official_totals_greedy1_wins_22_and_draws_7() {
         let table = built();
-        let report = results_table(&instances(), &table, 20, 1, &|_| {});
+        let report = results_table(&instances(), &table, 20, 1, &|_| {}, &GameLog::off());
         assert_eq!(report.totals.instances, 51);
         assert_eq!(report.totals.optimal.wins, 51);
         assert_eq!(
@@ -516,10 +572,10 @@ mod tests {
     fn same_seed_same_report() {
         let table = built();
         let boards = &instances()[..5];
-        let a = results_table(boards, &table, 50, 7, &|_| {});
-        let b = results_table(boards, &table, 50, 7, &|_| {});
+        let a = results_table(boards, &table, 50, 7, &|_| {}, &GameLog::off());
+        let b = results_table(boards, &table, 50, 7, &|_| {}, &GameLog::off());
         assert_eq!(a, b);
-        let c = results_table(boards, &table, 50, 8, &|_| {});
+        let c = results_table(boards, &table, 50, 8, &|_| {}, &GameLog::off());
         assert_ne!(a, c);
     }
 

@@ -7,6 +7,8 @@
 //! - [`arena`]: the one match loop and its [`arena::GameRecord`];
 //! - [`wire`] and [`protocol`]: how requests and answers look on a pipe, both ends;
 //! - [`process`]: external programs over pipes;
+//! - [`record`] and [`notation`]: game logs (JSON Lines), each game's notation, replays;
+//! - [`plot`]: SVG plots of reports; [`replay`]: logged games as an HTML page;
 //! - [`tournament`]: named random streams, schedules and the parallel runner;
 //! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
@@ -16,8 +18,12 @@ pub mod dominoes;
 pub mod ioiwari;
 pub mod ioiwari_sweep;
 pub mod nim;
+pub mod notation;
+pub mod plot;
 pub mod process;
 pub mod protocol;
+pub mod record;
+pub mod replay;
 pub mod report;
 pub mod reversi;
 pub mod scoreboard;

@@ -7,6 +7,7 @@ use tabula_solver::{Game, Seat};
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::GameRecord;
 use crate::protocol::Request;
+use crate::record::{At, GameLog};
 use crate::scoreboard::Scoreboard;
 use crate::tournament::{Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire};
@@ -96,6 +97,7 @@ pub fn verify(
     games: usize,
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
 ) -> Scoreboard {
     let mut board = Scoreboard::new();
     for (i, a) in agents.iter().enumerate() {
@@ -111,12 +113,29 @@ pub fn verify(
             let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));
             for (job, record) in play_schedule(&schedule, &lineup, &make, &setup, seed, progress) {
                 let case = format!("heap {}", heaps[job.case]);
+                log.record(
+                    &record,
+                    &heaps[job.case],
+                    &At::of_job(seed, &schedule, &job, &case),
+                );
                 let seat = job.seat_of(0, record.end.seats());
                 board.add(&format!("{a} vs {b}"), &case, seat, &record);
             }
         }
     }
     board
+}
+
+/// The win rate of each pairing's first player per heap, as a plot.
+pub fn plot(board: &Scoreboard, games: usize, seed: u64) -> crate::plot::Plot {
+    crate::plot::Plot {
+        title: format!("Nim: win rate per heap ({games} games per seating, seed {seed})"),
+        x_label: "heap (stones at the start)".into(),
+        y_label: "win rate of the first-named player (fraction of games)".into(),
+        series: crate::plot::win_rates(board),
+        ceilings: Vec::new(),
+        y_range: Some((0.0, 1.0)),
+    }
 }
 
 #[cfg(test)]
@@ -143,12 +162,12 @@ mod tests {
     #[test]
     fn optimal_wins_every_winnable_heap_against_random() {
         let agents = vec!["optimal".to_string(), "random".to_string()];
-        let board = verify(&agents, &[5, 8], 20, 3, &|_| {});
+        let board = verify(&agents, &[5, 8], 20, 3, &|_| {}, &GameLog::off());
         let winnable = board.tally("optimal vs random", "heap 5").unwrap();
         // Both seatings: optimal wins all 20 games where it moves first at heap 5.
         assert!(winnable.wdl.wins >= 20, "{:?}", winnable.wdl);
         assert_eq!(winnable.wdl.games(), 40);
-        let again = verify(&agents, &[5, 8], 20, 3, &|_| {});
+        let again = verify(&agents, &[5, 8], 20, 3, &|_| {}, &GameLog::off());
         assert_eq!(
             board.lines(&wins_and_half_draws),
             again.lines(&wins_and_half_draws)

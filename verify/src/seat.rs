@@ -4,7 +4,7 @@
 use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tabula_solver::{Game, Seat, Turn};
 
 use crate::agent::Agent;
@@ -12,7 +12,7 @@ use crate::process::{Peer, PlayerError};
 use crate::wire::Wire;
 
 /// The kinds of fault that lose a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultKind {
     /// A well-formed move that the rules forbid.
@@ -28,7 +28,7 @@ pub enum FaultKind {
 }
 
 /// Why a seat lost its game (or the rest of its case).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fault {
     /// The seat at fault.
     pub seat: Seat,

@@ -54,8 +54,13 @@ impl Purpose {
 /// `"<purpose>/<case>/<game>/<seat>"`. Distinct names give independent
 /// streams, and a stream does not depend on which other streams a run uses.
 pub fn stream(seed: u64, purpose: Purpose, case: u64, game: u64, seat: u64) -> ChaCha8Rng {
-    let name = format!("{}/{case}/{game}/{seat}", purpose.name());
+    let name = stream_name(purpose, case, game, seat);
     rng(seed, xxh3_64(name.as_bytes()))
+}
+
+/// The name of a stream, `"<purpose>/<case>/<game>/<seat>"` (as game logs show it).
+pub fn stream_name(purpose: Purpose, case: u64, game: u64, seat: u64) -> String {
+    format!("{}/{case}/{game}/{seat}", purpose.name())
 }
 
 /// How the players are seated across the games of a case.

@@ -9,8 +9,9 @@ use tabula_verify::dominoes::referee::{
     CaseSetup, RefereeReport, case_key, game_line, parse_cases, referee_case,
 };
 use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
+use tabula_verify::record::At;
 use tabula_verify::seat::{Limits, Local, Player};
-use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::tournament::{Purpose, stream, stream_name};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
@@ -82,7 +83,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         );
     }
     let seed = args.seed.seed;
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let spawn = || {
         tested_player(
             &args.seat,
@@ -132,6 +133,18 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
         let (result, records) = referee_case(rules, &setup, tested.as_mut(), &mut opponent, limits);
         for (game, record) in records.iter().enumerate() {
+            let draws = stream_name(
+                Purpose::Chance,
+                case_key(rules),
+                setup.deal_index(game) as u64,
+                0,
+            );
+            let label = format!("({},{})", rules.numbers, rules.hand);
+            log.game(
+                record,
+                &rules,
+                &At::new(seed, i, label, game).with_stream(draws),
+            );
             log.line(&game_line(game, &setup, record));
         }
         say(&result.line());

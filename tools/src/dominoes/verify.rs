@@ -8,7 +8,7 @@ use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::Outcome;
-use crate::common::{GamesArgs, JsonArgs, SeedArgs, emit_report};
+use crate::common::{GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify dominoes`.
@@ -39,6 +39,10 @@ pub struct VerifyArgs {
     seed: SeedArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 /// Runs the report.
@@ -71,8 +75,15 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     let total = settings.players.len() * settings.opponents.len() * settings.cases.len() * games;
     let progress = bar(total, "games");
-    let report = run(&settings, &|done| progress.set_position(done as u64));
+    let log = Log::open(&args.log)?;
+    let report = run(
+        &settings,
+        &|done| progress.set_position(done as u64),
+        log.games(),
+    );
     progress.finish_and_clear();
+    log.flush()?;
+    args.plot.write(|| report.plot(&settings.cases))?;
     emit_report(
         &report.to_markdown(&settings.cases),
         args.json.json.as_ref(),

@@ -6,6 +6,7 @@ use clap::Args;
 use tabula_solver::reversi::Board;
 use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
+use tabula_verify::record::At;
 use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::{
     RefereeReport, game_line, opponents, parse_sizes, referee_case,
@@ -109,7 +110,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         _ => {}
     }
     let seed = args.seed.seed;
-    let log = Log::open(args.log.log.as_ref())?;
+    let log = Log::open(&args.log)?;
     let rule = args.rule.rule();
     let cases: Vec<(usize, usize)> = sizes
         .iter()
@@ -144,7 +145,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         ..Limits::default()
     };
     let mut results = Vec::with_capacity(cases.len());
-    for (&(n, k), (weights, indices)) in cases.iter().zip(&drawn) {
+    for (case, (&(n, k), (weights, indices))) in cases.iter().zip(&drawn).enumerate() {
         log.line(&format!(
             "# case {n} index {k} seed {seed}: opponents {indices:?} of the final population"
         ));
@@ -158,6 +159,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         )?;
         let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);
         drop(tested);
+        // MultiplayerReversi has no chance moves.
+        let at = At::new(seed, case, format!("N={n} case {k}"), 0).with_stream("none");
+        log.game(&record, &n, &at);
         log.line(&game_line(&record));
         say(&result.line());
         results.push(result);

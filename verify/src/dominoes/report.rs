@@ -10,6 +10,7 @@ use serde::Serialize;
 use tabula_solver::dominoes::{Match, Rules};
 
 use super::{agent, deal, sees_open_hand};
+use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
 use crate::stats::Mean;
@@ -96,7 +97,7 @@ pub fn case_name(rules: Rules) -> String {
 }
 
 /// Plays every pairing of `settings` and tallies it; `progress` counts games.
-pub fn run(settings: &Settings, progress: Progress<'_>) -> Report {
+pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report {
     assert!(
         settings.games >= 2 && settings.games.is_multiple_of(2),
         "paired deals need an even number of games"
@@ -136,6 +137,12 @@ pub fn run(settings: &Settings, progress: Progress<'_>) -> Report {
             for (job, record) in &records {
                 let seat = job.seat_of(0, 2);
                 let case = case_name(settings.cases[job.case]);
+                let rules = settings.cases[job.case];
+                log.record(
+                    record,
+                    &rules,
+                    &At::of_job(settings.seed, &schedule, job, &case),
+                );
                 all.add(player, &case, seat, record);
                 let role = if record.end.opener() == seat {
                     "opener"
@@ -290,6 +297,71 @@ impl Report {
     }
 }
 
+impl Report {
+    /// Each player's points per game per case, averaged over its opponents
+    /// (± 95%); the clairvoyant, which sees the other hand, as the ceiling.
+    pub fn plot(&self, cases: &[Rules]) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        let mut players: Vec<&str> = Vec::new();
+        for p in &self.pairings {
+            if !players.contains(&p.player.as_str()) {
+                players.push(&p.player);
+            }
+        }
+        let mut series = Vec::new();
+        let mut ceilings = Vec::new();
+        for player in players {
+            let pairings: Vec<&Pairing> = self
+                .pairings
+                .iter()
+                .filter(|p| p.player == player)
+                .collect();
+            let name = match pairings.as_slice() {
+                [one] => format!("{player} vs {}", one.opponent),
+                many => format!("{player} (mean of {} opponents)", many.len()),
+            };
+            let points = cases
+                .iter()
+                .map(|&rules| {
+                    // Independent samples of equal weight: the intervals add in quadrature.
+                    let means: Vec<Mean> = pairings
+                        .iter()
+                        .filter_map(|p| {
+                            p.cases
+                                .iter()
+                                .find(|c| (c.n, c.h) == (rules.numbers, rules.hand))
+                                .map(|c| c.points)
+                        })
+                        .collect();
+                    let k = means.len().max(1) as f64;
+                    let mean = Mean {
+                        n: means.iter().map(|m| m.n).sum(),
+                        mean: means.iter().map(|m| m.mean).sum::<f64>() / k,
+                        ci95: means.iter().map(|m| m.ci95 * m.ci95).sum::<f64>().sqrt() / k,
+                    };
+                    Point::mean(case_name(rules), &mean)
+                })
+                .collect();
+            let line = Series { name, points };
+            if pairings.iter().any(|p| p.reference) {
+                ceilings.push(line);
+            } else {
+                series.push(line);
+            }
+        }
+        Plot {
+            title: format!(
+                "Dominoes: points per game per case ({} games per case and pairing, seed {})",
+                self.games, self.seed
+            ),
+            x_label: "case (N numbers, H tiles per hand)".into(),
+            y_label: "points per game (win 1, tie 1/2)".into(),
+            series,
+            ceilings,
+            y_range: Some((0.0, 1.0)),
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -306,8 +378,8 @@ mod tests {
 
     #[test]
     fn a_run_is_reproducible_and_counts_every_game_once() {
-        let a = run(&settings(3), &|_| {});
-        let b = run(&settings(3), &|_| {});
+        let a = run(&settings(3), &|_| {}, &GameLog::off());
+        let b = run(&settings(3), &|_| {}, &GameLog::off());
         assert_eq!(
             serde_json::to_string(&a).unwrap(),
             serde_json::to_string(&b).unwrap()
@@ -318,7 +390,7 @@ mod tests {
         for c in &p.cases {
             assert_eq!(c.wins + c.ties + c.losses, 40);
         }
-        let c = run(&settings(4), &|_| {});
+        let c = run(&settings(4), &|_| {}, &GameLog::off());
         assert_ne!(
             serde_json::to_string(&a).unwrap(),
             serde_json::to_string(&c).unwrap()

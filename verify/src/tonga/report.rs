@@ -1,6 +1,7 @@
 //! `verify tonga`: every built-in player against the server on the same games,
 //! counted on the shared scoreboard, reported as the mean case score per N.
 
+use crate::record::{At, GameLog};
 use serde::Serialize;
 
 use super::{agent, agent_rng, play_game, signed_sqrt};
@@ -67,6 +68,7 @@ pub fn verify(
     games: usize,
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
 ) -> Report {
     let jobs: Vec<(usize, usize, usize)> = (0..agents.len())
         .flat_map(|a| {
@@ -81,7 +83,14 @@ pub fn verify(
         play_game(n, g, seed, &mut player, Limits::default())
     });
     let mut board = Scoreboard::new();
-    for (&(a, n, _), (record, seat)) in jobs.iter().zip(&records) {
+    for (&(a, n, g), (record, seat)) in jobs.iter().zip(&records) {
+        let case = sizes.iter().position(|&s| s == n).expect("a listed size");
+        // PseudoTonga has no chance moves.
+        log.record(
+            record,
+            &n,
+            &At::new(seed, case, case_name(n), g).with_stream("none"),
+        );
         board.add(agents[a], &case_name(n), *seat, record);
     }
     Report::new(&board, agents, sizes, games, seed)
@@ -148,5 +157,34 @@ impl Report {
             self.seed,
             table.to_markdown()
         )
+    }
+}
+
+impl Report {
+    /// Each player's mean case score against the server per board side, as a plot.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        Plot {
+            title: format!(
+                "PseudoTonga: players against the server ({} games per side, seed {})",
+                self.games, self.seed
+            ),
+            x_label: "board side N".into(),
+            y_label: "case score: own points minus the server's (mean per game)".into(),
+            series: self
+                .agents
+                .iter()
+                .map(|a| Series {
+                    name: a.agent.clone(),
+                    points: a
+                        .sizes
+                        .iter()
+                        .map(|s| Point::mean(case_name(s.n), &s.case_score))
+                        .collect(),
+                })
+                .collect(),
+            ceilings: Vec::new(),
+            y_range: None,
+        }
     }
 }

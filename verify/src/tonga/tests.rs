@@ -42,8 +42,22 @@ fn games_fill_the_board_and_score_it() {
 
 #[test]
 fn same_seed_same_report() {
-    let a = verify(&["random", "greedy"], &[6], 3, 9, &|_| {});
-    let b = verify(&["random", "greedy"], &[6], 3, 9, &|_| {});
+    let a = verify(
+        &["random", "greedy"],
+        &[6],
+        3,
+        9,
+        &|_| {},
+        &crate::record::GameLog::off(),
+    );
+    let b = verify(
+        &["random", "greedy"],
+        &[6],
+        3,
+        9,
+        &|_| {},
+        &crate::record::GameLog::off(),
+    );
     assert_eq!(a.to_markdown(), b.to_markdown());
     assert_eq!(a.agents[0].sizes[0].case_score.n, 3);
 }

@@ -6,10 +6,13 @@ use tabula_solver::tothello::{Move, Position};
 
 use super::agents::{Player, random_square};
 use crate::agent::Agent;
+use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::Scoreboard;
 use crate::stats::{Mean, Wdl};
-use crate::tournament::{Job, Progress, Purpose, Schedule, Seatings, play_schedule, stream};
+use crate::tournament::{
+    Job, Progress, Purpose, Schedule, Seatings, play_schedule, stream, stream_name,
+};
 
 /// A seeded random opening: `plies` random placements from the standard start,
 /// drawn from the named stream (seed, setup, 0, `index`, 0).
@@ -79,7 +82,11 @@ const CASE: &str = "openings";
 /// (colour swaps); opening `g` is drawn from (seed, setup, 0, g, 0) for every
 /// pair, and the agents draw from the core's agent streams, so the same
 /// configuration gives the same report whatever the thread count.
-pub fn run_tournament(config: &TournamentConfig, progress: Progress<'_>) -> TournamentReport {
+pub fn run_tournament(
+    config: &TournamentConfig,
+    progress: Progress<'_>,
+    log: &GameLog,
+) -> TournamentReport {
     let n = config.players.len();
     let per_pair = 2 * config.openings;
     let mut board = Scoreboard::new();
@@ -115,6 +122,14 @@ pub fn run_tournament(config: &TournamentConfig, progress: Progress<'_>) -> Tour
             );
             for (job, record) in &records {
                 board.add(&entrant, CASE, job.seat_of(0, 2), record);
+                // No chance: the opening comes from the setup stream.
+                let at = At::of_job(config.seed, &schedule, job, CASE).with_stream(stream_name(
+                    Purpose::Setup,
+                    0,
+                    job.game as u64,
+                    0,
+                ));
+                log.record(record, &record.start, &at);
             }
             done_before += per_pair;
             names.push((lineup, entrant));
@@ -175,6 +190,30 @@ impl TournamentReport {
     }
 }
 
+impl TournamentReport {
+    /// The first player's win rate in each pair, as a plot.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        Plot {
+            title: format!(
+                "Tothello: {} openings of {} random placements, both colours, seed {}",
+                self.config.openings, self.config.opening_plies, self.config.seed
+            ),
+            x_label: "pair (first vs second)".into(),
+            y_label: "win rate of the first player (fraction of games)".into(),
+            series: vec![Series {
+                name: "first player's win rate".into(),
+                points: self
+                    .pairs
+                    .iter()
+                    .map(|p| Point::win_rate(format!("{} vs {}", p.first, p.second), &p.wdl))
+                    .collect(),
+            }],
+            ceilings: Vec::new(),
+            y_range: Some((0.0, 1.0)),
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,10 +235,10 @@ mod tests {
     #[test]
     fn same_seed_same_report() {
         let players = vec![Player::Random, Player::Greedy];
-        let a = run_tournament(&small_config(players.clone(), 5), &|_| {});
-        let b = run_tournament(&small_config(players.clone(), 5), &|_| {});
+        let a = run_tournament(&small_config(players.clone(), 5), &|_| {}, &GameLog::off());
+        let b = run_tournament(&small_config(players.clone(), 5), &|_| {}, &GameLog::off());
         assert_eq!(a, b);
-        let c = run_tournament(&small_config(players, 6), &|_| {});
+        let c = run_tournament(&small_config(players, 6), &|_| {}, &GameLog::off());
         assert_ne!(a, c);
         assert_eq!(a.pairs.len(), 1);
         assert_eq!(a.pairs[0].wdl.games(), 6);
@@ -215,7 +254,7 @@ mod tests {
             Player::Greedy,
             Player::Solver { depth: 2, exact: 8 },
         ];
-        let report = run_tournament(&small_config(players, 9), &|_| {});
+        let report = run_tournament(&small_config(players, 9), &|_| {}, &GameLog::off());
         let table = report.to_markdown();
         let [random_greedy, random_solver, greedy_solver] = &report.pairs[..] else {
             panic!("three pairs expected: {table}");

@@ -1,0 +1,47 @@
+//! `tabula replay LOG -o replay.html`: logged games as one self-contained page.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use tabula_verify::record::read_log;
+use tabula_verify::replay::{page, show};
+
+use crate::Outcome;
+
+/// Arguments of `tabula replay`.
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// A game log written by `--log FILE` (JSON Lines).
+    log: PathBuf,
+    /// Where to write the page.
+    #[arg(short, long, value_name = "FILE.html", default_value = "replay.html")]
+    output: PathBuf,
+    /// Only game K of the log (its line number, from 0).
+    #[arg(long, value_name = "K")]
+    game: Option<usize>,
+}
+
+/// Replays every game of the log through the rules and writes the page.
+pub fn replay(args: ReplayArgs) -> Outcome {
+    let text =
+        std::fs::read_to_string(&args.log).with_context(|| args.log.display().to_string())?;
+    let mut lines =
+        read_log(&text).with_context(|| format!("{}: not a game log", args.log.display()))?;
+    if let Some(k) = args.game {
+        if k >= lines.len() {
+            bail!("--game {k}: the log has {} games", lines.len());
+        }
+        lines = vec![lines.swap_remove(k)];
+    }
+    let games = lines
+        .iter()
+        .enumerate()
+        .map(|(k, line)| show(line).with_context(|| format!("game {k} of the log")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    tabula_tables::atomic::write_file(&args.output, |out| out.write_all(page(&games).as_bytes()))
+        .with_context(|| args.output.display().to_string())?;
+    println!("wrote {} ({} games)", args.output.display(), games.len());
+    Ok(ExitCode::SUCCESS)
+}

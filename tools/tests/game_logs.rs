@@ -1,0 +1,260 @@
+//! `--log FILE` of every referee and verify: JSON Lines that read back and
+//! replay through the rules to the logged final scores.
+
+mod common;
+
+use std::path::Path;
+
+use common::{stderr, stdout, tabula};
+use tabula_solver::nim::Nim;
+use tabula_solver::reversi::Board as Reversi;
+use tabula_solver::{dominoes, ioiwari, tonga, tothello};
+use tabula_verify::record::{GameLine, Notation, read_log, replay};
+
+/// Runs `tabula ARGS --log FILE`, which must succeed; returns stdout and the log's games.
+fn logged(args: &[&str]) -> (String, Vec<GameLine>) {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let out = tabula().args(args).arg("--log").arg(&log).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    (stdout(&out), read(&log))
+}
+
+fn read(path: &Path) -> Vec<GameLine> {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "one object per line");
+    read_log(&text).unwrap()
+}
+
+/// Replays every game of `lines` as a game of `G`; returns the final states.
+fn replay_all<G: Notation>(lines: &[GameLine]) -> Vec<G> {
+    assert!(!lines.is_empty());
+    lines
+        .iter()
+        .map(|line| {
+            assert_eq!(line.game, G::NAME);
+            assert_eq!(line.scores.len(), line.seats.len());
+            let states = replay::<G>(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+            states.last().unwrap().clone()
+        })
+        .collect()
+}
+
+#[test]
+fn nim_referee_and_verify_logs_replay() {
+    let (out, lines) = logged(&[
+        "referee", "nim", "--agent", "random", "--heaps", "5,8", "--games", "3",
+    ]);
+    replay_all::<Nim>(&lines);
+    assert_eq!(lines.len(), 6);
+    // The tested player (first in even games) wins what the referee printed.
+    let won: f64 = lines.iter().map(|l| l.scores[l.game_index % 2]).sum();
+    assert!(out.contains(&format!("total {won} of 6")), "{out}");
+    assert_eq!(lines[3].params["heap"], 8);
+    assert_eq!(lines[3].case_label, "heap 8");
+    assert_eq!(lines[4].stream, "chance/1/1/0");
+    let (_, lines) = logged(&["verify", "nim", "--games", "2", "--heaps", "5,9"]);
+    replay_all::<Nim>(&lines);
+    // One pair, two heaps, two games, both seatings.
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0].seats, ["optimal", "random"]);
+    assert_eq!(lines[1].seats, ["random", "optimal"]);
+}
+
+#[test]
+fn ioiwari_referee_and_verify_logs_replay() {
+    let (out, lines) = logged(&["referee", "ioiwari", "--agent", "random", "--all"]);
+    let ends = replay_all::<ioiwari::Match>(&lines);
+    assert_eq!(lines.len(), 51);
+    assert!(ends.iter().all(|e| e.board.is_empty()));
+    assert_eq!(lines[0].seats[1], "optimal");
+    // Each board's printed result is the logged one.
+    for line in &lines {
+        let scores = format!("{} {}", line.scores[0], line.scores[1]);
+        let board = line.params["board"].as_str().unwrap();
+        assert!(
+            out.contains(&format!("{board}: result {scores} ")),
+            "{board} {scores}: {out}"
+        );
+    }
+    let (_, lines) = logged(&["verify", "ioiwari", "--games", "2"]);
+    replay_all::<ioiwari::Match>(&lines);
+    // greedy1, greedy2 and two random games per instance.
+    assert_eq!(lines.len(), 51 * 4);
+}
+
+#[test]
+fn tonga_logs_replay_with_the_forfeit_rule() {
+    let (_, lines) = logged(&[
+        "referee", "tonga", "--agent", "random", "--sizes", "6", "--games", "2",
+    ]);
+    let ends = replay_all::<tonga::Position>(&lines);
+    assert!(ends.iter().all(|e| e.board.is_full()));
+    assert_eq!(lines[0].moves.len(), 36);
+    // A player that dies: the fault is logged and the server fills the board.
+    let (_, lines) = logged(&[
+        "referee", "tonga", "--player", "exit 3", "--sizes", "6", "--games", "2",
+    ]);
+    replay_all::<tonga::Position>(&lines);
+    for line in &lines {
+        let fault = line.fault.as_ref().expect("a fault");
+        assert_eq!(line.seats[fault.seat], "exit 3");
+        assert!(line.moves.len() < 36);
+    }
+    let (_, lines) = logged(&[
+        "verify",
+        "tonga",
+        "--agents",
+        "random,greedy",
+        "--sizes",
+        "6",
+        "--games",
+        "2",
+    ]);
+    replay_all::<tonga::Position>(&lines);
+    assert_eq!(lines.len(), 4);
+}
+
+#[test]
+fn tothello_verify_logs_replay() {
+    let (_, lines) = logged(&[
+        "verify",
+        "tothello",
+        "--openings",
+        "2",
+        "--depths",
+        "1",
+        "--exact",
+        "6",
+    ]);
+    let ends = replay_all::<tothello::Position>(&lines);
+    assert!(ends.iter().all(|e| e.is_finished()));
+    // Three players, three pairs, two openings, both colours.
+    assert_eq!(lines.len(), 12);
+    // An opening's random placements are in the start, not the moves.
+    assert_ne!(lines[0].start["position"], lines[2].start["position"]);
+    assert_eq!(lines[0].start, lines[1].start);
+}
+
+#[test]
+fn dominoes_logs_replay_with_every_draw() {
+    let served = format!(
+        "{} serve dominoes --agent random --seed 5",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    for tested in [["--agent", "random"], ["--player", served.as_str()]] {
+        let (_, lines) = logged(
+            &[
+                &["referee", "dominoes", "--opponent", "heaviest"][..],
+                &tested,
+                &["--cases", "5:4,9:7", "--games", "6", "--seed", "5"],
+            ]
+            .concat(),
+        );
+        replay_all::<dominoes::Match>(&lines);
+        assert_eq!(lines.len(), 12);
+        assert_eq!(lines[0].seats[0], tested[1]);
+        assert_eq!(lines[1].seats[1], tested[1]);
+        // Draws are followed by chance's tile.
+        let draws = lines
+            .iter()
+            .flat_map(|l| l.moves.windows(2))
+            .filter(|w| w[0].mv == "DRAW")
+            .inspect(|w| assert!(w[1].seat.is_none() && w[1].mv.starts_with("drawn ")))
+            .count();
+        assert!(draws > 0);
+    }
+    let (_, lines) = logged(&[
+        "verify",
+        "dominoes",
+        "--players",
+        "random",
+        "--opponents",
+        "heaviest",
+        "--cases",
+        "5:4",
+        "--games",
+        "4",
+    ]);
+    replay_all::<dominoes::Match>(&lines);
+    assert_eq!(lines.len(), 4);
+}
+
+#[test]
+fn reversi_referee_logs_replay() {
+    let (_, lines) = logged(&[
+        "referee",
+        "reversi",
+        "--agent",
+        "greedy",
+        "--sizes",
+        "7,8",
+        "--cases",
+        "1",
+        "--generations",
+        "2",
+        "--ga-games",
+        "10",
+    ]);
+    let ends = replay_all::<Reversi>(&lines);
+    assert_eq!(lines.len(), 2);
+    assert_eq!((ends[0].players(), ends[1].players()), (3, 4));
+    assert_eq!(lines[1].params["n"], 8);
+}
+
+#[test]
+fn replay_writes_one_self_contained_page_of_the_logged_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let out = tabula()
+        .args(["referee", "ioiwari", "--agent", "random", "--all", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = read(&log);
+    let page = dir.path().join("replay.html");
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("(51 games)"), "{}", stdout(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    // No network: nothing is fetched, scripts and styles are inline.
+    for outside in ["http://", "https://", "src=", "<link"] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+    for line in &lines {
+        let title = format!("\"title\":\"ioiwari, {}, game 0\"", line.case_label);
+        assert!(html.contains(&title), "{title}");
+    }
+    // One game only, and a game the log does not have.
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .args(["--game", "3", "-o"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("\"title\":").count(), 1);
+    assert!(html.contains(&lines[3].case_label));
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .args(["--game", "51"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("the log has 51 games"),
+        "{}",
+        stderr(&out)
+    );
+}

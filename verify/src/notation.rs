@@ -1,0 +1,332 @@
+//! Each game's [`Notation`] for game logs: its moves as its wire writes them
+//! where a move stands on its own, its start and parameters as small JSON.
+//!
+//! Kept in one file, apart from the games' modules, so that the log format of
+//! every game reads in one place.
+
+use serde_json::{Value, json};
+use tabula_solver::dominoes::{self, Rules, Side, Tile};
+use tabula_solver::ioiwari::{self, Board as IoiBoard, parse_label};
+use tabula_solver::nim::Nim;
+use tabula_solver::reversi::Board as ReversiBoard;
+use tabula_solver::tonga::{self, Board as TongaBoard, Colour};
+use tabula_solver::tothello;
+
+use crate::record::Notation;
+
+fn field<'a>(value: &'a Value, name: &str) -> Result<&'a Value, String> {
+    value.get(name).ok_or_else(|| format!("no field '{name}'"))
+}
+
+fn uint(value: &Value, name: &str) -> Result<u64, String> {
+    field(value, name)?
+        .as_u64()
+        .ok_or_else(|| format!("'{name}' is not a count"))
+}
+
+fn text<'a>(value: &'a Value, name: &str) -> Result<&'a str, String> {
+    field(value, name)?
+        .as_str()
+        .ok_or_else(|| format!("'{name}' is not a string"))
+}
+
+fn strings<'a>(value: &'a Value, name: &str) -> Result<Vec<&'a str>, String> {
+    field(value, name)?
+        .as_array()
+        .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+        .ok_or_else(|| format!("'{name}' is not a list of strings"))
+}
+
+/// Nim: a move is the count taken, as on the wire.
+impl Notation for Nim {
+    const NAME: &'static str = "nim";
+
+    fn params_json(heap: &u32) -> Value {
+        json!({ "heap": heap })
+    }
+
+    fn start_json(&self) -> Value {
+        json!({ "heap": self.heap, "mover": self.mover })
+    }
+
+    fn from_start_json(value: &Value) -> Result<Nim, String> {
+        let heap = u32::try_from(uint(value, "heap")?).map_err(|e| e.to_string())?;
+        let mover = uint(value, "mover")?;
+        if mover > 1 {
+            return Err(format!("no seat {mover}"));
+        }
+        Ok(Nim {
+            heap,
+            mover: mover as usize,
+        })
+    }
+
+    fn move_text(&self, mv: u8) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        text.parse().map_err(|_| format!("'{text}' is not a count"))
+    }
+}
+
+/// Ioiwari: a move is the pit's label 1..7, as in the IOI dialogue.
+impl Notation for ioiwari::Match {
+    const NAME: &'static str = "ioiwari";
+
+    fn params_json(board: &IoiBoard) -> Value {
+        json!({ "board": board.to_string() })
+    }
+
+    fn start_json(&self) -> Value {
+        json!({ "board": self.board.to_string(), "mover": self.mover, "banks": self.banks })
+    }
+
+    fn from_start_json(value: &Value) -> Result<ioiwari::Match, String> {
+        let board: IoiBoard = text(value, "board")?
+            .parse()
+            .map_err(|e: ioiwari::IoiwariError| e.to_string())?;
+        let mover = uint(value, "mover")?;
+        let banks: [u32; 2] = serde_json::from_value(field(value, "banks")?.clone())
+            .map_err(|e| format!("banks: {e}"))?;
+        if mover > 1 {
+            return Err(format!("no seat {mover}"));
+        }
+        Ok(ioiwari::Match {
+            board,
+            mover: mover as usize,
+            banks,
+        })
+    }
+
+    fn move_text(&self, pit: u8) -> String {
+        (pit + 1).to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        parse_label(text).map_err(|e| e.to_string())
+    }
+}
+
+/// PseudoTonga: a move is `row col` from 0, as on the wire.
+impl Notation for tonga::Position {
+    const NAME: &'static str = "tonga";
+
+    fn params_json(n: &usize) -> Value {
+        json!({ "n": n })
+    }
+
+    fn start_json(&self) -> Value {
+        let b = &self.board;
+        let rows: Vec<String> = (0..b.n())
+            .map(|r| {
+                (0..b.n())
+                    .map(|c| b.at(b.cell(r, c)).map_or('.', Colour::letter))
+                    .collect()
+            })
+            .collect();
+        json!({ "n": b.n(), "rows": rows, "to_move": self.to_move.letter().to_string() })
+    }
+
+    fn from_start_json(value: &Value) -> Result<tonga::Position, String> {
+        let n = uint(value, "n")?;
+        let rows = strings(value, "rows")?;
+        let board =
+            TongaBoard::parse(&format!("{n}\n{}", rows.join("\n"))).map_err(|e| e.to_string())?;
+        let to_move = text(value, "to_move")?;
+        let to_move = Colour::from_letter(to_move).ok_or_else(|| format!("no colour {to_move}"))?;
+        Ok(tonga::Position { board, to_move })
+    }
+
+    fn move_text(&self, cell: tonga::Cell) -> String {
+        let (r, c) = self.board.row_col(cell);
+        format!("{r} {c}")
+    }
+
+    fn parse_move(&self, text: &str) -> Result<tonga::Cell, String> {
+        crate::tonga::wire::parse_answer(&self.board, text)
+    }
+}
+
+/// Tothello: a move is a square like `C4` or `pass`.
+impl Notation for tothello::Position {
+    const NAME: &'static str = "tothello";
+
+    fn params_json(opening: &tothello::Position) -> Value {
+        json!({ "opening": crate::tothello::wire::request_line(&opening.board, opening.to_move) })
+    }
+
+    fn start_json(&self) -> Value {
+        // The bestMove request's arguments: red pieces, black pieces, whose turn.
+        json!({
+            "position": crate::tothello::wire::request_line(&self.board, self.to_move),
+            "passes": self.passes,
+        })
+    }
+
+    fn from_start_json(value: &Value) -> Result<tothello::Position, String> {
+        let (board, to_move) = crate::tothello::wire::decode_request(text(value, "position")?)
+            .map_err(|e| e.to_string())?;
+        let passes = uint(value, "passes")?;
+        if passes > 2 {
+            return Err(format!("{passes} passes"));
+        }
+        Ok(tothello::Position {
+            board,
+            to_move,
+            passes: passes as u8,
+        })
+    }
+
+    fn move_text(&self, mv: tothello::Move) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<tothello::Move, String> {
+        text.parse()
+            .map_err(|e: tothello::TothelloError| e.to_string())
+    }
+}
+
+/// Dominoes: `L a-b` and `R a-b` place a tile at an end, `DRAW`, `PASS`, and
+/// chance's `drawn a-b` hands the drawer a tile. The wire's `L<i>` indexes the
+/// hand, which a log reader cannot see, so the tile is written instead.
+impl Notation for dominoes::Match {
+    const NAME: &'static str = "dominoes";
+
+    fn params_json(rules: &Rules) -> Value {
+        json!({ "n": rules.numbers, "h": rules.hand })
+    }
+
+    fn start_json(&self) -> Value {
+        let hand = |seat| -> Vec<String> { self.hand(seat).iter().map(Tile::to_string).collect() };
+        let line: Vec<String> = self
+            .line()
+            .iter()
+            .map(|(l, r)| format!("{l}-{r}"))
+            .collect();
+        json!({
+            "n": self.rules().numbers,
+            "h": self.rules().hand,
+            "hands": [hand(0), hand(1)],
+            "line": line,
+            "mover": self.mover(),
+            "opener": self.opener(),
+        })
+    }
+
+    fn from_start_json(value: &Value) -> Result<dominoes::Match, String> {
+        let rules = Rules::new(uint(value, "n")? as u32, uint(value, "h")? as u32)
+            .map_err(|e| e.to_string())?;
+        let hands = field(value, "hands")?
+            .as_array()
+            .filter(|h| h.len() == 2)
+            .ok_or("'hands' is not two hands")?;
+        let mut seen = dominoes::Tiles::EMPTY;
+        let mut tiles = |text: &str| -> Result<Tile, String> {
+            let (a, b) =
+                dominoes::tiles::parse_oriented(text, rules.numbers).map_err(|e| e.to_string())?;
+            let tile = Tile::new(a, b);
+            if seen.contains(tile) {
+                return Err(format!("tile {tile} is repeated"));
+            }
+            seen.insert(tile);
+            Ok(tile)
+        };
+        let mut parsed: [Vec<Tile>; 2] = [Vec::new(), Vec::new()];
+        for (seat, hand) in hands.iter().enumerate() {
+            let hand = hand.as_array().ok_or("a hand is not a list")?;
+            for t in hand {
+                parsed[seat].push(tiles(t.as_str().ok_or("a tile is not a string")?)?);
+            }
+        }
+        let mut line = Vec::new();
+        for t in strings(value, "line")? {
+            let placed =
+                dominoes::tiles::parse_oriented(t, rules.numbers).map_err(|e| e.to_string())?;
+            tiles(t)?;
+            line.push(placed);
+        }
+        if line.is_empty() || !line.windows(2).all(|w| w[0].1 == w[1].0) {
+            return Err("the line does not chain".into());
+        }
+        let seat = |name| -> Result<usize, String> {
+            match uint(value, name)? {
+                s @ 0..=1 => Ok(s as usize),
+                s => Err(format!("no seat {s}")),
+            }
+        };
+        Ok(dominoes::Match::from_parts(
+            rules,
+            [&parsed[0], &parsed[1]],
+            &line,
+            seat("mover")?,
+            seat("opener")?,
+        ))
+    }
+
+    fn move_text(&self, mv: dominoes::Move) -> String {
+        match mv {
+            dominoes::Move::Place(tile, Side::Left) => format!("L {tile}"),
+            dominoes::Move::Place(tile, Side::Right) => format!("R {tile}"),
+            dominoes::Move::Draw => "DRAW".into(),
+            dominoes::Move::Pass => "PASS".into(),
+            dominoes::Move::Drawn(tile) => format!("drawn {tile}"),
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<dominoes::Move, String> {
+        let tile = |t: &str| -> Result<Tile, String> {
+            let (a, b) = dominoes::tiles::parse_oriented(t, self.rules().numbers)
+                .map_err(|e| e.to_string())?;
+            Ok(Tile::new(a, b))
+        };
+        match text.split_once(' ') {
+            None if text == "DRAW" => Ok(dominoes::Move::Draw),
+            None if text == "PASS" => Ok(dominoes::Move::Pass),
+            Some(("L", t)) => Ok(dominoes::Move::Place(tile(t)?, Side::Left)),
+            Some(("R", t)) => Ok(dominoes::Move::Place(tile(t)?, Side::Right)),
+            Some(("drawn", t)) => Ok(dominoes::Move::Drawn(tile(t)?)),
+            _ => Err(format!(
+                "'{text}': expected L a-b, R a-b, DRAW, PASS or drawn a-b"
+            )),
+        }
+    }
+}
+
+/// MultiplayerReversi: a move is `col row` from 0, as on the wire.
+impl Notation for ReversiBoard {
+    const NAME: &'static str = "reversi";
+
+    fn params_json(n: &usize) -> Value {
+        json!({ "n": n })
+    }
+
+    fn start_json(&self) -> Value {
+        json!({ "n": self.n(), "rows": self.rows(), "mover": self.mover() })
+    }
+
+    fn from_start_json(value: &Value) -> Result<ReversiBoard, String> {
+        let rows = strings(value, "rows")?;
+        if uint(value, "n")? as usize != rows.len() {
+            return Err("'n' is not the number of rows".into());
+        }
+        let mover = match field(value, "mover")? {
+            Value::Null => 0,
+            m => m.as_u64().ok_or("'mover' is not a seat")? as usize,
+        };
+        let board = ReversiBoard::from_rows(&rows, mover).map_err(|e| e.to_string())?;
+        if board.mover() != field(value, "mover")?.as_u64().map(|m| m as usize) {
+            return Err("the mover has no move on this board".into());
+        }
+        Ok(board)
+    }
+
+    fn move_text(&self, square: tabula_solver::grid::Square) -> String {
+        crate::reversi::wire::answer_text(self, square)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<tabula_solver::grid::Square, String> {
+        crate::reversi::wire::parse_answer(self, text)
+    }
+}

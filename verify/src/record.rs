@@ -1,0 +1,401 @@
+//! Game records as JSON Lines: one object per game, written by every referee
+//! and verify run (`--log FILE`), read back and replayed through the rules.
+//!
+//! A game only says how its moves and its start are written ([`Notation`]);
+//! the record ([`GameLine`]), the writer ([`GameLog`]) and the replay
+//! ([`replay`]) are the same for every game.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tabula_solver::{Game, Seat, Turn};
+
+use crate::arena::GameRecord;
+use crate::seat::Fault;
+use crate::tournament::{Job, Purpose, Schedule, Seatings, stream_name};
+
+/// How a game writes its parameters, its start and its moves in a log, and reads them back.
+pub trait Notation: Game {
+    /// The game's name in logs, as on the command line (`ioiwari`).
+    const NAME: &'static str;
+
+    /// A case's parameters as JSON.
+    fn params_json(params: &Self::Params) -> Value;
+
+    /// The state a game starts from, as JSON that [`Notation::from_start_json`] reads back.
+    fn start_json(&self) -> Value;
+
+    /// The start state written by [`Notation::start_json`].
+    fn from_start_json(value: &Value) -> Result<Self, String>;
+
+    /// `mv` in the game's notation, written from this state (the one before the move).
+    fn move_text(&self, mv: Self::Move) -> String;
+
+    /// Reads a move written by [`Notation::move_text`] from this state.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+}
+
+/// One move of a logged game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoggedMove {
+    /// The seat that moved; `null` for chance.
+    pub seat: Option<Seat>,
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Milliseconds the seat took to answer (0 for chance).
+    pub ms: f64,
+}
+
+/// Where a game sits in its run: the seed, the case and game numbers, the chance stream.
+#[derive(Clone, Debug, PartialEq)]
+pub struct At {
+    /// The seed of the run.
+    pub seed: u64,
+    /// The case, from 0.
+    pub case: usize,
+    /// The case as the report names it (`heap 5`, `N=6`, `(5,7)`).
+    pub label: String,
+    /// The game within the case, from 0.
+    pub game: usize,
+    /// The name of the stream chance drew from.
+    pub stream: String,
+}
+
+impl At {
+    /// Game `game` of case `case`, with chance from stream `chance/<case>/<game>/0`.
+    pub fn new(seed: u64, case: usize, label: impl Into<String>, game: usize) -> At {
+        At {
+            seed,
+            case,
+            label: label.into(),
+            game,
+            stream: stream_name(Purpose::Chance, case as u64, game as u64, 0),
+        }
+    }
+
+    /// Job `job` of `schedule`: its game number counts every seating (game ×
+    /// rotations + rotation), and chance draws from the job's chance stream
+    /// (`chance/<case>/<game>/0`, shared by the seatings).
+    pub fn of_job(seed: u64, schedule: &Schedule, job: &Job, label: impl Into<String>) -> At {
+        let rotations = match schedule.seatings {
+            Seatings::Fixed => 1,
+            Seatings::Rotated => schedule.seats,
+        };
+        At {
+            game: job.game * rotations + job.rotation,
+            ..At::new(seed, job.case, label, job.game)
+        }
+    }
+
+    /// The same place with chance from the stream named `stream`.
+    pub fn with_stream(self, stream: impl Into<String>) -> At {
+        At {
+            stream: stream.into(),
+            ..self
+        }
+    }
+}
+
+/// One game as a line of a log (the JSON Lines format of `--log`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameLine {
+    /// The game's name (`ioiwari`, `tonga`...).
+    pub game: String,
+    /// The case, from 0.
+    pub case: usize,
+    /// The case as the report names it.
+    pub case_label: String,
+    /// The case's parameters.
+    pub params: Value,
+    /// The game within the case, from 0.
+    pub game_index: usize,
+    /// The seed of the run.
+    pub seed: u64,
+    /// The name of the stream chance drew from (see `tournament::stream`).
+    pub stream: String,
+    /// The player in each seat: a built-in agent's name or an external command.
+    pub seats: Vec<String>,
+    /// The start state, in the game's own JSON.
+    pub start: Value,
+    /// Every move in order, chance's included.
+    pub moves: Vec<LoggedMove>,
+    /// The fault that ended the game, if one did.
+    pub fault: Option<Fault>,
+    /// Final per-seat scores (after the forfeit rule when there was a fault).
+    pub scores: Vec<f64>,
+    /// Milliseconds each seat spent answering.
+    pub time_ms: Vec<f64>,
+}
+
+fn millis(time: Duration) -> f64 {
+    // Microsecond resolution keeps the lines short.
+    (time.as_secs_f64() * 1e6).round() / 1e3
+}
+
+impl GameLine {
+    /// The line of `record`, a game of the case with `params`, at `at`.
+    pub fn new<G: Notation>(record: &GameRecord<G>, params: &G::Params, at: &At) -> GameLine {
+        let mut state = record.start.clone();
+        let moves = record
+            .plies
+            .iter()
+            .map(|ply| {
+                let mv = state.move_text(ply.mv);
+                state.apply(ply.mv);
+                LoggedMove {
+                    seat: match ply.turn {
+                        Turn::Seat(s) => Some(s),
+                        _ => None,
+                    },
+                    mv,
+                    ms: millis(ply.time),
+                }
+            })
+            .collect();
+        GameLine {
+            game: G::NAME.to_string(),
+            case: at.case,
+            case_label: at.label.clone(),
+            params: G::params_json(params),
+            game_index: at.game,
+            seed: at.seed,
+            stream: at.stream.clone(),
+            seats: record.players.clone(),
+            start: record.start.start_json(),
+            moves,
+            fault: record.fault.clone(),
+            scores: record.scores.to_vec(),
+            time_ms: record.time_used.iter().map(|&t| millis(t)).collect(),
+        }
+    }
+}
+
+/// Why a logged game could not be replayed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReplayError {
+    /// The line is of another game.
+    #[error("a game of {found}, not {expected}")]
+    OtherGame {
+        /// The game asked for.
+        expected: String,
+        /// The game of the line.
+        found: String,
+    },
+    /// The start does not read back.
+    #[error("bad start: {0}")]
+    Start(String),
+    /// A move does not read back, is out of turn or illegal.
+    #[error("move {index} '{text}': {reason}")]
+    Move {
+        /// The move's position in the game, from 0.
+        index: usize,
+        /// The move as logged.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The game is not over after its last move, and no fault ended it.
+    #[error("the game is not over after its last move and no fault ended it")]
+    Unfinished,
+    /// The replay's scores differ from the logged ones.
+    #[error("the replay scores {replayed:?}, the log says {logged:?}")]
+    Scores {
+        /// The scores of the replay.
+        replayed: Vec<f64>,
+        /// The scores in the log.
+        logged: Vec<f64>,
+    },
+}
+
+/// Replays a logged game through the rules and checks its final scores;
+/// returns every state, the start first and the end last.
+pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
+    if line.game != G::NAME {
+        return Err(ReplayError::OtherGame {
+            expected: G::NAME.into(),
+            found: line.game.clone(),
+        });
+    }
+    let mut state = G::from_start_json(&line.start).map_err(ReplayError::Start)?;
+    let mut states = vec![state.clone()];
+    for (index, logged) in line.moves.iter().enumerate() {
+        let bad = |reason: String| ReplayError::Move {
+            index,
+            text: logged.mv.clone(),
+            reason,
+        };
+        let turn = state.turn();
+        let expected = match logged.seat {
+            Some(s) => Turn::Seat(s),
+            None => Turn::Chance,
+        };
+        if turn != expected {
+            return Err(bad(format!(
+                "logged as {expected:?}, but the turn is {turn:?}"
+            )));
+        }
+        let mv = state.parse_move(&logged.mv).map_err(bad)?;
+        if turn == Turn::Chance {
+            if !state.moves().contains(&mv) {
+                return Err(bad("not an outcome of chance here".into()));
+            }
+        } else {
+            state.check_move(mv).map_err(|e| bad(e.to_string()))?;
+        }
+        state.apply(mv);
+        states.push(state.clone());
+    }
+    match &line.fault {
+        Some(fault) => {
+            state.forfeit(fault.seat);
+            states.push(state.clone());
+        }
+        None if !state.is_over() => return Err(ReplayError::Unfinished),
+        None => {}
+    }
+    let replayed = state.scores().to_vec();
+    if replayed != line.scores {
+        return Err(ReplayError::Scores {
+            replayed,
+            logged: line.scores.clone(),
+        });
+    }
+    Ok(states)
+}
+
+/// Reads a log: one [`GameLine`] per non-blank line.
+pub fn read_log(text: &str) -> Result<Vec<GameLine>, serde_json::Error> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(serde_json::from_str)
+        .collect()
+}
+
+/// A JSON Lines game log shared by threads; writes nothing when off.
+#[derive(Clone, Default)]
+pub struct GameLog(Option<Arc<Mutex<Box<dyn Write + Send>>>>);
+
+impl GameLog {
+    /// A log that writes nothing.
+    pub fn off() -> GameLog {
+        GameLog(None)
+    }
+
+    /// A log writing to `out`.
+    pub fn to_writer(out: Box<dyn Write + Send>) -> GameLog {
+        GameLog(Some(Arc::new(Mutex::new(out))))
+    }
+
+    /// Whether lines are written anywhere.
+    pub fn is_on(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Writes one line (best effort: a full disk must not stop the games).
+    pub fn write(&self, line: &GameLine) {
+        if let Some(out) = &self.0
+            && let Ok(mut out) = out.lock()
+            && let Ok(text) = serde_json::to_string(line)
+        {
+            let _ = writeln!(out, "{text}");
+        }
+    }
+
+    /// Writes the line of `record`, a game of the case with `params`, at `at`.
+    pub fn record<G: Notation>(&self, record: &GameRecord<G>, params: &G::Params, at: &At) {
+        if self.is_on() {
+            self.write(&GameLine::new(record, params, at));
+        }
+    }
+
+    /// Flushes the output.
+    pub fn flush(&self) -> std::io::Result<()> {
+        if let Some(out) = &self.0
+            && let Ok(mut out) = out.lock()
+        {
+            out.flush()?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nim::{self, Optimal};
+    use crate::seat::{Clock, Local, Player};
+    use crate::tournament::stream;
+    use tabula_solver::nim::Nim;
+
+    /// A log in memory.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_logged_game_reads_back_and_replays_and_a_tampered_one_does_not() {
+        let buffer = Shared::default();
+        let log = GameLog::to_writer(Box::new(buffer.clone()));
+        for (game, heap) in [5u32, 9].into_iter().enumerate() {
+            let mut a = Local(Optimal);
+            let mut b = Local(nim::agent("random", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
+            let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
+            let mut clocks = vec![Clock::default(); 2];
+            let mut chance = stream(1, Purpose::Chance, 0, game as u64, 0);
+            let record = crate::arena::play_game(
+                Nim::new(heap),
+                &mut players,
+                &[0, 1],
+                &mut clocks,
+                &mut chance,
+            );
+            log.record(&record, &heap, &At::new(1, 0, "heaps", game));
+        }
+        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        let lines = read_log(&text).unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].game, "nim");
+        assert_eq!(lines[1].params, serde_json::json!({"heap": 9}));
+        assert_eq!(lines[1].stream, "chance/0/1/0");
+        assert_eq!(lines[0].seats, vec!["optimal", "random"]);
+        for line in &lines {
+            let states = replay::<Nim>(line).unwrap();
+            assert_eq!(states.len(), line.moves.len() + 1);
+            assert!(states.last().unwrap().is_over());
+        }
+        let mut wrong = lines[0].clone();
+        wrong.scores.reverse();
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::Scores { .. })
+        ));
+        let mut wrong = lines[0].clone();
+        wrong.moves[0].mv = "4".into();
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::Move { .. })
+        ));
+        let mut wrong = lines[0].clone();
+        wrong.moves.pop();
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::Unfinished)
+        ));
+        assert!(matches!(
+            replay::<tabula_solver::ioiwari::Match>(&lines[0]),
+            Err(ReplayError::OtherGame { .. })
+        ));
+    }
+}

@@ -1,0 +1,350 @@
+//! Replays of logged games as one self-contained HTML page (`tabula replay`):
+//! each game replayed through the rules, one frame per move.
+//!
+//! A game only says how one of its states looks ([`Draw`]); the page, its
+//! script and its styles are the same for every game.
+
+use serde::Serialize;
+use tabula_solver::dominoes;
+use tabula_solver::ioiwari;
+use tabula_solver::nim::Nim;
+use tabula_solver::reversi::Board as ReversiBoard;
+use tabula_solver::tonga::{self, Colour};
+use tabula_solver::tothello::{self, Color};
+
+use crate::record::{GameLine, Notation, ReplayError, replay};
+
+/// How a state of a game is drawn: a board of cells and lines of notes.
+///
+/// A cell is a disc when it is `@` and a colour key (`@B`, `@W`, `@R`, `@1`..`@4`),
+/// empty when `.`, and text otherwise (Ioiwari's bead counts).
+pub trait Draw: Notation {
+    /// The board, row by row.
+    fn board(&self) -> Vec<Vec<String>>;
+    /// What the board does not show (banks, hands, the stock, the mover).
+    fn notes(&self) -> Vec<String>;
+}
+
+/// One state of a game on the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Frame {
+    /// The board after the move.
+    pub board: Vec<Vec<String>>,
+    /// Notes under the board.
+    pub notes: Vec<String>,
+    /// Scores so far.
+    pub scores: Vec<f64>,
+    /// Cells that changed with the move (the placed piece and the flips).
+    pub changed: Vec<(usize, usize)>,
+}
+
+/// One game on the page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Shown {
+    /// `ioiwari, 4 3 2 4 2 3 2, game 0`.
+    pub title: String,
+    /// The players by seat.
+    pub seats: Vec<String>,
+    /// Final scores.
+    pub scores: Vec<f64>,
+    /// The fault, in words.
+    pub fault: Option<String>,
+    /// `seat: move` per move (`chance: drawn 2-5`); the last entry is the forfeit rule when a fault ended the game.
+    pub moves: Vec<String>,
+    /// The start, then one frame per entry of `moves`.
+    pub frames: Vec<Frame>,
+}
+
+fn shown<G: Draw>(line: &GameLine) -> Result<Shown, ReplayError> {
+    let states = replay::<G>(line)?;
+    let mut moves: Vec<String> = line
+        .moves
+        .iter()
+        .map(|m| match m.seat {
+            Some(s) => format!("{}: {}", seat_name(line, s), m.mv),
+            None => format!("chance: {}", m.mv),
+        })
+        .collect();
+    if let Some(fault) = &line.fault {
+        moves.push(format!(
+            "{} faulted: forfeit rule",
+            seat_name(line, fault.seat)
+        ));
+    }
+    let mut frames: Vec<Frame> = Vec::with_capacity(states.len());
+    for state in &states {
+        let board = state.board();
+        let changed = match frames.last() {
+            Some(before) => changes(&before.board, &board),
+            None => Vec::new(),
+        };
+        frames.push(Frame {
+            board,
+            notes: state.notes(),
+            scores: state.scores().to_vec(),
+            changed,
+        });
+    }
+    Ok(Shown {
+        title: format!(
+            "{}, {}, game {}",
+            line.game, line.case_label, line.game_index
+        ),
+        seats: line.seats.clone(),
+        scores: line.scores.clone(),
+        fault: line
+            .fault
+            .as_ref()
+            .map(|f| format!("{} ({:?}): {}", seat_name(line, f.seat), f.kind, f.reason)),
+        moves,
+        frames,
+    })
+}
+
+fn seat_name(line: &GameLine, seat: usize) -> String {
+    format!(
+        "seat {seat} ({})",
+        line.seats.get(seat).map_or("?", String::as_str)
+    )
+}
+
+fn changes(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (r, (a, b)) in before.iter().zip(after).enumerate() {
+        for (c, (x, y)) in a.iter().zip(b).enumerate() {
+            if x != y {
+                out.push((r, c));
+            }
+        }
+    }
+    out
+}
+
+/// Replays a logged game of any game into its frames.
+pub fn show(line: &GameLine) -> Result<Shown, ReplayError> {
+    match line.game.as_str() {
+        "nim" => shown::<Nim>(line),
+        "ioiwari" => shown::<ioiwari::Match>(line),
+        "tonga" => shown::<tonga::Position>(line),
+        "tothello" => shown::<tothello::Position>(line),
+        "dominoes" => shown::<dominoes::Match>(line),
+        "reversi" => shown::<ReversiBoard>(line),
+        other => Err(ReplayError::OtherGame {
+            expected: "a game of tabula".into(),
+            found: other.into(),
+        }),
+    }
+}
+
+/// The page of `games`: one self-contained HTML document (no network).
+pub fn page(games: &[Shown]) -> String {
+    let data = serde_json::to_string(games)
+        .expect("frames serialize")
+        // A `</script>` inside the data must not end the script.
+        .replace("</", "<\\/");
+    PAGE.replace("/*DATA*/null", &data)
+}
+
+const PAGE: &str = include_str!("replay.html");
+
+fn disc(text: &str) -> String {
+    format!("@{text}")
+}
+
+impl Draw for Nim {
+    fn board(&self) -> Vec<Vec<String>> {
+        vec![vec![self.heap.to_string()]]
+    }
+    fn notes(&self) -> Vec<String> {
+        vec![format!("heap {}, seat {} to move", self.heap, self.mover)]
+    }
+}
+
+impl Draw for ioiwari::Match {
+    fn board(&self) -> Vec<Vec<String>> {
+        // The pits, then the two banks.
+        let mut row: Vec<String> = self.board.pits().iter().map(u8::to_string).collect();
+        row.extend(self.banks.iter().map(|b| format!("[{b}]")));
+        vec![row]
+    }
+    fn notes(&self) -> Vec<String> {
+        vec![
+            "pits 1 to 7, then the banks [player 1] [player 2]".into(),
+            format!("player {} to move", self.mover + 1),
+        ]
+    }
+}
+
+impl Draw for tonga::Position {
+    fn board(&self) -> Vec<Vec<String>> {
+        let b = &self.board;
+        (0..b.n())
+            .map(|r| {
+                (0..b.n())
+                    .map(|c| match b.at(b.cell(r, c)) {
+                        Some(colour) => disc(&colour.letter().to_string()),
+                        None => ".".into(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+    fn notes(&self) -> Vec<String> {
+        let isles = |colour: Colour| -> String {
+            let mut sizes: Vec<u32> = self
+                .board
+                .isles()
+                .iter()
+                .filter(|i| i.colour == colour)
+                .map(|i| i.area())
+                .collect();
+            sizes.sort_unstable_by(|a, b| b.cmp(a));
+            format!("{sizes:?}")
+        };
+        vec![
+            format!("Black isles {}", isles(Colour::Black)),
+            format!("White isles {}", isles(Colour::White)),
+            format!("{} to move", self.to_move.letter()),
+        ]
+    }
+}
+
+impl Draw for tothello::Position {
+    fn board(&self) -> Vec<Vec<String>> {
+        (0..8u8)
+            .map(|r| {
+                (0..8u8)
+                    .map(|c| match self.board.at(r * 8 + c) {
+                        Some(Color::Red) => disc("R"),
+                        Some(Color::Black) => disc("B"),
+                        None => ".".into(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+    fn notes(&self) -> Vec<String> {
+        vec![
+            "rows 1 to 8 from the top, columns A to H".into(),
+            format!("{} to move", self.to_move.name()),
+        ]
+    }
+}
+
+impl Draw for ReversiBoard {
+    fn board(&self) -> Vec<Vec<String>> {
+        self.rows()
+            .iter()
+            .map(|row| {
+                row.chars()
+                    .map(|ch| {
+                        if ch == '.' {
+                            ".".into()
+                        } else {
+                            disc(&ch.to_string())
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+    fn notes(&self) -> Vec<String> {
+        let counts: Vec<String> = (0..self.players())
+            .map(|s| format!("player {}: {}", s + 1, self.pieces(s).count()))
+            .collect();
+        vec![
+            counts.join(", "),
+            match self.mover() {
+                Some(s) => format!("player {} to move", s + 1),
+                None => "game over".into(),
+            },
+        ]
+    }
+}
+
+impl Draw for dominoes::Match {
+    fn board(&self) -> Vec<Vec<String>> {
+        vec![
+            self.line()
+                .iter()
+                .map(|(l, r)| format!("{l}|{r}"))
+                .collect(),
+        ]
+    }
+    fn notes(&self) -> Vec<String> {
+        let hand = |seat: usize| -> String {
+            let tiles: Vec<String> = self.hand(seat).iter().map(|t| t.to_string()).collect();
+            format!("seat {seat} hand: {}", tiles.join(" "))
+        };
+        vec![
+            hand(0),
+            hand(1),
+            format!("stock: {} tiles", self.stock().len()),
+            format!("seat {} opened", self.opener()),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{At, GameLine};
+    use crate::seat::{Clock, Local, Player};
+    use crate::tournament::{Purpose, stream};
+
+    fn random_game<G: Draw>(start: G, params: &G::Params, seats: usize) -> GameLine {
+        let mut agents: Vec<Local<crate::agent::RandomAgent>> = (0..seats)
+            .map(|s| {
+                Local(crate::agent::RandomAgent::new(stream(
+                    4,
+                    Purpose::Agent,
+                    0,
+                    0,
+                    s as u64,
+                )))
+            })
+            .collect();
+        let mut players: Vec<&mut dyn Player<G>> =
+            agents.iter_mut().map(|a| a as &mut dyn Player<G>).collect();
+        let mut clocks = vec![Clock::default(); seats];
+        let seating: Vec<usize> = (0..seats).collect();
+        let mut chance = stream(4, Purpose::Chance, 0, 0, 0);
+        let record =
+            crate::arena::play_game(start, &mut players, &seating, &mut clocks, &mut chance);
+        GameLine::new(&record, params, &At::new(4, 0, "test", 0))
+    }
+
+    #[test]
+    fn every_game_shows_one_frame_per_move_and_marks_the_flips() {
+        let board: ioiwari::Board = "4 3 2 4 2 3 2".parse().unwrap();
+        let lines = vec![
+            random_game(ioiwari::Match::new(board), &board, 2),
+            random_game(tothello::Position::start(), &tothello::Position::start(), 2),
+            random_game(ReversiBoard::start(8).unwrap(), &8, 4),
+            random_game(tonga::Position::start(6).unwrap(), &6, 2),
+            random_game(Nim::new(7), &7, 2),
+            {
+                let rules = dominoes::Rules::new(5, 4).unwrap();
+                let deal = dominoes::Deal::random(rules, &mut stream(4, Purpose::Setup, 0, 0, 0));
+                random_game(dominoes::Match::new(&deal), &rules, 2)
+            },
+        ];
+        let games: Vec<Shown> = lines.iter().map(|l| show(l).unwrap()).collect();
+        for (game, line) in games.iter().zip(&lines) {
+            assert_eq!(game.frames.len(), line.moves.len() + 1, "{}", game.title);
+            assert_eq!(game.moves.len(), line.moves.len());
+            assert_eq!(game.frames.last().unwrap().scores, line.scores);
+        }
+        // Every Reversi move changes its square and at least one flipped piece.
+        let reversi = &games[2];
+        assert!(reversi.frames[1..].iter().all(|f| f.changed.len() >= 2));
+        let html = page(&games);
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(!html.contains("/*DATA*/"));
+        assert!(
+            !html.contains("http://") && !html.contains("https://"),
+            "no network"
+        );
+        assert!(html.contains("\"title\":\"reversi, test, game 0\""));
+    }
+}
