@@ -1070,7 +1070,14 @@ fn digits_summing(
     }
     let below = cap * (digits as u32 - 1);
     for d in sum.saturating_sub(below)..=sum.min(cap) {
-        digits_summing(digits - 1, sum - d, cap, base, prefix * base + u64::from(d), visit);
+        digits_summing(
+            digits - 1,
+            sum - d,
+            cap,
+            base,
+            prefix * base + u64::from(d),
+            visit,
+        );
     }
 }
 

@@ -525,8 +525,7 @@ pub fn solve_records<S: StateSpace>(
                 .map(|indices| {
                     let (mut waiting, mut stored) = (0u64, 0u64);
                     space.for_each_in_layer(layer, indices.clone(), |index| {
-                        if !space.is_canonical(index) || (same_layer && value_at(index) != MARK)
-                        {
+                        if !space.is_canonical(index) || (same_layer && value_at(index) != MARK) {
                             return;
                         }
                         let (value, mask) = solve_record(space, index, &value_at);
@@ -621,11 +620,7 @@ fn stuck<S: StateSpace>(
 
 /// [`solve_state`] over one-byte values, where [`MARK`] is a child not yet known.
 #[inline]
-fn solve_record<S: StateSpace>(
-    space: &S,
-    index: u64,
-    value_at: &impl Fn(u64) -> i8,
-) -> (i32, u64) {
+fn solve_record<S: StateSpace>(space: &S, index: u64, value_at: &impl Fn(u64) -> i8) -> (i32, u64) {
     let mut best_value = i32::MIN;
     let mut mask = 0u64;
     let mut waiting = false;

@@ -29,13 +29,20 @@ fn ioiwari_tables_out_of_core_equal_the_in_memory_files() {
             reports.lock().unwrap().push(done)
         })
         .unwrap();
-        assert_eq!(fs::read(&memory).unwrap(), fs::read(&mapped).unwrap(), "{params}");
+        assert_eq!(
+            fs::read(&memory).unwrap(),
+            fs::read(&mapped).unwrap(),
+            "{params}"
+        );
         assert_eq!(files(dir.path()), 2);
         // Every record is reported once, in the end.
         let reports = reports.into_inner().unwrap();
         assert_eq!(reports.iter().max(), Some(&params.boards()));
         let table = VariantTable::new_for(Variant { params }, Table::open(&mapped).unwrap());
-        assert_eq!(table.unwrap().check_records().unwrap() as u64, params.boards());
+        assert_eq!(
+            table.unwrap().check_records().unwrap() as u64,
+            params.boards()
+        );
     }
 }
 
