@@ -1058,6 +1058,46 @@ pub(crate) mod tests {
         ));
     }
 
+    /// A chain of states, each with more moves than a batch gathers (`BATCH_EDGES`).
+    struct Wide;
+
+    impl StateSpace for Wide {
+        fn len(&self) -> u64 {
+            40
+        }
+
+        fn num_layers(&self) -> usize {
+            40
+        }
+
+        fn layer(&self, index: u64) -> usize {
+            index as usize
+        }
+
+        fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+            // State i moves to each lower state j; some moves keep the turn.
+            for j in 0..index.min(30) {
+                visit(Edge {
+                    slot: j as u8,
+                    reward: ((index * 7 + j * 3) % 5) as i32 - 2,
+                    child: j,
+                    keeps_turn: (index + j) % 4 == 0,
+                });
+            }
+        }
+
+        fn terminal_value(&self, _index: u64) -> i32 {
+            1
+        }
+    }
+
+    #[test]
+    fn records_of_states_with_many_moves_equal_the_in_memory_solution() {
+        let solution = solve(&Wide, false, &|_| {}).unwrap();
+        assert!(solution.values.iter().all(|v| v.abs() < 100));
+        assert_eq!(records_of(&Wide, 4).unwrap(), encoded(&solution, 4));
+    }
+
     #[test]
     fn records_refuse_a_cycle() {
         for ranged in [false, true] {
