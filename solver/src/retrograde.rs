@@ -1081,7 +1081,7 @@ pub(crate) mod tests {
                     slot: j as u8,
                     reward: ((index * 7 + j * 3) % 5) as i32 - 2,
                     child: j,
-                    keeps_turn: (index + j) % 4 == 0,
+                    keeps_turn: (index + j).is_multiple_of(4),
                 });
             }
         }
