@@ -6,9 +6,11 @@
 //! of beads in the pits, which is what makes the retrograde layers.
 
 use std::fmt;
+use std::ops::Range;
 use std::str::FromStr;
 
 use crate::game::{Game, IllegalMove, Scores, Seat, Turn};
+
 use crate::retrograde::{Edge, StateSpace};
 use crate::{MoveList, ZeroSum};
 
@@ -485,6 +487,11 @@ impl StateSpace for IoiwariSpace {
 
     fn terminal_value(&self, _index: u64) -> i32 {
         0
+    }
+
+    /// Every move banks a bead.
+    fn has_same_layer_edges(&self) -> bool {
+        false
     }
 }
 
@@ -985,11 +992,137 @@ impl StateSpace for RingSpace {
     fn terminal_value(&self, _index: u64) -> i32 {
         0
     }
+
+    /// Every move banks a bead.
+    fn has_same_layer_edges(&self) -> bool {
+        false
+    }
+
+    /// The low pits' whole range: [`RingSpace::for_each_in_layer`] enumerates them by bead sum.
+    fn layer_chunk(&self) -> u64 {
+        self.place_or_len(self.low_pits())
+    }
+
+    /// Enumerates the boards with `layer` beads block by block of the low pits' range:
+    /// the high pits' beads fix the low pits' sum, whose boards come out in order.
+    fn for_each_in_layer(&self, layer: usize, indices: Range<u64>, mut visit: impl FnMut(u64)) {
+        let low = self.low_pits();
+        let block = self.place_or_len(low);
+        let base = u64::from(self.params.cap) + 1;
+        let cap = u32::from(self.params.cap);
+        for high in indices.start / block..indices.end.div_ceil(block) {
+            let mut rest = high;
+            let mut beads = 0u32;
+            while rest > 0 {
+                beads += (rest % base) as u32;
+                rest /= base;
+            }
+            let Some(need) = (layer as u32).checked_sub(beads) else {
+                continue;
+            };
+            if need > cap * low as u32 {
+                continue;
+            }
+            let first = high * block;
+            let mut emit = |offset: u64| {
+                let index = first + offset;
+                if indices.contains(&index) {
+                    visit(index);
+                }
+            };
+            digits_summing(low, need, cap, base, 0, &mut emit);
+        }
+    }
+}
+
+impl RingSpace {
+    /// The pits enumerated inside one chunk: about 4096 boards' worth, at most all.
+    fn low_pits(&self) -> usize {
+        let n = usize::from(self.params.pits);
+        (1..=n).find(|&k| self.place_or_len(k) >= 4096).unwrap_or(n)
+    }
+
+    /// Place value of pit `k`, or the number of boards for `k` = pits.
+    fn place_or_len(&self, k: usize) -> u64 {
+        if k < usize::from(self.params.pits) {
+            self.place[k] as u64
+        } else {
+            self.len
+        }
+    }
+}
+
+/// Calls `visit(prefix * base^digits + rest)` for every `digits`-digit number
+/// `rest` in base `base` (digits at most `cap`) whose digits sum to `sum`, in increasing order.
+fn digits_summing(
+    digits: usize,
+    sum: u32,
+    cap: u32,
+    base: u64,
+    prefix: u64,
+    visit: &mut impl FnMut(u64),
+) {
+    if digits == 0 {
+        if sum == 0 {
+            visit(prefix);
+        }
+        return;
+    }
+    let below = cap * (digits as u32 - 1);
+    for d in sum.saturating_sub(below)..=sum.min(cap) {
+        digits_summing(
+            digits - 1,
+            sum - d,
+            cap,
+            base,
+            prefix * base + u64::from(d),
+            visit,
+        );
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ring_layers_enumerate_like_the_plain_scan() {
+        for (pits, cap) in [(5, 3), (4, 9), (7, 5), (3, 2)] {
+            let space = RingSpace::new(Params::new(pits, cap, 0, 0, cap).unwrap());
+            let chunk = space.layer_chunk();
+            assert!(chunk > 1 && chunk <= space.len());
+            for layer in 0..space.num_layers() {
+                let plain: Vec<u64> = (0..space.len())
+                    .filter(|&i| space.layer(i) == layer)
+                    .collect();
+                // Chunk-aligned pieces and ragged ones.
+                for step in [chunk, 1000] {
+                    let mut got = Vec::new();
+                    for start in (0..space.len()).step_by(step as usize) {
+                        let end = (start + step).min(space.len());
+                        space.for_each_in_layer(layer, start..end, |i| got.push(i));
+                    }
+                    assert_eq!(got, plain, "pits {pits} cap {cap} layer {layer}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ring_records_solved_in_place_equal_the_in_memory_solution() {
+        for params in [Params::default(), Params::new(6, 4, 0, 0, 4).unwrap()] {
+            let space = RingSpace::new(params);
+            let solution = crate::retrograde::solve(&space, true, &|_| {}).unwrap();
+            let records = crate::retrograde::tests::records_of(&space, 1).unwrap();
+            let expected: Vec<u8> = solution
+                .values
+                .iter()
+                .zip(&solution.best)
+                .flat_map(|(&v, &b)| [v as i8 as u8, b as u8])
+                .collect();
+            assert_eq!(records, expected, "{params}");
+        }
+    }
 
     /// The seed's example game: after each move, every pit and both banks.
     #[test]

@@ -810,6 +810,25 @@ mod tests {
     }
 
     #[test]
+    fn records_solved_in_place_equal_the_in_memory_solution() {
+        for (m, n) in [(2, 3), (3, 2)] {
+            for capture in [Capture::Always, Capture::NonEmpty] {
+                let r = rules(m, n).with_capture(capture);
+                let space = KalahSpace::new(r);
+                let solution = crate::retrograde::solve(&space, true, &|_| {}).unwrap();
+                let records = crate::retrograde::tests::records_of(&space, 1).unwrap();
+                let expected: Vec<u8> = solution
+                    .values
+                    .iter()
+                    .zip(&solution.best)
+                    .flat_map(|(&v, &b)| [v as i8 as u8, b as u8])
+                    .collect();
+                assert_eq!(records, expected, "{r:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_match_keeps_the_stores() {
         let mut game = Match::new(rules(3, 3));
         Game::apply(&mut game, 0);

@@ -19,6 +19,9 @@
 //! block of 64 states (4 bytes a block) so a layer's scan skips most blocks.
 
 use std::ops::Range;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU64};
 
 use rayon::prelude::*;
 
@@ -97,6 +100,42 @@ pub trait StateSpace: Sync {
 
     /// Value for the player to move of a state without moves.
     fn terminal_value(&self, index: u64) -> i32;
+
+    /// Whether some move may keep its layer (default `true`, the safe answer).
+    ///
+    /// [`solve_records`] marks and revisits a layer's states only when it does.
+    fn has_same_layer_edges(&self) -> bool {
+        true
+    }
+
+    /// A good number of indices per parallel chunk of a layer's scan in [`solve_records`].
+    fn layer_chunk(&self) -> u64 {
+        1 << 14
+    }
+
+    /// Calls `visit` for every state of `layer` whose index lies in `indices`, in index order.
+    ///
+    /// The default walks [`StateSpace::layer_range`] when there is one, else
+    /// every index of `indices`; spaces without ranges override it to skip the
+    /// other layers' indices cheaply.
+    fn for_each_in_layer(&self, layer: usize, indices: Range<u64>, mut visit: impl FnMut(u64)) {
+        match self.layer_range(layer) {
+            Some(range) => {
+                for index in indices.start.max(range.start)..indices.end.min(range.end) {
+                    if self.is_state(index) {
+                        visit(index);
+                    }
+                }
+            }
+            None => {
+                for index in indices {
+                    if self.is_state(index) && self.layer(index) == layer {
+                        visit(index);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Exact values and optimal moves of every state of a space.
@@ -426,6 +465,271 @@ fn solve_state<S: StateSpace>(space: &S, index: u64, values: &[i16], floor: i32)
     (best_value, mask)
 }
 
+/// Marks a state not yet solved in the one-byte values of [`solve_records`].
+const MARK: i8 = i8::MIN;
+
+/// Solves every state of the space straight into fixed-width records: record
+/// `i` is `records[i * (1 + mask_bytes)..]`, an i8 value then the optimal-move
+/// mask in `mask_bytes` little-endian bytes (the table format's layout), every
+/// byte zero on entry.
+///
+/// Nothing is held per state beyond the records: the records may be a memory
+/// map of the output file. Each layer is scanned in index order, in parallel
+/// chunks of [`StateSpace::layer_chunk`] indices, and a state's children are
+/// read from the records of lower layers (and of its own, when
+/// [`StateSpace::has_same_layer_edges`]: the layer's states are then first
+/// marked with -128, and the layer is scanned again until no mark is left, or
+/// a scan solves nothing: [`SolveError::Cycle`]). The records end up equal to
+/// [`solve`]'s values and masks encoded in that layout. Values must lie in
+/// `-127..=127`; `progress` gets the states finished after each chunk.
+pub fn solve_records<S: StateSpace>(
+    space: &S,
+    records: &[AtomicU8],
+    mask_bytes: usize,
+    progress: Progress<'_>,
+) -> Result<(), SolveError> {
+    let size = 1 + mask_bytes;
+    let len = space.len();
+    if u64::try_from(records.len()).ok() != len.checked_mul(size as u64) || mask_bytes > 8 {
+        return Err(SolveError::TooLarge("the records do not match the space"));
+    }
+    let same_layer = space.has_same_layer_edges();
+    let chunk = space.layer_chunk().max(1);
+    let done = AtomicU64::new(0);
+    let error: Mutex<Option<SolveError>> = Mutex::new(None);
+    let value_at = |index: u64| records[index as usize * size].load(Relaxed) as i8;
+    let write = |index: u64, value: i8, mask: u64| {
+        let at = index as usize * size;
+        records[at].store(value as u8, Relaxed);
+        for (byte, &b) in mask.to_le_bytes()[..mask_bytes].iter().enumerate() {
+            records[at + 1 + byte].store(b, Relaxed);
+        }
+    };
+    for layer in 0..space.num_layers() {
+        let scan = space.layer_range(layer).unwrap_or(0..len);
+        let chunks = (scan.start / chunk..scan.end.div_ceil(chunk))
+            .map(|c| (c * chunk).max(scan.start)..((c + 1) * chunk).min(scan.end));
+        let chunks: Vec<Range<u64>> = chunks.collect();
+        if same_layer {
+            chunks.par_iter().for_each(|indices| {
+                space.for_each_in_layer(layer, indices.clone(), |index| {
+                    records[index as usize * size].store(MARK as u8, Relaxed)
+                })
+            });
+        }
+        let mut left = u64::MAX;
+        loop {
+            // One scan: solve every waiting canonical state whose children are known.
+            let waiting: u64 = chunks
+                .par_iter()
+                .map(|indices| {
+                    let (mut waiting, mut stored) = (0u64, 0u64);
+                    // Solves a batch of states: all their children are asked for
+                    // first, so the misses on the mapped records overlap.
+                    let mut solve_batch = |batch: &[u64]| {
+                        let mut edges = [[NO_EDGE; BATCH_EDGES]; BATCH];
+                        let mut counts = [0usize; BATCH];
+                        for (b, &index) in batch.iter().enumerate() {
+                            space.for_each_edge(index, |edge| {
+                                if counts[b] < BATCH_EDGES {
+                                    edges[b][counts[b]] = edge;
+                                    prefetch(&records[edge.child as usize * size]);
+                                }
+                                counts[b] += 1;
+                            });
+                        }
+                        for (b, &index) in batch.iter().enumerate() {
+                            let (value, mask) = if counts[b] <= BATCH_EDGES {
+                                best_of(space, index, &edges[b][..counts[b]], &value_at)
+                            } else {
+                                solve_record(space, index, &value_at)
+                            };
+                            if value == WAITING {
+                                waiting += 1;
+                                continue;
+                            }
+                            let fits = mask_bytes == 8 || mask >> (8 * mask_bytes) == 0;
+                            let byte = i8::try_from(value).ok().filter(|&v| v != MARK && fits);
+                            let Some(byte) = byte else {
+                                error.lock().expect("no panic holds it").get_or_insert(
+                                    SolveError::ValueOutOfRange {
+                                        index,
+                                        value,
+                                        floor: i32::from(MARK) + 1,
+                                    },
+                                );
+                                continue;
+                            };
+                            write(index, byte, mask);
+                            stored += 1;
+                            space.for_each_image(index, mask, |image, image_mask| {
+                                write(image, byte, image_mask);
+                                stored += 1;
+                            });
+                        }
+                    };
+                    let mut batch = [0u64; BATCH];
+                    let mut filled = 0;
+                    space.for_each_in_layer(layer, indices.clone(), |index| {
+                        if !space.is_canonical(index) || (same_layer && value_at(index) != MARK) {
+                            return;
+                        }
+                        batch[filled] = index;
+                        filled += 1;
+                        if filled == BATCH {
+                            solve_batch(&batch);
+                            filled = 0;
+                        }
+                    });
+                    solve_batch(&batch[..filled]);
+                    progress(done.fetch_add(stored, Relaxed) + stored);
+                    waiting
+                })
+                .sum();
+            if let Some(error) = error.lock().expect("no panic holds it").take() {
+                return Err(error);
+            }
+            if waiting == 0 {
+                break;
+            }
+            if waiting == left || !same_layer {
+                return Err(stuck(space, layer, waiting, &chunks, &value_at));
+            }
+            left = waiting;
+        }
+        if same_layer {
+            // A symmetric image nobody copied to reads 0, as in `solve`.
+            chunks.par_iter().for_each(|indices| {
+                space.for_each_in_layer(layer, indices.clone(), |index| {
+                    if value_at(index) == MARK {
+                        records[index as usize * size].store(0, Relaxed);
+                    }
+                })
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The error for a layer whose `waiting` states cannot be solved: names the first one.
+fn stuck<S: StateSpace>(
+    space: &S,
+    layer: usize,
+    waiting: u64,
+    chunks: &[Range<u64>],
+    value_at: &(impl Fn(u64) -> i8 + Sync),
+) -> SolveError {
+    let mut found = None;
+    for indices in chunks {
+        space.for_each_in_layer(layer, indices.clone(), |index| {
+            if found.is_none()
+                && space.is_canonical(index)
+                && solve_record(space, index, value_at).0 == WAITING
+            {
+                let mut child = index;
+                space.for_each_edge(index, |edge| {
+                    if child == index && value_at(edge.child) == MARK {
+                        child = edge.child;
+                    }
+                });
+                found = Some((index, child));
+            }
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    let (index, child) = found.unwrap_or((0, 0));
+    SolveError::Cycle {
+        layer,
+        states: waiting as usize,
+        index,
+        child,
+    }
+}
+
+/// States solved together by [`solve_records`], and the moves a state may have for that.
+const BATCH: usize = 8;
+const BATCH_EDGES: usize = 16;
+const NO_EDGE: Edge = Edge {
+    slot: 0,
+    reward: 0,
+    child: 0,
+    keeps_turn: false,
+};
+
+/// Asks the cache for the line holding `byte`; only a hint.
+#[inline(always)]
+fn prefetch(byte: &AtomicU8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and reads nothing the program sees.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            byte.as_ptr() as *const i8
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
+}
+
+/// The value and mask of a state from its moves gathered beforehand (like [`solve_record`]).
+#[inline]
+fn best_of<S: StateSpace>(
+    space: &S,
+    index: u64,
+    edges: &[Edge],
+    value_at: &impl Fn(u64) -> i8,
+) -> (i32, u64) {
+    let mut best_value = i32::MIN;
+    let mut mask = 0u64;
+    for edge in edges {
+        let child = value_at(edge.child);
+        if child == MARK {
+            return (WAITING, 0);
+        }
+        let value = edge.value(i32::from(child));
+        if value > best_value {
+            best_value = value;
+            mask = 1 << edge.slot;
+        } else if value == best_value {
+            mask |= 1 << edge.slot;
+        }
+    }
+    if best_value == i32::MIN {
+        best_value = space.terminal_value(index);
+    }
+    (best_value, mask)
+}
+
+/// [`solve_state`] over one-byte values, where [`MARK`] is a child not yet known.
+#[inline]
+fn solve_record<S: StateSpace>(space: &S, index: u64, value_at: &impl Fn(u64) -> i8) -> (i32, u64) {
+    let mut best_value = i32::MIN;
+    let mut mask = 0u64;
+    let mut waiting = false;
+    space.for_each_edge(index, |edge| {
+        let child = value_at(edge.child);
+        if child == MARK {
+            waiting = true;
+            return;
+        }
+        let value = edge.value(i32::from(child));
+        if value > best_value {
+            best_value = value;
+            mask = 1 << edge.slot;
+        } else if value == best_value {
+            mask |= 1 << edge.slot;
+        }
+    });
+    if waiting {
+        return (WAITING, 0);
+    }
+    if best_value == i32::MIN {
+        best_value = space.terminal_value(index);
+    }
+    (best_value, mask)
+}
+
 /// A record that breaks the negamax equation.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("entry {index}: {problem}")]
@@ -501,7 +805,7 @@ pub fn check<S: StateSpace>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ZeroSum;
     use crate::search::negamax;
@@ -712,6 +1016,102 @@ mod tests {
         best[target as usize] ^= 1 << PASS;
         let bad = check(&space, |i| value(&solution.values, i), |i| best[i as usize]);
         assert_eq!(bad.map_err(|e| e.index), Err(target));
+    }
+
+    /// Encodes a solution as [`solve_records`] lays it out.
+    fn encoded(solution: &Solution, mask_bytes: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (&v, &m) in solution.values.iter().zip(&solution.best) {
+            out.push(i8::try_from(v).unwrap() as u8);
+            out.extend_from_slice(&m.to_le_bytes()[..mask_bytes]);
+        }
+        out
+    }
+
+    /// Runs [`solve_records`] on zeroed records and returns their bytes.
+    pub(crate) fn records_of<S: StateSpace>(
+        space: &S,
+        mask_bytes: usize,
+    ) -> Result<Vec<u8>, SolveError> {
+        let records: Vec<AtomicU8> = (0..space.len() as usize * (1 + mask_bytes))
+            .map(|_| AtomicU8::new(0))
+            .collect();
+        solve_records(space, &records, mask_bytes, &|_| {})?;
+        Ok(records.into_iter().map(AtomicU8::into_inner).collect())
+    }
+
+    #[test]
+    fn records_equal_the_in_memory_solution() {
+        for ranged in [false, true] {
+            let space = ToySpace { ranged };
+            let solution = solve(&space, false, &|_| {}).unwrap();
+            for mask_bytes in [1, 2] {
+                let got = records_of(&space, mask_bytes).unwrap();
+                assert_eq!(got, encoded(&solution, mask_bytes), "ranged {ranged}");
+            }
+        }
+        // A mask that does not fit is refused (slot 4 needs more than 4 bits; none fits in 0 bytes).
+        let space = ToySpace { ranged: true };
+        assert!(matches!(
+            records_of(&space, 0),
+            Err(SolveError::ValueOutOfRange { .. })
+        ));
+    }
+
+    /// A chain of states, each with more moves than a batch gathers (`BATCH_EDGES`).
+    struct Wide;
+
+    impl StateSpace for Wide {
+        fn len(&self) -> u64 {
+            40
+        }
+
+        fn num_layers(&self) -> usize {
+            40
+        }
+
+        fn layer(&self, index: u64) -> usize {
+            index as usize
+        }
+
+        fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
+            // State i moves to each lower state j; some moves keep the turn.
+            for j in 0..index.min(30) {
+                visit(Edge {
+                    slot: j as u8,
+                    reward: ((index * 7 + j * 3) % 5) as i32 - 2,
+                    child: j,
+                    keeps_turn: (index + j).is_multiple_of(4),
+                });
+            }
+        }
+
+        fn terminal_value(&self, _index: u64) -> i32 {
+            1
+        }
+    }
+
+    #[test]
+    fn records_of_states_with_many_moves_equal_the_in_memory_solution() {
+        let solution = solve(&Wide, false, &|_| {}).unwrap();
+        assert!(solution.values.iter().all(|v| v.abs() < 100));
+        assert_eq!(records_of(&Wide, 4).unwrap(), encoded(&solution, 4));
+    }
+
+    #[test]
+    fn records_refuse_a_cycle() {
+        for ranged in [false, true] {
+            let err = records_of(&Cyclic { ranged }, 1).unwrap_err();
+            assert_eq!(
+                err,
+                SolveError::Cycle {
+                    layer: 1,
+                    states: 2,
+                    index: 1,
+                    child: 2
+                }
+            );
+        }
     }
 
     /// Layer 1 holds two states that pass to each other: a cycle.

@@ -14,6 +14,8 @@ use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+use tempfile::NamedTempFile;
+
 /// The start of every temporary file name; the creating PID and a `-` follow.
 pub const TEMP_PREFIX: &str = ".tabula-tmp-";
 
@@ -25,11 +27,21 @@ pub fn write_file<F>(path: &Path, write: F) -> io::Result<()>
 where
     F: FnOnce(&mut dyn Write) -> io::Result<()>,
 {
+    let mut tmp = temporary_for(path)?;
+    {
+        let mut out = BufWriter::new(tmp.as_file_mut());
+        write(&mut out)?;
+        out.flush()?;
+    }
+    persist(tmp, path)
+}
+
+/// A new temporary file beside `path` (checked as [`write_file`] checks it),
+/// for a writer that fills the file itself (e.g. through a memory map); hand it
+/// to [`persist`]. Dropping it instead removes it.
+pub fn temporary_for(path: &Path) -> io::Result<NamedTempFile> {
     check_target(path)?;
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = parent_of(path);
     remove_stale_temporaries(dir);
     let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
     let mut builder = tempfile::Builder::new();
@@ -40,22 +52,28 @@ where
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    // Dropping `tmp` on any error below removes the temporary file.
-    let mut tmp = builder.tempfile_in(dir)?;
-    {
-        let mut out = BufWriter::new(tmp.as_file_mut());
-        write(&mut out)?;
-        out.flush()?;
-    }
+    builder.tempfile_in(dir)
+}
+
+/// Syncs a temporary file from [`temporary_for`] and renames it over `path`.
+pub fn persist(tmp: NamedTempFile, path: &Path) -> io::Result<()> {
     tmp.as_file().sync_all()?;
     // The target may have changed since the check: refuse again just before renaming.
     check_target(path)?;
     tmp.persist(path).map_err(|e| e.error)?;
     // Make the rename itself durable; not every system lets a directory be synced.
-    if let Ok(dir) = File::open(dir) {
+    if let Ok(dir) = File::open(parent_of(path)) {
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// The directory a file of `path` goes in.
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
 }
 
 /// Refuses a target that exists and is not a regular file.

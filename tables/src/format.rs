@@ -48,7 +48,9 @@ use std::io::{self, Read};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use std::sync::atomic::AtomicU8;
+
+use memmap2::{Mmap, MmapMut};
 
 use crate::sigbus::Guard;
 use serde::{Deserialize, Serialize};
@@ -422,14 +424,11 @@ pub fn encode_records(solution: &Solution, layout: Layout) -> Vec<u8> {
     out
 }
 
-/// Builds the complete file image of a table.
-pub fn table_bytes(spec: &TableSpec, meta: &Meta, payload: &[u8]) -> Vec<u8> {
+/// The header of a table of `spec` with this metadata (payload hash 0, to be
+/// filled in) and the encoded metadata.
+fn plan(spec: &TableSpec, meta: &Meta) -> (Header, Vec<u8>) {
     assert!(spec.game.len() <= GAME_NAME_LEN && spec.game.is_ascii());
     assert!(spec.layout.is_valid());
-    assert_eq!(
-        payload.len() as u64,
-        spec.entries * spec.layout.record_size() as u64
-    );
     let meta_bytes = postcard::to_allocvec(meta).expect("metadata serializes");
     let meta_end = (HEADER_SIZE + meta_bytes.len()) as u64;
     let payload_offset = meta_end.div_ceil(PAYLOAD_ALIGN) * PAYLOAD_ALIGN;
@@ -440,17 +439,68 @@ pub fn table_bytes(spec: &TableSpec, meta: &Meta, payload: &[u8]) -> Vec<u8> {
         layout: spec.layout,
         entries: spec.entries,
         meta_range: (HEADER_SIZE as u64, meta_bytes.len() as u64),
-        payload_range: (payload_offset, payload.len() as u64),
+        payload_range: (
+            payload_offset,
+            spec.entries * spec.layout.record_size() as u64,
+        ),
         meta_hash: xxh3_64(&meta_bytes),
-        payload_hash: xxh3_64(payload),
+        payload_hash: 0,
         header_hash: 0,
     };
-    let mut out = Vec::with_capacity(payload_offset as usize + payload.len());
+    (header, meta_bytes)
+}
+
+/// Builds the complete file image of a table.
+pub fn table_bytes(spec: &TableSpec, meta: &Meta, payload: &[u8]) -> Vec<u8> {
+    let (mut header, meta_bytes) = plan(spec, meta);
+    assert_eq!(payload.len() as u64, header.payload_range.1);
+    header.payload_hash = xxh3_64(payload);
+    let payload_offset = header.payload_range.0 as usize;
+    let mut out = Vec::with_capacity(payload_offset + payload.len());
     out.extend_from_slice(&header.encode());
     out.extend_from_slice(&meta_bytes);
-    out.resize(payload_offset as usize, 0);
+    out.resize(payload_offset, 0);
     out.extend_from_slice(payload);
     out
+}
+
+/// Writes a table whose payload `fill` writes in place, in a memory map of
+/// the new file: the file is created at its final size (a temporary file
+/// beside `path`, renamed into place at the end as [`write_table`] does), its
+/// payload handed to `fill` as zeroed bytes that threads may share, then the
+/// checksums and header are written. Only the pages `fill` touches live in
+/// memory, and the kernel writes them back as it needs.
+pub fn write_table_mapped<E>(
+    path: &Path,
+    spec: &TableSpec,
+    description: &str,
+    fill: impl FnOnce(&[AtomicU8]) -> Result<(), E>,
+) -> Result<Result<(), E>, TableError> {
+    let io = |error: io::Error| TableError::io(path, error);
+    let (mut header, meta_bytes) = plan(spec, &meta_for(description));
+    let (payload_offset, payload_len) = header.payload_range;
+    let file_len = payload_offset
+        .checked_add(payload_len)
+        .ok_or_else(|| io(io::Error::other("table too large")))?;
+    let tmp = crate::atomic::temporary_for(path).map_err(io)?;
+    tmp.as_file().set_len(file_len).map_err(io)?;
+    // SAFETY: the file is our own new temporary file, which nobody else
+    // writes or truncates while it is mapped.
+    let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;
+    let payload = &mut map[payload_offset as usize..];
+    // SAFETY: AtomicU8 has the size, alignment and validity of u8, and the
+    // exclusive borrow of the bytes lasts as long as the shared atomic view.
+    let atomic = unsafe { &*(payload as *mut [u8] as *const [AtomicU8]) };
+    if let Err(e) = fill(atomic) {
+        return Ok(Err(e));
+    }
+    header.payload_hash = xxh3_64(&map[payload_offset as usize..]);
+    map[..HEADER_SIZE].copy_from_slice(&header.encode());
+    map[HEADER_SIZE..HEADER_SIZE + meta_bytes.len()].copy_from_slice(&meta_bytes);
+    map.flush().map_err(io)?;
+    drop(map);
+    crate::atomic::persist(tmp, path).map_err(io)?;
+    Ok(Ok(()))
 }
 
 /// Writes a table atomically with [`crate::atomic::write_file`]; refuses a

@@ -221,6 +221,16 @@ pub fn build_variant(
     )
 }
 
+/// Builds a variant's table out of core (solved in a memory map of the file;
+/// byte-identical to [`build_variant`]'s file).
+pub fn build_variant_out_of_core(
+    path: &Path,
+    params: &Params,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
+    typed::build_out_of_core_for(&Variant { params: *params }, path, progress)
+}
+
 /// A variant's table built in memory (the fast path for the IOI table).
 pub fn variant_in_memory(params: &Params) -> VariantTable {
     let solution = solve_variant(params, true, &|_| {});

@@ -112,6 +112,15 @@ pub fn build(path: &Path, rules: &Rules, progress: Progress<'_>) -> Result<(), T
     typed::build_for(&KalahGame { rules: *rules }, path, progress)
 }
 
+/// Builds the table out of core (solved in a memory map of the file; byte-identical to [`build`]'s).
+pub fn build_out_of_core(
+    path: &Path,
+    rules: &Rules,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
+    typed::build_out_of_core_for(&KalahGame { rules: *rules }, path, progress)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

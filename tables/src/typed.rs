@@ -12,7 +12,9 @@ use std::path::Path;
 
 use tabula_solver::retrograde::{self, Progress, Solution, StateSpace};
 
-use crate::format::{Record, RecordBounds, Table, TableError, TableSpec, write_solution};
+use crate::format::{
+    Record, RecordBounds, Table, TableError, TableSpec, write_solution, write_table_mapped,
+};
 
 /// A game whose positions are tabulated; a value of the type carries the
 /// game's parameters (a unit struct for a game without any).
@@ -292,4 +294,31 @@ pub fn build_for<T: Tabulated>(
         &solve_for(game, true, progress),
         &game.description(),
     )
+}
+
+/// Builds the table of `game` out of core and writes it atomically to `path`:
+/// every record is solved in place in a memory map of the new file (see
+/// [`retrograde::solve_records`] and [`crate::format::write_table_mapped`]),
+/// so memory holds only the pages in use, not the table. The file is
+/// byte-identical to [`build_for`]'s. The layout's values must be one byte;
+/// panics like [`solve`] on a space with a cycle.
+pub fn build_out_of_core_for<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
+    let spec = game.spec();
+    if spec.layout.value_bytes != 1 {
+        return Err(TableError::Io {
+            path: path.to_path_buf(),
+            error: std::io::Error::other("the out-of-core builder writes one-byte values only"),
+        });
+    }
+    let space = game.space();
+    let mask_bytes = usize::from(spec.layout.mask_bytes);
+    write_table_mapped(path, &spec, &game.description(), |records| {
+        retrograde::solve_records(&space, records, mask_bytes, progress)
+    })?
+    .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
+    Ok(())
 }

@@ -52,9 +52,12 @@ impl RingArgs {
 pub struct BuildArgs {
     #[command(flatten)]
     ring: RingArgs,
-    /// Refuse tables with more boards than this (the builder holds 10 bytes a board).
+    /// Build in memory up to this many boards (10 bytes a board), out of core above.
     #[arg(long, default_value_t = 200_000_000)]
     max_boards: u64,
+    /// Solve in a memory map of the output file: memory holds the pages in use, not the table.
+    #[arg(long)]
+    out_of_core: bool,
     /// Where to write the table.
     #[arg(short, long, default_value = "ioiwari.tab")]
     output: PathBuf,
@@ -152,17 +155,18 @@ fn parse_board(text: &str) -> anyhow::Result<Board> {
 pub fn build(args: BuildArgs) -> Outcome {
     let params = args.ring.params()?;
     let started = Instant::now();
-    let entries = if params.is_ioi_table() {
+    let boards = params.boards();
+    let entries = if args.out_of_core || boards > args.max_boards {
+        let progress = bar(boards as usize, "boards solved in the mapped file");
+        table::build_variant_out_of_core(&args.output, &params, &|done| {
+            progress.set_position(done)
+        })?;
+        progress.finish_and_clear();
+        boards
+    } else if params.is_ioi_table() {
         table::build(&args.output, &|_| {})?;
         table::SPEC.entries
     } else {
-        let boards = params.boards();
-        if boards > args.max_boards {
-            bail!(
-                "{boards} boards, more than --max-boards {}",
-                args.max_boards
-            );
-        }
         let progress = bar(boards as usize, "boards");
         table::build_variant(&args.output, &params, &|done| progress.set_position(done))?;
         progress.finish_and_clear();

@@ -67,9 +67,12 @@ pub struct BuildArgs {
     seeds: u32,
     #[command(flatten)]
     rules: RuleArgs,
-    /// Refuse tables with more records than this (the builder holds 10 bytes a record).
+    /// Build in memory up to this many records (10 bytes a record), out of core above.
     #[arg(long, default_value_t = 100_000_000)]
     max_boards: u64,
+    /// Solve in a memory map of the output file: memory holds the pages in use, not the table.
+    #[arg(long)]
+    out_of_core: bool,
     /// Where to write the table.
     #[arg(short, long, default_value = "kalah.tab")]
     output: PathBuf,
@@ -146,19 +149,16 @@ fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
 pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     let spec = table::spec(&rules);
-    if spec.entries > args.max_boards {
-        bail!(
-            "Kalah({}, {}) has {} boards, more than --max-boards {}",
-            rules.pits,
-            rules.seeds,
-            spec.entries,
-            args.max_boards
-        );
-    }
     let started = Instant::now();
-    let progress = bar(spec.entries as usize, "boards");
-    table::build(&args.output, &rules, &|done| progress.set_position(done))?;
-    progress.finish_and_clear();
+    if args.out_of_core || spec.entries > args.max_boards {
+        let progress = bar(spec.entries as usize, "boards solved in the mapped file");
+        table::build_out_of_core(&args.output, &rules, &|done| progress.set_position(done))?;
+        progress.finish_and_clear();
+    } else {
+        let progress = bar(spec.entries as usize, "boards");
+        table::build(&args.output, &rules, &|done| progress.set_position(done))?;
+        progress.finish_and_clear();
+    }
     println!(
         "wrote {} ({} boards of Kalah({}, {})) in {:.1} ms",
         args.output.display(),

@@ -132,3 +132,35 @@ fn ioiwari_variant_tables_carry_their_parameters() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
 }
+
+#[test]
+fn out_of_core_builds_write_the_in_memory_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let builds: [&[&str]; 2] = [
+        &["build", "ioiwari", "--pits", "6", "--cap", "4"],
+        &["build", "kalah", "--pits", "2", "--seeds", "3"],
+    ];
+    for build in builds {
+        let mut files = Vec::new();
+        // In memory, out of core on request, and out of core above --max-boards.
+        for (name, extra) in [
+            ("memory", vec![]),
+            ("flag", vec!["--out-of-core"]),
+            ("limit", vec!["--max-boards", "1000"]),
+        ] {
+            let path = dir.path().join(name);
+            let file = path.to_str().unwrap().to_string();
+            let mut args = build.to_vec();
+            args.extend(extra);
+            args.extend(["-o", &file]);
+            let out = run(&args);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let out = run(&["check", &file]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert!(stdout(&out).contains("ok ("), "{}", stdout(&out));
+            files.push(std::fs::read(&path).unwrap());
+        }
+        assert_eq!(files[0], files[1], "{build:?}");
+        assert_eq!(files[0], files[2], "{build:?}");
+    }
+}
