@@ -61,7 +61,7 @@ pub struct Tuning {
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
-            trust: 0.4,
+            trust: 0.3,
             margin: 2.0,
             search: Limits {
                 depth: 16,

@@ -61,20 +61,6 @@ pub fn case_agent(
     match name {
         "oracle" => Some(Box::new(oracle::Oracle::new(opponents))),
         "best" => Some(Box::new(best::Best::new(rng, Arc::clone(predictions)))),
-        // TEMP tuning: best@trust=0.3:margin=2:nodes=24000
-        _ if name.starts_with("best@") => {
-            let mut t = best::Tuning::default();
-            for kv in name[5..].split(':') {
-                let (k, v) = kv.split_once('=')?;
-                match k {
-                    "trust" => t.trust = v.parse().ok()?,
-                    "margin" => t.margin = v.parse().ok()?,
-                    "nodes" => t.search.nodes = v.parse().ok()?,
-                    _ => return None,
-                }
-            }
-            Some(Box::new(best::Best::tuned(rng, Arc::clone(predictions), t)))
-        }
         _ => agent(name, rng),
     }
 }
