@@ -539,6 +539,46 @@ mod tests {
     }
 
     #[test]
+    fn the_moves_near_the_best_carry_their_plain_brs_values() {
+        for board in positions(4, 30) {
+            let me = board.mover().unwrap();
+            let eval = Evaluation::new(board.n());
+            for depth in 1..=3 {
+                let limits = unlimited(depth);
+                let plain = decide(Kind::BestReply, &board, me, &eval, limits).unwrap();
+                // Margin 0: exactly decide's decision, and only its move.
+                let (d, near) = decide_near(Kind::BestReply, &board, me, &eval, limits, 0).unwrap();
+                assert_eq!(d, plain);
+                assert_eq!(near, vec![(d.square, d.value)]);
+                if d.depth != depth {
+                    continue;
+                }
+                for margin in [1, 16, 80, INFINITE / 4] {
+                    let (d, near) =
+                        decide_near(Kind::BestReply, &board, me, &eval, limits, margin).unwrap();
+                    assert_eq!((d.square, d.value), (plain.square, plain.value));
+                    assert_eq!(near[0], (d.square, d.value));
+                    // Exactly the moves within the margin, each with its plain value.
+                    let mut expect: Vec<(Square, i32)> = board
+                        .moves_of(me)
+                        .iter()
+                        .map(|s| {
+                            let mut next = board;
+                            next.play_as(me, s as Square);
+                            (s as Square, plain_brs(&eval, &next, me, false, depth - 1))
+                        })
+                        .filter(|&(s, v)| s == d.square || v > d.value - margin)
+                        .collect();
+                    let mut got = near.clone();
+                    expect.sort_unstable();
+                    got.sort_unstable();
+                    assert_eq!(got, expect, "depth {depth} margin {margin}\n{board:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_node_budget_keeps_the_last_complete_iteration_and_is_reproducible() {
         for board in positions(3, 10) {
             let me = board.mover().unwrap();

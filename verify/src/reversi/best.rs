@@ -24,8 +24,8 @@ use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
 use tabula_solver::reversi::board::MAX_CELLS;
 use tabula_solver::reversi::lookahead::{self, Lookahead, Policies, fewest_after_round};
-use tabula_solver::reversi::search::{Evaluation, Kind, Limits, PIECE, decide_near};
 use tabula_solver::reversi::model::{Model, reconstruct};
+use tabula_solver::reversi::search::{Evaluation, Kind, Limits, PIECE, decide_near};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
 
@@ -367,8 +367,9 @@ mod tests {
     #[test]
     fn best_predicts_the_opponents_far_better_than_a_random_guess() {
         let (mut right, mut asked, mut chance, mut turns) = (0, 0, 0.0, 0);
-        for n in [9, 10, 11, 12] {
-            let opp = clones(n, 4);
+        // Two games per size: one game's rate depends on the positions reached.
+        for (n, seed) in [9, 10, 11, 12].into_iter().flat_map(|n| [(n, 4), (n, 6)]) {
+            let opp = clones(n, seed);
             let (predictions, c, t) = play("best", n, &opp);
             let (r, a) = predictions.counts();
             right += r;
@@ -378,8 +379,27 @@ mod tests {
         }
         let rate = right as f64 / asked as f64;
         let guess = chance / turns as f64;
-        // About twice a random guess in one game per size (weights never seen stay unknown).
+        // About twice a random guess in two games per size (weights never seen stay unknown).
         assert!(rate > 1.5 * guess, "rate {rate} vs a random guess {guess}");
+    }
+
+    #[test]
+    fn an_untrusted_model_plays_best_reply_search() {
+        use tabula_solver::reversi::search::decide;
+        for n in MIN_N..=MAX_N {
+            let tuning = Tuning::default();
+            let mut best = Best::new(stream(2, Purpose::Agent, 0, 0, 0), Arc::default());
+            let board = Board::start(n).unwrap();
+            // Nothing observed yet: the model is not trusted.
+            let expect = decide(
+                Kind::BestReply,
+                &board,
+                0,
+                &Evaluation::new(n),
+                tuning.search,
+            );
+            assert_eq!(Some(best.choose(&board)), expect.map(|d| d.square));
+        }
     }
 
     #[test]
