@@ -7,15 +7,17 @@
 //! predicted (counted in [`Predictions`]) and then added to the [`Model`],
 //! which then learns for a while ([`LEARN_STEPS`] proposals).
 //!
-//! The move: the lookahead (which solves the last empties exactly) runs
-//! against several guesses of the opponents' policies: the main guess (the
-//! model's best fit per opponent once its recent predictions are right often
-//! enough, [`TRUST`]; before that, early in the game, everyone taking the most
-//! pieces, a model-free stand-in) and the [`ALTERNATIVES`] best-fitting
-//! candidates. Each move is rated half by its mean value over the guesses and
-//! half by its worst, which hedges against a wrong model. While it holds few
-//! cells, a move after which some one-round replies take every cell is avoided
-//! (a model that is wrong early can walk into a wipe-out).
+//! The move: Best-Reply Search (the `brs` player's search, with a larger
+//! node budget) rates the moves. While the model's recent predictions are
+//! right less often than [`Tuning::trust`], its move is played. Once they
+//! are, the moves within [`Tuning::margin`] cells of BRS's best value are
+//! rated by the lookahead (which solves the last empties exactly) against the
+//! model's best fit per opponent and the [`ALTERNATIVES`] best-fitting
+//! candidates, half by the mean value over these guesses and half by the
+//! worst, and the best of them is played: the model chooses only among moves
+//! BRS finds nearly as good, which bounds the cost of a wrong model. While it
+//! holds few cells, a move after which some one-round replies take every cell
+//! is avoided among them.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
