@@ -7,15 +7,17 @@
 //! predicted (counted in [`Predictions`]) and then added to the [`Model`],
 //! which then learns for a while ([`LEARN_STEPS`] proposals).
 //!
-//! The move: the lookahead (which solves the last empties exactly) runs
-//! against several guesses of the opponents' policies: the main guess (the
-//! model's best fit per opponent once its recent predictions are right often
-//! enough, [`TRUST`]; before that, early in the game, everyone taking the most
-//! pieces, a model-free stand-in) and the [`ALTERNATIVES`] best-fitting
-//! candidates. Each move is rated half by its mean value over the guesses and
-//! half by its worst, which hedges against a wrong model. While it holds few
-//! cells, a move after which some one-round replies take every cell is avoided
-//! (a model that is wrong early can walk into a wipe-out).
+//! The move: Best-Reply Search (the `brs` player's search, with a larger
+//! node budget) rates the moves. While the model's recent predictions are
+//! right less often than [`Tuning::trust`], its move is played. Once they
+//! are, the moves within [`Tuning::margin`] cells of BRS's best value are
+//! rated by the lookahead (which solves the last empties exactly) against the
+//! model's best fit per opponent and the [`ALTERNATIVES`] best-fitting
+//! candidates, half by the mean value over these guesses and half by the
+//! worst, and the best of them is played: the model chooses only among moves
+//! BRS finds nearly as good, which bounds the cost of a wrong model. While it
+//! holds few cells, a move after which some one-round replies take every cell
+//! is avoided among them.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -23,8 +25,9 @@ use std::sync::Arc;
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
 use tabula_solver::reversi::board::MAX_CELLS;
-use tabula_solver::reversi::lookahead::{Limits, Lookahead, Policies, fewest_after_round};
+use tabula_solver::reversi::lookahead::{self, Lookahead, Policies, fewest_after_round};
 use tabula_solver::reversi::model::{Model, reconstruct};
+use tabula_solver::reversi::search::{Evaluation, Kind, Limits, PIECE, decide_near};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
 
@@ -45,8 +48,30 @@ const WIPED_OUT: f64 = 1000.0;
 pub const ALTERNATIVES: usize = 2;
 /// Recent predictions that decide whether the model is trusted.
 const RECENT: usize = 12;
-/// The share of recent predictions that must be right to search with the model.
-pub const TRUST: f64 = 0.4;
+
+/// The knobs of `best`'s decision (see the module's notes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// The share of recent predictions that must be right to use the model.
+    pub trust: f64,
+    /// How far below BRS's best value (in cells) a move the model prefers may be.
+    pub margin: f64,
+    /// Best-Reply Search's limits.
+    pub search: Limits,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            trust: 0.3,
+            margin: 2.0,
+            search: Limits {
+                depth: 16,
+                nodes: 24_000,
+            },
+        }
+    }
+}
 
 /// The learning player (see the module's notes).
 pub struct Best {
@@ -54,12 +79,14 @@ pub struct Best {
     predictions: Arc<Predictions>,
     /// The rule the opponents are assumed to follow: the statement's reading.
     rule: Rule,
+    tuning: Tuning,
     game: Option<Game1>,
 }
 
 /// What one game taught.
 struct Game1 {
     me: Seat,
+    eval: Evaluation,
     model: Model,
     /// The board just after this player's last move.
     after: Option<Board>,
@@ -69,10 +96,16 @@ struct Game1 {
 impl Best {
     /// A fresh player counting its predictions in `predictions`.
     pub fn new(rng: ChaCha8Rng, predictions: Arc<Predictions>) -> Best {
+        Best::tuned(rng, predictions, Tuning::default())
+    }
+
+    /// [`Best::new`] with other knobs.
+    pub fn tuned(rng: ChaCha8Rng, predictions: Arc<Predictions>, tuning: Tuning) -> Best {
         Best {
             rng,
             predictions,
             rule: Rule::default(),
+            tuning,
             game: None,
         }
     }
@@ -80,6 +113,7 @@ impl Best {
     fn fresh(&mut self, me: Seat, view: &Board) -> Game1 {
         Game1 {
             me,
+            eval: Evaluation::new(view.n()),
             model: Model::new(view.n(), self.rule, &mut self.rng),
             after: None,
             recent: VecDeque::new(),
@@ -119,35 +153,80 @@ impl Best {
         }
     }
 
-    /// The opponents' policies to search against: first the main guess (the
-    /// model once trusted, else everyone taking the most pieces), then the
-    /// best-fitting candidates as alternatives.
-    fn policies(&self) -> Vec<Policies> {
+    /// Whether the model's recent predictions are right often enough to use it.
+    fn trusted(&self) -> bool {
         let game = self.game.as_ref().expect("a game is on");
         let right = game.recent.iter().filter(|&&r| r).count();
-        let trusted =
-            game.recent.len() >= RECENT / 2 && right as f64 >= TRUST * game.recent.len() as f64;
+        game.recent.len() >= RECENT / 2
+            && right as f64 >= self.tuning.trust * game.recent.len() as f64
+    }
+
+    /// The opponents' policies to search against: first the model's best
+    /// fit per opponent, then the best-fitting candidates as alternatives.
+    fn policies(&self) -> Vec<Policies> {
+        let game = self.game.as_ref().expect("a game is on");
         let mut main = [Weights([1.0; MAX_CELLS]); 4];
-        if trusted {
-            for (seat, w) in main.iter_mut().enumerate() {
-                if seat != game.me {
-                    *w = game.model.best_for(seat);
-                }
+        for (seat, w) in main.iter_mut().enumerate() {
+            if seat != game.me {
+                *w = game.model.best_for(seat);
             }
         }
         let mut all = vec![Policies {
             weights: main,
             rule: self.rule,
         }];
-        if !game.model.choices().is_empty() {
-            for w in game.model.ranked(ALTERNATIVES) {
-                all.push(Policies {
-                    weights: [w; 4],
-                    rule: self.rule,
-                });
-            }
+        for w in game.model.ranked(ALTERNATIVES) {
+            all.push(Policies {
+                weights: [w; 4],
+                rule: self.rule,
+            });
         }
         all
+    }
+
+    /// Among `moves`, the one the lookahead against the model rates best.
+    fn by_model(&self, view: &Board, me: Seat, moves: &[Square]) -> Square {
+        let all = self.policies();
+        let limits = lookahead::Limits {
+            budget: BUDGET / all.len() as u64,
+            ..lookahead::Limits::default()
+        };
+        // Each move's value under every guess: half the mean, half the worst.
+        let mut scores: Vec<(Square, f64, f64)> = Vec::new();
+        for policies in &all {
+            let (_, values) = Lookahead::new(me, policies, limits).decide_all(view);
+            if scores.is_empty() {
+                scores = values.iter().map(|&(m, v)| (m, 0.0, v)).collect();
+            }
+            for (s, &(m, v)) in scores.iter_mut().zip(&values) {
+                debug_assert_eq!(s.0, m);
+                s.1 += v / all.len() as f64;
+                s.2 = s.2.min(v);
+            }
+        }
+        scores.retain(|s| moves.contains(&s.0));
+        // Few cells can all be lost in one round: such moves come last.
+        if view.pieces(me).count() <= SAFETY_CELLS {
+            for s in scores.iter_mut() {
+                let mut after = *view;
+                after.play(s.0);
+                if fewest_after_round(&after, me, SAFETY_BUDGET) == Some(0) {
+                    s.1 -= WIPED_OUT;
+                    s.2 -= WIPED_OUT;
+                }
+            }
+        }
+        let rated = |&(_, mean, worst): &(Square, f64, f64)| 0.5 * mean + 0.5 * worst;
+        // Ties go to the earlier move of `moves` (BRS's best comes first).
+        let rank = |m: Square| moves.iter().position(|&x| x == m).expect("kept");
+        scores
+            .iter()
+            .fold(None::<(Square, f64)>, |best, s| match best {
+                Some((b, v)) if rated(s) < v || (rated(s) == v && rank(b) < rank(s.0)) => best,
+                _ => Some((s.0, rated(s))),
+            })
+            .expect("the mover has a move")
+            .0
     }
 }
 
@@ -163,44 +242,29 @@ impl Agent<Board> for Best {
     fn choose(&mut self, view: &Board) -> Square {
         self.catch_up(view);
         let me = view.mover().expect("asked only when it can move");
-        let all = self.policies();
-        let limits = Limits {
-            budget: BUDGET / all.len() as u64,
-            ..Limits::default()
+        // Best-Reply Search names the moves within the margin of its best;
+        // a trusted model picks among them, else BRS's move is played.
+        let margin = if self.trusted() {
+            (self.tuning.margin * f64::from(PIECE)).round() as i32
+        } else {
+            0
         };
-        // Each move's value under every guess: half the mean, half the worst.
-        let mut scores: Vec<(Square, f64, f64)> = Vec::new();
-        for policies in &all {
-            let (_, values) = Lookahead::new(me, policies, limits).decide_all(view);
-            if scores.is_empty() {
-                scores = values.iter().map(|&(m, v)| (m, 0.0, v)).collect();
-            }
-            for (s, &(m, v)) in scores.iter_mut().zip(&values) {
-                debug_assert_eq!(s.0, m);
-                s.1 += v / all.len() as f64;
-                s.2 = s.2.min(v);
-            }
-        }
-        // Few cells can all be lost in one round: such moves come last.
-        if view.pieces(me).count() <= SAFETY_CELLS {
-            for s in scores.iter_mut() {
-                let mut after = *view;
-                after.play(s.0);
-                if fewest_after_round(&after, me, SAFETY_BUDGET) == Some(0) {
-                    s.1 -= WIPED_OUT;
-                    s.2 -= WIPED_OUT;
-                }
-            }
-        }
-        let rated = |&(_, mean, worst): &(Square, f64, f64)| 0.5 * mean + 0.5 * worst;
-        let mv = scores
-            .iter()
-            .fold(None::<(Square, f64)>, |best, s| match best {
-                Some((_, b)) if rated(s) <= b => best,
-                _ => Some((s.0, rated(s))),
-            })
-            .expect("the mover has a move")
-            .0;
+        let game = self.game.as_ref().expect("a game is on");
+        let (decision, near) = decide_near(
+            Kind::BestReply,
+            view,
+            me,
+            &game.eval,
+            self.tuning.search,
+            margin,
+        )
+        .expect("the mover has a move");
+        let mv = if near.len() > 1 {
+            let moves: Vec<Square> = near.iter().map(|&(m, _)| m).collect();
+            self.by_model(view, me, &moves)
+        } else {
+            decision.square
+        };
         let mut after = *view;
         Game::apply(&mut after, mv);
         if let Some(game) = self.game.as_mut() {
@@ -305,8 +369,9 @@ mod tests {
     #[test]
     fn best_predicts_the_opponents_far_better_than_a_random_guess() {
         let (mut right, mut asked, mut chance, mut turns) = (0, 0, 0.0, 0);
-        for n in [9, 10, 11, 12] {
-            let opp = clones(n, 4);
+        // Two games per size: one game's rate depends on the positions reached.
+        for (n, seed) in [9, 10, 11, 12].into_iter().flat_map(|n| [(n, 4), (n, 6)]) {
+            let opp = clones(n, seed);
             let (predictions, c, t) = play("best", n, &opp);
             let (r, a) = predictions.counts();
             right += r;
@@ -316,8 +381,27 @@ mod tests {
         }
         let rate = right as f64 / asked as f64;
         let guess = chance / turns as f64;
-        // About twice a random guess in one game per size (weights never seen stay unknown).
+        // About twice a random guess in two games per size (weights never seen stay unknown).
         assert!(rate > 1.5 * guess, "rate {rate} vs a random guess {guess}");
+    }
+
+    #[test]
+    fn an_untrusted_model_plays_best_reply_search() {
+        use tabula_solver::reversi::search::decide;
+        for n in MIN_N..=MAX_N {
+            let tuning = Tuning::default();
+            let mut best = Best::new(stream(2, Purpose::Agent, 0, 0, 0), Arc::default());
+            let board = Board::start(n).unwrap();
+            // Nothing observed yet: the model is not trusted.
+            let expect = decide(
+                Kind::BestReply,
+                &board,
+                0,
+                &Evaluation::new(n),
+                tuning.search,
+            );
+            assert_eq!(Some(best.choose(&board)), expect.map(|d| d.square));
+        }
     }
 
     #[test]
