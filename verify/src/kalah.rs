@@ -304,6 +304,10 @@ impl Wire<Match> for KalahWire {
 
     fn end_lines(&mut self, view: &Match) -> Vec<String> {
         let mut lines = std::mem::take(&mut self.pending);
+        if !view.is_over() {
+            // Stopped by a fault (the seat's input closed): no result to tell.
+            return lines;
+        }
         let (mine, theirs) = (view.stores[self.seat], view.stores[1 - self.seat]);
         let outcome = match mine.cmp(&theirs) {
             std::cmp::Ordering::Greater => "win",
