@@ -1,5 +1,6 @@
-//! `tabula … kalah`: build, query and sweep Kalah(m, n).
+//! `tabula … kalah`: build, query, play and sweep Kalah(m, n).
 
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -8,10 +9,15 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use tabula_solver::ZeroSum;
-use tabula_solver::kalah::{Capture, Ending, Kalah, Rules, solve_position};
+use tabula_solver::kalah::{Capture, Ending, Kalah, Match, Rules, solve_position};
 use tabula_solver::retrograde::StateSpace;
 use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
+use tabula_verify::arena::play_case;
+use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
+use tabula_verify::process::StreamPeer;
+use tabula_verify::seat::{Clock, Local, Player, Remote};
+use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
 use crate::common::{JsonArgs, Span, emit_report, span};
@@ -95,6 +101,26 @@ pub struct QueryArgs {
     /// The board from the mover's side: her pits then the opponent's, each in
     /// sowing order, the sides split by `/` ("3 3 3 / 3 3 3"); the start when omitted.
     board: Option<String>,
+}
+
+/// Arguments of `tabula play kalah`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// Pits a side (m).
+    #[arg(long, default_value_t = 3)]
+    pits: u32,
+    /// Seeds a pit at the start (n).
+    #[arg(long, default_value_t = 3)]
+    seeds: u32,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// A table of the same rules (every record is checked first); the optimal
+    /// moves are searched when omitted.
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// Play second: tabula moves first.
+    #[arg(long)]
+    second: bool,
 }
 
 /// Arguments of `tabula sweep kalah`.
@@ -210,6 +236,42 @@ pub fn query(args: QueryArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One game against the optimal player over stdin/stdout (the dialogue of
+/// [`tabula_verify::kalah`]); bad answers get `error: ...` and are asked again.
+pub fn play(args: PlayArgs) -> Outcome {
+    let rules = args.rules.rules(args.pits, args.seeds)?;
+    let optimal = match &args.table {
+        Some(path) => {
+            let table = KalahTable::open_for(KalahGame { rules }, path)?;
+            table.check_moves()?;
+            OptimalAgent::from_table(std::sync::Arc::new(table))
+        }
+        None => OptimalAgent::by_search(kv::SEARCH_BITS),
+    };
+    let peer = StreamPeer::new(io::stdin(), io::stdout());
+    let mut you =
+        Remote::new("stdin/stdout", Box::new(peer), KalahWire::new(rules)).patient(kv::check);
+    let mut tabula = Local(optimal);
+    let mut players: Vec<&mut dyn Player<Match>> = vec![&mut you, &mut tabula];
+    let mut clocks = vec![Clock::default(), Clock::default()];
+    let seating = if args.second { vec![1, 0] } else { vec![0, 1] };
+    let record = play_case(&rules, 1, &mut players, &mut clocks, |_| {
+        // No chance in Kalah; the stream is only the loop's argument.
+        let chance = stream(0, Purpose::Chance, 0, 0, 0);
+        (Match::new(rules), chance, seating.clone())
+    })
+    .pop()
+    .expect("one game");
+    match record.fault {
+        // Only a closed or failed input ends the game early.
+        Some(fault) => bail!(
+            "stdin: the input ended before the game did ({})",
+            fault.reason
+        ),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
 /// One row of the Kalah sweep.
 #[derive(Serialize)]
 struct Row {
@@ -311,6 +373,11 @@ pub fn entry() -> GameEntry {
             "query",
             "Value and every move's value of a board (table or search)",
             query,
+        ))
+        .verb(Verb::new(
+            "play",
+            "Play against the optimal player over a line dialogue on stdin/stdout",
+            play,
         ))
         .verb(Verb::new(
             "sweep",

@@ -164,3 +164,143 @@ fn out_of_core_builds_write_the_in_memory_files() {
         assert_eq!(files[0], files[2], "{build:?}");
     }
 }
+
+/// The value and the best move (lowest pit on ties) of a Kalah(2, 2) board,
+/// from `tabula query kalah`.
+fn kalah_query(board: &str, table: &[&str]) -> (i32, Option<String>) {
+    let mut args = vec!["query", "kalah", "--pits", "2", "--seeds", "2", board];
+    args.extend(table);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let value = text
+        .lines()
+        .find_map(|l| l.strip_prefix("value: "))
+        .and_then(|v| v.parse().ok())
+        .expect("a value line");
+    let mut best: Option<(i32, String)> = None;
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("move ") else {
+            continue;
+        };
+        let (pit, rest) = rest.split_once(": value ").unwrap();
+        let v: i32 = rest.split_whitespace().next().unwrap().parse().unwrap();
+        if best.as_ref().is_none_or(|(b, _)| v > *b) {
+            best = Some((v, pit.to_string()));
+        }
+    }
+    (value, best.map(|(_, pit)| pit))
+}
+
+/// Plays one whole game of `tabula play kalah` (Kalah(2, 2)) with moves from
+/// `tabula query kalah`; returns the dialogue and the final margin from our side.
+fn play_kalah_optimally(extra: &[&str], table: &[&str]) -> (Vec<String>, i32) {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = common::tabula()
+        .args(["play", "kalah", "--pits", "2", "--seeds", "2"])
+        .args(extra)
+        .args(table)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    let mut input = child.stdin.take().unwrap();
+    let output = BufReader::new(child.stdout.take().unwrap());
+    let mut dialogue = Vec::new();
+    let mut margin = None;
+    for line in output.lines() {
+        let line = line.unwrap();
+        dialogue.push(line.clone());
+        if let Some(rest) = line.strip_prefix("your move") {
+            let board = rest.split_once(": ").unwrap().1;
+            let board = board.split(" stores").next().unwrap();
+            let (_, pit) = kalah_query(board, table);
+            // tabula waits for this answer, so it is still reading.
+            writeln!(input, "{}", pit.expect("a move on the board asked")).unwrap();
+        } else if let Some(rest) = line.strip_prefix("result ") {
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            let (a, b): (i32, i32) = (w[0].parse().unwrap(), w[1].parse().unwrap());
+            let outcome = match a.cmp(&b) {
+                std::cmp::Ordering::Greater => "win",
+                std::cmp::Ordering::Equal => "draw",
+                std::cmp::Ordering::Less => "loss",
+            };
+            assert_eq!(w[2], outcome, "{line}");
+            margin = Some(a - b);
+        }
+    }
+    drop(input);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{dialogue:?}");
+    (dialogue, margin.expect("a result line"))
+}
+
+#[test]
+fn kalah_play_to_the_end_against_optimal_gives_the_solvers_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k22.tab");
+    let file = path.to_str().unwrap();
+    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "2", "-o", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The first player's value from the start (Kalah(2, 2) is lost by 2).
+    let (start, _) = kalah_query("2 2 / 2 2", &[]);
+    assert_eq!(start, -2);
+    for table in [vec![], vec!["--table", file]] {
+        let (dialogue, margin) = play_kalah_optimally(&[], &table);
+        assert_eq!(margin, start, "{dialogue:#?}");
+        assert!(dialogue[0].starts_with("kalah 2 2 you are player 1:"));
+        assert_eq!(dialogue[1], "your move: 2 2 / 2 2 stores 0 0");
+        let (dialogue, margin) = play_kalah_optimally(&["--second"], &table);
+        assert_eq!(margin, -start, "{dialogue:#?}");
+        assert!(dialogue[0].starts_with("kalah 2 2 you are player 2:"));
+        assert!(dialogue[1].starts_with("tabula plays "), "{dialogue:#?}");
+    }
+}
+
+#[test]
+fn kalah_play_answers_bad_lines_with_one_error_line_each() {
+    // Pit 1 ends in the store (another move), pit 1 is then empty, pit 2 ends the game.
+    let out = common::run_with_input(
+        &["play", "kalah", "--pits", "2", "--seeds", "2"],
+        "x\n1\n0\n1\n  \n3\n2\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        &lines[1..],
+        &[
+            "your move: 2 2 / 2 2 stores 0 0",
+            "error: 'x' is not a pit label 1..2",
+            "your move again: 0 3 / 2 2 stores 1 0",
+            "error: '0' is not a pit label 1..2",
+            "error: pit 1 is empty",
+            "error: '' is not a pit label 1..2",
+            "error: '3' is not a pit label 1..2",
+            "result 2 6 loss",
+        ],
+        "{text}"
+    );
+    // Input that ends before the game does: exit 2 with one line on stderr.
+    let out = common::run_with_input(&["play", "kalah", "--pits", "2", "--seeds", "2"], "1\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: stdin: the input ended"), "{err}");
+    assert!(!stdout(&out).contains("result"), "{}", stdout(&out));
+    // A table of other rules is refused before play.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k.tab");
+    let file = path.to_str().unwrap();
+    assert!(
+        run(&["build", "kalah", "--pits", "1", "--seeds", "2", "-o", file])
+            .status
+            .success()
+    );
+    let out = run(&[
+        "play", "kalah", "--pits", "2", "--seeds", "2", "--table", file,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
+}

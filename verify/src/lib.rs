@@ -17,6 +17,7 @@ pub mod arena;
 pub mod dominoes;
 pub mod ioiwari;
 pub mod ioiwari_sweep;
+pub mod kalah;
 pub mod nim;
 pub mod notation;
 pub mod plot;

@@ -5,7 +5,7 @@ use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tabula_solver::{Game, Seat, Turn};
+use tabula_solver::{Game, IllegalMove, Seat, Turn};
 
 use crate::agent::Agent;
 use crate::process::{Peer, PlayerError};
@@ -253,12 +253,17 @@ const END_LINES_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 /// Where a remote seat's dialogue is written: `>` lines to it, `<` lines from it.
 pub type Transcript = Box<dyn FnMut(&str) + Send>;
 
+/// Checks a seat's move against what it sees, with the reason in words.
+pub type Check<G> = fn(&<G as Game>::View, <G as Game>::Move) -> Result<(), IllegalMove>;
+
 /// An external program in a seat, spoken to through the game's [`Wire`].
 pub struct Remote<G: Game, W: Wire<G>> {
     name: String,
     peer: Box<dyn Peer + Send>,
     wire: W,
     transcript: Option<Transcript>,
+    /// A patient seat's check: bad answers are told `error: ...` and asked again.
+    patience: Option<Check<G>>,
     game: PhantomData<fn() -> G>,
 }
 
@@ -270,8 +275,18 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             peer,
             wire,
             transcript: None,
+            patience: None,
             game: PhantomData,
         }
+    }
+
+    /// A seat for a person at a terminal: a malformed answer, or a move that
+    /// `check` refuses, gets one line `error: <reason>` and the seat answers
+    /// again instead of losing the game. Only a closed or failed input, or a
+    /// time limit, still ends the game.
+    pub fn patient(mut self, check: Check<G>) -> Remote<G, W> {
+        self.patience = Some(check);
+        self
     }
 
     /// Writes every line of the dialogue to `transcript`.
@@ -287,7 +302,10 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
 
     fn log(&mut self, direction: char, line: &str) {
         if let Some(t) = self.transcript.as_mut() {
-            t(&format!("{direction} {line}"));
+            // A request may be several lines (notes, then the question).
+            for part in line.split('\n') {
+                t(&format!("{direction} {part}"));
+            }
         }
     }
 
@@ -340,10 +358,23 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
 
     fn choose(&mut self, view: &G::View, clock: &mut Clock) -> Result<G::Move, Failure> {
         let request = self.wire.move_request(view);
-        let answer = self.ask(&request, clock)?;
-        self.wire
-            .decode_answer(view, &answer)
-            .map_err(|e| Failure::new(FaultKind::MalformedAnswer, e))
+        let mut answer = self.ask(&request, clock)?;
+        let Some(check) = self.patience else {
+            return self
+                .wire
+                .decode_answer(view, &answer)
+                .map_err(|e| Failure::new(FaultKind::MalformedAnswer, e));
+        };
+        loop {
+            let problem = match self.wire.decode_answer(view, &answer) {
+                Ok(mv) => match check(view, mv) {
+                    Ok(()) => return Ok(mv),
+                    Err(IllegalMove(reason)) => reason,
+                },
+                Err(reason) => reason,
+            };
+            answer = self.ask(&format!("error: {}", problem.replace('\n', " ")), clock)?;
+        }
     }
 
     fn end_game(&mut self, view: &G::View) {

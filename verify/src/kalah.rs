@@ -1,0 +1,528 @@
+//! Kalah's contest pieces on the shared core: agents (optimal from a table or
+//! by search, greedy, random), the line dialogue of `tabula play kalah` as a
+//! wire, and the check a patient seat uses.
+//!
+//! The dialogue, from the referee (tabula) to the seat (a person or program):
+//! - `kalah <m> <n> you are player <k>: ...` once, before anything else;
+//! - `tabula plays <pit>` or `tabula plays <pit> and moves again` for each
+//!   move of the other seat;
+//! - `your move: <your pits> / <tabula's pits> stores <yours> <tabula's>` (or
+//!   `your move again: ...` after a move that ended in the seat's own store),
+//!   answered by one pit label `1..m`; each side's pits are in its sowing
+//!   order, so the board reads like `tabula query kalah`'s;
+//! - `result <your store> <tabula's store> <win|draw|loss>` when the game is over.
+
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher};
+use tabula_solver::kalah::{Kalah, Match, Pit, Rules, parse_label};
+use tabula_solver::{Game, IllegalMove, Seat, Turn, ZeroSum};
+use tabula_tables::kalah::KalahTable;
+
+use crate::agent::{Agent, RandomAgent};
+use crate::wire::{Incoming, Wire, short};
+
+/// The built-in players.
+pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
+
+/// The built-in agent `name`, if there is one; `table` (if any) backs the
+/// optimal player, `rng` is the random player's stream.
+pub fn agent(
+    name: &str,
+    table: Option<&Arc<KalahTable>>,
+    rng: ChaCha8Rng,
+) -> Option<Box<dyn Agent<Match>>> {
+    match name {
+        "optimal" => Some(Box::new(match table {
+            Some(t) => OptimalAgent::from_table(t.clone()),
+            None => OptimalAgent::by_search(SEARCH_BITS),
+        })),
+        "greedy" => Some(Box::new(Greedy)),
+        "random" => Some(Box::new(RandomAgent::new(rng))),
+        _ => None,
+    }
+}
+
+/// Slots of the search agent's transposition table (2^20, 16 MiB).
+pub const SEARCH_BITS: u32 = 20;
+
+/// Where the optimal agent gets its values.
+enum Oracle {
+    /// A checked table of the game's rules.
+    Table(Arc<KalahTable>),
+    /// Exact alpha-beta, its transposition table kept from move to move.
+    Search(Box<AlwaysReplace<Pit>>),
+}
+
+/// Plays a move of the best value, the lowest pit on ties.
+///
+/// A table must be of the game's rules and have passed
+/// [`tabula_tables::TypedTable::check_moves`]: its values are then trusted.
+pub struct OptimalAgent {
+    oracle: Oracle,
+}
+
+impl OptimalAgent {
+    /// An optimal agent reading `table`.
+    pub fn from_table(table: Arc<KalahTable>) -> OptimalAgent {
+        OptimalAgent {
+            oracle: Oracle::Table(table),
+        }
+    }
+
+    /// An optimal agent searching each move exactly, with a table of `2^bits` slots.
+    pub fn by_search(bits: u32) -> OptimalAgent {
+        OptimalAgent {
+            oracle: Oracle::Search(Box::new(AlwaysReplace::new(bits))),
+        }
+    }
+
+    /// The value of each legal pit for the mover of `position`, pit order.
+    pub fn move_values(&mut self, position: &Kalah) -> Vec<(Pit, i32)> {
+        match &mut self.oracle {
+            Oracle::Table(table) => position
+                .legal_moves()
+                .iter()
+                .map(|&pit| {
+                    let (child, sowing) = position.child(pit);
+                    let reward = sowing.mover as i32 - sowing.opponent as i32;
+                    let value = table
+                        .value(&child)
+                        .unwrap_or_else(|e| panic!("the table does not fit the game: {e}"));
+                    (
+                        pit,
+                        if sowing.again {
+                            reward + value
+                        } else {
+                            reward - value
+                        },
+                    )
+                })
+                .collect(),
+            Oracle::Search(table) => {
+                let mut searcher = Searcher::new(table.as_mut());
+                let total = position.seeds() as i32;
+                let mut candidates = Default::default();
+                position.generate(&mut candidates);
+                candidates
+                    .iter()
+                    .map(|c| {
+                        let value = searcher.value_of(position, c, -total - 1, total + 1, EXACT);
+                        (position.move_of(c), value)
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+impl Agent<Match> for OptimalAgent {
+    fn name(&self) -> String {
+        "optimal".into()
+    }
+
+    fn choose(&mut self, view: &Match) -> Pit {
+        best_lowest(&self.move_values(&view.position))
+    }
+}
+
+/// The pit of the highest value, the lowest pit on ties.
+fn best_lowest(values: &[(Pit, i32)]) -> Pit {
+    let mut best: Option<(Pit, i32)> = None;
+    for &(pit, value) in values {
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((pit, value));
+        }
+    }
+    best.expect("the game is not over").0
+}
+
+/// One-step greedy: the largest immediate store difference (the end-of-game
+/// sweep included), the lowest pit on ties.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+impl Agent<Match> for Greedy {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+
+    fn choose(&mut self, view: &Match) -> Pit {
+        let position = &view.position;
+        let values: Vec<(Pit, i32)> = position
+            .legal_moves()
+            .iter()
+            .map(|&pit| {
+                let sowing = position.child(pit).1;
+                (pit, sowing.mover as i32 - sowing.opponent as i32)
+            })
+            .collect();
+        best_lowest(&values)
+    }
+}
+
+/// The check of a patient seat: the rules' reason when a pit cannot be played.
+pub fn check(view: &Match, pit: Pit) -> Result<(), IllegalMove> {
+    view.check_move(pit)
+}
+
+/// The seat's side of the board: `<its pits> / <the other's> stores <its> <other's>`.
+fn board_line(view: &Match, seat: Seat) -> String {
+    // The position is seen from the mover; turn it to the seat's side.
+    let position = if view.mover == seat {
+        view.position
+    } else {
+        view.position.flipped()
+    };
+    format!(
+        "{position} stores {} {}",
+        view.stores[seat],
+        view.stores[1 - seat]
+    )
+}
+
+/// The dialogue of `tabula play kalah` (see the module's documentation).
+///
+/// The referee side collects the lines about the other seat's moves and sends
+/// them before the next question or the result; the player side reads them as
+/// notes and answers only the questions.
+#[derive(Clone, Debug)]
+pub struct KalahWire {
+    rules: Rules,
+    /// The seat spoken to (both sides).
+    seat: Seat,
+    /// Referee side: lines still to send before the next question or the end.
+    pending: Vec<String>,
+    /// Referee side: the seat answered last and nobody moved since (so it moves again).
+    answered: bool,
+    /// Referee side: tabula moved last (a next move of tabula means it moved again).
+    tabula_moved: bool,
+    /// Player side: whether the game has started (first question), and is over.
+    started: bool,
+    over: bool,
+}
+
+impl KalahWire {
+    /// The dialogue of a game of `rules`.
+    pub fn new(rules: Rules) -> KalahWire {
+        KalahWire {
+            rules,
+            seat: 0,
+            pending: Vec::new(),
+            answered: false,
+            tabula_moved: false,
+            started: false,
+            over: false,
+        }
+    }
+
+    /// The opening line for the seat `seat`.
+    pub fn greeting(&self, seat: Seat) -> String {
+        let m = self.rules.pits;
+        format!(
+            "kalah {m} {} you are player {}: answer a pit 1..{m} of your side ({m} is next to \
+             your store); boards read your pits / tabula's pits, each in sowing order, then the \
+             stores, yours first",
+            self.rules.seeds,
+            seat + 1
+        )
+    }
+
+    /// The board of a question: `<pits> / <pits> stores a b`, as the seat sees it.
+    fn parse_board(&self, text: &str) -> Result<Match, String> {
+        let m = usize::from(self.rules.pits);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let numbers = |ws: &[&str]| -> Result<Vec<u32>, String> {
+            ws.iter()
+                .map(|w| {
+                    w.parse::<u32>()
+                        .map_err(|_| format!("'{}' is not a seed count", short(w)))
+                })
+                .collect()
+        };
+        if words.len() != 2 * m + 4 || words[m] != "/" || words[2 * m + 1] != "stores" {
+            return Err(format!(
+                "expected '<{m} pits> / <{m} pits> stores <a> <b>', got '{}'",
+                short(text)
+            ));
+        }
+        let mine = numbers(&words[..m])?;
+        let theirs = numbers(&words[m + 1..2 * m + 1])?;
+        let stores = numbers(&words[2 * m + 2..])?;
+        let total: u32 = mine.iter().chain(&theirs).chain(&stores).sum();
+        if total != self.rules.total_seeds() {
+            return Err(format!(
+                "{total} seeds on '{}', the game has {}",
+                short(text),
+                self.rules.total_seeds()
+            ));
+        }
+        let small = |v: &[u32]| v.iter().map(|&s| s as u8).collect::<Vec<u8>>();
+        let mut view = Match::new(self.rules);
+        view.position = Kalah::from_pits(self.rules, &small(&mine), &small(&theirs));
+        view.mover = self.seat;
+        view.stores[self.seat] = stores[0];
+        view.stores[1 - self.seat] = stores[1];
+        Ok(view)
+    }
+}
+
+impl Wire<Match> for KalahWire {
+    fn game_request(&mut self, seat: Seat, _view: &Match) -> Option<String> {
+        self.seat = seat;
+        self.pending = vec![self.greeting(seat)];
+        self.answered = false;
+        self.tabula_moved = false;
+        None
+    }
+
+    fn observe(&mut self, _mover: Turn, pit: &Pit) {
+        // Two moves of tabula in a row: the first kept the turn.
+        if self.tabula_moved
+            && let Some(last) = self.pending.last_mut()
+        {
+            last.push_str(" and moves again");
+        }
+        self.tabula_moved = true;
+        self.answered = false;
+        self.pending.push(format!("tabula plays {}", pit + 1));
+    }
+
+    fn move_request(&mut self, view: &Match) -> String {
+        let again = if self.answered { " again" } else { "" };
+        self.answered = true;
+        self.tabula_moved = false;
+        let mut lines = std::mem::take(&mut self.pending);
+        lines.push(format!("your move{again}: {}", board_line(view, self.seat)));
+        lines.join("\n")
+    }
+
+    fn decode_answer(&mut self, _view: &Match, line: &str) -> Result<Pit, String> {
+        parse_label(line, &self.rules).map_err(|e| e.to_string())
+    }
+
+    fn end_lines(&mut self, view: &Match) -> Vec<String> {
+        let mut lines = std::mem::take(&mut self.pending);
+        if !view.is_over() {
+            // Stopped by a fault (the seat's input closed): no result to tell.
+            return lines;
+        }
+        let (mine, theirs) = (view.stores[self.seat], view.stores[1 - self.seat]);
+        let outcome = match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => "win",
+            std::cmp::Ordering::Equal => "draw",
+            std::cmp::Ordering::Less => "loss",
+        };
+        lines.push(format!("result {mine} {theirs} {outcome}"));
+        lines
+    }
+
+    fn decode_request(&mut self, line: &str) -> Result<Incoming<Match>, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("kalah") => {
+                let seat = words
+                    .get(6)
+                    .and_then(|w| w.trim_end_matches(':').parse().ok());
+                let fits = words.get(1) == Some(&self.rules.pits.to_string().as_str())
+                    && words.get(2) == Some(&self.rules.seeds.to_string().as_str());
+                match seat {
+                    Some(k @ 1..=2)
+                        if fits && words.get(3..6) == Some(&["you", "are", "player"]) =>
+                    {
+                        self.seat = k - 1;
+                        Ok(Incoming::Note {
+                            observed: Vec::new(),
+                        })
+                    }
+                    _ => Err(format!(
+                        "expected 'kalah {} {} you are player <1|2>: ...', got '{}'",
+                        self.rules.pits,
+                        self.rules.seeds,
+                        short(line)
+                    )),
+                }
+            }
+            Some("tabula") if words.get(1) == Some(&"plays") => {
+                let pit = parse_label(words.get(2).unwrap_or(&""), &self.rules)
+                    .map_err(|e| e.to_string())?;
+                Ok(Incoming::Note {
+                    observed: vec![(Turn::Seat(1 - self.seat), pit)],
+                })
+            }
+            Some("your") if words.get(1).is_some_and(|w| w.starts_with("move")) => {
+                let (_, board) = line
+                    .split_once(':')
+                    .ok_or_else(|| format!("no board in '{}'", short(line)))?;
+                let view = self.parse_board(board)?;
+                if view.is_over() {
+                    return Err(format!("no move to make on '{}'", short(board)));
+                }
+                let start = (!self.started).then_some(self.seat);
+                self.started = true;
+                Ok(Incoming::Move {
+                    start,
+                    observed: Vec::new(),
+                    view,
+                })
+            }
+            Some("result") => {
+                self.over = true;
+                Ok(Incoming::End { reply: None })
+            }
+            _ => Err(format!("unknown line '{}'", short(line))),
+        }
+    }
+
+    fn encode_answer(&mut self, _view: &Match, pit: Pit) -> String {
+        (pit + 1).to_string()
+    }
+
+    fn finished(&self) -> bool {
+        self.over
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::protocol::Reply;
+    use crate::wire::Session;
+    use tabula_solver::search::memo_negamax;
+    use tabula_tables::kalah::KalahGame;
+
+    fn rules(m: u8, n: u8) -> Rules {
+        Rules::new(m, n).unwrap()
+    }
+
+    /// Plain negamax over the move values: what an optimal pit is worth.
+    fn plain_values(position: &Kalah) -> Vec<(Pit, i32)> {
+        let mut memo = HashMap::new();
+        position
+            .legal_moves()
+            .iter()
+            .map(|&pit| {
+                let mut child = *position;
+                let reward = ZeroSum::play(&mut child, pit);
+                let value = memo_negamax(&child, &mut memo);
+                let keeps = position.keeps_turn(pit);
+                (
+                    pit,
+                    if keeps {
+                        reward + value
+                    } else {
+                        reward - value
+                    },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn table_and_search_agents_give_the_plain_negamax_values() {
+        let r = rules(2, 3);
+        let table = Arc::new(KalahTable::in_memory_for(KalahGame { rules: r }));
+        let mut by_table = OptimalAgent::from_table(table);
+        let mut by_search = OptimalAgent::by_search(12);
+        // Every position of a few games of greedy against random.
+        let mut game = Match::new(r);
+        let mut random = RandomAgent::new(crate::tournament::stream(
+            1,
+            crate::tournament::Purpose::Agent,
+            0,
+            0,
+            0,
+        ));
+        let mut seen = 0;
+        for _ in 0..5 {
+            game = Match::new(r);
+            while !game.is_over() {
+                let expected = plain_values(&game.position);
+                assert_eq!(by_table.move_values(&game.position), expected, "{game:?}");
+                assert_eq!(by_search.move_values(&game.position), expected, "{game:?}");
+                let pit = if game.mover == 0 {
+                    Greedy.choose(&game)
+                } else {
+                    Agent::<Match>::choose(&mut random, &game)
+                };
+                Game::apply(&mut game, pit);
+                seen += 1;
+            }
+        }
+        assert!(seen > 10 && game.is_over());
+    }
+
+    #[test]
+    fn the_wire_round_trips_through_both_ends() {
+        let r = rules(2, 2);
+        let mut referee = KalahWire::new(r);
+        let mut player = Session::new(KalahWire::new(r), OptimalAgent::by_search(10));
+        let mut game = Match::new(r);
+        // The player is seat 1: tabula (seat 0) moves first, pit 1 ends in its store.
+        assert_eq!(referee.game_request(1, &game.view(1)), None);
+        for pit in [0, 1] {
+            referee.observe(Turn::Seat(0), &pit);
+            Game::apply(&mut game, pit);
+        }
+        let lines =
+            |request: String| -> Vec<String> { request.lines().map(|l| l.to_string()).collect() };
+        // Seat 0 sowed pit 1 (pit 2 and its store), then pit 2's 3 seeds: its side
+        // is empty, so the game is over before seat 1 moves.
+        assert!(game.is_over());
+        let end = referee.end_lines(&game.view(1));
+        assert_eq!(end.len(), 4, "{end:?}");
+        assert!(end[0].starts_with("kalah 2 2 you are player 2:"));
+        assert_eq!(
+            &end[1..],
+            &[
+                "tabula plays 1 and moves again",
+                "tabula plays 2",
+                "result 6 2 win"
+            ]
+        );
+        for line in &end[..3] {
+            assert_eq!(player.handle(line).unwrap(), Reply::Silent, "{line}");
+        }
+        assert_eq!(player.handle(&end[3]).unwrap(), Reply::Last(None));
+
+        // Again, tabula playing pit 2 (one seed to its store, one to seat 1's pit 1).
+        let mut referee = KalahWire::new(r);
+        let mut player = Session::new(KalahWire::new(r), OptimalAgent::by_search(10));
+        let mut game = Match::new(r);
+        referee.game_request(1, &game.view(1));
+        referee.observe(Turn::Seat(0), &1);
+        Game::apply(&mut game, 1);
+        let request = lines(referee.move_request(&game.view(1)));
+        assert_eq!(
+            request[1..],
+            ["tabula plays 2", "your move: 3 2 / 2 0 stores 0 1"]
+        );
+        let mut answer = None;
+        for line in &request {
+            match player.handle(line).unwrap() {
+                Reply::Silent => {}
+                Reply::Line(a) => answer = Some(a),
+                other => panic!("{other:?}"),
+            }
+        }
+        let pit = referee.decode_answer(&game, &answer.unwrap()).unwrap();
+        let mut optimal = OptimalAgent::by_search(10);
+        assert_eq!(pit, optimal.choose(&game));
+        assert!(referee.decode_answer(&game, "3").is_err());
+        assert!(referee.decode_answer(&game, "").is_err());
+        assert_eq!(referee.decode_answer(&game, " 2 "), Ok(1));
+        // Asked again without a move of tabula in between: the seat moves again.
+        assert!(
+            referee
+                .move_request(&game.view(1))
+                .starts_with("your move again: ")
+        );
+        assert!(player.handle("your move: 1 1 / 1 stores 0 0").is_err());
+        assert!(player.handle("your move: 9 9 / 9 9 stores 0 0").is_err());
+        assert!(player.handle("kalah 3 3 you are player 1:").is_err());
+        assert!(check(&game, 3).is_err());
+    }
+}
