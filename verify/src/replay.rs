@@ -17,12 +17,17 @@ use crate::record::{GameLine, Notation, ReplayError, replay};
 /// How a state of a game is drawn: a board of cells and lines of notes.
 ///
 /// A cell is a disc when it is `@` and a colour key (`@B`, `@W`, `@R`, `@1`..`@4`),
-/// empty when `.`, and text otherwise (Ioiwari's bead counts).
+/// optionally followed by `/` and the size of its isle (`@B/5`: the page
+/// shades the cell by it), empty when `.`, and text otherwise (Ioiwari's bead counts).
 pub trait Draw: Notation {
     /// The board, row by row.
     fn board(&self) -> Vec<Vec<String>>;
-    /// What the board does not show (banks, hands, the stock, the mover).
+    /// What the board does not show (banks, the stock, the mover).
     fn notes(&self) -> Vec<String>;
+    /// Each seat's hidden hand (Dominoes), which the page shows as the chosen viewer may see it; none by default.
+    fn hands(&self) -> Vec<Vec<String>> {
+        Vec::new()
+    }
 }
 
 /// One state of a game on the page.
@@ -36,6 +41,8 @@ pub struct Frame {
     pub scores: Vec<f64>,
     /// Cells that changed with the move (the placed piece and the flips).
     pub changed: Vec<(usize, usize)>,
+    /// Each seat's hand, when the game hides them (empty otherwise).
+    pub hands: Vec<Vec<String>>,
 }
 
 /// One game on the page.
@@ -83,6 +90,7 @@ fn shown<G: Draw>(line: &GameLine) -> Result<Shown, ReplayError> {
             notes: state.notes(),
             scores: state.scores().to_vec(),
             changed,
+            hands: state.hands(),
         });
     }
     Ok(Shown {
@@ -112,7 +120,9 @@ fn changes(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<(usize, usize)>
     let mut out = Vec::new();
     for (r, (a, b)) in before.iter().zip(after).enumerate() {
         for (c, (x, y)) in a.iter().zip(b).enumerate() {
-            if x != y {
+            // An isle's size is no change of the cell itself.
+            let piece = |t: &str| t.split('/').next().map(str::to_owned);
+            if piece(x) != piece(y) {
                 out.push((r, c));
             }
         }
@@ -178,12 +188,22 @@ impl Draw for ioiwari::Match {
 impl Draw for tonga::Position {
     fn board(&self) -> Vec<Vec<String>> {
         let b = &self.board;
+        let isles = b.isles();
         (0..b.n())
             .map(|r| {
                 (0..b.n())
-                    .map(|c| match b.at(b.cell(r, c)) {
-                        Some(colour) => disc(&colour.letter().to_string()),
-                        None => ".".into(),
+                    .map(|c| {
+                        let cell = b.cell(r, c);
+                        match b.at(cell) {
+                            Some(colour) => {
+                                let size = isles
+                                    .iter()
+                                    .find(|i| i.cells.has(usize::from(cell)))
+                                    .map_or(1, |i| i.area());
+                                format!("@{}/{size}", colour.letter())
+                            }
+                            None => ".".into(),
+                        }
                     })
                     .collect()
             })
@@ -272,16 +292,15 @@ impl Draw for dominoes::Match {
         ]
     }
     fn notes(&self) -> Vec<String> {
-        let hand = |seat: usize| -> String {
-            let tiles: Vec<String> = self.hand(seat).iter().map(|t| t.to_string()).collect();
-            format!("seat {seat} hand: {}", tiles.join(" "))
-        };
         vec![
-            hand(0),
-            hand(1),
             format!("stock: {} tiles", self.stock().len()),
             format!("seat {} opened", self.opener()),
         ]
+    }
+    fn hands(&self) -> Vec<Vec<String>> {
+        (0..2)
+            .map(|seat| self.hand(seat).iter().map(|t| t.to_string()).collect())
+            .collect()
     }
 }
 
