@@ -422,7 +422,7 @@ pub fn svg_text(svg: &str) -> Result<String, String> {
         if tag.starts_with('?') || tag.starts_with('!') {
             continue;
         }
-        if tag.matches('"').count() % 2 != 0 {
+        if !tag.matches('"').count().is_multiple_of(2) {
             return Err(format!("unbalanced quotes: {}", short(tag)));
         }
         if let Some(name) = tag.strip_prefix('/') {

@@ -119,6 +119,17 @@ fn seat_name(line: &GameLine, seat: usize) -> String {
 fn changes(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (r, (a, b)) in before.iter().zip(after).enumerate() {
+        // A row that grew at one end (the Dominoes line): only the new cell changed.
+        if b.len() == a.len() + 1 {
+            if b[1..] == a[..] {
+                out.push((r, 0));
+                continue;
+            }
+            if b[..a.len()] == a[..] {
+                out.push((r, a.len()));
+                continue;
+            }
+        }
         for (c, (x, y)) in a.iter().zip(b).enumerate() {
             // An isle's size is no change of the cell itself.
             let piece = |t: &str| t.split('/').next().map(str::to_owned);
@@ -180,7 +191,11 @@ impl Draw for ioiwari::Match {
     fn notes(&self) -> Vec<String> {
         vec![
             "pits 1 to 7, then the banks [player 1] [player 2]".into(),
-            format!("player {} to move", self.mover + 1),
+            if tabula_solver::Game::is_over(self) {
+                "game over".into()
+            } else {
+                format!("player {} to move", self.mover + 1)
+            },
         ]
     }
 }
@@ -224,7 +239,11 @@ impl Draw for tonga::Position {
         vec![
             format!("Black isles {}", isles(Colour::Black)),
             format!("White isles {}", isles(Colour::White)),
-            format!("{} to move", self.to_move.letter()),
+            if self.board.is_full() {
+                "game over".into()
+            } else {
+                format!("{} to move", self.to_move.letter())
+            },
         ]
     }
 }
@@ -246,7 +265,11 @@ impl Draw for tothello::Position {
     fn notes(&self) -> Vec<String> {
         vec![
             "rows 1 to 8 from the top, columns A to H".into(),
-            format!("{} to move", self.to_move.name()),
+            if self.is_finished() {
+                "game over".into()
+            } else {
+                format!("{} to move", self.to_move.name())
+            },
         ]
     }
 }
@@ -270,7 +293,11 @@ impl Draw for ReversiBoard {
     }
     fn notes(&self) -> Vec<String> {
         let counts: Vec<String> = (0..self.players())
-            .map(|s| format!("player {}: {}", s + 1, self.pieces(s).count()))
+            .map(|s| {
+                // The page's colours of discs 1 to 4.
+                let colour = ["red", "blue", "yellow", "white"][s];
+                format!("player {} ({colour}): {}", s + 1, self.pieces(s).count())
+            })
             .collect();
         vec![
             counts.join(", "),
