@@ -469,6 +469,8 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = 20)]
     min_instances: usize,
     #[command(flatten)]
+    plot: PlotArgs,
+    #[command(flatten)]
     json: JsonArgs,
 }
 
@@ -524,6 +526,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             args.max_boards
         ));
     }
+    args.plot.write(|| report.plot())?;
     emit_report(&markdown, args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -20,7 +20,7 @@ use tabula_verify::seat::{Clock, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, Span, emit_report, span};
+use crate::common::{JsonArgs, PlotArgs, Span, emit_report, span};
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -137,6 +137,8 @@ pub struct SweepArgs {
     /// The search's transposition table has 2^BITS slots (16 bytes each).
     #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(10..=30))]
     table_bits: u32,
+    #[command(flatten)]
+    plot: PlotArgs,
     #[command(flatten)]
     json: JsonArgs,
 }
@@ -292,6 +294,39 @@ struct SweepReport {
     rows: Vec<Row>,
 }
 
+/// The optimal margins as a plot: seeds per pit along the axis, a line per pit count.
+fn sweep_plot(rows: &[Row], rules: &RuleArgs) -> tabula_verify::plot::Plot {
+    use tabula_verify::plot::{Plot, Point, Series};
+    let mut series: Vec<Series> = Vec::new();
+    for r in rows {
+        let name = format!("m = {} pits", r.pits);
+        let point = Point::exact(format!("n = {}", r.seeds), f64::from(r.value));
+        match series.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.points.push(point),
+            None => series.push(Series {
+                name,
+                points: vec![point],
+            }),
+        }
+    }
+    let capture = if rules.no_empty_capture {
+        "captures from non-empty pits"
+    } else {
+        "empty captures"
+    };
+    Plot {
+        title: format!(
+            "Kalah(m, n): the first player's optimal margin ({capture}, {:?})",
+            rules.ending
+        ),
+        x_label: "seeds per pit at the start (n)".into(),
+        y_label: "first player's final store margin under optimal play (seeds)".into(),
+        series,
+        ceilings: Vec::new(),
+        y_range: None,
+    }
+}
+
 /// The first player's optimal margin for every (m, n).
 pub fn sweep(args: SweepArgs) -> Outcome {
     let mut sets = Vec::new();
@@ -337,6 +372,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
          (W = first player wins).\n\n{}",
         md.to_markdown()
     );
+    args.plot.write(|| sweep_plot(&rows, &args.rules))?;
     emit_report(&markdown, args.json.json.as_ref(), &SweepReport { rows })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -46,6 +46,56 @@ fn kalah_sweep_reproduces_the_published_results() {
 }
 
 #[test]
+fn sweeps_plot_their_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = |args: &[&str], labels: &[&str]| {
+        let path = dir.path().join("plot.svg");
+        let out = run(&[args, &["--plot", path.to_str().unwrap()]].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        let svg = std::fs::read_to_string(&path).unwrap();
+        let text = tabula_verify::plot::svg_text(&svg).unwrap_or_else(|e| panic!("{e}"));
+        for label in labels {
+            assert!(text.contains(label), "{label} missing from {text}");
+        }
+    };
+    svg(
+        &[
+            "sweep",
+            "kalah",
+            "--pits",
+            "1..2",
+            "--seeds",
+            "1..3",
+            "--table-bits",
+            "12",
+        ],
+        &[
+            "Kalah(m, n)",
+            "seeds per pit at the start (n)",
+            "store margin",
+            "m = 1 pits",
+            "m = 2 pits",
+            "n = 3",
+        ],
+    );
+    svg(
+        &[
+            "sweep", "ioiwari", "--pits", "5", "--cap", "4", "--beads", "10..11", "--low", "1",
+            "--high", "3", "--games", "2",
+        ],
+        &[
+            "Ioiwari variants",
+            "parameter set",
+            "greedy1",
+            "random",
+            "optimal (ceiling)",
+            "5 pits, cap 4, 10 beads 1..3",
+            "5 pits, cap 4, 11 beads 1..3",
+        ],
+    );
+}
+
+#[test]
 fn kalah_tables_build_check_and_answer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k.tab");

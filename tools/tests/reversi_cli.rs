@@ -387,3 +387,49 @@ fn the_oracle_referees_in_process_but_is_not_served() {
     let out = run(&["serve", "reversi", "--agent", "oracle"]);
     assert_one_line_error(&out, "--agent oracle: unknown agent");
 }
+
+#[test]
+fn verify_logs_every_game_and_plots_the_oracle_as_ceiling() {
+    let dir = tempfile::tempdir().unwrap();
+    let (log, plot) = (dir.path().join("games.jsonl"), dir.path().join("plot.svg"));
+    let out = verify(&[
+        "--players",
+        "greedy,oracle",
+        "--sizes",
+        "7,8",
+        "--cases",
+        "1",
+        "--json",
+        "-",
+        "--log",
+        log.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines = tabula_verify::record::read_log(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    // Player by player, case by case; seat 0 is the player, its case score the report's.
+    assert_eq!(lines.len(), 4);
+    for (i, line) in lines.iter().enumerate() {
+        let (p, c) = (i / 2, i % 2);
+        let player = &report["players"][p];
+        assert_eq!(line.seats[0], player["player"].as_str().unwrap());
+        assert_eq!(line.case_label, format!("N={} case 0", [7, 8][c]));
+        let states = tabula_verify::record::replay::<tabula_solver::reversi::Board>(line)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let score = states.last().unwrap().case_score(0);
+        assert_eq!(Some(score), player["sizes"][c]["scores"][0].as_f64());
+    }
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    let text = tabula_verify::plot::svg_text(&svg).unwrap();
+    for label in [
+        "MultiplayerReversi",
+        "board side N (P players)",
+        "greedy",
+        "oracle (ceiling)",
+        "7×7 (P=3)",
+        "8×8 (P=4)",
+    ] {
+        assert!(text.contains(label), "{label} missing from {text}");
+    }
+}

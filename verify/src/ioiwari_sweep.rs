@@ -116,6 +116,8 @@ pub struct SweepRow {
     pub random_games: usize,
     /// Share of the random player 1's games won against the optimal player 2.
     pub random_win_rate: f64,
+    /// The random player 1's games won, drawn and lost against it.
+    pub random: Wdl,
     /// Size of the table's records in bytes.
     pub table_bytes: u64,
     /// Time to build the table in milliseconds (shared by the rows of one ring).
@@ -257,6 +259,7 @@ pub fn sweep_row(
         greedy1_draws: greedy_wdl.draws,
         random_games: games,
         random_win_rate: if games > 0 { random.win_rate() } else { 0.0 },
+        random,
         table_bytes,
         build_ms: built.build_ms,
         missed,
@@ -351,6 +354,54 @@ impl SweepReport {
     }
 }
 
+impl SweepReport {
+    /// Per parameter set: player 1's optimal win share (the dashed ceiling),
+    /// greedy1's (one deterministic game per instance) and random's win rate
+    /// with its Wilson 95% interval, all as player 1 against the optimal player 2.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        let case = |r: &SweepRow| {
+            format!(
+                "{} pits, cap {}, {} beads {}..{}",
+                r.pits, r.cap, r.beads, r.low, r.high
+            )
+        };
+        let share = |k: u64, n: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+        let mut series = vec![Series {
+            name: "greedy1".into(),
+            points: (self.rows.iter())
+                .map(|r| Point::exact(case(r), share(r.greedy1_wins, r.instances)))
+                .collect(),
+        }];
+        if self.rows.iter().any(|r| r.random_games > 0) {
+            series.push(Series {
+                name: "random".into(),
+                points: (self.rows.iter())
+                    .filter(|r| r.random_games > 0)
+                    .map(|r| Point::win_rate(case(r), &r.random))
+                    .collect(),
+            });
+        }
+        Plot {
+            title: format!(
+                "Ioiwari variants: player 1 against the optimal player 2 ({} random games per instance, seed {})",
+                self.rows.first().map_or(0, |r| r.random_games),
+                self.seed
+            ),
+            x_label: "parameter set".into(),
+            y_label: "player 1's wins (fraction of instances or games)".into(),
+            series,
+            ceilings: vec![Series {
+                name: "optimal".into(),
+                points: (self.rows.iter())
+                    .map(|r| Point::exact(case(r), share(r.optimal.wins, r.instances)))
+                    .collect(),
+            }],
+            y_range: Some((0.0, 1.0)),
+        }
+    }
+}
+
 /// The variant of an existing table's header parameters, if they make one.
 pub fn variant_of(params: [u32; 4]) -> Option<Variant> {
     let pits = u8::try_from(params[0]).ok()?;
@@ -382,6 +433,36 @@ mod tests {
         // Reproducible: the same seed gives the same random figures.
         let again = sweep(&[params], 20, 2001, &Thresholds::default(), &|_| {});
         assert_eq!(again.rows[0].random_win_rate, row.random_win_rate);
+    }
+
+    #[test]
+    fn the_plot_shows_each_set_with_optimal_as_ceiling() {
+        let sets = [Params::default(), Params::new(5, 4, 10, 1, 3).unwrap()];
+        let report = sweep(&sets, 3, 1, &Thresholds::default(), &|_| {});
+        let plot = report.plot();
+        let names: Vec<&str> = plot.series.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["greedy1", "random"]);
+        assert_eq!(plot.cases().len(), 2);
+        let row = &report.rows[0];
+        assert_eq!(plot.ceilings[0].points[0].mean, 1.0);
+        assert_eq!(plot.series[0].points[0].mean, 22.0 / 51.0);
+        let random = &plot.series[1].points[0];
+        assert_eq!(random.mean, row.random_win_rate);
+        assert_eq!(row.random.games(), 51 * 3);
+        assert!(random.low < random.high);
+        let text = crate::plot::svg_text(&plot.to_svg().unwrap()).unwrap();
+        for label in [
+            "Ioiwari variants",
+            "parameter set",
+            "wins (fraction of instances or games)",
+            "greedy1",
+            "random",
+            "optimal (ceiling)",
+            "7 pits, cap 5, 20 beads 2..4",
+            "5 pits, cap 4, 10 beads 1..3",
+        ] {
+            assert!(text.contains(label), "{label} missing from {text}");
+        }
     }
 
     #[test]

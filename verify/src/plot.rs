@@ -391,50 +391,70 @@ fn per_entrant(
         .collect()
 }
 
+/// Checks that `svg` is well-formed XML (every tag closed in order, quoted
+/// attributes, no bare `<` or `&` in text) and returns its text content, one
+/// piece a line: what the plot tests read their labels from.
+pub fn svg_text(svg: &str) -> Result<String, String> {
+    let mut open: Vec<&str> = Vec::new();
+    let mut text = String::new();
+    let mut rest = svg;
+    while let Some(start) = rest.find('<') {
+        let content = &rest[..start];
+        if content.contains('>') {
+            return Err(format!("a stray '>' before {}", short(&rest[start..])));
+        }
+        for (i, _) in content.match_indices('&') {
+            let entity = &content[i..];
+            if !["&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&#"]
+                .iter()
+                .any(|e| entity.starts_with(e))
+            {
+                return Err(format!("a bare '&' in {}", short(content)));
+            }
+        }
+        text.push_str(content);
+        text.push('\n');
+        let Some(end) = rest[start..].find('>').map(|e| start + e) else {
+            return Err(format!("a tag does not end: {}", short(&rest[start..])));
+        };
+        let tag = &rest[start + 1..end];
+        rest = &rest[end + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') {
+            continue;
+        }
+        if !tag.matches('"').count().is_multiple_of(2) {
+            return Err(format!("unbalanced quotes: {}", short(tag)));
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            if open.pop() != Some(name.trim()) {
+                return Err(format!("closing {name} out of order"));
+            }
+        } else if !tag.ends_with('/') {
+            match tag.split_whitespace().next() {
+                Some(name) => open.push(name),
+                None => return Err("an empty tag".into()),
+            }
+        }
+    }
+    if !rest.trim().is_empty() {
+        return Err(format!("text after the root: {}", short(rest)));
+    }
+    if !open.is_empty() {
+        return Err(format!("unclosed: {open:?}"));
+    }
+    Ok(text)
+}
+
+fn short(text: &str) -> String {
+    text.chars().take(80).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Checks that `svg` is well-formed XML: every tag closed in order, quoted
-    /// attributes, no bare `<` or `&` in text; returns the text content.
     fn well_formed(svg: &str) -> String {
-        let mut open: Vec<&str> = Vec::new();
-        let mut text = String::new();
-        let mut rest = svg;
-        while let Some(start) = rest.find('<') {
-            let content = &rest[..start];
-            assert!(
-                !content.contains('>'),
-                "a stray '>' before {}",
-                &rest[start..]
-            );
-            for (i, _) in content.match_indices('&') {
-                let entity = &content[i..];
-                assert!(
-                    ["&lt;", "&gt;", "&amp;", "&quot;", "&apos;", "&#"]
-                        .iter()
-                        .any(|e| entity.starts_with(e)),
-                    "a bare '&' in {content}"
-                );
-            }
-            text.push_str(content);
-            text.push('\n');
-            let end = start + rest[start..].find('>').expect("a tag ends");
-            let tag = &rest[start + 1..end];
-            rest = &rest[end + 1..];
-            if tag.starts_with('?') || tag.starts_with('!') {
-                continue;
-            }
-            assert_eq!(tag.matches('"').count() % 2, 0, "unbalanced quotes: {tag}");
-            if let Some(name) = tag.strip_prefix('/') {
-                assert_eq!(open.pop(), Some(name.trim()), "closing {name}");
-            } else if !tag.ends_with('/') {
-                open.push(tag.split_whitespace().next().expect("a tag name"));
-            }
-        }
-        assert!(rest.trim().is_empty(), "text after the root: {rest}");
-        assert!(open.is_empty(), "unclosed: {open:?}");
-        text
+        svg_text(svg).unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn sample() -> Plot {
@@ -470,6 +490,14 @@ mod tests {
     fn a_small_plot_is_well_formed_svg_with_its_labels() {
         let plot = sample();
         assert_eq!(plot.cases(), ["N=6", "N=8", "N=10"]);
+        for bad in [
+            "<svg><g></svg>",
+            "<svg a=\"1></svg>",
+            "<svg>a & b</svg>",
+            "<svg></svg>x",
+        ] {
+            assert!(svg_text(bad).is_err(), "{bad}");
+        }
         let svg = plot.to_svg().unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
         let text = well_formed(&svg);

@@ -17,12 +17,17 @@ use crate::record::{GameLine, Notation, ReplayError, replay};
 /// How a state of a game is drawn: a board of cells and lines of notes.
 ///
 /// A cell is a disc when it is `@` and a colour key (`@B`, `@W`, `@R`, `@1`..`@4`),
-/// empty when `.`, and text otherwise (Ioiwari's bead counts).
+/// optionally followed by `/` and the size of its isle (`@B/5`: the page
+/// shades the cell by it), empty when `.`, and text otherwise (Ioiwari's bead counts).
 pub trait Draw: Notation {
     /// The board, row by row.
     fn board(&self) -> Vec<Vec<String>>;
-    /// What the board does not show (banks, hands, the stock, the mover).
+    /// What the board does not show (banks, the stock, the mover).
     fn notes(&self) -> Vec<String>;
+    /// Each seat's hidden hand (Dominoes), which the page shows as the chosen viewer may see it; none by default.
+    fn hands(&self) -> Vec<Vec<String>> {
+        Vec::new()
+    }
 }
 
 /// One state of a game on the page.
@@ -36,6 +41,8 @@ pub struct Frame {
     pub scores: Vec<f64>,
     /// Cells that changed with the move (the placed piece and the flips).
     pub changed: Vec<(usize, usize)>,
+    /// Each seat's hand, when the game hides them (empty otherwise).
+    pub hands: Vec<Vec<String>>,
 }
 
 /// One game on the page.
@@ -83,6 +90,7 @@ fn shown<G: Draw>(line: &GameLine) -> Result<Shown, ReplayError> {
             notes: state.notes(),
             scores: state.scores().to_vec(),
             changed,
+            hands: state.hands(),
         });
     }
     Ok(Shown {
@@ -111,8 +119,21 @@ fn seat_name(line: &GameLine, seat: usize) -> String {
 fn changes(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     for (r, (a, b)) in before.iter().zip(after).enumerate() {
+        // A row that grew at one end (the Dominoes line): only the new cell changed.
+        if b.len() == a.len() + 1 {
+            if b[1..] == a[..] {
+                out.push((r, 0));
+                continue;
+            }
+            if b[..a.len()] == a[..] {
+                out.push((r, a.len()));
+                continue;
+            }
+        }
         for (c, (x, y)) in a.iter().zip(b).enumerate() {
-            if x != y {
+            // An isle's size is no change of the cell itself.
+            let piece = |t: &str| t.split('/').next().map(str::to_owned);
+            if piece(x) != piece(y) {
                 out.push((r, c));
             }
         }
@@ -170,7 +191,11 @@ impl Draw for ioiwari::Match {
     fn notes(&self) -> Vec<String> {
         vec![
             "pits 1 to 7, then the banks [player 1] [player 2]".into(),
-            format!("player {} to move", self.mover + 1),
+            if tabula_solver::Game::is_over(self) {
+                "game over".into()
+            } else {
+                format!("player {} to move", self.mover + 1)
+            },
         ]
     }
 }
@@ -178,12 +203,22 @@ impl Draw for ioiwari::Match {
 impl Draw for tonga::Position {
     fn board(&self) -> Vec<Vec<String>> {
         let b = &self.board;
+        let isles = b.isles();
         (0..b.n())
             .map(|r| {
                 (0..b.n())
-                    .map(|c| match b.at(b.cell(r, c)) {
-                        Some(colour) => disc(&colour.letter().to_string()),
-                        None => ".".into(),
+                    .map(|c| {
+                        let cell = b.cell(r, c);
+                        match b.at(cell) {
+                            Some(colour) => {
+                                let size = isles
+                                    .iter()
+                                    .find(|i| i.cells.has(usize::from(cell)))
+                                    .map_or(1, |i| i.area());
+                                format!("@{}/{size}", colour.letter())
+                            }
+                            None => ".".into(),
+                        }
                     })
                     .collect()
             })
@@ -204,7 +239,11 @@ impl Draw for tonga::Position {
         vec![
             format!("Black isles {}", isles(Colour::Black)),
             format!("White isles {}", isles(Colour::White)),
-            format!("{} to move", self.to_move.letter()),
+            if self.board.is_full() {
+                "game over".into()
+            } else {
+                format!("{} to move", self.to_move.letter())
+            },
         ]
     }
 }
@@ -226,7 +265,11 @@ impl Draw for tothello::Position {
     fn notes(&self) -> Vec<String> {
         vec![
             "rows 1 to 8 from the top, columns A to H".into(),
-            format!("{} to move", self.to_move.name()),
+            if self.is_finished() {
+                "game over".into()
+            } else {
+                format!("{} to move", self.to_move.name())
+            },
         ]
     }
 }
@@ -250,7 +293,11 @@ impl Draw for ReversiBoard {
     }
     fn notes(&self) -> Vec<String> {
         let counts: Vec<String> = (0..self.players())
-            .map(|s| format!("player {}: {}", s + 1, self.pieces(s).count()))
+            .map(|s| {
+                // The page's colours of discs 1 to 4.
+                let colour = ["red", "blue", "yellow", "white"][s];
+                format!("player {} ({colour}): {}", s + 1, self.pieces(s).count())
+            })
             .collect();
         vec![
             counts.join(", "),
@@ -272,16 +319,15 @@ impl Draw for dominoes::Match {
         ]
     }
     fn notes(&self) -> Vec<String> {
-        let hand = |seat: usize| -> String {
-            let tiles: Vec<String> = self.hand(seat).iter().map(|t| t.to_string()).collect();
-            format!("seat {seat} hand: {}", tiles.join(" "))
-        };
         vec![
-            hand(0),
-            hand(1),
             format!("stock: {} tiles", self.stock().len()),
             format!("seat {} opened", self.opener()),
         ]
+    }
+    fn hands(&self) -> Vec<Vec<String>> {
+        (0..2)
+            .map(|seat| self.hand(seat).iter().map(|t| t.to_string()).collect())
+            .collect()
     }
 }
 

@@ -11,6 +11,7 @@ use tabula_verify::reversi::evolve::Settings;
 use tabula_verify::reversi::referee::{
     RefereeReport, game_line, opponents, parse_sizes, referee_case,
 };
+use tabula_verify::reversi::report::case_label;
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
 use tabula_verify::seat::Limits;
 use tabula_verify::tournament::{self, Purpose, stream};
@@ -160,7 +161,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);
         drop(tested);
         // MultiplayerReversi has no chance moves.
-        let at = At::new(seed, case, format!("N={n} case {k}"), 0).with_stream("none");
+        let at = At::new(seed, case, case_label(n, k), 0).with_stream("none");
         log.game(&record, &n, &at);
         log.line(&game_line(&record));
         say(&result.line());

@@ -8,7 +8,7 @@ use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, known, run};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, SeedArgs, emit_report, positive};
+use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, positive};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify reversi`.
@@ -33,6 +33,10 @@ pub struct VerifyArgs {
     rule: super::RuleArgs,
     #[command(flatten)]
     seed: SeedArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
     #[command(flatten)]
     json: JsonArgs,
 }
@@ -65,15 +69,21 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         ga_games: args.ga_games,
         rule: args.rule.rule(),
     };
+    let log = Log::open(&args.log)?;
     let cases = settings.sizes.len() * settings.cases;
     let progress = bar(cases, "evolving opponents");
     let drawn = evolve_cases(&settings, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
     let progress = bar(cases * settings.players.len(), "games");
-    let report = run(&settings, &drawn, &|done| {
-        progress.set_position(done as u64)
-    });
+    let report = run(
+        &settings,
+        &drawn,
+        &|done| progress.set_position(done as u64),
+        log.games(),
+    );
     progress.finish_and_clear();
+    log.flush()?;
+    args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -23,6 +23,7 @@ use tabula_solver::reversi::{Board, Rule, Weights};
 use super::evolve::Settings as GaSettings;
 use super::referee::{opponents, referee_case};
 use super::{AGENTS, Opponent, Predictions, REFERENCE_AGENTS, case_agent};
+use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::seat::{Limits, Local};
 use crate::stats::Mean;
@@ -154,8 +155,14 @@ pub struct Report {
 }
 
 /// Plays every player on every case of `opponents` (from [`evolve_cases`]),
-/// in parallel; `progress` counts games.
-pub fn run(settings: &Settings, opponents: &[CaseOpponents], progress: Progress<'_>) -> Report {
+/// in parallel; `progress` counts games. Each game goes to `log`, player by
+/// player and case by case, as the referee's `--log` writes it.
+pub fn run(
+    settings: &Settings,
+    opponents: &[CaseOpponents],
+    progress: Progress<'_>,
+    log: &GameLog,
+) -> Report {
     let cases = settings.case_list();
     assert_eq!(cases.len(), opponents.len(), "one draw per case");
     let predictions: Vec<Arc<Predictions>> =
@@ -177,15 +184,22 @@ pub fn run(settings: &Settings, opponents: &[CaseOpponents], progress: Progress<
         let agent = case_agent(&settings.players[p], rng, &computers, &predictions[p])
             .expect("names were checked");
         let mut tested = Local(agent);
-        let (result, _) = referee_case(
+        referee_case(
             n,
             &opponents[c].0,
             settings.rule,
             &mut tested,
             Limits::default(),
-        );
-        result
+        )
     });
+    for (job, (_, record)) in results.iter().enumerate() {
+        let c = job % cases.len();
+        let (n, k) = cases[c];
+        // MultiplayerReversi has no chance moves.
+        let at = At::new(settings.seed, c, case_label(n, k), 0).with_stream("none");
+        log.record(record, &n, &at);
+    }
+    let results: Vec<_> = results.into_iter().map(|(result, _)| result).collect();
     let players = settings
         .players
         .iter()
@@ -233,6 +247,11 @@ pub fn run(settings: &Settings, opponents: &[CaseOpponents], progress: Progress<
     report
 }
 
+/// A case's name in logs, as the referee names it (`N=7 case 0`).
+pub fn case_label(n: usize, k: usize) -> String {
+    format!("N={n} case {k}")
+}
+
 /// (score − floor) / (ceiling − floor), when the ceiling is above the floor.
 pub fn share(score: f64, floor: f64, ceiling: f64) -> Option<f64> {
     (ceiling > floor).then(|| (score - floor) / (ceiling - floor))
@@ -255,6 +274,48 @@ impl Report {
                     oracle.sizes[i].mean.mean,
                 );
             }
+        }
+    }
+
+    /// Each player's mean case score ± 95% per board side, as a plot; the
+    /// reference players (the oracle) are the dashed ceiling.
+    pub fn plot(&self) -> crate::plot::Plot {
+        use crate::plot::{Plot, Point, Series};
+        let series = |p: &PlayerResult| Series {
+            name: p.player.clone(),
+            points: p
+                .sizes
+                .iter()
+                .map(|s| {
+                    let case = format!("{0}×{0} (P={1})", s.n, s.players);
+                    if p.reference {
+                        Point::exact(case, s.mean.mean)
+                    } else {
+                        Point::mean(case, &s.mean)
+                    }
+                })
+                .collect(),
+        };
+        Plot {
+            title: format!(
+                "MultiplayerReversi: players against evolved opponents ({} cases per side, seed {})",
+                self.cases, self.seed
+            ),
+            x_label: "board side N (P players)".into(),
+            y_label: "case score: owned × P / N² (mean per case; 1 = an equal share)".into(),
+            series: self
+                .players
+                .iter()
+                .filter(|p| !p.reference)
+                .map(series)
+                .collect(),
+            ceilings: self
+                .players
+                .iter()
+                .filter(|p| p.reference)
+                .map(series)
+                .collect(),
+            y_range: None,
         }
     }
 
@@ -387,6 +448,35 @@ mod tests {
     }
 
     #[test]
+    fn the_plot_has_a_point_per_player_and_side_and_the_oracle_as_ceiling() {
+        let r = report(vec![
+            player("greedy", &[1.0, 1.2], &[0.5, 0.7]),
+            player("oracle", &[2.0, 2.0], &[0.9, 1.1]),
+        ]);
+        let plot = r.plot();
+        assert_eq!(plot.series.len(), 1);
+        assert_eq!(plot.ceilings.len(), 1);
+        assert_eq!(plot.ceilings[0].name, "oracle");
+        let greedy = &plot.series[0].points;
+        assert_eq!(greedy.len(), 2);
+        assert!((greedy[0].mean - 1.1).abs() < 1e-12);
+        assert!(greedy[0].low < 1.1 && greedy[0].high > 1.1);
+        let svg = plot.to_svg().unwrap();
+        let text = crate::plot::svg_text(&svg).unwrap();
+        for label in [
+            "MultiplayerReversi",
+            "board side N (P players)",
+            "case score",
+            "greedy",
+            "oracle (ceiling)",
+            "7×7 (P=3)",
+            "8×8 (P=4)",
+        ] {
+            assert!(text.contains(label), "{label} missing from {text}");
+        }
+    }
+
+    #[test]
     fn without_the_oracle_or_greedy_there_are_no_shares() {
         let mut r = report(vec![
             player("greedy", &[1.0, 1.0], &[0.5, 0.5]),
@@ -413,7 +503,7 @@ mod tests {
     fn every_player_meets_the_same_cases_and_scores_as_the_referee_does() {
         let settings = small(&["random", "greedy", "weights"], 3);
         let drawn = evolve_cases(&settings, &|_| {});
-        let r = run(&settings, &drawn, &|_| {});
+        let r = run(&settings, &drawn, &|_| {}, &GameLog::off());
         assert_eq!(r.players.len(), 3);
         for (p, name) in r.players.iter().zip(&settings.players) {
             for (s, &n) in p.sizes.iter().zip(&settings.sizes) {
@@ -438,7 +528,12 @@ mod tests {
             assert!((p.total - sum).abs() < 1e-12);
             assert_eq!(p.prediction_rate, None);
         }
-        let again = run(&settings, &evolve_cases(&settings, &|_| {}), &|_| {});
+        let again = run(
+            &settings,
+            &evolve_cases(&settings, &|_| {}),
+            &|_| {},
+            &GameLog::off(),
+        );
         assert_eq!(
             serde_json::to_string(&r).unwrap(),
             serde_json::to_string(&again).unwrap()

@@ -1,0 +1,276 @@
+//! `tabula replay` pages in a real browser: for each game, a small log made
+//! by the binary, its page loaded in headless Chromium at the last move of a
+//! game (`#game=K&move=end`), and the scores the page shows checked against
+//! the log. Skipped, with a message, only when no Chromium is installed
+//! (`/usr/bin/chromium`, or the path in `TABULA_CHROMIUM`).
+
+mod common;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::{stderr, tabula};
+use tabula_verify::record::{GameLine, read_log};
+
+/// How long one page may take before Chromium is killed and the test fails.
+const BROWSER_LIMIT: Duration = Duration::from_secs(60);
+
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("TABULA_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    path.is_file().then_some(path)
+}
+
+/// Runs `tabula ARGS --log FILE` in `dir`, then `tabula replay`; returns the
+/// log's games and the page.
+fn logged_page(dir: &Path, args: &[&str]) -> (Vec<GameLine>, PathBuf) {
+    let log = dir.join("games.jsonl");
+    let out = tabula().args(args).arg("--log").arg(&log).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let lines = read_log(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    assert!(!lines.is_empty(), "{args:?} logged no game");
+    let page = dir.join("replay.html");
+    let out = tabula()
+        .arg("replay")
+        .arg(&log)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    (lines, page)
+}
+
+/// The DOM of `page#fragment` after its script ran, from headless Chromium;
+/// Chromium is killed and the test fails after [`BROWSER_LIMIT`].
+fn dump_dom(browser: &Path, page: &Path, fragment: &str) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let url = format!("file://{}#{fragment}", page.display());
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chromium starts");
+    let (mut out, mut err) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let (done, result) = mpsc::channel();
+    // Both pipes are read to their end by threads, so Chromium never blocks on a full pipe.
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = err.read_to_string(&mut text);
+        text
+    });
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let read = out.read_to_string(&mut text).map(|_| text);
+        let _ = done.send(read);
+    });
+    match result.recv_timeout(BROWSER_LIMIT) {
+        Ok(read) => {
+            let status = child.wait().unwrap();
+            let dom = read.expect("chromium's output is text");
+            let log = errors.join().unwrap_or_default();
+            assert!(
+                status.success(),
+                "chromium failed on {url}: {status}\n{log}"
+            );
+            assert!(
+                dom.contains("id=\"scores\""),
+                "no page in the dump: {dom}\n{log}"
+            );
+            dom
+        }
+        Err(_) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish {url} in {BROWSER_LIMIT:?}: killed");
+        }
+    }
+}
+
+/// The text of the element with `id` in `dom` (no nested tags).
+fn text_of(dom: &str, id: &str) -> String {
+    let open = format!("id=\"{id}\"");
+    let start = dom
+        .find(&open)
+        .unwrap_or_else(|| panic!("no #{id} in {dom}"));
+    let start = start + dom[start..].find('>').unwrap() + 1;
+    let end = start + dom[start..].find('<').unwrap();
+    dom[start..end].replace("&amp;", "&")
+}
+
+/// The numbers after each `seat K` in `scores: seat 0 1, seat 1 0`.
+fn shown_scores(dom: &str) -> Vec<f64> {
+    let text = text_of(dom, "scores");
+    let list = text
+        .strip_prefix("scores: ")
+        .unwrap_or_else(|| panic!("{text}"));
+    list.split(", ")
+        .enumerate()
+        .map(|(k, item)| {
+            let value = item
+                .strip_prefix(&format!("seat {k} "))
+                .unwrap_or_else(|| panic!("{text}"));
+            value.parse().unwrap_or_else(|_| panic!("{text}"))
+        })
+        .collect()
+}
+
+/// Loads the last game of the log made by `args` at its last move, checks the
+/// scores and the position the page shows; returns the DOM and the game.
+fn check_last_game(args: &[&str], extra: &str) -> Option<(String, GameLine)> {
+    let Some(browser) = chromium() else {
+        println!(
+            "skipped: no Chromium at /usr/bin/chromium or $TABULA_CHROMIUM (apt-get install chromium)"
+        );
+        return None;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (lines, page) = logged_page(dir.path(), args);
+    let k = lines.len() - 1;
+    let line = lines[k].clone();
+    let dom = dump_dom(&browser, &page, &format!("game={k}&move=end{extra}"));
+    assert_eq!(shown_scores(&dom), line.scores, "{args:?}");
+    let steps = line.moves.len() + usize::from(line.fault.is_some());
+    assert_eq!(
+        text_of(&dom, "position"),
+        format!("move {steps} of {steps}")
+    );
+    let title = format!(
+        "{}, {}, game {}",
+        line.game, line.case_label, line.game_index
+    );
+    assert_eq!(text_of(&dom, "title"), title);
+    let logged: Vec<String> = line.scores.iter().map(f64::to_string).collect();
+    assert!(
+        text_of(&dom, "result").starts_with(&format!("final scores: {}", logged.join(" / "))),
+        "{}",
+        text_of(&dom, "result")
+    );
+    Some((dom, line))
+}
+
+#[test]
+fn chromium_shows_nim_final_scores() {
+    check_last_game(
+        &["referee", "nim", "--agent", "random", "--heaps", "5,7"],
+        "",
+    );
+}
+
+#[test]
+fn chromium_shows_ioiwari_final_scores() {
+    check_last_game(&["referee", "ioiwari", "--agent", "random", "--all"], "");
+}
+
+#[test]
+fn chromium_shows_tonga_final_scores_and_isles_by_size() {
+    let Some((dom, _)) = check_last_game(
+        &[
+            "referee", "tonga", "--agent", "random", "--sizes", "6", "--games", "2",
+        ],
+        "",
+    ) else {
+        return;
+    };
+    // A full board: every cell is shaded by its isle's size, and the legend says how.
+    assert_eq!(dom.matches("class=\"isle-").count(), 36, "{dom}");
+    assert!(text_of(&dom, "legend").starts_with("isle size"));
+}
+
+#[test]
+fn chromium_shows_tothello_final_scores() {
+    check_last_game(
+        &[
+            "verify",
+            "tothello",
+            "--openings",
+            "1",
+            "--depths",
+            "1",
+            "--exact",
+            "6",
+        ],
+        "",
+    );
+}
+
+#[test]
+fn chromium_shows_dominoes_final_scores_and_hides_the_other_hand() {
+    let Some((dom, line)) = check_last_game(
+        &[
+            "referee",
+            "dominoes",
+            "--agent",
+            "random",
+            "--opponent",
+            "heaviest",
+            "--cases",
+            "5:4",
+            "--games",
+            "2",
+        ],
+        "&view=0",
+    ) else {
+        return;
+    };
+    let states = tabula_verify::record::replay::<tabula_solver::dominoes::Match>(&line).unwrap();
+    let end = states.last().unwrap();
+    // Seat 0's view: its own tiles face up, seat 1's as backs.
+    let hand = |seat: usize| {
+        let start = dom.find(&format!("id=\"hand-{seat}\"")).unwrap();
+        let end = start + dom[start..].find("</div>").unwrap();
+        dom[start..end].to_string()
+    };
+    let (own, other) = (hand(0), hand(1));
+    assert_eq!(own.matches("class=\"tile\"").count(), end.hand(0).len());
+    assert_eq!(own.matches("class=\"tile back\"").count(), 0);
+    assert_eq!(
+        other.matches("class=\"tile back\"").count(),
+        end.hand(1).len()
+    );
+    for tile in end.hand(1).iter() {
+        assert!(
+            !other.contains(&format!(">{tile}<")),
+            "{tile} shown: {other}"
+        );
+    }
+}
+
+#[test]
+fn chromium_shows_reversi_final_scores() {
+    check_last_game(
+        &[
+            "referee",
+            "reversi",
+            "--agent",
+            "greedy",
+            "--sizes",
+            "7",
+            "--cases",
+            "1",
+            "--generations",
+            "2",
+            "--ga-games",
+            "10",
+        ],
+        "",
+    );
+}
