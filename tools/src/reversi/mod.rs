@@ -8,6 +8,7 @@ use clap::Args;
 use tabula_solver::reversi::Rule;
 use tabula_solver::reversi::strategy::{Ties, ZeroDenominator};
 
+use crate::common::positive;
 use crate::registry::{GameEntry, Verb};
 
 /// The computer opponents' corner cases (`--zero`, `--ties`).
@@ -31,6 +32,26 @@ impl RuleArgs {
             ties: self.ties,
         }
     }
+}
+
+/// The tester's cases (`--sizes`, `--cases`, the genetic algorithm's
+/// settings and the opponents' rule), shared by `referee` and `verify`.
+#[derive(Args)]
+pub struct SuiteArgs {
+    /// Board sides, separated by commas.
+    #[arg(long, default_value = "7,8,9,10,11,12")]
+    pub sizes: String,
+    /// Cases per size (the full suite has 5).
+    #[arg(long, value_parser = positive, default_value = "5")]
+    pub cases: usize,
+    /// Generations of each case's genetic algorithm (default: drawn from 50 to 100 per case).
+    #[arg(long, value_parser = positive)]
+    pub generations: Option<usize>,
+    /// Games per generation of each case's genetic algorithm.
+    #[arg(long, value_parser = positive, default_value = "100")]
+    pub ga_games: usize,
+    #[command(flatten)]
+    pub rule: RuleArgs,
 }
 
 fn zero(text: &str) -> Result<ZeroDenominator, String> {

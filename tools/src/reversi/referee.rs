@@ -20,7 +20,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
-    known_agent, positive, serve_stdio, tested_player,
+    known_agent, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 
@@ -29,20 +29,8 @@ use crate::progress::bar;
 pub struct RefereeArgs {
     #[command(flatten)]
     seat: SeatArgs,
-    /// Board sides, separated by commas.
-    #[arg(long, default_value = "7,8,9,10,11,12")]
-    sizes: String,
-    /// Cases per size (the full suite has 5).
-    #[arg(long, value_parser = positive, default_value = "5")]
-    cases: usize,
-    /// Generations of each case's genetic algorithm (default: drawn from 50 to 100 per case).
-    #[arg(long, value_parser = positive)]
-    generations: Option<usize>,
-    /// Games per generation of each case's genetic algorithm.
-    #[arg(long, value_parser = positive, default_value = "100")]
-    ga_games: usize,
     #[command(flatten)]
-    rule: super::RuleArgs,
+    suite: super::SuiteArgs,
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
@@ -98,13 +86,13 @@ fn referee_agents() -> Vec<&'static str> {
 /// Referees one game per case between the tested player and evolved opponents.
 pub fn referee(args: RefereeArgs) -> Outcome {
     // Every option is checked before a player starts.
-    let sizes = parse_sizes(&args.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
+    let sizes = parse_sizes(&args.suite.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
     match (&args.seat.player, &args.seat.agent) {
         (None, None) => bail!("give --player CMD or --agent NAME"),
         (None, Some(name)) => {
             known_agent(
                 name,
-                |n| case_tested_agent(n, 0, &[], args.rule.rule()),
+                |n| case_tested_agent(n, 0, &[], args.suite.rule.rule()),
                 &referee_agents(),
             )?;
         }
@@ -112,10 +100,10 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     let seed = args.seed.seed;
     let log = Log::open(&args.log)?;
-    let rule = args.rule.rule();
+    let rule = args.suite.rule.rule();
     let cases: Vec<(usize, usize)> = sizes
         .iter()
-        .flat_map(|&n| (0..args.cases).map(move |k| (n, k)))
+        .flat_map(|&n| (0..args.suite.cases).map(move |k| (n, k)))
         .collect();
     // The opponents first, in parallel: only the tested player's answers are timed.
     let progress = bar(cases.len(), "evolving opponents");
@@ -125,8 +113,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         |i| {
             let (n, k) = cases[i];
             let settings = Settings {
-                generations: args.generations,
-                games: args.ga_games,
+                generations: args.suite.generations,
+                games: args.suite.ga_games,
                 rule,
                 ..Settings::new(n)
             };

@@ -8,7 +8,7 @@ use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, known, run};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, positive};
+use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify reversi`.
@@ -17,20 +17,8 @@ pub struct VerifyArgs {
     /// Players to measure, comma-separated (default: every built-in player and the oracle).
     #[arg(long, value_delimiter = ',')]
     players: Option<Vec<String>>,
-    /// Board sides, separated by commas.
-    #[arg(long, default_value = "7,8,9,10,11,12")]
-    sizes: String,
-    /// Cases per size (the full suite has 5).
-    #[arg(long, value_parser = positive, default_value = "5")]
-    cases: usize,
-    /// Generations of each case's genetic algorithm (default: drawn from 50 to 100 per case).
-    #[arg(long, value_parser = positive)]
-    generations: Option<usize>,
-    /// Games per generation of each case's genetic algorithm.
-    #[arg(long, value_parser = positive, default_value = "100")]
-    ga_games: usize,
     #[command(flatten)]
-    rule: super::RuleArgs,
+    suite: super::SuiteArgs,
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
@@ -43,7 +31,7 @@ pub struct VerifyArgs {
 
 /// Runs the report.
 pub fn verify(args: VerifyArgs) -> Outcome {
-    let sizes = parse_sizes(&args.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
+    let sizes = parse_sizes(&args.suite.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
     let players = args.players.unwrap_or_else(default_players);
     for name in &players {
         if !known(name) {
@@ -63,11 +51,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let settings = Settings {
         players,
         sizes,
-        cases: args.cases,
+        cases: args.suite.cases,
         seed: args.seed.seed,
-        generations: args.generations,
-        ga_games: args.ga_games,
-        rule: args.rule.rule(),
+        generations: args.suite.generations,
+        ga_games: args.suite.ga_games,
+        rule: args.suite.rule.rule(),
     };
     let log = Log::open(&args.log)?;
     let cases = settings.sizes.len() * settings.cases;
