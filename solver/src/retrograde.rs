@@ -439,15 +439,28 @@ fn store<S: StateSpace>(
 /// The value and optimal-move mask of a state, or `WAITING` if a child is unknown.
 #[inline]
 fn solve_state<S: StateSpace>(space: &S, index: u64, values: &[i16], floor: i32) -> (i32, u64) {
+    best_edges(space, index, |child| {
+        let value = i32::from(values[child as usize]);
+        (value >= floor).then_some(value)
+    })
+}
+
+/// A state's value and optimal-move mask from its children's values
+/// (`None`: a child not solved yet, so the state waits).
+#[inline]
+fn best_edges<S: StateSpace>(
+    space: &S,
+    index: u64,
+    child_value: impl Fn(u64) -> Option<i32>,
+) -> (i32, u64) {
     let mut best_value = i32::MIN;
     let mut mask = 0u64;
     let mut waiting = false;
     space.for_each_edge(index, |edge| {
-        let child = i32::from(values[edge.child as usize]);
-        if child < floor {
+        let Some(child) = child_value(edge.child) else {
             waiting = true;
             return;
-        }
+        };
         let value = edge.value(child);
         if value > best_value {
             best_value = value;
@@ -704,30 +717,10 @@ fn best_of<S: StateSpace>(
 /// [`solve_state`] over one-byte values, where [`MARK`] is a child not yet known.
 #[inline]
 fn solve_record<S: StateSpace>(space: &S, index: u64, value_at: &impl Fn(u64) -> i8) -> (i32, u64) {
-    let mut best_value = i32::MIN;
-    let mut mask = 0u64;
-    let mut waiting = false;
-    space.for_each_edge(index, |edge| {
-        let child = value_at(edge.child);
-        if child == MARK {
-            waiting = true;
-            return;
-        }
-        let value = edge.value(i32::from(child));
-        if value > best_value {
-            best_value = value;
-            mask = 1 << edge.slot;
-        } else if value == best_value {
-            mask |= 1 << edge.slot;
-        }
-    });
-    if waiting {
-        return (WAITING, 0);
-    }
-    if best_value == i32::MIN {
-        best_value = space.terminal_value(index);
-    }
-    (best_value, mask)
+    best_edges(space, index, |child| {
+        let value = value_at(child);
+        (value != MARK).then_some(i32::from(value))
+    })
 }
 
 /// A record that breaks the negamax equation.
