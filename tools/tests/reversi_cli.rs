@@ -5,20 +5,10 @@
 use std::process::Output;
 
 mod common;
-use common::{run, run_with_input, stderr, stdout, tabula};
+use common::{assert_one_line_error, run, run_with_input, stderr, stdout, tabula};
 
 /// The small GA every referee run here uses.
 const SMALL: [&str; 4] = ["--generations", "2", "--ga-games", "10"];
-
-/// Exit status 2 and one stderr line that starts `error:` and says `problem`.
-fn assert_one_line_error(out: &Output, problem: &str) {
-    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
-    let err = stderr(out);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(problem), "'{err}' does not say {problem}");
-    assert!(stdout(out).is_empty(), "{}", stdout(out));
-}
 
 fn case_lines(text: &str) -> Vec<String> {
     text.lines()

@@ -123,3 +123,13 @@ pub fn assert_timeouts_refused(game: &str) {
         );
     }
 }
+
+/// Exit status 2 and one stderr line that starts `error:` and says `problem`, with nothing on stdout.
+pub fn assert_one_line_error(out: &Output, problem: &str) {
+    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
+    let err = stderr(out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(problem), "'{err}' does not say {problem}");
+    assert!(stdout(out).is_empty(), "{}", stdout(out));
+}
