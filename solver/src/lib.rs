@@ -8,6 +8,7 @@
 //! [`retrograde::StateSpace`] trait with its layered builder.
 
 pub mod alphabeta;
+pub mod distributed;
 pub mod dominoes;
 pub mod game;
 pub mod grid;

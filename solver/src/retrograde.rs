@@ -196,6 +196,12 @@ pub enum SolveError {
         /// The number of layers.
         layers: usize,
     },
+    /// Another member of a group solving the space together failed (see [`crate::distributed`]).
+    #[error("member {member} of the group solving the space failed")]
+    Peer {
+        /// The member that failed first.
+        member: usize,
+    },
 }
 
 /// Marks a state not yet solved (or no state at all) in the value array.
@@ -203,7 +209,7 @@ const UNSOLVED: i16 = i16::MIN;
 /// States per block; a layer's scan skips the blocks whose span of layers misses it.
 const SCAN_BLOCK: usize = u64::BITS as usize;
 /// Result of a state that still waits on an unknown child.
-const WAITING: i32 = i32::MIN;
+pub(crate) const WAITING: i32 = i32::MIN;
 
 /// Solves every state of the space; `parallel` spreads each layer over rayon's pool.
 ///
@@ -479,7 +485,7 @@ fn best_edges<S: StateSpace>(
 }
 
 /// Marks a state not yet solved in the one-byte values of [`solve_records`].
-const MARK: i8 = i8::MIN;
+pub(crate) const MARK: i8 = i8::MIN;
 
 /// Solves every state of the space straight into fixed-width records: record
 /// `i` is `records[i * (1 + mask_bytes)..]`, an i8 value then the optimal-move
@@ -687,7 +693,7 @@ fn prefetch(byte: &AtomicU8) {
 
 /// The value and mask of a state from its moves gathered beforehand (like [`solve_record`]).
 #[inline]
-fn best_of<S: StateSpace>(
+pub(crate) fn best_of<S: StateSpace>(
     space: &S,
     index: u64,
     edges: &[Edge],
@@ -884,8 +890,8 @@ pub(crate) mod tests {
     }
 
     /// The toy as a state space; `ranged` says whether it gives its layer ranges.
-    struct ToySpace {
-        ranged: bool,
+    pub(crate) struct ToySpace {
+        pub(crate) ranged: bool,
     }
 
     impl StateSpace for ToySpace {
@@ -1052,7 +1058,7 @@ pub(crate) mod tests {
     }
 
     /// A chain of states, each with more moves than a batch gathers (`BATCH_EDGES`).
-    struct Wide;
+    pub(crate) struct Wide;
 
     impl StateSpace for Wide {
         fn len(&self) -> u64 {
@@ -1108,8 +1114,8 @@ pub(crate) mod tests {
     }
 
     /// Layer 1 holds two states that pass to each other: a cycle.
-    struct Cyclic {
-        ranged: bool,
+    pub(crate) struct Cyclic {
+        pub(crate) ranged: bool,
     }
 
     impl StateSpace for Cyclic {

@@ -8,10 +8,13 @@
 //! signal. Every file is written through [`atomic::write_file`].
 
 pub mod atomic;
+pub mod distributed;
 pub mod dominoes;
 pub mod format;
 pub mod ioiwari;
 pub mod kalah;
+#[cfg(feature = "mpi")]
+pub mod mpi_group;
 mod sigbus;
 pub mod tonga;
 pub mod typed;

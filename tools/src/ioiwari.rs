@@ -58,6 +58,9 @@ pub struct BuildArgs {
     /// Solve in a memory map of the output file: memory holds the pages in use, not the table.
     #[arg(long)]
     out_of_core: bool,
+    /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
+    #[arg(long, conflicts_with = "out_of_core")]
+    distributed: bool,
     /// Where to write the table.
     #[arg(short, long, default_value = "ioiwari.tab")]
     output: PathBuf,
@@ -156,6 +159,17 @@ pub fn build(args: BuildArgs) -> Outcome {
     let params = args.ring.params()?;
     let started = Instant::now();
     let boards = params.boards();
+    if args.distributed {
+        let game = table::Variant { params };
+        if let Some(ranks) = crate::distributed::build(&game, &args.output)? {
+            println!(
+                "wrote {} ({boards} boards) with {ranks} MPI rank(s) in {:.1} ms",
+                args.output.display(),
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let entries = if args.out_of_core || boards > args.max_boards {
         let progress = bar(boards as usize, "boards solved in the mapped file");
         table::build_variant_out_of_core(&args.output, &params, &|done| {

@@ -79,6 +79,9 @@ pub struct BuildArgs {
     /// Solve in a memory map of the output file: memory holds the pages in use, not the table.
     #[arg(long)]
     out_of_core: bool,
+    /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
+    #[arg(long, conflicts_with = "out_of_core")]
+    distributed: bool,
     /// Where to write the table.
     #[arg(short, long, default_value = "kalah.tab")]
     output: PathBuf,
@@ -178,6 +181,20 @@ pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     let spec = table::spec(&rules);
     let started = Instant::now();
+    if args.distributed {
+        let game = table::KalahGame { rules };
+        if let Some(ranks) = crate::distributed::build(&game, &args.output)? {
+            println!(
+                "wrote {} ({} boards of Kalah({}, {})) with {ranks} MPI rank(s) in {:.1} ms",
+                args.output.display(),
+                spec.entries,
+                rules.pits,
+                rules.seeds,
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.out_of_core || spec.entries > args.max_boards {
         let progress = bar(spec.entries as usize, "boards solved in the mapped file");
         table::build_out_of_core(&args.output, &rules, &|done| progress.set_position(done))?;

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Args, Command, FromArgMatches};
 
 mod common;
+mod distributed;
 mod dominoes;
 mod ioiwari;
 mod kalah;

@@ -354,3 +354,16 @@ fn kalah_play_answers_bad_lines_with_one_error_line_each() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
 }
+
+/// Without the `mpi` feature, `--distributed` says how to get it.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn distributed_builds_need_the_mpi_feature() {
+    for game in ["ioiwari", "kalah"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("t.tab");
+        let out = run(&["build", game, "--distributed", "-o", file.to_str().unwrap()]);
+        common::assert_one_line_error(&out, "--features mpi");
+        assert!(!file.exists());
+    }
+}

@@ -1,0 +1,633 @@
+//! Retrograde analysis shared by a group of members (MPI ranks, or threads in
+//! tests), each owning a share of every layer.
+//!
+//! [`solve_shared`] computes exactly the records of
+//! [`retrograde::solve_records`](crate::retrograde::solve_records), but a
+//! member holds only the records of the states it owns ([`Ownership`]): the
+//! index space is cut into blocks of [`StateSpace::layer_chunk`] indices, dealt
+//! round-robin, so every member owns a slice of every layer. A layer is solved
+//! in rounds; in each, every member takes its next batch of states, asks the
+//! owners for the values of the children it does not own (one batched
+//! all-to-all), solves the batch, and sends the records of symmetric images to
+//! their owners (a second one). How messages travel is the group's business:
+//! [`Exchange`], implemented by [`ThreadGroup`] here and by MPI in
+//! `tabula-tables`.
+
+use std::ops::Range;
+use std::sync::{Arc, Barrier, Mutex};
+
+use crate::retrograde::{Edge, MARK, Progress, SolveError, StateSpace, WAITING, best_of};
+
+/// A group of members that exchange messages all with all, in lock step.
+pub trait Exchange {
+    /// This member's number, in `0..size()`.
+    fn rank(&self) -> usize;
+
+    /// The number of members.
+    fn size(&self) -> usize;
+
+    /// Sends `outgoing[member]` to every member (itself included) and returns
+    /// what each member sent to this one, by sender.
+    ///
+    /// Collective: every member calls it the same number of times, with one
+    /// message per member.
+    fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>>;
+}
+
+/// Which member owns which state, and where a member keeps it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ownership {
+    len: u64,
+    block: u64,
+    members: u64,
+}
+
+impl Ownership {
+    /// Blocks of `block` indices of `0..len`, dealt round-robin to `members` members.
+    pub fn new(len: u64, block: u64, members: usize) -> Ownership {
+        Ownership {
+            len,
+            block: block.max(1),
+            members: members.max(1) as u64,
+        }
+    }
+
+    /// The number of indices per block.
+    pub fn block(&self) -> u64 {
+        self.block
+    }
+
+    /// The member owning `index`.
+    pub fn owner(&self, index: u64) -> usize {
+        ((index / self.block) % self.members) as usize
+    }
+
+    /// Where the owner of `index` keeps it among its own states.
+    pub fn local(&self, index: u64) -> u64 {
+        index / self.block / self.members * self.block + index % self.block
+    }
+
+    /// The index that `member` keeps at `local`.
+    pub fn global(&self, member: usize, local: u64) -> u64 {
+        (local / self.block * self.members + member as u64) * self.block + local % self.block
+    }
+
+    /// The number of states `member` owns.
+    pub fn local_len(&self, member: usize) -> u64 {
+        let blocks = self.len.div_ceil(self.block);
+        let member = member as u64;
+        if member >= blocks {
+            return 0;
+        }
+        let owned = (blocks - 1 - member) / self.members + 1;
+        let last_short = if (blocks - 1) % self.members == member {
+            blocks * self.block - self.len
+        } else {
+            0
+        };
+        owned * self.block - last_short
+    }
+
+    /// The blocks of `member` meeting `range`, clipped to it, in index order.
+    pub fn blocks_in(
+        &self,
+        member: usize,
+        range: Range<u64>,
+    ) -> impl Iterator<Item = Range<u64>> + use<> {
+        let (block, members) = (self.block, self.members);
+        let first = range.start / block;
+        let first = first + (member as u64 + members - first % members) % members;
+        (first..range.end.div_ceil(block))
+            .step_by(members as usize)
+            .map(move |b| (b * block).max(range.start)..((b + 1) * block).min(range.end))
+    }
+}
+
+/// The records one member owns, in the table's layout (see [`Ownership::local`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// Who owns what.
+    pub ownership: Ownership,
+    /// This member's number.
+    pub member: usize,
+    /// Bytes per record: the i8 value, then the mask bytes.
+    pub record_size: usize,
+    /// The records, `record_size` bytes each, in local order.
+    pub records: Vec<u8>,
+}
+
+/// States a member solves per round: bounds the messages of a round (a few MB).
+const ROUND_STATES: usize = 1 << 15;
+
+/// Bytes of one symmetric image's record in a message: index, value, mask.
+const IMAGE_BYTES: usize = 8 + 1 + 8;
+
+/// Solves `space` together with the other members of `group`; every member
+/// calls it with the same space and `mask_bytes`, and gets its [`Share`] of
+/// the records [`retrograde::solve_records`](crate::retrograde::solve_records)
+/// writes. An error on one member is every member's error (the others get
+/// [`SolveError::Peer`]). `progress` gets the states the whole group finished.
+pub fn solve_shared<S: StateSpace>(
+    space: &S,
+    group: &impl Exchange,
+    mask_bytes: usize,
+    progress: Progress<'_>,
+) -> Result<Share, SolveError> {
+    let ownership = Ownership::new(space.len(), space.layer_chunk(), group.size());
+    solve_shared_in(space, group, ownership, mask_bytes, ROUND_STATES, progress)
+}
+
+/// [`solve_shared`] with the blocks and the round size given (tests use small ones).
+fn solve_shared_in<S: StateSpace>(
+    space: &S,
+    group: &impl Exchange,
+    ownership: Ownership,
+    mask_bytes: usize,
+    round_states: usize,
+    progress: Progress<'_>,
+) -> Result<Share, SolveError> {
+    if mask_bytes > 8 {
+        return Err(SolveError::TooLarge("more than 8 mask bytes"));
+    }
+    let record_size = 1 + mask_bytes;
+    let local_len = usize::try_from(ownership.local_len(group.rank()))
+        .ok()
+        .and_then(|n| n.checked_mul(record_size))
+        .ok_or(SolveError::TooLarge(
+            "a member's share does not fit in memory",
+        ))?;
+    let mut member = Member {
+        space,
+        group,
+        ownership,
+        rank: group.rank(),
+        mask_bytes,
+        record_size,
+        round_states: round_states.max(1),
+        records: vec![0; local_len],
+        done: 0,
+    };
+    for layer in 0..space.num_layers() {
+        member.solve_layer(layer, progress)?;
+    }
+    Ok(Share {
+        ownership,
+        member: member.rank,
+        record_size,
+        records: member.records,
+    })
+}
+
+/// One member's state while solving.
+struct Member<'a, S, X> {
+    space: &'a S,
+    group: &'a X,
+    ownership: Ownership,
+    rank: usize,
+    mask_bytes: usize,
+    record_size: usize,
+    round_states: usize,
+    records: Vec<u8>,
+    /// States the whole group has finished.
+    done: u64,
+}
+
+/// What a round told every member.
+#[derive(Default)]
+struct RoundSummary {
+    all_done: bool,
+    waiting: u64,
+    failed: Option<usize>,
+    /// A state of this member still waiting, and one unknown child of it.
+    stuck: Option<(u64, u64)>,
+    /// This member's own failure.
+    error: Option<SolveError>,
+}
+
+impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
+    fn value(&self, index: u64) -> i8 {
+        self.records[self.ownership.local(index) as usize * self.record_size] as i8
+    }
+
+    fn write(&mut self, index: u64, value: i8, mask: u64) {
+        let at = self.ownership.local(index) as usize * self.record_size;
+        self.records[at] = value as u8;
+        self.records[at + 1..at + self.record_size]
+            .copy_from_slice(&mask.to_le_bytes()[..self.mask_bytes]);
+    }
+
+    /// Calls `visit` for every state of `layer` this member owns.
+    fn for_each_own(&self, layer: usize, mut visit: impl FnMut(u64)) {
+        let scan = self.space.layer_range(layer).unwrap_or(0..self.space.len());
+        for block in self.ownership.blocks_in(self.rank, scan) {
+            self.space.for_each_in_layer(layer, block, &mut visit);
+        }
+    }
+
+    fn solve_layer(&mut self, layer: usize, progress: Progress<'_>) -> Result<(), SolveError> {
+        let same_layer = self.space.has_same_layer_edges();
+        if same_layer {
+            let mut own = Vec::new();
+            self.for_each_own(layer, |index| own.push(index));
+            for index in own {
+                self.write(index, MARK, 0);
+            }
+        }
+        let mut left = u64::MAX;
+        loop {
+            let summary = self.scan(layer, progress)?;
+            if summary.waiting == 0 {
+                break;
+            }
+            if summary.waiting == left || !same_layer {
+                let (index, child) = summary.stuck.unwrap_or((0, 0));
+                return Err(SolveError::Cycle {
+                    layer,
+                    states: summary.waiting as usize,
+                    index,
+                    child,
+                });
+            }
+            left = summary.waiting;
+        }
+        if same_layer {
+            // A symmetric image nobody copied to reads 0, as in `solve_records`.
+            let mut own = Vec::new();
+            self.for_each_own(layer, |index| own.push(index));
+            for index in own {
+                if self.value(index) == MARK {
+                    self.write(index, 0, 0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One pass over the layer: every waiting canonical state whose children are known is solved.
+    fn scan(&mut self, layer: usize, progress: Progress<'_>) -> Result<RoundSummary, SolveError> {
+        let scan = self.space.layer_range(layer).unwrap_or(0..self.space.len());
+        let mut blocks = self.ownership.blocks_in(self.rank, scan);
+        let same_layer = self.space.has_same_layer_edges();
+        let mut pending: Vec<u64> = Vec::new();
+        let mut total = RoundSummary::default();
+        let mut exhausted = false;
+        loop {
+            while !exhausted && pending.len() < self.round_states {
+                match blocks.next() {
+                    Some(block) => self.space.for_each_in_layer(layer, block, |index| {
+                        if self.space.is_canonical(index)
+                            && (!same_layer || self.value(index) == MARK)
+                        {
+                            pending.push(index);
+                        }
+                    }),
+                    None => exhausted = true,
+                }
+            }
+            let take = pending.len().min(self.round_states);
+            let batch: Vec<u64> = pending.drain(..take).collect();
+            let last = exhausted && pending.is_empty();
+            let summary = self.round(&batch, last, progress);
+            total.waiting += summary.waiting;
+            total.stuck = total.stuck.or(summary.stuck);
+            if let Some(error) = summary.error {
+                return Err(error);
+            }
+            if let Some(member) = summary.failed {
+                return Err(SolveError::Peer { member });
+            }
+            if summary.all_done {
+                return Ok(total);
+            }
+        }
+    }
+
+    /// Solves `batch` with the children's values from their owners; `last`
+    /// says this member has nothing more to solve in this scan.
+    fn round(&mut self, batch: &[u64], last: bool, progress: Progress<'_>) -> RoundSummary {
+        let members = self.group.size();
+        // The batch's moves, and the children other members own.
+        let mut edges: Vec<Edge> = Vec::with_capacity(batch.len() * 8);
+        let mut starts = Vec::with_capacity(batch.len() + 1);
+        let mut asked: Vec<Vec<u64>> = vec![Vec::new(); members];
+        for &index in batch {
+            starts.push(edges.len());
+            self.space.for_each_edge(index, |edge| {
+                let owner = self.ownership.owner(edge.child);
+                if owner != self.rank {
+                    asked[owner].push(edge.child);
+                }
+                edges.push(edge);
+            });
+        }
+        starts.push(edges.len());
+        for list in &mut asked {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let requests = self
+            .group
+            .exchange(asked.iter().map(|l| encode_u64s(l)).collect());
+        let answers = requests
+            .iter()
+            .map(|request| {
+                request
+                    .chunks_exact(8)
+                    .map(|bytes| self.value(u64::from_le_bytes(bytes.try_into().unwrap())) as u8)
+                    .collect()
+            })
+            .collect();
+        let answers = self.group.exchange(answers);
+
+        let mut summary = RoundSummary::default();
+        let mut error = None;
+        let mut stored = 0u64;
+        let mut images: Vec<Vec<u8>> = vec![Vec::new(); members];
+        for (b, &index) in batch.iter().enumerate() {
+            let value_at = |child: u64| {
+                let owner = self.ownership.owner(child);
+                if owner == self.rank {
+                    return self.value(child);
+                }
+                let at = asked[owner]
+                    .binary_search(&child)
+                    .expect("every remote child was asked for");
+                answers[owner][at] as i8
+            };
+            let (value, mask) = best_of(
+                self.space,
+                index,
+                &edges[starts[b]..starts[b + 1]],
+                &value_at,
+            );
+            if value == WAITING {
+                summary.waiting += 1;
+                if summary.stuck.is_none() {
+                    let child = edges[starts[b]..starts[b + 1]]
+                        .iter()
+                        .find(|edge| value_at(edge.child) == MARK)
+                        .map_or(index, |edge| edge.child);
+                    summary.stuck = Some((index, child));
+                }
+                continue;
+            }
+            let fits = self.mask_bytes == 8 || mask >> (8 * self.mask_bytes) == 0;
+            let Some(byte) = i8::try_from(value).ok().filter(|&v| v != MARK && fits) else {
+                error.get_or_insert(SolveError::ValueOutOfRange {
+                    index,
+                    value,
+                    floor: i32::from(MARK) + 1,
+                });
+                continue;
+            };
+            self.write(index, byte, mask);
+            stored += 1;
+            self.space.for_each_image(index, mask, |image, image_mask| {
+                let owner = self.ownership.owner(image);
+                images[owner].extend_from_slice(&image.to_le_bytes());
+                images[owner].push(byte as u8);
+                images[owner].extend_from_slice(&image_mask.to_le_bytes());
+            });
+        }
+
+        // Every message starts with the sender's status: last, failed, stored, waiting.
+        let outgoing = images
+            .into_iter()
+            .map(|body| {
+                let mut message = Vec::with_capacity(18 + body.len());
+                message.push(u8::from(last));
+                message.push(u8::from(error.is_some()));
+                message.extend_from_slice(&stored.to_le_bytes());
+                message.extend_from_slice(&summary.waiting.to_le_bytes());
+                message.extend_from_slice(&body);
+                message
+            })
+            .collect();
+        let incoming = self.group.exchange(outgoing);
+        summary.all_done = true;
+        summary.waiting = 0;
+        for (sender, message) in incoming.iter().enumerate() {
+            let (status, body) = message.split_at(18);
+            summary.all_done &= status[0] == 1;
+            if status[1] == 1 && summary.failed.is_none() {
+                summary.failed = Some(sender);
+            }
+            let images_written = body.len() / IMAGE_BYTES;
+            self.done +=
+                u64::from_le_bytes(status[2..10].try_into().unwrap()) + images_written as u64;
+            summary.waiting += u64::from_le_bytes(status[10..18].try_into().unwrap());
+            for record in body.chunks_exact(IMAGE_BYTES) {
+                let image = u64::from_le_bytes(record[..8].try_into().unwrap());
+                let mask = u64::from_le_bytes(record[9..].try_into().unwrap());
+                self.write(image, record[8] as i8, mask);
+            }
+        }
+        progress(self.done);
+        summary.error = error;
+        summary
+    }
+}
+
+fn encode_u64s(values: &[u64]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// Members that are threads of one process, for tests and for one machine without MPI.
+pub struct ThreadGroup {
+    rank: usize,
+    mailbox: Arc<Mailbox>,
+}
+
+struct Mailbox {
+    size: usize,
+    barrier: Barrier,
+    /// `slots[to][from]`: the message in flight.
+    slots: Mutex<Vec<Vec<Vec<u8>>>>,
+}
+
+impl ThreadGroup {
+    /// The `size` members of a new group, to be moved to one thread each.
+    pub fn new(size: usize) -> Vec<ThreadGroup> {
+        let mailbox = Arc::new(Mailbox {
+            size,
+            barrier: Barrier::new(size),
+            slots: Mutex::new(vec![vec![Vec::new(); size]; size]),
+        });
+        (0..size)
+            .map(|rank| ThreadGroup {
+                rank,
+                mailbox: Arc::clone(&mailbox),
+            })
+            .collect()
+    }
+}
+
+impl Exchange for ThreadGroup {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.mailbox.size
+    }
+
+    fn exchange(&self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        assert_eq!(outgoing.len(), self.mailbox.size, "one message per member");
+        {
+            let mut slots = self.mailbox.slots.lock().expect("no member panicked");
+            for (to, message) in outgoing.into_iter().enumerate() {
+                slots[to][self.rank] = message;
+            }
+        }
+        self.mailbox.barrier.wait();
+        let incoming = {
+            let mut slots = self.mailbox.slots.lock().expect("no member panicked");
+            let empty = vec![Vec::new(); self.mailbox.size];
+            std::mem::replace(&mut slots[self.rank], empty)
+        };
+        // Nobody posts the next round before everyone has taken this one.
+        self.mailbox.barrier.wait();
+        incoming
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::retrograde::tests::{Cyclic, ToySpace, Wide, records_of};
+
+    /// The records of a solved group, reassembled in index order.
+    fn assemble(shares: &[Share]) -> Vec<u8> {
+        let ownership = shares[0].ownership;
+        let size = shares[0].record_size;
+        let len: u64 = (0..shares.len()).map(|m| ownership.local_len(m)).sum();
+        let mut out = Vec::with_capacity(len as usize * size);
+        for index in 0..len {
+            let share = &shares[ownership.owner(index)];
+            let at = ownership.local(index) as usize * size;
+            out.extend_from_slice(&share.records[at..at + size]);
+        }
+        out
+    }
+
+    /// Solves `space` with `members` threads; every member's result.
+    fn solve_in_threads<S: StateSpace>(
+        space: &S,
+        members: usize,
+        block: u64,
+        mask_bytes: usize,
+        round_states: usize,
+    ) -> Vec<Result<Share, SolveError>> {
+        let ownership = Ownership::new(space.len(), block, members);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ThreadGroup::new(members)
+                .into_iter()
+                .map(|group| {
+                    scope.spawn(move || {
+                        solve_shared_in(space, &group, ownership, mask_bytes, round_states, &|_| {})
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    }
+
+    /// The records a group of `members` solves, reassembled; panics on an error.
+    pub(crate) fn shared_records_of<S: StateSpace>(
+        space: &S,
+        members: usize,
+        block: u64,
+        mask_bytes: usize,
+        round_states: usize,
+    ) -> Vec<u8> {
+        let shares: Vec<Share> = solve_in_threads(space, members, block, mask_bytes, round_states)
+            .into_iter()
+            .map(|r| r.expect("solved"))
+            .collect();
+        assemble(&shares)
+    }
+
+    #[test]
+    fn ownership_deals_blocks_round_robin() {
+        for (len, block, members) in [(100, 7, 3), (21, 7, 3), (5, 8, 4), (64, 1, 5), (0, 4, 2)] {
+            let own = Ownership::new(len, block, members);
+            let mut seen = vec![0u64; members];
+            for index in 0..len {
+                let member = own.owner(index);
+                assert_eq!(
+                    own.owner(index),
+                    ((index / block) % members as u64) as usize
+                );
+                let local = own.local(index);
+                assert_eq!(own.global(member, local), index);
+                assert!(
+                    local < own.local_len(member),
+                    "{len} {block} {members}: {index}"
+                );
+                seen[member] += 1;
+            }
+            for (member, &count) in seen.iter().enumerate() {
+                assert_eq!(own.local_len(member), count, "{len} {block} {members}");
+                let listed: u64 = own.blocks_in(member, 0..len).map(|r| r.end - r.start).sum();
+                assert_eq!(listed, count);
+                for range in own.blocks_in(member, 3..len.saturating_sub(2)) {
+                    assert!(range.start >= 3 && range.end <= len.saturating_sub(2));
+                    assert!(range.clone().all(|i| own.owner(i) == member));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_solves_the_records_one_process_solves() {
+        for ranged in [false, true] {
+            let space = ToySpace { ranged };
+            let alone = records_of(&space, 1).unwrap();
+            for members in 1..=4 {
+                for block in [1, 3, 8, 64] {
+                    for round in [1, 5, 1000] {
+                        let shared = shared_records_of(&space, members, block, 1, round);
+                        assert_eq!(
+                            shared, alone,
+                            "{members} members, blocks {block}, rounds {round}"
+                        );
+                    }
+                }
+            }
+        }
+        let alone = records_of(&Wide, 4).unwrap();
+        assert_eq!(shared_records_of(&Wide, 3, 5, 4, 7), alone);
+    }
+
+    #[test]
+    fn every_member_fails_when_one_does() {
+        // The same cycle error as one process reports, or the failing member named.
+        for members in [1, 2, 3] {
+            let results = solve_in_threads(&Cyclic { ranged: true }, members, 1, 1, 1);
+            for result in results {
+                match result {
+                    Err(SolveError::Cycle { layer, states, .. }) => {
+                        assert_eq!((layer, states), (1, 2))
+                    }
+                    other => panic!("{members} members: {other:?}"),
+                }
+            }
+        }
+        // A mask that does not fit: the owner of the state reports it, the others name it.
+        let results = solve_in_threads(&ToySpace { ranged: true }, 3, 4, 0, 2);
+        let failed: Vec<usize> = results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| matches!(r, Err(SolveError::ValueOutOfRange { .. })))
+            .map(|(member, _)| member)
+            .collect();
+        assert!(!failed.is_empty());
+        for result in &results {
+            match result {
+                Err(SolveError::ValueOutOfRange { .. }) => {}
+                Err(SolveError::Peer { member }) => assert!(failed.contains(member)),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+}

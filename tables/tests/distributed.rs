@@ -1,0 +1,95 @@
+//! A group of members (threads here, MPI ranks in `tabula build --distributed`)
+//! writes the same bytes as one process.
+
+use std::fs;
+use std::path::Path;
+
+use tabula_solver::ioiwari::Params;
+use tabula_solver::kalah::{Capture, Ending, Rules};
+use tabula_tables::distributed::{DistributedError, ThreadGroup, build_distributed_for};
+use tabula_tables::ioiwari::{self, Variant};
+use tabula_tables::kalah::{self, KalahGame};
+use tabula_tables::typed::Tabulated;
+
+/// Builds `game`'s table at `path` with `members` threads; every member's result.
+fn build_in_threads<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    members: usize,
+) -> Vec<Result<(), DistributedError>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ThreadGroup::new(members)
+            .into_iter()
+            .map(|group| scope.spawn(move || build_distributed_for(game, path, &group, &|_| {})))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+#[test]
+fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
+    let dir = tempfile::tempdir().unwrap();
+    for params in [Params::default(), Params::new(9, 3, 18, 2, 2).unwrap()] {
+        let alone = dir.path().join("alone");
+        ioiwari::build_variant_out_of_core(&alone, &params, &|_| {}).unwrap();
+        for members in [1, 2, 3] {
+            let shared = dir.path().join(format!("shared{members}"));
+            for result in build_in_threads(&Variant { params }, &shared, members) {
+                result.unwrap();
+            }
+            assert_eq!(
+                fs::read(&alone).unwrap(),
+                fs::read(&shared).unwrap(),
+                "{params}, {members} members"
+            );
+        }
+    }
+    // Nothing but the tables is left behind.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 4);
+}
+
+#[test]
+fn kalah_tables_built_by_a_group_equal_one_process_s() {
+    let dir = tempfile::tempdir().unwrap();
+    for capture in [Capture::Always, Capture::NonEmpty] {
+        for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
+            let rules = Rules::new(3, 2)
+                .unwrap()
+                .with_capture(capture)
+                .with_ending(ending);
+            let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
+            kalah::build_out_of_core(&alone, &rules, &|_| {}).unwrap();
+            for result in build_in_threads(&KalahGame { rules }, &shared, 2) {
+                result.unwrap();
+            }
+            assert_eq!(
+                fs::read(&alone).unwrap(),
+                fs::read(&shared).unwrap(),
+                "{rules:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_output_member_0_cannot_write_stops_the_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    // A directory where the table should go: member 0 refuses it, nobody solves.
+    let results = build_in_threads(&Variant::default(), dir.path(), 3);
+    assert!(
+        matches!(results[0], Err(DistributedError::Table(_))),
+        "{:?}",
+        results[0]
+    );
+    for result in &results[1..] {
+        assert!(
+            matches!(result, Err(DistributedError::NoOutput)),
+            "{result:?}"
+        );
+    }
+    let missing = dir.path().join("no/such/dir/t.tab");
+    let results = build_in_threads(&Variant::default(), &missing, 2);
+    let message = results[0].as_ref().unwrap_err().to_string();
+    assert!(message.contains("no/such/dir"), "{message}");
+    assert!(matches!(results[1], Err(DistributedError::NoOutput)));
+}

@@ -1,0 +1,80 @@
+//! `tabula build ... --distributed` under `mpiexec -n 2` writes the same table
+//! as one process (only with the `mpi` feature: `.ci/run` installs MPICH).
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use std::process::{Command, Output, Stdio};
+
+use common::{run, stderr, stdout};
+
+/// Runs `mpiexec -n RANKS tabula ARGS`.
+fn mpiexec(ranks: u32, args: &[&str]) -> Output {
+    Command::new("mpiexec")
+        .args(["-n", &ranks.to_string(), env!("CARGO_BIN_EXE_tabula")])
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("mpiexec runs (MPICH: apt-get install mpich)")
+}
+
+fn payload_checksum(path: &std::path::Path) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(&std::fs::read(path).unwrap())
+}
+
+#[test]
+fn two_ranks_write_the_single_process_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let builds: [&[&str]; 2] = [
+        &["build", "ioiwari", "--pits", "9"],
+        &["build", "kalah", "--pits", "3", "--seeds", "3"],
+    ];
+    for build in builds {
+        let (alone, shared) = (dir.path().join("alone.tab"), dir.path().join("shared.tab"));
+        let mut args = build.to_vec();
+        args.extend(["--out-of-core", "-o", alone.to_str().unwrap()]);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+
+        let mut args = build.to_vec();
+        args.extend(["--distributed", "-o", shared.to_str().unwrap()]);
+        let out = mpiexec(2, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        // Rank 0 alone reports.
+        let said = stdout(&out);
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(said.contains("with 2 MPI rank(s)"), "{said}");
+
+        assert_eq!(
+            payload_checksum(&alone),
+            payload_checksum(&shared),
+            "{build:?}"
+        );
+        assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());
+        let out = run(&["check", shared.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(stdout(&out).contains("ok ("), "{}", stdout(&out));
+    }
+}
+
+#[test]
+fn an_output_rank_0_cannot_write_fails_every_rank_without_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("no/such/dir/t.tab");
+    let out = mpiexec(
+        2,
+        &[
+            "build",
+            "ioiwari",
+            "--pits",
+            "8",
+            "--distributed",
+            "-o",
+            target.to_str().unwrap(),
+        ],
+    );
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(err.contains("no/such/dir"), "{err}");
+    assert!(err.lines().all(|l| l.starts_with("error: ")), "{err}");
+}
