@@ -306,28 +306,24 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     /// says this member has nothing more to solve in this scan.
     fn round(&mut self, batch: &[u64], last: bool, progress: Progress<'_>) -> RoundSummary {
         let members = self.group.size();
-        // The batch's moves, and the children other members own.
+        // The batch's moves, and the children other members own, asked for in
+        // the order of the moves (duplicates and all), so that the answers
+        // line up with the moves without a search.
         let mut edges: Vec<Edge> = Vec::with_capacity(batch.len() * 8);
         let mut starts = Vec::with_capacity(batch.len() + 1);
-        let mut asked: Vec<Vec<u64>> = vec![Vec::new(); members];
+        let mut asked: Vec<Vec<u8>> = vec![Vec::new(); members];
         for &index in batch {
             starts.push(edges.len());
             self.space.for_each_edge(index, |edge| {
                 let owner = self.ownership.owner(edge.child);
                 if owner != self.rank {
-                    asked[owner].push(edge.child);
+                    asked[owner].extend_from_slice(&edge.child.to_le_bytes());
                 }
                 edges.push(edge);
             });
         }
         starts.push(edges.len());
-        for list in &mut asked {
-            list.sort_unstable();
-            list.dedup();
-        }
-        let requests = self
-            .group
-            .exchange(asked.iter().map(|l| encode_u64s(l)).collect());
+        let requests = self.group.exchange(asked);
         let answers = requests
             .iter()
             .map(|request| {
@@ -338,40 +334,37 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             })
             .collect();
         let answers = self.group.exchange(answers);
+        let mut next = vec![0usize; members];
+        let child_values: Vec<i8> = edges
+            .iter()
+            .map(|edge| {
+                let owner = self.ownership.owner(edge.child);
+                if owner == self.rank {
+                    return self.value(edge.child);
+                }
+                next[owner] += 1;
+                answers[owner][next[owner] - 1] as i8
+            })
+            .collect();
 
         let mut summary = RoundSummary::default();
         let mut error = None;
         let mut stored = 0u64;
         let mut images: Vec<Vec<u8>> = vec![Vec::new(); members];
         for (b, &index) in batch.iter().enumerate() {
-            let value_at = |child: u64| {
-                let owner = self.ownership.owner(child);
-                if owner == self.rank {
-                    return self.value(child);
-                }
-                let at = asked[owner]
-                    .binary_search(&child)
-                    .expect("every remote child was asked for");
-                answers[owner][at] as i8
-            };
-            let (value, mask) = best_of(
-                self.space,
-                index,
-                &edges[starts[b]..starts[b + 1]],
-                &value_at,
-            );
+            let moves = starts[b]..starts[b + 1];
+            let values = &child_values[moves.clone()];
+            let (value, mask) = best_of(self.space, index, &edges[moves.clone()], |k, _| values[k]);
             if value == WAITING {
                 summary.waiting += 1;
                 if summary.stuck.is_none() {
-                    let child = edges[starts[b]..starts[b + 1]]
-                        .iter()
-                        .find(|edge| value_at(edge.child) == MARK)
-                        .map_or(index, |edge| edge.child);
+                    let unknown = values.iter().position(|&v| v == MARK);
+                    let child = unknown.map_or(index, |k| edges[moves.start + k].child);
                     summary.stuck = Some((index, child));
                 }
                 continue;
             }
-            let fits = self.mask_bytes == 8 || mask >> (8 * self.mask_bytes) == 0;
+            let fits = matches!(self.mask_bytes, 0 | 8) || mask >> (8 * self.mask_bytes) == 0;
             let Some(byte) = i8::try_from(value).ok().filter(|&v| v != MARK && fits) else {
                 error.get_or_insert(SolveError::ValueOutOfRange {
                     index,
@@ -426,10 +419,6 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         summary.error = error;
         summary
     }
-}
-
-fn encode_u64s(values: &[u64]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// Members that are threads of one process, for tests and for one machine without MPI.
@@ -597,6 +586,12 @@ pub(crate) mod tests {
         }
         let alone = records_of(&Wide, 4).unwrap();
         assert_eq!(shared_records_of(&Wide, 3, 5, 4, 7), alone);
+        // Values only.
+        let space = ToySpace { ranged: true };
+        assert_eq!(
+            shared_records_of(&space, 2, 3, 0, 4),
+            records_of(&space, 0).unwrap()
+        );
     }
 
     #[test]
@@ -614,7 +609,7 @@ pub(crate) mod tests {
             }
         }
         // A mask that does not fit: the owner of the state reports it, the others name it.
-        let results = solve_in_threads(&ToySpace { ranged: true }, 3, 4, 0, 2);
+        let results = solve_in_threads(&Wide, 3, 4, 1, 2);
         let failed: Vec<usize> = results
             .iter()
             .enumerate()

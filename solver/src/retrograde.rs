@@ -489,8 +489,8 @@ pub(crate) const MARK: i8 = i8::MIN;
 
 /// Solves every state of the space straight into fixed-width records: record
 /// `i` is `records[i * (1 + mask_bytes)..]`, an i8 value then the optimal-move
-/// mask in `mask_bytes` little-endian bytes (the table format's layout), every
-/// byte zero on entry.
+/// mask in `mask_bytes` little-endian bytes (the table format's layout; no
+/// mask at all for 0 bytes, a table of values only), every byte zero on entry.
 ///
 /// Nothing is held per state beyond the records: the records may be a memory
 /// map of the output file. Each layer is scanned in index order, in parallel
@@ -559,7 +559,9 @@ pub fn solve_records<S: StateSpace>(
                         }
                         for (b, &index) in batch.iter().enumerate() {
                             let (value, mask) = if counts[b] <= BATCH_EDGES {
-                                best_of(space, index, &edges[b][..counts[b]], &value_at)
+                                best_of(space, index, &edges[b][..counts[b]], |_, edge| {
+                                    value_at(edge.child)
+                                })
                             } else {
                                 solve_record(space, index, &value_at)
                             };
@@ -567,7 +569,7 @@ pub fn solve_records<S: StateSpace>(
                                 waiting += 1;
                                 continue;
                             }
-                            let fits = mask_bytes == 8 || mask >> (8 * mask_bytes) == 0;
+                            let fits = matches!(mask_bytes, 0 | 8) || mask >> (8 * mask_bytes) == 0;
                             let byte = i8::try_from(value).ok().filter(|&v| v != MARK && fits);
                             let Some(byte) = byte else {
                                 error.lock().expect("no panic holds it").get_or_insert(
@@ -691,18 +693,19 @@ fn prefetch(byte: &AtomicU8) {
     let _ = byte;
 }
 
-/// The value and mask of a state from its moves gathered beforehand (like [`solve_record`]).
+/// The value and mask of a state from its moves gathered beforehand (like
+/// [`solve_record`]); `child_value(k, edge)` is the value of the `k`th move's child.
 #[inline]
 pub(crate) fn best_of<S: StateSpace>(
     space: &S,
     index: u64,
     edges: &[Edge],
-    value_at: &impl Fn(u64) -> i8,
+    child_value: impl Fn(usize, &Edge) -> i8,
 ) -> (i32, u64) {
     let mut best_value = i32::MIN;
     let mut mask = 0u64;
-    for edge in edges {
-        let child = value_at(edge.child);
+    for (k, edge) in edges.iter().enumerate() {
+        let child = child_value(k, edge);
         if child == MARK {
             return (WAITING, 0);
         }
@@ -1049,10 +1052,18 @@ pub(crate) mod tests {
                 assert_eq!(got, encoded(&solution, mask_bytes), "ranged {ranged}");
             }
         }
-        // A mask that does not fit is refused (slot 4 needs more than 4 bits; none fits in 0 bytes).
+        // No mask bytes: the values alone.
         let space = ToySpace { ranged: true };
+        let values: Vec<u8> = solve(&space, false, &|_| {})
+            .unwrap()
+            .values
+            .iter()
+            .map(|&v| v as i8 as u8)
+            .collect();
+        assert_eq!(records_of(&space, 0).unwrap(), values);
+        // A mask that does not fit is refused (Wide's slots go past 8).
         assert!(matches!(
-            records_of(&space, 0),
+            records_of(&Wide, 1),
             Err(SolveError::ValueOutOfRange { .. })
         ));
     }

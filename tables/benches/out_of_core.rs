@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use tabula_solver::ioiwari::{Params, Ring};
 use tabula_solver::search::memo_negamax;
-use tabula_tables::Table;
 use tabula_tables::ioiwari::{Variant, VariantTable, build_variant_out_of_core};
+use tabula_tables::{Records, Table};
 
 fn env(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -49,7 +49,7 @@ fn main() {
     let boards = params.boards();
 
     let (cpu, wall) = (cpu_seconds(), Instant::now());
-    build_variant_out_of_core(&path, &params, &|_| {}).unwrap();
+    build_variant_out_of_core(&path, &params, Records::WithMoves, &|_| {}).unwrap();
     let (ooc_wall, ooc_cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let bytes = std::fs::metadata(&path).unwrap().len();
     println!(

@@ -13,7 +13,7 @@ use tabula_solver::retrograde::{Progress, SolveError};
 pub use tabula_solver::distributed::ThreadGroup;
 
 use crate::format::{TableError, write_table_mapped};
-use crate::typed::Tabulated;
+use crate::typed::{Records, Tabulated};
 
 /// Records a member sends to member 0 per exchange while the table is gathered.
 const GATHER_RECORDS: u64 = 1 << 20;
@@ -43,10 +43,11 @@ pub enum DistributedError {
 pub fn build_distributed_for<T: Tabulated>(
     game: &T,
     path: &Path,
+    records: Records,
     group: &impl Exchange,
     progress: Progress<'_>,
 ) -> Result<(), DistributedError> {
-    let spec = game.spec();
+    let spec = records.spec(game);
     let space = game.space();
     let mask_bytes = usize::from(spec.layout.mask_bytes);
     let solve = || {
@@ -75,11 +76,11 @@ pub fn build_distributed_for<T: Tabulated>(
         .into());
     }
     let mut started = false;
-    let written = write_table_mapped(path, &spec, &game.description(), |records| {
+    let written = write_table_mapped(path, &spec, &records.description(game), |payload| {
         started = true;
         send_go(group, true);
         let share = solve()?;
-        gather(group, share, records);
+        gather(group, share, payload);
         Ok::<(), DistributedError>(())
     });
     if !started {

@@ -211,6 +211,18 @@ impl TableSpec {
     fn describe(&self) -> String {
         describe(self.game, self.params)
     }
+
+    /// The same table with values only: no move masks (readers derive the
+    /// optimal moves from the children's values).
+    pub fn values_only(self) -> TableSpec {
+        TableSpec {
+            layout: Layout {
+                mask_bytes: 0,
+                ..self.layout
+            },
+            ..self
+        }
+    }
 }
 
 fn describe(game: &str, params: [u32; 4]) -> String {
@@ -415,8 +427,9 @@ pub fn encode_records(solution: &Solution, layout: Layout) -> Vec<u8> {
             _ => out.extend_from_slice(&value.to_le_bytes()),
         }
         let mask_bytes = usize::from(layout.mask_bytes);
+        // No mask bytes: a table of values only.
         assert!(
-            mask_bytes == 8 || mask >> (8 * mask_bytes) == 0,
+            mask_bytes == 0 || mask_bytes == 8 || mask >> (8 * mask_bytes) == 0,
             "move mask fits the layout"
         );
         out.extend_from_slice(&mask.to_le_bytes()[..mask_bytes]);
@@ -695,7 +708,8 @@ impl Table {
         })
     }
 
-    /// Fails unless the table was built for this game and these parameters.
+    /// Fails unless the table was built for this game and these parameters,
+    /// with the spec's layout or its values only ([`TableSpec::values_only`]).
     pub fn expect(&self, spec: &TableSpec) -> Result<(), TableError> {
         let h = &self.header;
         if h.game != spec.game || h.params != spec.params {
@@ -705,7 +719,8 @@ impl Table {
                 expected: spec.describe(),
             });
         }
-        if h.layout != spec.layout || h.entries != spec.entries {
+        let layout_ok = h.layout == spec.layout || h.layout == spec.values_only().layout;
+        if !layout_ok || h.entries != spec.entries {
             return Err(TableError::Corrupted {
                 path: self.path.clone(),
                 what: format!(

@@ -9,7 +9,7 @@ use tabula_solver::ioiwari::{
 use tabula_solver::retrograde::{Progress, Solution};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
-use crate::typed::{self, Tabulated, TypedTable};
+use crate::typed::{self, Records, Tabulated, TypedTable};
 
 /// The Ioiwari table: one i8 value and one byte of optimal pits per board.
 pub const SPEC: TableSpec = TableSpec {
@@ -222,13 +222,14 @@ pub fn build_variant(
 }
 
 /// Builds a variant's table out of core (solved in a memory map of the file;
-/// byte-identical to [`build_variant`]'s file).
+/// with moves, byte-identical to [`build_variant`]'s file).
 pub fn build_variant_out_of_core(
     path: &Path,
     params: &Params,
+    records: Records,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
-    typed::build_out_of_core_for(&Variant { params: *params }, path, progress)
+    typed::build_out_of_core_for(&Variant { params: *params }, path, records, progress)
 }
 
 /// A variant's table built in memory (the fast path for the IOI table).

@@ -8,7 +8,7 @@ use tabula_solver::kalah::{Capture, Ending, Kalah, KalahSpace, Pit, Rules};
 use tabula_solver::retrograde::{Progress, StateSpace};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
-use crate::typed::{self, Tabulated, TypedTable};
+use crate::typed::{self, Records, Tabulated, TypedTable};
 
 /// Kalah(m, n) as a tabulated game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,13 +112,15 @@ pub fn build(path: &Path, rules: &Rules, progress: Progress<'_>) -> Result<(), T
     typed::build_for(&KalahGame { rules: *rules }, path, progress)
 }
 
-/// Builds the table out of core (solved in a memory map of the file; byte-identical to [`build`]'s).
+/// Builds the table out of core (solved in a memory map of the file; with
+/// moves, byte-identical to [`build`]'s).
 pub fn build_out_of_core(
     path: &Path,
     rules: &Rules,
+    records: Records,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
-    typed::build_out_of_core_for(&KalahGame { rules: *rules }, path, progress)
+    typed::build_out_of_core_for(&KalahGame { rules: *rules }, path, records, progress)
 }
 
 #[cfg(test)]

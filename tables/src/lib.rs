@@ -20,4 +20,4 @@ pub mod tonga;
 pub mod typed;
 
 pub use format::{Header, Layout, Meta, Record, RecordBounds, Table, TableError, TableSpec};
-pub use typed::{LookupError, Tabulated, TypedTable};
+pub use typed::{LookupError, Records, Tabulated, TypedTable};

@@ -67,10 +67,46 @@ pub enum LookupError<E: std::error::Error + 'static> {
     Record(#[from] TableError),
 }
 
+/// What a table's records hold beside the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Records {
+    /// The optimal-move mask too (the game's own layout).
+    #[default]
+    WithMoves,
+    /// The value alone: readers derive the optimal moves from the children's
+    /// values (one byte a position for the Mancala games).
+    ValuesOnly,
+}
+
+impl Records {
+    /// The table spec of `game` with these records.
+    pub fn spec<T: Tabulated>(self, game: &T) -> TableSpec {
+        match self {
+            Records::WithMoves => game.spec(),
+            Records::ValuesOnly => game.spec().values_only(),
+        }
+    }
+
+    /// What the records of `game` mean, for the file's metadata.
+    pub fn description<T: Tabulated>(self, game: &T) -> String {
+        match self {
+            Records::WithMoves => game.description(),
+            Records::ValuesOnly => format!(
+                "{}; this file holds the values only (no masks): the optimal moves are those whose children's values attain it",
+                game.description()
+            ),
+        }
+    }
+}
+
 /// A table of game `T`, checked to be one when opened.
 pub struct TypedTable<T: Tabulated> {
     table: Table,
     game: T,
+    /// The game's space, which gives the moves of a table of values only.
+    space: T::Space,
+    /// The file has values only, though the game's records have masks.
+    derive_masks: bool,
 }
 
 /// The result of a lookup in a table of `T`.
@@ -107,7 +143,42 @@ impl<T: Tabulated> TypedTable<T> {
     /// Wraps an opened table after checking it is a table of `game` (its parameters included).
     pub fn new_for(game: T, table: Table) -> Result<TypedTable<T>, TableError> {
         table.expect(&game.spec())?;
-        Ok(TypedTable { table, game })
+        Ok(TypedTable::wrap(game, table))
+    }
+
+    fn wrap(game: T, table: Table) -> TypedTable<T> {
+        let derive_masks =
+            table.header().layout.mask_bytes == 0 && game.spec().layout.mask_bytes != 0;
+        TypedTable {
+            space: game.space(),
+            table,
+            game,
+            derive_masks,
+        }
+    }
+
+    /// Whether the file holds values only (the moves come from the children's values).
+    pub fn values_only(&self) -> bool {
+        self.derive_masks
+    }
+
+    /// The best value over the moves of state `index` and the mask of the
+    /// moves attaining it, from the children's records (the terminal value and
+    /// no move when there is none).
+    fn children_best(&self, index: u64) -> (i32, u64) {
+        let (mut best, mut mask) = (i32::MIN, 0u64);
+        self.space.for_each_edge(index, |edge| {
+            let value = edge.value(i32::from(self.table.value(edge.child as usize)));
+            if value > best {
+                (best, mask) = (value, 1 << edge.slot);
+            } else if value == best {
+                mask |= 1 << edge.slot;
+            }
+        });
+        if best == i32::MIN {
+            return (self.space.terminal_value(index), 0);
+        }
+        (best, mask)
     }
 
     /// Opens `path` as a table of `game`.
@@ -117,10 +188,8 @@ impl<T: Tabulated> TypedTable<T> {
 
     /// A table of `game` built in memory from a solution.
     pub fn from_solution_for(game: T, solution: &Solution) -> TypedTable<T> {
-        TypedTable {
-            table: Table::from_solution(&game.spec(), solution, &game.description()),
-            game,
-        }
+        let table = Table::from_solution(&game.spec(), solution, &game.description());
+        TypedTable::wrap(game, table)
     }
 
     /// Solves every position of `game` and keeps the table in memory.
@@ -163,11 +232,21 @@ impl<T: Tabulated> TypedTable<T> {
         let Ok(at) = usize::try_from(index) else {
             return Err(bad("index out of range".into()));
         };
-        let record = match self.table.checked_record(at, &self.game.bounds()) {
+        let mut record = match self.table.checked_record(at, &self.game.bounds()) {
             Ok(record) => record,
             Err(TableError::BadRecord { problem, .. }) => return Err(bad(problem)),
             Err(e) => return Err(e),
         };
+        if self.derive_masks {
+            let (best, mask) = self.children_best(index);
+            if best != i32::from(record.value) {
+                return Err(bad(format!(
+                    "value {} disagrees with the children's records (best move gives {best})",
+                    record.value
+                )));
+            }
+            record.best = mask;
+        }
         let illegal = record.best & !self.game.legal_mask(position);
         if illegal != 0 {
             return Err(bad(format!(
@@ -226,6 +305,14 @@ impl<T: Tabulated> TypedTable<T> {
                 }
                 continue;
             }
+            if self.derive_masks {
+                // The moves come from the children: only the value is the record's own.
+                let value = self.table.value(index);
+                if !bounds.values.contains(&value) {
+                    self.checked(index as u64, &self.game.position(index as u64))?;
+                }
+                continue;
+            }
             let position = self.game.position(index as u64);
             let (value, best) = (self.table.value(index), self.table.best(index));
             let legal = self.game.legal_mask(&position);
@@ -243,9 +330,13 @@ impl<T: Tabulated> TypedTable<T> {
     pub fn check_records(&self) -> Result<usize, TableError> {
         self.check_moves()?;
         retrograde::check(
-            &self.game.space(),
+            &self.space,
             |i| i32::from(self.table.value(i as usize)),
-            |i| self.table.best(i as usize),
+            |i| match self.derive_masks {
+                // The equation on values is what is left to check.
+                true => self.children_best(i).1,
+                false => self.table.best(i as usize),
+            },
         )
         .map(|n| n as usize)
         .map_err(|e| TableError::BadRecord {
@@ -299,15 +390,16 @@ pub fn build_for<T: Tabulated>(
 /// Builds the table of `game` out of core and writes it atomically to `path`:
 /// every record is solved in place in a memory map of the new file (see
 /// [`retrograde::solve_records`] and [`crate::format::write_table_mapped`]),
-/// so memory holds only the pages in use, not the table. The file is
-/// byte-identical to [`build_for`]'s. The layout's values must be one byte;
+/// so memory holds only the pages in use, not the table. With
+/// [`Records::WithMoves`] the file is byte-identical to [`build_for`]'s. The layout's values must be one byte;
 /// panics like [`solve`] on a space with a cycle.
 pub fn build_out_of_core_for<T: Tabulated>(
     game: &T,
     path: &Path,
+    records: Records,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
-    let spec = game.spec();
+    let spec = records.spec(game);
     if spec.layout.value_bytes != 1 {
         return Err(TableError::Io {
             path: path.to_path_buf(),
@@ -316,8 +408,8 @@ pub fn build_out_of_core_for<T: Tabulated>(
     }
     let space = game.space();
     let mask_bytes = usize::from(spec.layout.mask_bytes);
-    write_table_mapped(path, &spec, &game.description(), |records| {
-        retrograde::solve_records(&space, records, mask_bytes, progress)
+    write_table_mapped(path, &spec, &records.description(game), |payload| {
+        retrograde::solve_records(&space, payload, mask_bytes, progress)
     })?
     .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
     Ok(())

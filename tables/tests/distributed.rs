@@ -6,6 +6,7 @@ use std::path::Path;
 
 use tabula_solver::ioiwari::Params;
 use tabula_solver::kalah::{Capture, Ending, Rules};
+use tabula_tables::Records;
 use tabula_tables::distributed::{DistributedError, ThreadGroup, build_distributed_for};
 use tabula_tables::ioiwari::{self, Variant};
 use tabula_tables::kalah::{self, KalahGame};
@@ -17,10 +18,22 @@ fn build_in_threads<T: Tabulated>(
     path: &Path,
     members: usize,
 ) -> Vec<Result<(), DistributedError>> {
+    build_records_in_threads(game, path, Records::WithMoves, members)
+}
+
+/// [`build_in_threads`] with the records chosen.
+fn build_records_in_threads<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    members: usize,
+) -> Vec<Result<(), DistributedError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = ThreadGroup::new(members)
             .into_iter()
-            .map(|group| scope.spawn(move || build_distributed_for(game, path, &group, &|_| {})))
+            .map(|group| {
+                scope.spawn(move || build_distributed_for(game, path, records, &group, &|_| {}))
+            })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     })
@@ -31,7 +44,7 @@ fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
     let dir = tempfile::tempdir().unwrap();
     for params in [Params::default(), Params::new(9, 3, 18, 2, 2).unwrap()] {
         let alone = dir.path().join("alone");
-        ioiwari::build_variant_out_of_core(&alone, &params, &|_| {}).unwrap();
+        ioiwari::build_variant_out_of_core(&alone, &params, Records::WithMoves, &|_| {}).unwrap();
         for members in [1, 2, 3] {
             let shared = dir.path().join(format!("shared{members}"));
             for result in build_in_threads(&Variant { params }, &shared, members) {
@@ -46,6 +59,14 @@ fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
     }
     // Nothing but the tables is left behind.
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 4);
+    // Values only.
+    let params = Params::new(7, 4, 0, 0, 4).unwrap();
+    let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
+    ioiwari::build_variant_out_of_core(&alone, &params, Records::ValuesOnly, &|_| {}).unwrap();
+    for result in build_records_in_threads(&Variant { params }, &shared, Records::ValuesOnly, 2) {
+        result.unwrap();
+    }
+    assert_eq!(fs::read(&alone).unwrap(), fs::read(&shared).unwrap());
 }
 
 #[test]
@@ -58,7 +79,7 @@ fn kalah_tables_built_by_a_group_equal_one_process_s() {
                 .with_capture(capture)
                 .with_ending(ending);
             let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
-            kalah::build_out_of_core(&alone, &rules, &|_| {}).unwrap();
+            kalah::build_out_of_core(&alone, &rules, Records::WithMoves, &|_| {}).unwrap();
             for result in build_in_threads(&KalahGame { rules }, &shared, 2) {
                 result.unwrap();
             }

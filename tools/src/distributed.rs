@@ -3,12 +3,17 @@
 
 use std::path::Path;
 
+use tabula_tables::Records;
 use tabula_tables::typed::Tabulated;
 
 /// Builds `game`'s table with every rank of the MPI job; `Some(ranks)` on
 /// rank 0, which wrote `path` and reports, `None` on the others.
 #[cfg(feature = "mpi")]
-pub fn build<T: Tabulated>(game: &T, path: &Path) -> anyhow::Result<Option<usize>> {
+pub fn build<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+) -> anyhow::Result<Option<usize>> {
     use anyhow::Context;
     use tabula_solver::distributed::Exchange;
     use tabula_tables::distributed::build_distributed_for;
@@ -17,7 +22,7 @@ pub fn build<T: Tabulated>(game: &T, path: &Path) -> anyhow::Result<Option<usize
     let group = MpiGroup::init().context("MPI could not be initialised")?;
     let (rank, ranks) = (group.rank(), group.size());
     if rank != 0 {
-        build_distributed_for(game, path, &group, &|_| {})
+        build_distributed_for(game, path, records, &group, &|_| {})
             .with_context(|| format!("rank {rank} of {ranks}"))?;
         return Ok(None);
     }
@@ -26,14 +31,20 @@ pub fn build<T: Tabulated>(game: &T, path: &Path) -> anyhow::Result<Option<usize
         entries as usize,
         &format!("boards solved by {ranks} MPI rank(s)"),
     );
-    build_distributed_for(game, path, &group, &|done| progress.set_position(done))?;
+    build_distributed_for(game, path, records, &group, &|done| {
+        progress.set_position(done)
+    })?;
     progress.finish_and_clear();
     Ok(Some(ranks))
 }
 
 /// Without the `mpi` feature there is no MPI to run on.
 #[cfg(not(feature = "mpi"))]
-pub fn build<T: Tabulated>(_game: &T, _path: &Path) -> anyhow::Result<Option<usize>> {
+pub fn build<T: Tabulated>(
+    _game: &T,
+    _path: &Path,
+    _records: Records,
+) -> anyhow::Result<Option<usize>> {
     anyhow::bail!(
         "--distributed needs a tabula built with MPI: cargo build --release --features mpi \
          (with an MPI library and libclang installed; see the README)"

@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::Args;
 use tabula_solver::ioiwari::{Board, Match, Params, Ring, instances, starting_boards};
-use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable};
+use tabula_tables::{Records, Table};
 use tabula_verify::arena::{Outcome as GameOutcome, play_case};
 use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
 use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep, variant_of};
@@ -61,6 +61,10 @@ pub struct BuildArgs {
     /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
     #[arg(long, conflicts_with = "out_of_core")]
     distributed: bool,
+    /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
+    /// `play` and `check` derive the moves from the children. Builds out of core.
+    #[arg(long)]
+    values_only: bool,
     /// Where to write the table.
     #[arg(short, long, default_value = "ioiwari.tab")]
     output: PathBuf,
@@ -159,9 +163,13 @@ pub fn build(args: BuildArgs) -> Outcome {
     let params = args.ring.params()?;
     let started = Instant::now();
     let boards = params.boards();
+    let records = match args.values_only {
+        true => Records::ValuesOnly,
+        false => Records::WithMoves,
+    };
     if args.distributed {
         let game = table::Variant { params };
-        if let Some(ranks) = crate::distributed::build(&game, &args.output)? {
+        if let Some(ranks) = crate::distributed::build(&game, &args.output, records)? {
             println!(
                 "wrote {} ({boards} boards) with {ranks} MPI rank(s) in {:.1} ms",
                 args.output.display(),
@@ -170,9 +178,9 @@ pub fn build(args: BuildArgs) -> Outcome {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let entries = if args.out_of_core || boards > args.max_boards {
+    let entries = if args.out_of_core || args.values_only || boards > args.max_boards {
         let progress = bar(boards as usize, "boards solved in the mapped file");
-        table::build_variant_out_of_core(&args.output, &params, &|done| {
+        table::build_variant_out_of_core(&args.output, &params, records, &|done| {
             progress.set_position(done)
         })?;
         progress.finish_and_clear();

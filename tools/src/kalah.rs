@@ -11,8 +11,8 @@ use serde::Serialize;
 use tabula_solver::ZeroSum;
 use tabula_solver::kalah::{Capture, Ending, Kalah, Match, Rules, solve_position};
 use tabula_solver::retrograde::StateSpace;
-use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
+use tabula_tables::{Records, Table};
 use tabula_verify::arena::play_case;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
 use tabula_verify::process::StreamPeer;
@@ -82,6 +82,10 @@ pub struct BuildArgs {
     /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
     #[arg(long, conflicts_with = "out_of_core")]
     distributed: bool,
+    /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
+    /// `play` and `check` derive the moves from the children. Builds out of core.
+    #[arg(long)]
+    values_only: bool,
     /// Where to write the table.
     #[arg(short, long, default_value = "kalah.tab")]
     output: PathBuf,
@@ -181,9 +185,13 @@ pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     let spec = table::spec(&rules);
     let started = Instant::now();
+    let records = match args.values_only {
+        true => Records::ValuesOnly,
+        false => Records::WithMoves,
+    };
     if args.distributed {
         let game = table::KalahGame { rules };
-        if let Some(ranks) = crate::distributed::build(&game, &args.output)? {
+        if let Some(ranks) = crate::distributed::build(&game, &args.output, records)? {
             println!(
                 "wrote {} ({} boards of Kalah({}, {})) with {ranks} MPI rank(s) in {:.1} ms",
                 args.output.display(),
@@ -195,9 +203,11 @@ pub fn build(args: BuildArgs) -> Outcome {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if args.out_of_core || spec.entries > args.max_boards {
+    if args.out_of_core || args.values_only || spec.entries > args.max_boards {
         let progress = bar(spec.entries as usize, "boards solved in the mapped file");
-        table::build_out_of_core(&args.output, &rules, &|done| progress.set_position(done))?;
+        table::build_out_of_core(&args.output, &rules, records, &|done| {
+            progress.set_position(done)
+        })?;
         progress.finish_and_clear();
     } else {
         let progress = bar(spec.entries as usize, "boards");

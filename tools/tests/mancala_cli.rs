@@ -367,3 +367,50 @@ fn distributed_builds_need_the_mpi_feature() {
         assert!(!file.exists());
     }
 }
+
+/// `--values-only` tables (1 byte a board) check and answer as the full ones do.
+#[test]
+fn tables_of_values_only_answer_like_the_full_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &[&str]); 2] = [
+        (
+            &["ioiwari", "--pits", "6", "--cap", "4"],
+            &["4 3 2 4 2 3", "1 0 0 2 0 4"],
+        ),
+        (
+            &["kalah", "--pits", "2", "--seeds", "3"],
+            &["3 3 / 3 3", "0 4 / 1 2"],
+        ),
+    ];
+    for (game, boards) in cases {
+        let mut paths = Vec::new();
+        for (name, extra) in [("full", None), ("values", Some("--values-only"))] {
+            let file = dir.path().join(name).to_str().unwrap().to_string();
+            let mut args = vec!["build"];
+            args.extend(game);
+            args.extend(extra);
+            args.extend(["-o", &file]);
+            let out = run(&args);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let out = run(&["check", &file]);
+            assert!(out.status.success(), "{}", stderr(&out));
+            paths.push(file);
+        }
+        let info = stdout(&run(&["info", &paths[1]]));
+        assert!(info.contains("0 move-mask byte(s)"), "{info}");
+        for board in boards {
+            let answers: Vec<String> = paths
+                .iter()
+                .map(|file| {
+                    let mut args = vec!["query"];
+                    args.extend(game);
+                    args.extend(["--table", file, board]);
+                    let out = run(&args);
+                    assert!(out.status.success(), "{}", stderr(&out));
+                    stdout(&out)
+                })
+                .collect();
+            assert_eq!(answers[0], answers[1], "{game:?} {board}");
+        }
+    }
+}
