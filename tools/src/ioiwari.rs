@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::Args;
 use tabula_solver::ioiwari::{Board, Match, Params, Ring, instances, starting_boards};
+use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable};
-use tabula_tables::{Records, Table};
 use tabula_verify::arena::{Outcome as GameOutcome, play_case};
 use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
 use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep, variant_of};
@@ -28,6 +28,7 @@ use crate::common::{
 };
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
+use crate::table_build::BuildMode;
 
 /// The ring of an Ioiwari variant (the IOI game by default).
 #[derive(Args, Clone, Debug)]
@@ -55,16 +56,8 @@ pub struct BuildArgs {
     /// Build in memory up to this many boards (10 bytes a board), out of core above.
     #[arg(long, default_value_t = 200_000_000)]
     max_boards: u64,
-    /// Solve in a memory map of the output file: memory holds the pages in use, not the table.
-    #[arg(long)]
-    out_of_core: bool,
-    /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
-    #[arg(long, conflicts_with = "out_of_core")]
-    distributed: bool,
-    /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
-    /// `play` and `check` derive the moves from the children. Builds out of core.
-    #[arg(long)]
-    values_only: bool,
+    #[command(flatten)]
+    mode: BuildMode,
     /// Where to write the table.
     #[arg(short, long, default_value = "ioiwari.tab")]
     output: PathBuf,
@@ -163,41 +156,26 @@ pub fn build(args: BuildArgs) -> Outcome {
     let params = args.ring.params()?;
     let started = Instant::now();
     let boards = params.boards();
-    let records = match args.values_only {
-        true => Records::ValuesOnly,
-        false => Records::WithMoves,
-    };
-    if args.distributed {
-        let game = table::Variant { params };
-        if let Some(ranks) = crate::distributed::build(&game, &args.output, records)? {
-            println!(
-                "wrote {} ({boards} boards) with {ranks} MPI rank(s) in {:.1} ms",
-                args.output.display(),
-                started.elapsed().as_secs_f64() * 1e3
-            );
+    let in_memory = || -> anyhow::Result<()> {
+        if params.is_ioi_table() {
+            table::build(&args.output, &|_| {})?;
+        } else {
+            let progress = bar(boards as usize, "boards");
+            table::build_variant(&args.output, &params, &|done| progress.set_position(done))?;
+            progress.finish_and_clear();
         }
+        Ok(())
+    };
+    let game = Variant { params };
+    let Some(how) = args
+        .mode
+        .build(&game, &args.output, args.max_boards, in_memory)?
+    else {
         return Ok(ExitCode::SUCCESS);
-    }
-    let entries = if args.out_of_core || args.values_only || boards > args.max_boards {
-        let progress = bar(boards as usize, "boards solved in the mapped file");
-        table::build_variant_out_of_core(&args.output, &params, records, &|done| {
-            progress.set_position(done)
-        })?;
-        progress.finish_and_clear();
-        boards
-    } else if params.is_ioi_table() {
-        table::build(&args.output, &|_| {})?;
-        table::SPEC.entries
-    } else {
-        let progress = bar(boards as usize, "boards");
-        table::build_variant(&args.output, &params, &|done| progress.set_position(done))?;
-        progress.finish_and_clear();
-        boards
     };
     println!(
-        "wrote {} ({} boards) in {:.1} ms",
+        "wrote {} ({boards} boards){how} in {:.1} ms",
         args.output.display(),
-        entries,
         started.elapsed().as_secs_f64() * 1e3
     );
     Ok(ExitCode::SUCCESS)

@@ -11,8 +11,8 @@ use serde::Serialize;
 use tabula_solver::ZeroSum;
 use tabula_solver::kalah::{Capture, Ending, Kalah, Match, Rules, solve_position};
 use tabula_solver::retrograde::StateSpace;
+use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
-use tabula_tables::{Records, Table};
 use tabula_verify::arena::play_case;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
 use tabula_verify::process::StreamPeer;
@@ -23,6 +23,7 @@ use crate::Outcome;
 use crate::common::{JsonArgs, PlotArgs, Span, emit_report, span};
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
+use crate::table_build::BuildMode;
 
 /// The end-of-game rule on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -76,16 +77,8 @@ pub struct BuildArgs {
     /// Build in memory up to this many records (10 bytes a record), out of core above.
     #[arg(long, default_value_t = 100_000_000)]
     max_boards: u64,
-    /// Solve in a memory map of the output file: memory holds the pages in use, not the table.
-    #[arg(long)]
-    out_of_core: bool,
-    /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
-    #[arg(long, conflicts_with = "out_of_core")]
-    distributed: bool,
-    /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
-    /// `play` and `check` derive the moves from the children. Builds out of core.
-    #[arg(long)]
-    values_only: bool,
+    #[command(flatten)]
+    mode: BuildMode,
     /// Where to write the table.
     #[arg(short, long, default_value = "kalah.tab")]
     output: PathBuf,
@@ -185,37 +178,21 @@ pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     let spec = table::spec(&rules);
     let started = Instant::now();
-    let records = match args.values_only {
-        true => Records::ValuesOnly,
-        false => Records::WithMoves,
-    };
-    if args.distributed {
-        let game = table::KalahGame { rules };
-        if let Some(ranks) = crate::distributed::build(&game, &args.output, records)? {
-            println!(
-                "wrote {} ({} boards of Kalah({}, {})) with {ranks} MPI rank(s) in {:.1} ms",
-                args.output.display(),
-                spec.entries,
-                rules.pits,
-                rules.seeds,
-                started.elapsed().as_secs_f64() * 1e3
-            );
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.out_of_core || args.values_only || spec.entries > args.max_boards {
-        let progress = bar(spec.entries as usize, "boards solved in the mapped file");
-        table::build_out_of_core(&args.output, &rules, records, &|done| {
-            progress.set_position(done)
-        })?;
-        progress.finish_and_clear();
-    } else {
+    let in_memory = || -> anyhow::Result<()> {
         let progress = bar(spec.entries as usize, "boards");
         table::build(&args.output, &rules, &|done| progress.set_position(done))?;
         progress.finish_and_clear();
-    }
+        Ok(())
+    };
+    let game = KalahGame { rules };
+    let Some(how) = args
+        .mode
+        .build(&game, &args.output, args.max_boards, in_memory)?
+    else {
+        return Ok(ExitCode::SUCCESS);
+    };
     println!(
-        "wrote {} ({} boards of Kalah({}, {})) in {:.1} ms",
+        "wrote {} ({} boards of Kalah({}, {})){how} in {:.1} ms",
         args.output.display(),
         spec.entries,
         rules.pits,

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use clap::{Args, Command, FromArgMatches};
 
 mod common;
-mod distributed;
 mod dominoes;
 mod ioiwari;
 mod kalah;
@@ -18,6 +17,7 @@ mod progress;
 mod registry;
 mod replay;
 mod reversi;
+mod table_build;
 mod table_cmds;
 mod tonga;
 mod tothello;
