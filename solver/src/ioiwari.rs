@@ -76,9 +76,14 @@ impl Sowing {
 /// Why a board or a move was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum IoiwariError {
-    /// The board does not have exactly seven pits.
-    #[error("a board has 7 pits, found {0}")]
-    PitCount(usize),
+    /// The board does not have as many pits as the game.
+    #[error("a board has {expected} pits, found {found}")]
+    PitCount {
+        /// The game's pits.
+        expected: usize,
+        /// The board's.
+        found: usize,
+    },
     /// A pit count is not a non-negative whole number.
     #[error("pit {pit}: '{text}' is not a bead count")]
     NotANumber {
@@ -253,7 +258,10 @@ impl FromStr for Board {
     fn from_str(text: &str) -> Result<Board, IoiwariError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.len() != PITS {
-            return Err(IoiwariError::PitCount(words.len()));
+            return Err(IoiwariError::PitCount {
+                expected: PITS,
+                found: words.len(),
+            });
         }
         let mut pits = [0u8; PITS];
         for (i, word) in words.iter().enumerate() {
@@ -647,7 +655,10 @@ impl Ring {
     /// The board of `params` with these pit counts (checked).
     pub fn new(params: &Params, pits: &[u8]) -> Result<Ring, IoiwariError> {
         if pits.len() != usize::from(params.pits) {
-            return Err(IoiwariError::PitCount(pits.len()));
+            return Err(IoiwariError::PitCount {
+                expected: usize::from(params.pits),
+                found: pits.len(),
+            });
         }
         let mut ring = Ring {
             pits: [0; MAX_RING],
@@ -670,7 +681,10 @@ impl Ring {
     pub fn parse(params: &Params, text: &str) -> Result<Ring, IoiwariError> {
         let words: Vec<&str> = text.split_whitespace().collect();
         if words.len() != usize::from(params.pits) {
-            return Err(IoiwariError::PitCount(words.len()));
+            return Err(IoiwariError::PitCount {
+                expected: usize::from(params.pits),
+                found: words.len(),
+            });
         }
         let mut pits = Vec::with_capacity(words.len());
         for (i, word) in words.iter().enumerate() {
@@ -1257,7 +1271,13 @@ mod tests {
 
     #[test]
     fn malformed_boards_are_rejected() {
-        assert_eq!("1 2 3".parse::<Board>(), Err(IoiwariError::PitCount(3)));
+        assert_eq!(
+            "1 2 3".parse::<Board>(),
+            Err(IoiwariError::PitCount {
+                expected: 7,
+                found: 3
+            })
+        );
         assert!(matches!(
             "1 2 3 4 5 0 x".parse::<Board>(),
             Err(IoiwariError::NotANumber { pit: 7, .. })
@@ -1364,7 +1384,10 @@ mod tests {
         assert!(Ring::parse(&params, "1 2 3 4 0").is_err());
         assert_eq!(
             Ring::parse(&params, "1 2 3").err(),
-            Some(IoiwariError::PitCount(3))
+            Some(IoiwariError::PitCount {
+                expected: usize::from(params.pits),
+                found: 3
+            })
         );
         assert!(Params::new(14, 5, 20, 1, 2).is_err());
         assert!(Params::new(7, 5, 40, 2, 4).is_err());

@@ -8,12 +8,12 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use tabula_solver::ioiwari::{Board, Match, Params, Ring, instances, starting_boards};
+use tabula_solver::ioiwari::{Board, Match, Params, Ring, RingMatch, instances, starting_boards};
 use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable};
 use tabula_verify::arena::{Outcome as GameOutcome, play_case};
 use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
-use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep, variant_of};
+use tabula_verify::ioiwari_sweep::{RingOptimal, Thresholds, sweep as run_sweep, variant_of};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::At;
 use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
@@ -78,7 +78,10 @@ pub struct QueryArgs {
 /// Arguments of `tabula play ioiwari`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The table file (built in memory when omitted).
+    /// The variant (the IOI game by default); its board lines have `--pits` counts.
+    #[command(flatten)]
+    ring: RingArgs,
+    /// The table file, of the same variant (built in memory when omitted).
     #[arg(long)]
     table: Option<PathBuf>,
 }
@@ -300,8 +303,21 @@ pub fn entry() -> GameEntry {
 
 /// Player 1 over the IOI dialogue on stdin/stdout.
 pub fn play(args: PlayArgs) -> Outcome {
-    let table = open_table(args.table.as_deref())?;
-    serve_stdio(Session::new(IoiWire::default(), OptimalAgent::new(table)))
+    let params = args.ring.params()?;
+    if params.is_ioi_table() {
+        let table = open_table(args.table.as_deref())?;
+        return serve_stdio(Session::new(IoiWire::default(), OptimalAgent::new(table)));
+    }
+    let table = match &args.table {
+        Some(path) => {
+            let table = VariantTable::open_for(Variant { params }, path)?;
+            table.check_moves()?;
+            table
+        }
+        None => table::variant_in_memory(&params),
+    };
+    let player = RingOptimal::new(Arc::new(table));
+    serve_stdio(Session::new(IoiWire::<RingMatch>::new(params), player))
 }
 
 /// The optimal player 2 against player 1, one game or a tally of many.

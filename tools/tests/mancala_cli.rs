@@ -414,3 +414,54 @@ fn tables_of_values_only_answer_like_the_full_ones() {
         }
     }
 }
+
+/// `tabula play ioiwari --pits 5 --cap 3` plays player 1 of a variant over
+/// the IOI dialogue: its moves are the table's lowest optimal pits, replayed
+/// here against a player 2 that takes the lowest non-empty pit.
+#[test]
+fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
+    use tabula_solver::Game;
+    use tabula_solver::ioiwari::{Params, Ring, RingMatch};
+    use tabula_tables::ioiwari::variant_in_memory;
+
+    let params = Params::new(5, 3, 0, 0, 3).unwrap();
+    let table = variant_in_memory(&params);
+    let board = "1 2 0 3 1";
+    let mut game = RingMatch::new(Ring::parse(&params, board).unwrap());
+    let (mut input, mut expected) = (vec![board.to_string()], Vec::new());
+    while !game.is_over() {
+        let pit = if game.mover == 0 {
+            let pit = table.best_move(&game.ring).unwrap().unwrap();
+            expected.push((pit + 1).to_string());
+            pit
+        } else {
+            let pit = game.moves()[0];
+            input.push((pit + 1).to_string());
+            pit
+        };
+        game.apply(pit);
+    }
+    assert!(expected.len() >= 2, "a game of a few moves");
+    let out = common::run_with_input(
+        &["play", "ioiwari", "--pits", "5", "--cap", "3"],
+        &(input.join("\n") + "\n"),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), expected);
+
+    // A board of the wrong size, and a table of another variant.
+    let out = common::run_with_input(&["play", "ioiwari", "--pits", "5", "--cap", "3"], "1 2 3\n");
+    common::assert_one_line_error(&out, "a board has 5 pits, found 3");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.tab");
+    let file = file.to_str().unwrap();
+    assert!(
+        run(&["build", "ioiwari", "--pits", "6", "--cap", "3", "-o", file])
+            .status
+            .success()
+    );
+    let out = run(&[
+        "play", "ioiwari", "--pits", "5", "--cap", "3", "--table", file,
+    ]);
+    common::assert_one_line_error(&out, "expected");
+}

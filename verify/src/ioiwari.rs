@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::ioiwari::{Board, Match, PITS, Pit, parse_label};
+use tabula_solver::ioiwari::{Board, Match, PITS, Params, Pit, Ring, RingMatch, parse_label};
 use tabula_solver::{Game, Seat, Turn, ZeroSum};
 use tabula_tables::ioiwari::IoiwariTable;
 
@@ -119,26 +119,89 @@ impl Agent<Match> for Greedy2 {
     }
 }
 
+/// A game the IOI dialogue carries: a board line starts it, pit labels move.
+pub trait Banked: Game<Move = Pit, Observation = Pit, View = Self> + Copy {
+    /// What reading a board line needs: nothing for the IOI game, the
+    /// variant's parameters for a ring.
+    type Setup: Copy + std::fmt::Debug + Default + Send + Sync;
+
+    /// The game, player 1 to move, on the board of `line`.
+    fn from_board_line(setup: &Self::Setup, line: &str) -> Result<Self, String>;
+
+    /// The board as the dialogue writes it: bead counts, pit 1 first.
+    fn board_line(&self) -> String;
+}
+
+impl Banked for Match {
+    type Setup = ();
+
+    fn from_board_line(_setup: &(), line: &str) -> Result<Match, String> {
+        let board: Board = line
+            .parse()
+            .map_err(|e| format!("bad board '{}': {e}", line.trim()))?;
+        Ok(Match::new(board))
+    }
+
+    fn board_line(&self) -> String {
+        self.board.to_string()
+    }
+}
+
+impl Banked for RingMatch {
+    type Setup = Params;
+
+    fn from_board_line(params: &Params, line: &str) -> Result<RingMatch, String> {
+        let ring =
+            Ring::parse(params, line).map_err(|e| format!("bad board '{}': {e}", line.trim()))?;
+        Ok(RingMatch::new(ring))
+    }
+
+    fn board_line(&self) -> String {
+        self.ring.to_string()
+    }
+}
+
 /// The IOI dialogue, for player 1 only: the board line, then player 1's pit
-/// labels, each answered by player 2's label; no acknowledgements.
+/// labels, each answered by player 2's label; no acknowledgements. It carries
+/// the IOI game ([`Match`]) and any variant's ring ([`RingMatch`]).
 ///
 /// The referee side sends the board as the first request and player 2's last
 /// move as each later one; the reply to player 1's last move is still sent
 /// when it ends the game ([`Wire::end_lines`]). The player side starts its game
 /// on the board line and ends it, silently, once the pits are empty.
-#[derive(Clone, Debug, Default)]
-pub struct IoiWire {
-    /// Referee side: the board still to send.
-    board: Option<Board>,
+#[derive(Clone, Debug)]
+pub struct IoiWire<M: Banked = Match> {
+    /// How board lines are read.
+    setup: M::Setup,
+    /// Referee side: the board line still to send.
+    board: Option<String>,
     /// Referee side: player 2's move not yet sent.
     pending: Option<Pit>,
     /// Player side: the game as it stands.
-    game: Option<Match>,
+    game: Option<M>,
 }
 
-impl Wire<Match> for IoiWire {
-    fn game_request(&mut self, _seat: Seat, view: &Match) -> Option<String> {
-        self.board = Some(view.board);
+impl<M: Banked> Default for IoiWire<M> {
+    fn default() -> IoiWire<M> {
+        IoiWire::new(M::Setup::default())
+    }
+}
+
+impl<M: Banked> IoiWire<M> {
+    /// The dialogue with board lines read with `setup`.
+    pub fn new(setup: M::Setup) -> IoiWire<M> {
+        IoiWire {
+            setup,
+            board: None,
+            pending: None,
+            game: None,
+        }
+    }
+}
+
+impl<M: Banked> Wire<M> for IoiWire<M> {
+    fn game_request(&mut self, _seat: Seat, view: &M) -> Option<String> {
+        self.board = Some(view.board_line());
         self.pending = None;
         None
     }
@@ -147,22 +210,22 @@ impl Wire<Match> for IoiWire {
         self.pending = Some(*pit);
     }
 
-    fn move_request(&mut self, view: &Match) -> String {
+    fn move_request(&mut self, view: &M) -> String {
         if let Some(board) = self.board.take() {
-            return board.to_string();
+            return board;
         }
         match self.pending.take() {
             Some(pit) => (pit + 1).to_string(),
             // Not reached with strict alternation; repeating the board is the least harm.
-            None => view.board.to_string(),
+            None => view.board_line(),
         }
     }
 
-    fn decode_answer(&mut self, _view: &Match, line: &str) -> Result<Pit, String> {
+    fn decode_answer(&mut self, _view: &M, line: &str) -> Result<Pit, String> {
         parse_label(line).map_err(|_| format!("malformed move '{}'", short(line)))
     }
 
-    fn end_lines(&mut self, _view: &Match) -> Vec<String> {
+    fn end_lines(&mut self, _view: &M) -> Vec<String> {
         self.pending
             .take()
             .map(|pit| (pit + 1).to_string())
@@ -170,12 +233,9 @@ impl Wire<Match> for IoiWire {
             .collect()
     }
 
-    fn decode_request(&mut self, line: &str) -> Result<Incoming<Match>, String> {
+    fn decode_request(&mut self, line: &str) -> Result<Incoming<M>, String> {
         let Some(mut game) = self.game else {
-            let board: Board = line
-                .parse()
-                .map_err(|e| format!("bad board '{}': {e}", line.trim()))?;
-            let game = Match::new(board);
+            let game = M::from_board_line(&self.setup, line)?;
             self.game = Some(game);
             if game.is_over() {
                 return Ok(Incoming::End { reply: None });
@@ -191,7 +251,7 @@ impl Wire<Match> for IoiWire {
             return Err(format!(
                 "player 2 played pit {}, which is empty on {}",
                 pit + 1,
-                game.board
+                game.board_line()
             ));
         }
         game.apply(pit);
@@ -208,7 +268,7 @@ impl Wire<Match> for IoiWire {
         })
     }
 
-    fn encode_answer(&mut self, view: &Match, pit: Pit) -> String {
+    fn encode_answer(&mut self, view: &M, pit: Pit) -> String {
         let mut game = *view;
         game.apply(pit);
         self.game = Some(game);
@@ -228,7 +288,7 @@ impl Wire<Match> for IoiWire {
             None => Some("no board line".into()),
             Some(g) if !g.is_over() => Some(format!(
                 "input ended while waiting for player 2's move on {}",
-                g.board
+                g.board_line()
             )),
             Some(_) => None,
         }

@@ -22,6 +22,13 @@ pub struct RingOptimal {
     table: Arc<VariantTable>,
 }
 
+impl RingOptimal {
+    /// The player of `table`, whose records must have been checked ([`VariantTable::check_moves`]).
+    pub fn new(table: Arc<VariantTable>) -> RingOptimal {
+        RingOptimal { table }
+    }
+}
+
 impl Agent<RingMatch> for RingOptimal {
     fn name(&self) -> String {
         "optimal".into()
