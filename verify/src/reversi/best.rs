@@ -57,7 +57,7 @@ impl Default for Tuning {
                 nodes: 24_000,
             },
             samples: 8,
-            budget: 12_000,
+            budget: 24_000,
             after: 1,
             learn: LEARN_STEPS,
         }
