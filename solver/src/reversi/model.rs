@@ -364,13 +364,14 @@ impl Model {
         }
     }
 
-    /// The `count` candidates that best fit the pooled choices, best first.
-    pub fn ranked(&self, count: usize) -> Vec<Weights> {
+    /// The `count` candidates that best fit `seat`'s choices (its own
+    /// counting [`OWN_FACTOR`] times, the other opponents' once), best first.
+    pub fn ranked_for(&self, seat: Seat, count: usize) -> Vec<Weights> {
         let mut order: Vec<(f64, usize)> = self
             .candidates
             .iter()
             .enumerate()
-            .map(|(k, c)| (self.cost(c, None), k))
+            .map(|(k, c)| (self.cost(c, Some(seat)), k))
             .collect();
         order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         order
@@ -378,19 +379,6 @@ impl Model {
             .take(count)
             .map(|&(_, k)| Weights(self.candidates[k].weights))
             .collect()
-    }
-
-    /// The weights that best fit the choices, with `seat`'s own counting more.
-    pub fn best_for(&self, seat: Seat) -> Weights {
-        let best = self
-            .candidates
-            .iter()
-            .min_by(|a, b| {
-                self.cost(a, Some(seat))
-                    .total_cmp(&self.cost(b, Some(seat)))
-            })
-            .expect("the ensemble is never empty");
-        Weights(best.weights)
     }
 
     /// The model's guess of the move the mover of `board` plays: the vote of
@@ -572,6 +560,22 @@ mod tests {
             let guess = chance / asked as f64;
             assert!(rate > 2.0 * guess, "n {n}: {rate} vs chance {guess}");
             assert!(model.fit().unwrap() > rate, "n {n}");
+            // Each opponent's ranking: best fit first, by its own cost.
+            for seat in 1..p {
+                let ranked = model.ranked_for(seat, 5);
+                assert_eq!(ranked.len(), 5);
+                let cost = |w: &Weights| {
+                    let c = model.candidates.iter().find(|c| c.weights == w.0).unwrap();
+                    model.cost(c, Some(seat))
+                };
+                assert!(ranked.windows(2).all(|w| cost(&w[0]) <= cost(&w[1])));
+                let least = model
+                    .candidates
+                    .iter()
+                    .map(|c| model.cost(c, Some(seat)))
+                    .fold(f64::INFINITY, f64::min);
+                assert_eq!(cost(&ranked[0]), least);
+            }
             // The sums kept cell by cell are the sums.
             for c in &model.candidates {
                 for (choice, &(own, all)) in model.choices.iter().zip(&c.sums) {

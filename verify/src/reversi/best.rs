@@ -5,29 +5,26 @@
 //! successive boards: between two of its boards, [`reconstruct`] recovers the
 //! others' moves (ambiguous turns, rare, teach nothing); each move is first
 //! predicted (counted in [`Predictions`]) and then added to the [`Model`],
-//! which then learns for a while ([`LEARN_STEPS`] proposals).
+//! which then learns for a while ([`Tuning::learn`] proposals).
 //!
-//! The move: Best-Reply Search (the `brs` player's search, with a larger
-//! node budget) rates the moves. While the model's recent predictions are
-//! right less often than [`Tuning::trust`], its move is played. Once they
-//! are, the moves within [`Tuning::margin`] cells of BRS's best value are
-//! rated by the lookahead (which solves the last empties exactly) against the
-//! model's best fit per opponent and the [`ALTERNATIVES`] best-fitting
-//! candidates, half by the mean value over these guesses and half by the
-//! worst, and the best of them is played: the model chooses only among moves
-//! BRS finds nearly as good, which bounds the cost of a wrong model. While it
-//! holds few cells, a move after which some one-round replies take every cell
-//! is avoided among them.
+//! The move: until [`Tuning::after`] choices have been seen, Best-Reply
+//! Search (the `brs` player's search, with a larger node budget). Then every
+//! own move is rated by the lookahead (which solves the last empties
+//! exactly) against each of the model's [`Tuning::samples`] best-fitting
+//! candidates per opponent (the k-th best of every opponent make one set of
+//! deterministic policies), and the move with the best mean value is played.
+//! One candidate names an opponent's move only about a third of the time,
+//! and searching against one guess plays worse than BRS; the mean over
+//! several guesses weighs each line by how many of them lead to it.
 
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
-use tabula_solver::reversi::board::MAX_CELLS;
-use tabula_solver::reversi::lookahead::{self, Lookahead, Policies, fewest_after_round};
+use tabula_solver::reversi::board::{MAX_CELLS, MAX_PLAYERS};
+use tabula_solver::reversi::lookahead::{self, Lookahead, Policies};
 use tabula_solver::reversi::model::{Model, reconstruct};
-use tabula_solver::reversi::search::{Evaluation, Kind, Limits, PIECE, decide_near};
+use tabula_solver::reversi::search::{Evaluation, Kind, Limits, decide};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
 
@@ -36,39 +33,33 @@ use crate::agent::Agent;
 
 /// Local-search proposals after each batch of observed moves.
 pub const LEARN_STEPS: usize = 4000;
-/// Lookahead nodes per decision.
-pub const BUDGET: u64 = 6_000;
-/// Up to this many cells, moves after which some replies take them all are avoided.
-pub const SAFETY_CELLS: u32 = 12;
-/// Positions the safety check may visit per move.
-const SAFETY_BUDGET: u64 = 20_000;
-/// The penalty of a move after which every cell may be lost.
-const WIPED_OUT: f64 = 1000.0;
-/// Best-fitting candidates searched against besides the main guess.
-pub const ALTERNATIVES: usize = 2;
-/// Recent predictions that decide whether the model is trusted.
-const RECENT: usize = 12;
 
 /// The knobs of `best`'s decision (see the module's notes).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
-    /// The share of recent predictions that must be right to use the model.
-    pub trust: f64,
-    /// How far below BRS's best value (in cells) a move the model prefers may be.
-    pub margin: f64,
     /// Best-Reply Search's limits.
     pub search: Limits,
+    /// Candidates per opponent whose lookahead values are averaged.
+    pub samples: usize,
+    /// Lookahead nodes per decision, shared by the draws.
+    pub budget: u64,
+    /// Observed choices before the averaged lookahead replaces BRS.
+    pub after: usize,
+    /// The model's local-search proposals after each batch of observed moves.
+    pub learn: usize,
 }
 
 impl Default for Tuning {
     fn default() -> Tuning {
         Tuning {
-            trust: 0.3,
-            margin: 2.0,
             search: Limits {
                 depth: 16,
                 nodes: 24_000,
             },
+            samples: 8,
+            budget: 24_000,
+            after: 1,
+            learn: LEARN_STEPS,
         }
     }
 }
@@ -90,7 +81,6 @@ struct Game1 {
     model: Model,
     /// The board just after this player's last move.
     after: Option<Board>,
-    recent: VecDeque<bool>,
 }
 
 impl Best {
@@ -116,7 +106,6 @@ impl Best {
             eval: Evaluation::new(view.n()),
             model: Model::new(view.n(), self.rule, &mut self.rng),
             after: None,
-            recent: VecDeque::new(),
         }
     }
 
@@ -140,92 +129,48 @@ impl Best {
         if sequences.len() == 1 {
             for (board, mv) in &sequences[0] {
                 if !game.model.choices().is_empty() {
-                    let right = game.model.predict(board) == Some(*mv);
-                    self.predictions.record(right);
-                    game.recent.push_back(right);
-                    if game.recent.len() > RECENT {
-                        game.recent.pop_front();
-                    }
+                    self.predictions
+                        .record(game.model.predict(board) == Some(*mv));
                 }
                 game.model.observe(board, *mv);
             }
-            game.model.learn(LEARN_STEPS, &mut self.rng);
+            game.model.learn(self.tuning.learn, &mut self.rng);
         }
     }
 
-    /// Whether the model's recent predictions are right often enough to use it.
-    fn trusted(&self) -> bool {
+    /// The move whose lookahead value, averaged over the model's
+    /// [`Tuning::samples`] best candidates per opponent, is highest.
+    fn averaged(&self, view: &Board, me: Seat) -> Square {
         let game = self.game.as_ref().expect("a game is on");
-        let right = game.recent.iter().filter(|&&r| r).count();
-        game.recent.len() >= RECENT / 2
-            && right as f64 >= self.tuning.trust * game.recent.len() as f64
-    }
-
-    /// The opponents' policies to search against: first the model's best
-    /// fit per opponent, then the best-fitting candidates as alternatives.
-    fn policies(&self) -> Vec<Policies> {
-        let game = self.game.as_ref().expect("a game is on");
-        let mut main = [Weights([1.0; MAX_CELLS]); 4];
-        for (seat, w) in main.iter_mut().enumerate() {
-            if seat != game.me {
-                *w = game.model.best_for(seat);
+        let k = self.tuning.samples;
+        let mut draws = vec![[Weights([1.0; MAX_CELLS]); MAX_PLAYERS]; k];
+        for seat in (0..view.players()).filter(|&s| s != me) {
+            for (draw, w) in draws.iter_mut().zip(game.model.ranked_for(seat, k)) {
+                draw[seat] = w;
             }
         }
-        let mut all = vec![Policies {
-            weights: main,
-            rule: self.rule,
-        }];
-        for w in game.model.ranked(ALTERNATIVES) {
-            all.push(Policies {
-                weights: [w; 4],
-                rule: self.rule,
-            });
-        }
-        all
-    }
-
-    /// Among `moves`, the one the lookahead against the model rates best.
-    fn by_model(&self, view: &Board, me: Seat, moves: &[Square]) -> Square {
-        let all = self.policies();
         let limits = lookahead::Limits {
-            budget: BUDGET / all.len() as u64,
+            budget: self.tuning.budget / k as u64,
             ..lookahead::Limits::default()
         };
-        // Each move's value under every guess: half the mean, half the worst.
-        let mut scores: Vec<(Square, f64, f64)> = Vec::new();
-        for policies in &all {
-            let (_, values) = Lookahead::new(me, policies, limits).decide_all(view);
-            if scores.is_empty() {
-                scores = values.iter().map(|&(m, v)| (m, 0.0, v)).collect();
+        let mut sums: Vec<(Square, f64)> = Vec::new();
+        for weights in draws {
+            let policies = Policies {
+                weights,
+                rule: self.rule,
+            };
+            let (_, values) = Lookahead::new(me, &policies, limits).decide_all(view);
+            if sums.is_empty() {
+                sums = values.iter().map(|&(m, _)| (m, 0.0)).collect();
             }
-            for (s, &(m, v)) in scores.iter_mut().zip(&values) {
+            for (s, &(m, v)) in sums.iter_mut().zip(&values) {
                 debug_assert_eq!(s.0, m);
-                s.1 += v / all.len() as f64;
-                s.2 = s.2.min(v);
+                s.1 += v;
             }
         }
-        scores.retain(|s| moves.contains(&s.0));
-        // Few cells can all be lost in one round: such moves come last.
-        if view.pieces(me).count() <= SAFETY_CELLS {
-            for s in scores.iter_mut() {
-                let mut after = *view;
-                after.play(s.0);
-                if fewest_after_round(&after, me, SAFETY_BUDGET) == Some(0) {
-                    s.1 -= WIPED_OUT;
-                    s.2 -= WIPED_OUT;
-                }
-            }
-        }
-        let rated = |&(_, mean, worst): &(Square, f64, f64)| 0.5 * mean + 0.5 * worst;
-        // Ties go to the earlier move of `moves` (BRS's best comes first).
-        let rank = |m: Square| moves.iter().position(|&x| x == m).expect("kept");
-        scores
-            .iter()
-            .fold(None::<(Square, f64)>, |best, s| match best {
-                Some((b, v)) if rated(s) < v || (rated(s) == v && rank(b) < rank(s.0)) => best,
-                _ => Some((s.0, rated(s))),
-            })
-            .expect("the mover has a move")
+        // Ties go to the first move in row-major order.
+        sums.iter()
+            .fold(sums[0], |b, &x| if x.1 > b.1 { x } else { b })
             .0
     }
 }
@@ -242,28 +187,14 @@ impl Agent<Board> for Best {
     fn choose(&mut self, view: &Board) -> Square {
         self.catch_up(view);
         let me = view.mover().expect("asked only when it can move");
-        // Best-Reply Search names the moves within the margin of its best;
-        // a trusted model picks among them, else BRS's move is played.
-        let margin = if self.trusted() {
-            (self.tuning.margin * f64::from(PIECE)).round() as i32
-        } else {
-            0
-        };
         let game = self.game.as_ref().expect("a game is on");
-        let (decision, near) = decide_near(
-            Kind::BestReply,
-            view,
-            me,
-            &game.eval,
-            self.tuning.search,
-            margin,
-        )
-        .expect("the mover has a move");
-        let mv = if near.len() > 1 {
-            let moves: Vec<Square> = near.iter().map(|&(m, _)| m).collect();
-            self.by_model(view, me, &moves)
+        let seen = game.model.choices().len();
+        let mv = if self.tuning.samples > 0 && seen >= self.tuning.after.max(1) {
+            self.averaged(view, me)
         } else {
-            decision.square
+            decide(Kind::BestReply, view, me, &game.eval, self.tuning.search)
+                .expect("the mover has a move")
+                .square
         };
         let mut after = *view;
         Game::apply(&mut after, mv);
@@ -386,13 +317,13 @@ mod tests {
     }
 
     #[test]
-    fn an_untrusted_model_plays_best_reply_search() {
+    fn before_any_choice_is_seen_it_plays_best_reply_search() {
         use tabula_solver::reversi::search::decide;
         for n in MIN_N..=MAX_N {
             let tuning = Tuning::default();
             let mut best = Best::new(stream(2, Purpose::Agent, 0, 0, 0), Arc::default());
             let board = Board::start(n).unwrap();
-            // Nothing observed yet: the model is not trusted.
+            // Nothing observed yet: Best-Reply Search.
             let expect = decide(
                 Kind::BestReply,
                 &board,
@@ -402,6 +333,73 @@ mod tests {
             );
             assert_eq!(Some(best.choose(&board)), expect.map(|d| d.square));
         }
+    }
+
+    #[test]
+    fn once_choices_are_seen_it_plays_the_best_mean_over_the_candidates() {
+        let n = 8;
+        let opp = clones(n, 7);
+        let tuning = Tuning {
+            samples: 3,
+            budget: 900,
+            ..Tuning::default()
+        };
+        let mut best = Best::tuned(stream(4, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
+        let mut board = Board::start(n).unwrap();
+        best.start_game(0, &board);
+        let mut checked = 0;
+        while let Some(seat) = board.mover() {
+            let mv = if seat == 0 {
+                // The model as it will be once this board is taken in.
+                let mut ahead =
+                    Best::tuned(stream(4, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
+                ahead.rng = best.rng.clone();
+                ahead.game = best.game.as_ref().map(|g| Game1 {
+                    me: g.me,
+                    eval: Evaluation::new(n),
+                    model: g.model.clone(),
+                    after: g.after,
+                });
+                ahead.catch_up(&board);
+                let mv = best.choose(&board);
+                let model = &ahead.game.as_ref().unwrap().model;
+                if !model.choices().is_empty() {
+                    // Every candidate set searched alone; the mean decides.
+                    let limits = lookahead::Limits {
+                        budget: 300,
+                        ..lookahead::Limits::default()
+                    };
+                    let mut sum: Vec<f64> = Vec::new();
+                    for k in 0..3 {
+                        let mut weights = [Weights([1.0; MAX_CELLS]); MAX_PLAYERS];
+                        for (s, w) in weights.iter_mut().enumerate().take(board.players()).skip(1) {
+                            *w = model.ranked_for(s, 3)[k];
+                        }
+                        let policies = Policies {
+                            weights,
+                            rule: Rule::default(),
+                        };
+                        let (_, values) = Lookahead::new(0, &policies, limits).decide_all(&board);
+                        sum.resize(values.len(), 0.0);
+                        for (a, (_, v)) in sum.iter_mut().zip(values) {
+                            *a += v;
+                        }
+                    }
+                    let top = sum.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let first = sum.iter().position(|&v| v == top).unwrap();
+                    assert_eq!(mv, board.moves()[first], "{board:?}");
+                    checked += 1;
+                }
+                mv
+            } else {
+                opp[seat - 1]
+                    .weights
+                    .choose(&board, Rule::default())
+                    .unwrap()
+            };
+            board.play(mv);
+        }
+        assert!(checked > 5, "{checked}");
     }
 
     #[test]

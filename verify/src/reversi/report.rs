@@ -116,6 +116,8 @@ pub struct SizeResult {
     pub oracle_share: Option<f64>,
     /// Cases lost by a fault.
     pub faults: usize,
+    /// Its model's right predictions of the opponents' moves and predictions made on this side.
+    pub predictions: (u64, u64),
 }
 
 /// One player's report.
@@ -165,9 +167,9 @@ pub fn run(
 ) -> Report {
     let cases = settings.case_list();
     assert_eq!(cases.len(), opponents.len(), "one draw per case");
-    let predictions: Vec<Arc<Predictions>> =
-        settings.players.iter().map(|_| Arc::default()).collect();
     let jobs = settings.players.len() * cases.len();
+    // One count per game, summed per side and per player afterwards.
+    let predictions: Vec<Arc<Predictions>> = (0..jobs).map(|_| Arc::default()).collect();
     let results = tournament::run(jobs, progress, |job| {
         let (p, c) = (job / cases.len(), job % cases.len());
         let (n, _) = cases[c];
@@ -181,7 +183,7 @@ pub fn run(
             .collect();
         // The referee's stream for `--agent`: the same player in every case.
         let rng = stream(settings.seed, Purpose::Agent, 0, 0, 0);
-        let agent = case_agent(&settings.players[p], rng, &computers, &predictions[p])
+        let agent = case_agent(&settings.players[p], rng, &computers, &predictions[job])
             .expect("names were checked");
         let mut tested = Local(agent);
         referee_case(
@@ -206,6 +208,17 @@ pub fn run(
         .enumerate()
         .map(|(p, name)| {
             let mine = &results[p * cases.len()..(p + 1) * cases.len()];
+            let counted = &predictions[p * cases.len()..(p + 1) * cases.len()];
+            let counts_where = |keep: &dyn Fn(usize) -> bool| {
+                counted
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, _)| keep(cases[c].0))
+                    .fold((0, 0), |(r, a), (_, x)| {
+                        let (right, asked) = x.counts();
+                        (r + right, a + asked)
+                    })
+            };
             let sizes = settings
                 .sizes
                 .iter()
@@ -220,17 +233,18 @@ pub fn run(
                         scores,
                         oracle_share: None,
                         faults: here.iter().filter(|r| r.fault.is_some()).count(),
+                        predictions: counts_where(&|side| side == n),
                     }
                 })
                 .collect();
-            let counts = predictions[p].counts();
+            let counts = counts_where(&|_| true);
             PlayerResult {
                 player: name.clone(),
                 reference: REFERENCE_AGENTS.contains(&name.as_str()),
                 total: mine.iter().map(|r| r.score).sum(),
                 oracle_share: None,
                 predictions: counts,
-                prediction_rate: predictions[p].rate(),
+                prediction_rate: rate(counts),
                 sizes,
             }
         })
@@ -250,6 +264,11 @@ pub fn run(
 /// A case's name in logs, as the referee names it (`N=7 case 0`).
 pub fn case_label(n: usize, k: usize) -> String {
     format!("N={n} case {k}")
+}
+
+/// right / asked, when any prediction was made.
+pub fn rate((right, asked): (u64, u64)) -> Option<f64> {
+    (asked > 0).then(|| right as f64 / asked as f64)
 }
 
 /// (score − floor) / (ceiling − floor), when the ceiling is above the floor.
@@ -380,6 +399,26 @@ impl Report {
             }
             out += &table.to_markdown();
         }
+        let predicting: Vec<&PlayerResult> = self
+            .players
+            .iter()
+            .filter(|p| p.predictions.1 > 0)
+            .collect();
+        if !predicting.is_empty() {
+            out += "\nHow often a player's model named the opponents' next move, per side (right / predicted):\n\n";
+            let mut headers = vec!["player".to_string(), "all".to_string()];
+            headers.extend(first.sizes.iter().map(|s| format!("{0}×{0}", s.n)));
+            let mut table = Table::new(&headers);
+            let pct = |c: (u64, u64)| {
+                rate(c).map_or("-".into(), |r| format!("{:.1}% of {}", 100.0 * r, c.1))
+            };
+            for p in predicting {
+                let mut row = vec![name(p), pct(p.predictions)];
+                row.extend(p.sizes.iter().map(|s| pct(s.predictions)));
+                table.row(&row);
+            }
+            out += &table.to_markdown();
+        }
         out
     }
 }
@@ -397,6 +436,7 @@ mod tests {
             total: scores.iter().sum(),
             oracle_share: None,
             faults: 0,
+            predictions: (0, 0),
         }
     }
 
@@ -538,6 +578,33 @@ mod tests {
             serde_json::to_string(&r).unwrap(),
             serde_json::to_string(&again).unwrap()
         );
+    }
+
+    #[test]
+    fn predictions_are_counted_per_side_and_add_up_to_the_players_total() {
+        let settings = small(&["greedy", "best"], 4);
+        let r = run(
+            &settings,
+            &evolve_cases(&settings, &|_| {}),
+            &|_| {},
+            &GameLog::off(),
+        );
+        let best = &r.players[1];
+        // best predicts every opponent move after the first ones, on every side.
+        for s in &best.sizes {
+            assert!(
+                s.predictions.1 > 0 && s.predictions.0 <= s.predictions.1,
+                "{s:?}"
+            );
+        }
+        let sum = best.sizes.iter().fold((0, 0), |a, s| {
+            (a.0 + s.predictions.0, a.1 + s.predictions.1)
+        });
+        assert_eq!(sum, best.predictions);
+        assert_eq!(best.prediction_rate, rate(sum));
+        assert!(r.players[0].sizes.iter().all(|s| s.predictions == (0, 0)));
+        let text = r.to_markdown();
+        assert!(text.contains("per side (right / predicted)"), "{text}");
     }
 
     #[test]
