@@ -611,20 +611,83 @@ impl Ismcts {
         if !self.root_exact || view.stock != 0 {
             return None;
         }
-        let deals = [Sample::new(view.unseen(), 1.0)];
-        if let Some(mv) = super::endgame_table().and_then(|t| table_move(t, view, &deals)) {
-            return Some(mv);
-        }
         let pos = position_of(view, view.unseen());
-        if pos.hands[0].len() + pos.hands[1].len() > ROOT_TILES {
-            return None;
+        let optimal: Vec<Move> = match super::endgame_table().map(|t| t.best_moves(&pos)) {
+            Some(Ok(moves)) => moves.into_iter().collect(),
+            _ => {
+                if pos.hands[0].len() + pos.hands[1].len() > ROOT_TILES {
+                    return None;
+                }
+                let endgame = self.endgame.get_or_insert_with(|| Endgame::new(TABLE_BITS));
+                endgame.best_moves(&pos).into_iter().collect()
+            }
+        };
+        let heaviest = optimal.iter().copied().max_by_key(|&mv| heft(mv));
+        if !self.tree_model || optimal.len() < 2 {
+            return heaviest;
         }
-        let endgame = self.endgame.get_or_insert_with(|| Endgame::new(TABLE_BITS));
-        endgame
-            .best_moves(&pos)
-            .into_iter()
-            .max_by_key(|&mv| heft(mv))
+        // Among the optimal moves, the one the modelled other seat answers worst.
+        let post = self.tracker.posterior;
+        let top = (0..COMPONENTS.len()).max_by(|&a, &b| post[a].total_cmp(&post[b]));
+        let them = COMPONENTS[top.unwrap_or(Component::Soft as usize)];
+        if them == Component::Soft {
+            return heaviest;
+        }
+        let me = view.seat as u8;
+        let mut nodes = RESPONSE_NODES;
+        let mut best: Option<(f64, i32, Move)> = None;
+        for &mv in &optimal {
+            let mut missing = self.tracker.read();
+            if mv == Move::Pass {
+                missing |= number_bit(pos.left) | number_bit(pos.right);
+            }
+            let v = response_value(pos.after(mv), me, them, missing, &mut nodes)?;
+            if best.is_none_or(|(bv, bh, _)| (v, heft(mv)) > (bv, bh)) {
+                best = Some((v, heft(mv), mv));
+            }
+        }
+        best.map(|(_, _, mv)| mv).or(heaviest)
     }
+}
+
+/// The most positions [`response_value`] may visit per decision.
+const RESPONSE_NODES: u32 = 20_000;
+
+/// `me`'s score in a stock-empty `pos` when it plays its best and the other
+/// seat plays `them`'s moves (`missing`: what it has read of `me`'s hand);
+/// `None` once `nodes` run out.
+fn response_value(
+    pos: Position,
+    me: u8,
+    them: Component,
+    missing: Numbers,
+    nodes: &mut u32,
+) -> Option<f64> {
+    *nodes = nodes.checked_sub(1)?;
+    if pos.is_over() {
+        let s = pos.score();
+        return Some(if me == 0 { s } else { 1.0 - s });
+    }
+    if pos.mover != me {
+        let mv = match them {
+            Component::Server => server::position_move(&pos, &server::SHIPPED, missing),
+            Component::Heaviest => heaviest_position_move(&pos),
+            Component::Soft => policy_move(&pos),
+        };
+        return response_value(pos.after(mv), me, them, missing, nodes);
+    }
+    let mut best: f64 = 0.0;
+    for &mv in pos.moves().iter() {
+        let mut read = missing;
+        if mv == Move::Pass {
+            read |= number_bit(pos.left) | number_bit(pos.right);
+        }
+        best = best.max(response_value(pos.after(mv), me, them, read, nodes)?);
+        if best >= 1.0 {
+            break;
+        }
+    }
+    Some(best)
 }
 
 /// The most tiles in hands for an exact solve at a stock-empty root.
@@ -1058,6 +1121,32 @@ mod tests {
                 "{name}: mean posterior {mean:?}"
             );
         }
+    }
+
+    /// With the stock empty, the best answer to a fixed other seat is worth
+    /// at least the game's exact value (it must meet every answer), and
+    /// exactly it when that value is already a win.
+    #[test]
+    fn a_response_to_the_model_is_worth_the_exact_value_or_more() {
+        let mut endgame = Endgame::new(16);
+        let mut checked = 0;
+        for pos in random_positions(12_000, 31) {
+            let tiles = pos.hands[0].len() + pos.hands[1].len();
+            if !pos.stock.is_empty() || tiles > 12 || pos.is_over() {
+                continue;
+            }
+            let exact = endgame.solve(&pos).score();
+            for them in COMPONENTS {
+                let mut nodes = RESPONSE_NODES;
+                let v = response_value(pos, pos.mover, them, 0, &mut nodes).expect("small");
+                assert!(v >= exact, "{pos:?} {them:?}: {v} < {exact}");
+                if exact == 1.0 {
+                    assert_eq!(v, 1.0);
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked} positions checked");
     }
 
     #[test]
