@@ -21,7 +21,10 @@
 //! its legal placements it picks tile `t` with probability proportional to
 //! `exp(beta * pips(t))` (a soft heaviest-first player). [`Sample::weight`] is
 //! the likelihood of its observed placements under that model (1 with
-//! `beta = 0`), to be used as an importance weight.
+//! `beta = 0`), to be used as an importance weight. A richer
+//! [`OpponentModel`] (a few component policies mixed over the game, replayed
+//! on each placement's [`Decision`] with the sampled hand then) may take its
+//! place ([`Knowledge::sampler_with`]).
 
 use std::collections::HashMap;
 
@@ -74,6 +77,39 @@ pub enum Act {
     },
 }
 
+/// What the opponent saw when it placed a tile: enough to replay a model
+/// of it (its own hand comes from the sampled deal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The tile it placed.
+    pub tile: Tile,
+    /// The end it went to.
+    pub side: Side,
+    /// The open numbers (left, right) before it was placed.
+    pub ends: (u8, u8),
+    /// The tiles on the line before it was placed.
+    pub line: Tiles,
+    /// The stock when it placed (after its draws).
+    pub stock: u32,
+    /// The numbers it had read us to lack from our draws and passes (as the
+    /// ladder's `Reading` does: a draw sets them to the ends we faced, a pass adds them).
+    pub read: u16,
+    /// Every tile of the case.
+    pub all: Tiles,
+}
+
+/// A model of the opponent's placements, made of a few component policies
+/// mixed over a whole game (so the views tell which one it follows).
+pub trait OpponentModel: std::fmt::Debug + Send + Sync {
+    /// The components' prior weights (at most [`MAX_MODELS`], summing to 1).
+    fn priors(&self) -> &[f64];
+    /// Per component, the probability that an opponent holding `held` made `decision`.
+    fn placement(&self, decision: &Decision, held: Tiles, out: &mut [f64; MAX_MODELS]);
+}
+
+/// The most components of an [`OpponentModel`].
+pub const MAX_MODELS: usize = 4;
+
 /// Why a view does not follow from the previous one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("inconsistent views: {0}")]
@@ -88,6 +124,10 @@ pub struct Knowledge {
     opponent_opened: Option<bool>,
     /// The opponent's acts, in order.
     acts: Vec<Act>,
+    /// Per act: the line, the stock and the numbers it had read us to lack then.
+    contexts: Vec<(Tiles, u32, u16)>,
+    /// The numbers the opponent has read us to lack (see [`Decision::read`]).
+    read: u16,
     /// The last view seen: hand set, line tiles, ends, stock.
     last: Option<Seen>,
     /// Set when a view could not be explained; the sampler then ignores the acts.
@@ -114,6 +154,8 @@ impl Knowledge {
             opening: None,
             opponent_opened: None,
             acts: Vec::new(),
+            contexts: Vec::new(),
+            read: 0,
             last: None,
             confused: false,
         }
@@ -138,6 +180,31 @@ impl Knowledge {
     /// Whether the opponent placed the opening tile (once a view was seen).
     pub fn opponent_opened(&self) -> Option<bool> {
         self.opponent_opened
+    }
+
+    /// The numbers the opponent has read us to lack (see [`Decision::read`]).
+    pub fn read_of_us(&self) -> u16 {
+        self.read
+    }
+
+    /// The opponent's placements so far with what it saw then (see [`Decision`]).
+    pub fn decisions(&self) -> Vec<Decision> {
+        self.acts
+            .iter()
+            .zip(&self.contexts)
+            .filter_map(|(act, &(line, stock, read))| match *act {
+                Act::Place { tile, side, ends } => Some(Decision {
+                    tile,
+                    side,
+                    ends,
+                    line,
+                    stock,
+                    read,
+                    all: self.rules.tiles(),
+                }),
+                _ => None,
+            })
+            .collect()
     }
 
     /// Whether some view could not be explained (the acts are then ignored).
@@ -224,12 +291,18 @@ impl Knowledge {
         if gained.len() > 1 || lost.len() > 1 || !gained.and(lost).is_empty() {
             return Self::bad("the hand changed by more than one tile");
         }
+        let faced = (1u16 << last.ends.0) | (1u16 << last.ends.1);
         if gained.len() == 1 {
             // Our draw: nothing else happened.
             if !lost.is_empty() || line != last.line || view.stock + 1 != last.stock {
                 return Self::bad("a draw changed more than hand and stock");
             }
+            self.read = faced;
             return Ok(());
+        }
+        if lost.is_empty() {
+            // Our pass.
+            self.read |= faced;
         }
         // Our placement (or pass), then the opponent's turn.
         let mut mine = last;
@@ -281,7 +354,9 @@ impl Knowledge {
         let drawn = before.stock - view.stock;
         let forbidden = Tiles::matching(before.ends.0, before.ends.1);
         let placed = new.iter().next();
+        let context = (before.line, view.stock, self.read);
         if drawn > 0 {
+            self.contexts.push(context);
             self.acts.push(Act::Draws {
                 forbidden,
                 count: drawn,
@@ -304,6 +379,7 @@ impl Knowledge {
                 if !fits {
                     return Self::bad(format!("the opponent's tile {tile} does not fit"));
                 }
+                self.contexts.push(context);
                 self.acts.push(Act::Place {
                     tile,
                     side,
@@ -314,6 +390,7 @@ impl Knowledge {
                 if view.stock != 0 {
                     return Self::bad("the opponent passed with tiles in the stock");
                 }
+                self.contexts.push(context);
                 self.acts.push(Act::Pass { forbidden });
             }
         }
@@ -324,6 +401,17 @@ impl Knowledge {
     /// given to [`Knowledge::update`]), with the model's `beta`.
     pub fn sampler(&self, view: &View, beta: f64) -> Sampler {
         Sampler::new(self, view, beta, MAX_STATES)
+    }
+
+    /// The exact sampler of the opponent's hand at `view`, its placements
+    /// weighed by `model`.
+    pub fn sampler_with(&self, view: &View, model: std::sync::Arc<dyn OpponentModel>) -> Sampler {
+        let mut s = Sampler::new(self, view, 1.0, MAX_STATES);
+        s.model = Some(model);
+        if self.confused {
+            s.contexts.clear();
+        }
+        s
     }
 
     /// The sampler with the draw runs merged past `max_states` DP states
@@ -364,6 +452,20 @@ pub struct Sample {
     pub hand: Tiles,
     /// The likelihood of its observed placements under the model (an importance weight).
     pub weight: f64,
+    /// Per component of an [`OpponentModel`], the likelihood under it alone
+    /// (`weight` is their mix by the priors; the `beta` model is component 0).
+    pub parts: [f64; MAX_MODELS],
+}
+
+impl Sample {
+    /// A hand with a weight and no per-component likelihoods.
+    pub fn new(hand: Tiles, weight: f64) -> Sample {
+        Sample {
+            hand,
+            weight,
+            parts: [weight, 0.0, 0.0, 0.0],
+        }
+    }
 }
 
 /// Up to this many epoch assignments of a hand, [`Sampler::enumerate`]
@@ -377,11 +479,21 @@ const ENUMERATION_STEPS: u32 = 20_000;
 /// The most DP states before the draw epochs are merged into one (a relaxation).
 const MAX_STATES: usize = 1 << 12;
 
+/// Per (act, the opponent's hand then): the model's components' probabilities of the act.
+type PartsCache = HashMap<(usize, u64), [f64; MAX_MODELS]>;
+
 /// The exact sampler of the opponent's hand given a [`Knowledge`] and the current view.
 #[derive(Clone, Debug)]
 pub struct Sampler {
     acts: Vec<Act>,
     beta: f64,
+    /// A model replacing `beta`'s, with the acts' contexts and the case's tiles.
+    model: Option<std::sync::Arc<dyn OpponentModel>>,
+    contexts: Vec<(Tiles, u32, u16)>,
+    all: Tiles,
+    /// Per (act, hand then): the components' probabilities of the act.
+    /// (Shared by the samplers [`Sampler::forced`] derives.)
+    cache: std::rc::Rc<std::cell::RefCell<PartsCache>>,
     /// Tiles the opponent holds for sure (none unless the views were incomplete).
     unseen: Tiles,
     /// The size of the opponent's hand now.
@@ -555,6 +667,10 @@ impl Sampler {
         let mut sampler = Sampler {
             acts,
             beta,
+            model: None,
+            contexts: k.contexts.clone(),
+            all: rules.tiles(),
+            cache: Default::default(),
             unseen,
             in_hand,
             stock,
@@ -745,9 +861,11 @@ impl Sampler {
             .filter(|(it, e)| it.played_at == NEVER && **e != usize::MAX)
             .map(|(it, _)| it.tile)
             .collect();
+        let parts = self.likelihoods(&epochs);
         Sample {
             hand,
-            weight: self.likelihood(&epochs),
+            weight: self.mix(&parts),
+            parts,
         }
     }
 
@@ -756,15 +874,77 @@ impl Sampler {
         for i in (1..tiles.len()).rev() {
             tiles.swap(i, rng.random_range(0..=i));
         }
-        Sample {
-            hand: tiles.into_iter().take(self.in_hand as usize).collect(),
-            weight: 1.0,
-        }
+        Sample::new(tiles.into_iter().take(self.in_hand as usize).collect(), 1.0)
     }
 
     /// The model's probability of the opponent's observed placements, given
     /// every item's epoch (`usize::MAX` = in the stock).
-    fn likelihood(&self, epochs: &[usize]) -> f64 {
+    /// The priors' mix of per-component likelihoods.
+    fn mix(&self, parts: &[f64; MAX_MODELS]) -> f64 {
+        match &self.model {
+            Some(m) => m.priors().iter().zip(parts).map(|(p, l)| p * l).sum(),
+            None => parts[0],
+        }
+    }
+
+    /// Per component, the probability of the opponent's observed placements
+    /// given every item's epoch (`usize::MAX` = in the stock).
+    fn likelihoods(&self, epochs: &[usize]) -> [f64; MAX_MODELS] {
+        if let Some(model) = &self.model {
+            return self.model_likelihoods(&**model, epochs);
+        }
+        [self.beta_likelihood(epochs), 0.0, 0.0, 0.0]
+    }
+
+    /// [`Sampler::likelihoods`] under an [`OpponentModel`].
+    fn model_likelihoods(&self, model: &dyn OpponentModel, epochs: &[usize]) -> [f64; MAX_MODELS] {
+        let mut held: Vec<(Tile, usize, usize)> = self.fixed.clone();
+        for (it, &e) in self.items.iter().zip(epochs) {
+            if e != usize::MAX {
+                held.push((it.tile, e, it.played_at));
+            }
+        }
+        let mut parts = [1.0; MAX_MODELS];
+        let mut epoch = 0;
+        for (i, act) in self.acts.iter().enumerate() {
+            match *act {
+                Act::Draws { .. } => epoch += 1,
+                Act::Pass { .. } => {}
+                Act::Place { tile, side, ends } => {
+                    let Some(&(line, stock, read)) = self.contexts.get(i) else {
+                        continue;
+                    };
+                    let hand: Tiles = held
+                        .iter()
+                        .filter(|&&(_, e, out)| e <= epoch && out >= i)
+                        .map(|&(t, _, _)| t)
+                        .collect();
+                    let key = (i, hand.0);
+                    let cached = self.cache.borrow().get(&key).copied();
+                    let p = cached.unwrap_or_else(|| {
+                        let decision = Decision {
+                            tile,
+                            side,
+                            ends,
+                            line,
+                            stock,
+                            read,
+                            all: self.all,
+                        };
+                        let mut out = [0.0; MAX_MODELS];
+                        model.placement(&decision, hand, &mut out);
+                        self.cache.borrow_mut().insert(key, out);
+                        out
+                    });
+                    parts.iter_mut().zip(p).for_each(|(a, b)| *a *= b);
+                }
+            }
+        }
+        parts
+    }
+
+    /// The `beta` model's likelihood (a soft heaviest-first player).
+    fn beta_likelihood(&self, epochs: &[usize]) -> f64 {
         if self.beta == 0.0 {
             return 1.0;
         }
@@ -827,7 +1007,8 @@ impl Sampler {
         subsets(&tiles, m, 0, &mut chosen, &mut |hand: Tiles| {
             let forced = self.forced(hand);
             if forced.total > 0.0 {
-                let exact = (self.beta == 0.0).then_some(1.0).or_else(|| {
+                let plain = self.beta == 0.0 && self.model.is_none();
+                let exact = plain.then_some([1.0, 0.0, 0.0, 0.0]).or_else(|| {
                     (forced.total <= EXACT_LIKELIHOOD)
                         .then(|| forced.mean_likelihood())
                         .flatten()
@@ -835,20 +1016,29 @@ impl Sampler {
                 let like = if let Some(like) = exact {
                     like
                 } else {
-                    (0..draws.max(1))
-                        .map(|_| forced.sample(rng).weight)
-                        .sum::<f64>()
-                        / draws.max(1) as f64
+                    let mut sum = [0.0; MAX_MODELS];
+                    for _ in 0..draws.max(1) {
+                        let p = forced.sample(rng).parts;
+                        sum.iter_mut()
+                            .zip(p)
+                            .for_each(|(a, b)| *a += b / draws.max(1) as f64);
+                    }
+                    sum
                 };
+                let parts = like.map(|l| forced.total * l);
                 out.push(Sample {
                     hand,
-                    weight: forced.total * like,
+                    weight: self.mix(&parts),
+                    parts,
                 });
             }
         });
         let sum: f64 = out.iter().map(|s| s.weight).sum();
         if sum > 0.0 {
-            out.iter_mut().for_each(|s| s.weight /= sum);
+            for s in &mut out {
+                s.weight /= sum;
+                s.parts.iter_mut().for_each(|p| *p /= sum);
+            }
         }
         Some(out)
     }
@@ -862,10 +1052,10 @@ impl Sampler {
     }
 
     /// The model's likelihood averaged over every consistent assignment (few).
-    fn mean_likelihood(&self) -> Option<f64> {
+    fn mean_likelihood(&self) -> Option<[f64; MAX_MODELS]> {
         let mut epochs = vec![usize::MAX; self.items.len()];
         let mut caps: Vec<u32> = self.slots.iter().map(|s| s.1).collect();
-        let (mut sum, mut count) = (0.0, 0.0);
+        let (mut sum, mut count) = ([0.0; MAX_MODELS], 0.0);
         let mut steps = ENUMERATION_STEPS;
         self.each_assignment(
             0,
@@ -874,11 +1064,12 @@ impl Sampler {
             self.stock,
             &mut steps,
             &mut |e| {
-                sum += self.likelihood(e);
+                let p = self.likelihoods(e);
+                sum.iter_mut().zip(p).for_each(|(a, b)| *a += b);
                 count += 1.0;
             },
         );
-        (steps > 0).then(|| if count > 0.0 { sum / count } else { 0.0 })
+        (steps > 0).then(|| sum.map(|x| if count > 0.0 { x / count } else { 0.0 }))
     }
 
     /// Calls `f` with every consistent assignment of items `i..`, giving up

@@ -3,6 +3,7 @@
 
 pub mod clairvoyant;
 pub mod ladder;
+pub mod model;
 pub mod players;
 pub mod referee;
 pub mod report;

@@ -9,14 +9,17 @@
 //!   deal sampled per iteration (in proportion to its weight), UCT over the
 //!   root player's information sets (draws are chance inside an iteration),
 //!   uniformly random playouts, [`ITERATIONS`] per decision.
-//! - `best`: the same tree search with [`BEST_ITERATIONS`], playouts by
-//!   [`policy_move`] (go out, block the other hand, keep a fitting tile,
-//!   doubles, heavy tiles) with 30% random moves, the exact [`Endgame`]
-//!   solve as the playout's value once the stock is empty and at most 10
-//!   tiles are in hands, and with the stock empty at the root (the other
-//!   hand is then known) the exact solver's move (the N=5 table when
-//!   installed). Measured above the chance-search design it replaced
-//!   ([`DealSearcher::mean`]), whose horizon estimate was its weak point.
+//! - `best`: the same tree search with [`BEST_ITERATIONS`], a model of the
+//!   other seat ([`LadderModel`]: the server's evaluation, heaviest-first or
+//!   a soft heaviest-first catch-all, mixed over the game) weighing the
+//!   deals by how likely its observed placements are, and deciding its moves
+//!   in the tree and the playouts by the component the iteration's deal
+//!   drew (10% random); its own playout moves by [`policy_move`] (go out,
+//!   block the other hand, keep a fitting tile, doubles, heavy tiles) with
+//!   30% random moves; the exact [`Endgame`] solve as the playout's value
+//!   once the stock is empty and at most 10 tiles are in hands, and with
+//!   the stock empty at the root (the other hand is then known) the exact
+//!   solver's move (the N=5 table when installed).
 //! - `pimc`: per sampled deal the chance search of [`evaluate_moves`] (the
 //!   real objective, draws as chance, exact once the stock is empty); each
 //!   deal votes for its best move (weighted by the deal's probability), as
@@ -26,7 +29,9 @@
 
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::dominoes::inference::{Knowledge, Sample};
+use std::sync::Arc;
+
+use tabula_solver::dominoes::inference::{Knowledge, MAX_MODELS, OpponentModel, Sample, Sampler};
 use tabula_solver::dominoes::search::Endgame;
 use tabula_solver::dominoes::search::{
     Budget, Evaluation, MoveValues, Table, evaluate_moves, final_score, horizon_value,
@@ -37,6 +42,9 @@ use tabula_solver::{Game, Seat};
 use tabula_tables::dominoes::DominoesTable;
 
 use super::clairvoyant::position_of;
+use super::ladder::{Numbers, number_bit};
+use super::model::{COMPONENTS, Component, LadderModel, heaviest_position_move};
+use super::server;
 use crate::agent::Agent;
 
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
@@ -53,14 +61,19 @@ pub const BEST_ITERATIONS: u32 = 3_000;
 pub const BEST_ROLLOUTS: Rollouts = Rollouts {
     random: 0.3,
     endgame_tiles: 10,
+    opponent_random: Some(0.1),
 };
 /// Table slots (`2^bits`) kept across decisions.
 const TABLE_BITS: u32 = 16;
 
 /// The other hand as far as the views show it: the game's knowledge.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Tracker {
     know: Option<Knowledge>,
+    /// The model weighing the opponent's placements (else the `BETA` model).
+    model: Option<Arc<LadderModel>>,
+    /// The components' posterior at the last sampled decision of the game.
+    posterior: [f64; MAX_MODELS],
 }
 
 impl Tracker {
@@ -69,6 +82,10 @@ impl Tracker {
         let mut know = Knowledge::new(view.rules);
         know.start(view.rules, opening);
         self.know = Some(know);
+        self.posterior = [0.0; MAX_MODELS];
+        if let Some(m) = &self.model {
+            self.posterior[..m.priors().len()].copy_from_slice(m.priors());
+        }
     }
 
     /// Reads the view; up to `limit` deals (every consistent one when that
@@ -78,13 +95,41 @@ impl Tracker {
         // A view that cannot be explained leaves the knowledge confused: still play.
         let _ = know.update(view);
         if view.stock == 0 {
-            // The other hand is every unseen tile.
-            return vec![Sample {
-                hand: view.unseen(),
-                weight: 1.0,
-            }];
+            // The other hand is every unseen tile; the components as last seen.
+            let mut deal = Sample::new(view.unseen(), 1.0);
+            if let Some(m) = &self.model {
+                for (i, p) in m.priors().iter().enumerate() {
+                    deal.parts[i] = self.posterior[i] / p;
+                }
+            }
+            return vec![deal];
         }
-        let sampler = know.sampler(view, BETA);
+        let sampler = match &self.model {
+            Some(m) => know.sampler_with(view, m.clone()),
+            None => know.sampler(view, BETA),
+        };
+        let deals = self.sample(&sampler, limit, rng);
+        if let Some(m) = &self.model {
+            let mut post = [0.0; MAX_MODELS];
+            for d in &deals {
+                for (i, p) in m.priors().iter().enumerate() {
+                    post[i] += p * d.parts[i];
+                }
+            }
+            let sum: f64 = post.iter().sum();
+            if sum > 0.0 {
+                self.posterior = post.map(|x| x / sum);
+            }
+        }
+        deals
+    }
+
+    /// The numbers the other seat has read us to lack (0 before a view).
+    fn read(&self) -> Numbers {
+        self.know.as_ref().map_or(0, |k| k.read_of_us())
+    }
+
+    fn sample(&self, sampler: &Sampler, limit: usize, rng: &mut ChaCha8Rng) -> Vec<Sample> {
         if let Some(all) = sampler.enumerate(limit, 8, rng)
             && !all.is_empty()
         {
@@ -93,16 +138,24 @@ impl Tracker {
         let mut deals: Vec<Sample> = (0..limit).map(|_| sampler.sample(rng)).collect();
         let total: f64 = deals.iter().map(|d| d.weight).sum();
         if total > 0.0 {
-            deals.iter_mut().for_each(|d| d.weight /= total);
+            for d in &mut deals {
+                d.weight /= total;
+                d.parts.iter_mut().for_each(|p| *p /= total);
+            }
         } else {
-            deals.iter_mut().for_each(|d| d.weight = 1.0 / limit as f64);
+            deals
+                .iter_mut()
+                .for_each(|d| *d = Sample::new(d.hand, 1.0 / limit as f64));
         }
         // The same hand sampled twice is searched once.
         deals.sort_by_key(|d| d.hand.0);
         let mut merged: Vec<Sample> = Vec::with_capacity(deals.len());
         for d in deals {
             match merged.last_mut() {
-                Some(m) if m.hand == d.hand => m.weight += d.weight,
+                Some(m) if m.hand == d.hand => {
+                    m.weight += d.weight;
+                    m.parts.iter_mut().zip(d.parts).for_each(|(a, b)| *a += b);
+                }
                 _ => merged.push(d),
             }
         }
@@ -193,7 +246,7 @@ impl DealSearcher {
             deals: deals.max(1),
             nodes,
             rng,
-            tracker: Tracker { know: None },
+            tracker: Tracker::default(),
             table: None,
         }
     }
@@ -311,6 +364,10 @@ pub struct Rollouts {
     /// Solve exactly (with the endgame table) once the stock is empty and at
     /// most this many tiles are in hands; 0: play out to the end.
     pub endgame_tiles: u32,
+    /// With a model of the other seat ([`LadderModel`]): its random moves'
+    /// rate, and otherwise the move of the model's component that the
+    /// iteration's deal drew; without (`None`) it plays like the searcher.
+    pub opponent_random: Option<f64>,
 }
 
 impl Rollouts {
@@ -318,6 +375,7 @@ impl Rollouts {
     pub const RANDOM: Rollouts = Rollouts {
         random: 1.0,
         endgame_tiles: 0,
+        opponent_random: None,
     };
 }
 
@@ -333,6 +391,10 @@ pub struct Ismcts {
     rng: ChaCha8Rng,
     tracker: Tracker,
     endgame: Option<Endgame>,
+    /// Deals sampled per decision (every consistent one when at most that many).
+    samples: usize,
+    /// Whether the other seat's moves in the tree are its model's (else UCT's).
+    tree_model: bool,
 }
 
 /// A node of the tree: one per sequence of placements and passes from the root.
@@ -362,10 +424,15 @@ impl Ismcts {
         Ismcts::with(rng, "ismcts", iterations, Rollouts::RANDOM, false)
     }
 
-    /// `best`: [`BEST_ITERATIONS`] per decision, [`BEST_ROLLOUTS`], a
-    /// stock-empty root solved exactly.
+    /// `best`: [`BEST_ITERATIONS`] per decision, deals weighed by the
+    /// [`LadderModel`] of the other seat, whose moves in the tree and the
+    /// playouts are its model's ([`BEST_ROLLOUTS`]), a stock-empty root
+    /// solved exactly.
     pub fn best(rng: ChaCha8Rng) -> Ismcts {
-        Ismcts::with(rng, "best", BEST_ITERATIONS, BEST_ROLLOUTS, true)
+        let mut best = Ismcts::with(rng, "best", BEST_ITERATIONS, BEST_ROLLOUTS, true);
+        best.tracker.model = Some(Arc::new(LadderModel::default()));
+        best.tree_model = true;
+        best
     }
 
     /// An ISMCTS player named `name` with the given playouts, solving a
@@ -384,8 +451,10 @@ impl Ismcts {
             root_exact,
             explore: EXPLORE,
             rng,
-            tracker: Tracker { know: None },
+            tracker: Tracker::default(),
             endgame: None,
+            samples: 256,
+            tree_model: false,
         }
     }
 
@@ -453,14 +522,21 @@ pub fn policy_move(pos: &Position) -> Move {
 }
 
 impl Ismcts {
-    /// A playout from `pos` under the player's [`Rollouts`]; seat 0's score.
-    fn rollout(&mut self, mut pos: Position) -> f64 {
+    /// A playout from `pos` under the player's [`Rollouts`], `me` the
+    /// searching seat; seat 0's score.
+    /// `them` the other seat's component and `missing` what it has read of
+    /// `me`'s hand (the server's reading).
+    fn rollout(&mut self, mut pos: Position, me: u8, them: Component, mut missing: Numbers) -> f64 {
         let r = self.rollouts;
         if r.random >= 1.0 && r.endgame_tiles == 0 {
             return playout(pos, &mut self.rng);
         }
         loop {
+            let stock = pos.stock.len();
             draw_until_fit(&mut pos, &mut self.rng);
+            if pos.mover == me && pos.stock.len() < stock {
+                missing = number_bit(pos.left) | number_bit(pos.right);
+            }
             if pos.is_over() {
                 return pos.score();
             }
@@ -469,14 +545,63 @@ impl Ismcts {
                 let s = endgame.solve(&pos).score();
                 return if pos.mover == 0 { s } else { 1.0 - s };
             }
-            let mv = if r.random > 0.0 && self.rng.random::<f64>() < r.random {
+            let mv = if r.opponent_random.is_some() && pos.mover != me {
+                self.opponent_move(&pos, them, missing)
+            } else if r.random > 0.0 && self.rng.random::<f64>() < r.random {
                 let moves = pos.moves();
                 moves[self.rng.random_range(0..moves.len())]
             } else {
                 policy_move(&pos)
             };
+            if mv == Move::Pass && pos.mover == me {
+                missing |= number_bit(pos.left) | number_bit(pos.right);
+            }
             pos.play(mv);
         }
+    }
+
+    /// The modelled other seat's move: random at the rate of
+    /// [`Rollouts::opponent_random`], else its component's.
+    fn opponent_move(&mut self, pos: &Position, them: Component, missing: Numbers) -> Move {
+        let random = self
+            .rollouts
+            .opponent_random
+            .unwrap_or(self.rollouts.random);
+        if random > 0.0 && self.rng.random::<f64>() < random {
+            let moves = pos.moves();
+            return moves[self.rng.random_range(0..moves.len())];
+        }
+        match them {
+            Component::Server => server::position_move(pos, &server::SHIPPED, missing),
+            Component::Heaviest => heaviest_position_move(pos),
+            Component::Soft => policy_move(pos),
+        }
+    }
+
+    /// The model's component the other seat follows in an iteration on
+    /// `deal`: drawn by the deal's posterior (the catch-all without a model).
+    fn component(&mut self, deal: &Sample) -> Component {
+        let Some(m) = &self.tracker.model else {
+            return Component::Soft;
+        };
+        let w: Vec<f64> = m
+            .priors()
+            .iter()
+            .zip(deal.parts)
+            .map(|(p, l)| p * l)
+            .collect();
+        let sum: f64 = w.iter().sum();
+        if sum <= 0.0 {
+            return Component::Soft;
+        }
+        let mut x = self.rng.random::<f64>() * sum;
+        for (i, wi) in w.iter().enumerate() {
+            x -= wi;
+            if x < 0.0 {
+                return COMPONENTS[i];
+            }
+        }
+        COMPONENTS[w.len() - 1]
     }
 
     /// With the stock empty the other hand is every unseen tile: a move
@@ -486,23 +611,83 @@ impl Ismcts {
         if !self.root_exact || view.stock != 0 {
             return None;
         }
-        let deals = [Sample {
-            hand: view.unseen(),
-            weight: 1.0,
-        }];
-        if let Some(mv) = super::endgame_table().and_then(|t| table_move(t, view, &deals)) {
-            return Some(mv);
-        }
         let pos = position_of(view, view.unseen());
-        if pos.hands[0].len() + pos.hands[1].len() > ROOT_TILES {
-            return None;
+        let optimal: Vec<Move> = match super::endgame_table().map(|t| t.best_moves(&pos)) {
+            Some(Ok(moves)) => moves.into_iter().collect(),
+            _ => {
+                if pos.hands[0].len() + pos.hands[1].len() > ROOT_TILES {
+                    return None;
+                }
+                let endgame = self.endgame.get_or_insert_with(|| Endgame::new(TABLE_BITS));
+                endgame.best_moves(&pos).into_iter().collect()
+            }
+        };
+        let heaviest = optimal.iter().copied().max_by_key(|&mv| heft(mv));
+        if !self.tree_model || optimal.len() < 2 {
+            return heaviest;
         }
-        let endgame = self.endgame.get_or_insert_with(|| Endgame::new(TABLE_BITS));
-        endgame
-            .best_moves(&pos)
-            .into_iter()
-            .max_by_key(|&mv| heft(mv))
+        // Among the optimal moves, the one the modelled other seat answers worst.
+        let post = self.tracker.posterior;
+        let top = (0..COMPONENTS.len()).max_by(|&a, &b| post[a].total_cmp(&post[b]));
+        let them = COMPONENTS[top.unwrap_or(Component::Soft as usize)];
+        if them == Component::Soft {
+            return heaviest;
+        }
+        let me = view.seat as u8;
+        let mut nodes = RESPONSE_NODES;
+        let mut best: Option<(f64, i32, Move)> = None;
+        for &mv in &optimal {
+            let mut missing = self.tracker.read();
+            if mv == Move::Pass {
+                missing |= number_bit(pos.left) | number_bit(pos.right);
+            }
+            let v = response_value(pos.after(mv), me, them, missing, &mut nodes)?;
+            if best.is_none_or(|(bv, bh, _)| (v, heft(mv)) > (bv, bh)) {
+                best = Some((v, heft(mv), mv));
+            }
+        }
+        best.map(|(_, _, mv)| mv).or(heaviest)
     }
+}
+
+/// The most positions [`response_value`] may visit per decision.
+const RESPONSE_NODES: u32 = 20_000;
+
+/// `me`'s score in a stock-empty `pos` when it plays its best and the other
+/// seat plays `them`'s moves (`missing`: what it has read of `me`'s hand);
+/// `None` once `nodes` run out.
+fn response_value(
+    pos: Position,
+    me: u8,
+    them: Component,
+    missing: Numbers,
+    nodes: &mut u32,
+) -> Option<f64> {
+    *nodes = nodes.checked_sub(1)?;
+    if pos.is_over() {
+        let s = pos.score();
+        return Some(if me == 0 { s } else { 1.0 - s });
+    }
+    if pos.mover != me {
+        let mv = match them {
+            Component::Server => server::position_move(&pos, &server::SHIPPED, missing),
+            Component::Heaviest => heaviest_position_move(&pos),
+            Component::Soft => policy_move(&pos),
+        };
+        return response_value(pos.after(mv), me, them, missing, nodes);
+    }
+    let mut best: f64 = 0.0;
+    for &mv in pos.moves().iter() {
+        let mut read = missing;
+        if mv == Move::Pass {
+            read |= number_bit(pos.left) | number_bit(pos.right);
+        }
+        best = best.max(response_value(pos.after(mv), me, them, read, nodes)?);
+        if best >= 1.0 {
+            break;
+        }
+    }
+    Some(best)
 }
 
 /// The most tiles in hands for an exact solve at a stock-empty root.
@@ -519,7 +704,7 @@ impl Agent<Match> for Ismcts {
 
     fn choose(&mut self, view: &View) -> Move {
         // The deals' weights are used by sampling among them in proportion.
-        let deals = self.tracker.deals(view, 256, &mut self.rng);
+        let deals = self.tracker.deals(view, self.samples, &mut self.rng);
         let moves = Match::view_moves(view);
         if moves.len() == 1 {
             return moves[0];
@@ -541,13 +726,23 @@ impl Agent<Match> for Ismcts {
             let mut path: Vec<(usize, usize, usize)> = Vec::new();
             let mut node = 0;
             // Selection and expansion.
+            let me = view.seat as u8;
+            let them = self.component(&deals[k]);
+            let mut missing = self.tracker.read();
             loop {
+                let stock = pos.stock.len();
                 draw_until_fit(&mut pos, &mut self.rng);
+                if pos.mover == me && pos.stock.len() < stock {
+                    missing = number_bit(pos.left) | number_bit(pos.right);
+                }
                 if pos.is_over() {
                     break;
                 }
                 let legal = pos.moves();
                 let mover = usize::from(pos.mover);
+                // A modelled other seat is part of the chance: its model's move.
+                let forced = (self.tree_model && pos.mover != me)
+                    .then(|| self.opponent_move(&pos, them, missing));
                 for &mv in legal.iter() {
                     if !tree[node].edges.iter().any(|e| e.mv == mv) {
                         tree[node].edges.push(Edge {
@@ -566,6 +761,12 @@ impl Agent<Match> for Ismcts {
                         continue;
                     }
                     e.available += 1;
+                    if let Some(mv) = forced {
+                        if e.mv == mv {
+                            pick = Some(i);
+                        }
+                        continue;
+                    }
                     let value = if e.visits == 0 {
                         f64::INFINITY
                     } else {
@@ -580,6 +781,9 @@ impl Agent<Match> for Ismcts {
                 }
                 let i = pick.expect("a legal move");
                 let edge = tree[node].edges[i];
+                if edge.mv == Move::Pass && pos.mover == me {
+                    missing |= number_bit(pos.left) | number_bit(pos.right);
+                }
                 pos.play(edge.mv);
                 path.push((node, i, mover));
                 if edge.child == usize::MAX {
@@ -590,7 +794,7 @@ impl Agent<Match> for Ismcts {
                 }
                 node = edge.child;
             }
-            let score0 = self.rollout(pos);
+            let score0 = self.rollout(pos, me, them, missing);
             for &(n, i, mover) in &path {
                 let r = if mover == 0 { score0 } else { 1.0 - score0 };
                 let e = &mut tree[n].edges[i];
@@ -638,10 +842,7 @@ mod tests {
                 if let Turn::Seat(seat) = state.turn() {
                     let view = state.view(seat);
                     let other = state.hand_set(1 - seat);
-                    let deals = [Sample {
-                        hand: other,
-                        weight: 1.0,
-                    }];
+                    let deals = [Sample::new(other, 1.0)];
                     if view.stock == 0 && Match::view_moves(&view).len() > 1 {
                         let mv = table_move(&table, &view, &deals).expect("in the table");
                         let pos = position_of(&view, other);
@@ -833,10 +1034,11 @@ mod tests {
             let rollouts = Rollouts {
                 random,
                 endgame_tiles,
+                opponent_random: (random < 0.5).then_some(0.1),
             };
             let mut player = Ismcts::with(ChaCha8Rng::seed_from_u64(3), "x", 10, rollouts, true);
             for pos in random_positions(300, 19) {
-                let s = player.rollout(pos);
+                let s = player.rollout(pos, 0, COMPONENTS[endgame_tiles as usize % 3], 0);
                 assert!([0.0, 0.5, 1.0].contains(&s), "{s}");
             }
         }
@@ -882,6 +1084,69 @@ mod tests {
             }
         }
         assert!(checked > 100, "{checked} positions checked");
+    }
+
+    /// By the end of a game `best`'s model gives the component the other
+    /// seat follows (the server, heaviest-first) most of the weight, far
+    /// above its prior, on average over games.
+    #[test]
+    fn the_model_tells_which_player_it_faces() {
+        let rules = Rules::new(7, 6).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(29);
+        for (name, component) in [
+            ("server", Component::Server),
+            ("heaviest", Component::Heaviest),
+        ] {
+            let games = 16;
+            let mut mean = [0.0; MAX_MODELS];
+            for g in 0..games {
+                let deal = Deal::random(rules, &mut rng);
+                let mut chance = ChaCha8Rng::seed_from_u64(rng.random());
+                let mut best = Ismcts::best(ChaCha8Rng::seed_from_u64(g));
+                best.iterations = 200;
+                let mut other = make(name, g);
+                play(&deal, [&mut best, &mut *other], &mut chance);
+                let post = best.tracker.posterior;
+                mean.iter_mut()
+                    .zip(post)
+                    .for_each(|(m, p)| *m += p / games as f64);
+            }
+            let (c, prior) = (
+                component as usize,
+                LadderModel::default().priors()[component as usize],
+            );
+            assert!(mean[c] > 1.5 * prior, "{name}: mean posterior {mean:?}");
+            assert!(
+                mean.iter().all(|&m| m <= mean[c]),
+                "{name}: mean posterior {mean:?}"
+            );
+        }
+    }
+
+    /// With the stock empty, the best answer to a fixed other seat is worth
+    /// at least the game's exact value (it must meet every answer), and
+    /// exactly it when that value is already a win.
+    #[test]
+    fn a_response_to_the_model_is_worth_the_exact_value_or_more() {
+        let mut endgame = Endgame::new(16);
+        let mut checked = 0;
+        for pos in random_positions(12_000, 31) {
+            let tiles = pos.hands[0].len() + pos.hands[1].len();
+            if !pos.stock.is_empty() || tiles > 12 || pos.is_over() {
+                continue;
+            }
+            let exact = endgame.solve(&pos).score();
+            for them in COMPONENTS {
+                let mut nodes = RESPONSE_NODES;
+                let v = response_value(pos, pos.mover, them, 0, &mut nodes).expect("small");
+                assert!(v >= exact, "{pos:?} {them:?}: {v} < {exact}");
+                if exact == 1.0 {
+                    assert_eq!(v, 1.0);
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked} positions checked");
     }
 
     #[test]

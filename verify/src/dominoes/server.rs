@@ -10,7 +10,7 @@
 //! line at once is played last. Ties go to [`heavy_key`].
 
 use tabula_solver::Seat;
-use tabula_solver::dominoes::{Match, Move, Side, Tile, Tiles, View};
+use tabula_solver::dominoes::{Match, Move, Position, Side, Tile, Tiles, View};
 
 use super::ladder::{Numbers, Reading, choose_by, ends_after, heavy_key, number_bit, numbers_of};
 use crate::agent::Agent;
@@ -80,17 +80,37 @@ pub fn features(
     tile: Tile,
     side: Side,
 ) -> Outlook {
+    features_at(
+        view.ends(),
+        view.stock == 0,
+        hand,
+        unseen,
+        lacks,
+        tile,
+        side,
+    )
+}
+
+/// [`features`] from the ends before the move and whether the stock is empty.
+pub fn features_at(
+    ends: (u8, u8),
+    late: bool,
+    hand: Tiles,
+    unseen: Tiles,
+    lacks: Numbers,
+    tile: Tile,
+    side: Side,
+) -> Outlook {
     let mut rest = hand;
     rest.remove(tile);
     if rest.is_empty() {
         return Outlook::Win;
     }
-    let (l, r) = ends_after(view.ends(), tile, side);
+    let (l, r) = ends_after(ends, tile, side);
     let fitting = Tiles::matching(l, r);
     let own_fit = rest.and(fitting).len();
     let unseen_fit = unseen.and(fitting).len();
     let pips = rest.pips();
-    let late = view.stock == 0;
     let mut tie = 0.0;
     if late && unseen_fit == 0 && own_fit == 0 {
         // Nobody can place or draw: the line is blocked, the pips decide.
@@ -183,6 +203,47 @@ impl Server {
     pub fn weights(&self) -> &Weights {
         &self.weights
     }
+}
+
+/// The server's placement in a position with every tile's place known, as
+/// the mover sees it: the other hand and the stock unseen, `missing` the
+/// numbers it has read the other seat to lack; the draw or pass when no
+/// tile fits. (Playouts use it as a model of the opponent.)
+pub fn position_move(pos: &Position, weights: &Weights, missing: Numbers) -> Move {
+    let m = usize::from(pos.mover);
+    let hand = pos.hands[m];
+    let unseen = pos.hands[1 - m].or(pos.stock);
+    let lacks = missing | !numbers_of(unseen);
+    let late = pos.stock.is_empty();
+    let ends = (pos.left, pos.right);
+    let mut best: Option<(Rank, Move)> = None;
+    for &mv in pos.moves().iter() {
+        let Move::Place(tile, side) = mv else {
+            return mv;
+        };
+        let heavy = heavy_key(tile, side);
+        let rank = match features_at(ends, late, hand, unseen, lacks, tile, side) {
+            Outlook::Win => Rank {
+                class: 2,
+                value: 0.0,
+                heavy,
+            },
+            Outlook::Loss => Rank {
+                class: 0,
+                value: 0.0,
+                heavy,
+            },
+            Outlook::Features(f) => Rank {
+                class: 1,
+                value: evaluate(weights, &f),
+                heavy,
+            },
+        };
+        if best.as_ref().is_none_or(|(b, _)| rank > *b) {
+            best = Some((rank, mv));
+        }
+    }
+    best.expect("a mover has a move").1
 }
 
 impl Agent<Match> for Server {

@@ -1,0 +1,280 @@
+//! `best`'s model of the other seat, for the sampler's weights and the
+//! playouts: a mix over a whole game of three policies of the ladder's kind.
+//!
+//! - the server's one-move look-ahead ([`super::server`]), soft: a placement
+//!   is chosen with probability ∝ `exp(value / SERVER_TEMPERATURE)`;
+//! - heaviest-first ([`super::ladder::Heaviest`]);
+//! - a soft heaviest-first player (`exp(0.2 · pips)`), the catch-all.
+//!
+//! Each mixes in [`NOISE`] of a uniformly random placement, so no observed
+//! move rules a hand out. The sampler multiplies each policy's probabilities
+//! over the game's placements and mixes the products by the priors, so a few
+//! placements tell which policy the other seat follows.
+
+use tabula_solver::dominoes::inference::{Decision, MAX_MODELS, OpponentModel};
+use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
+
+use super::ladder::{heavy_key, numbers_of};
+use super::server::{Outlook, SHIPPED, evaluate, features_at};
+
+/// The server's softness: its values are divided by this before the softmax.
+pub const SERVER_TEMPERATURE: f64 = 0.05;
+/// The share of uniformly random placements in every policy.
+pub const NOISE: f64 = 0.01;
+/// The catch-all policy's preference for heavy tiles.
+pub const SOFT_BETA: f64 = 0.2;
+
+/// Below any difference of the server's values: breaks their ties.
+const TIE: f64 = 1e-7;
+
+/// The components, in the order of [`OpponentModel::priors`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Component {
+    /// The server's evaluation.
+    Server = 0,
+    /// Heaviest-first.
+    Heaviest = 1,
+    /// Soft heaviest-first, the catch-all.
+    Soft = 2,
+}
+
+/// The components by index.
+pub const COMPONENTS: [Component; 3] = [Component::Server, Component::Heaviest, Component::Soft];
+
+/// The ladder's model of the other seat (see the module).
+#[derive(Clone, Debug)]
+pub struct LadderModel {
+    priors: Vec<f64>,
+    /// The server's softness (see [`SERVER_TEMPERATURE`]).
+    pub temperature: f64,
+    /// The share of random placements (see [`NOISE`]).
+    pub noise: f64,
+}
+
+impl Default for LadderModel {
+    fn default() -> LadderModel {
+        LadderModel {
+            priors: vec![0.4, 0.3, 0.3],
+            temperature: SERVER_TEMPERATURE,
+            noise: NOISE,
+        }
+    }
+}
+
+/// The placements open to `hand` at `ends` (one per tile when the ends are equal).
+fn placements(hand: Tiles, ends: (u8, u8)) -> Vec<(Tile, Side)> {
+    let mut out = Vec::new();
+    for t in hand.and(Tiles::matching(ends.0, ends.1)).iter() {
+        if t.has(ends.0) {
+            out.push((t, Side::Left));
+        }
+        if t.has(ends.1) && ends.0 != ends.1 {
+            out.push((t, Side::Right));
+        }
+    }
+    out
+}
+
+/// The server's value of placing `tile` at `side` (wins and losses at once far apart).
+fn server_value(
+    ends: (u8, u8),
+    late: bool,
+    hand: Tiles,
+    unseen: Tiles,
+    lacks: u16,
+    tile: Tile,
+    side: Side,
+) -> f64 {
+    match features_at(ends, late, hand, unseen, lacks, tile, side) {
+        Outlook::Win => 1e3,
+        Outlook::Loss => -1e3,
+        Outlook::Features(f) => evaluate(&SHIPPED, &f),
+    }
+}
+
+impl OpponentModel for LadderModel {
+    fn priors(&self) -> &[f64] {
+        &self.priors
+    }
+
+    fn placement(&self, d: &Decision, held: Tiles, out: &mut [f64; MAX_MODELS]) {
+        let moves = placements(held, d.ends);
+        let k = moves.len().max(1) as f64;
+        let same = |&(t, s): &(Tile, Side)| t == d.tile && (d.ends.0 == d.ends.1 || s == d.side);
+        let Some(observed) = moves.iter().position(same) else {
+            // The hand could not have made the move: no policy explains it.
+            *out = [0.0; MAX_MODELS];
+            return;
+        };
+        // Server: its view then (the unseen tiles and what it read of ours).
+        let unseen = d.all.minus(d.line).minus(held);
+        let lacks = d.read | (numbers_of(d.all) & !numbers_of(unseen));
+        let late = d.stock == 0;
+        // Equal values are broken as the server does, by `heavy_key`.
+        let values: Vec<f64> = moves
+            .iter()
+            .map(|&(t, s)| {
+                let below = moves
+                    .iter()
+                    .filter(|&&(u, v)| heavy_key(u, v) < heavy_key(t, s))
+                    .count();
+                server_value(d.ends, late, held, unseen, lacks, t, s) + TIE * below as f64
+            })
+            .collect();
+        let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let exp: Vec<f64> = values
+            .iter()
+            .map(|v| ((v - top) / self.temperature).exp())
+            .collect();
+        let server = exp[observed] / exp.iter().sum::<f64>();
+        // Heaviest-first.
+        let heaviest = moves
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, (t, s))| heavy_key(*t, *s))
+            .map(|(i, _)| i);
+        let heavy = f64::from(u8::from(heaviest == Some(observed)));
+        // Soft heaviest-first.
+        let w: Vec<f64> = moves
+            .iter()
+            .map(|(t, _)| (SOFT_BETA * f64::from(t.pips())).exp())
+            .collect();
+        let soft = w[observed] / w.iter().sum::<f64>();
+        let noisy = |p: f64| (1.0 - self.noise) * p + self.noise / k;
+        *out = [noisy(server), noisy(heavy), noisy(soft), 0.0];
+    }
+}
+
+/// The heaviest-first move in a position (the draw or pass when nothing fits).
+pub fn heaviest_position_move(pos: &Position) -> Move {
+    let mut best: Option<((u32, u8, bool), Move)> = None;
+    for &mv in pos.moves().iter() {
+        let Move::Place(t, s) = mv else {
+            return mv;
+        };
+        let key = heavy_key(t, s);
+        if best.is_none_or(|(b, _)| key > b) {
+            best = Some((key, mv));
+        }
+    }
+    best.expect("a mover has a move").1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::Agent;
+    use crate::dominoes::ladder::Heaviest;
+    use crate::dominoes::server::Server;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use tabula_solver::dominoes::inference::Knowledge;
+    use tabula_solver::dominoes::{Deal, Match, Rules};
+    use tabula_solver::{Game, Turn};
+
+    /// Plays `opponent` (seat 1) against random moves (seat 0, which reads
+    /// its views into a [`Knowledge`]); per decision read by seat 0, the
+    /// opponent's true hand then.
+    fn decisions(
+        opponent: &mut dyn Agent<Match>,
+        games: usize,
+        seed: u64,
+    ) -> Vec<(Decision, Tiles)> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for g in 0..games {
+            let rules = Rules::new(5 + (g % 5) as u32, 4 + (g % 4) as u32).unwrap();
+            let mut state = Match::new(&Deal::random(rules, &mut rng));
+            let first = state.view(0);
+            let mut know = Knowledge::new(rules);
+            know.start(rules, first.line.first().map(|&(a, b)| Tile::new(a, b)));
+            opponent.start_game(1, &state.view(1));
+            let mut hands = Vec::new();
+            while !state.is_over() {
+                let mv = match state.turn() {
+                    Turn::Seat(0) => {
+                        know.update(&state.view(0)).expect("consistent views");
+                        let moves = state.moves();
+                        moves[rng.random_range(0..moves.len())]
+                    }
+                    Turn::Seat(_) => {
+                        let mv = opponent.choose(&state.view(1));
+                        if matches!(mv, Move::Place(..)) {
+                            hands.push(state.hand_set(1));
+                        }
+                        mv
+                    }
+                    _ => {
+                        let moves = state.moves();
+                        moves[rng.random_range(0..moves.len())]
+                    }
+                };
+                state.apply(mv);
+            }
+            out.extend(know.decisions().into_iter().zip(hands));
+        }
+        out
+    }
+
+    /// With the true hands, the sharp model gives the server's and the
+    /// heaviest player's actual moves their component's top probability.
+    #[test]
+    fn the_components_explain_their_players() {
+        let sharp = LadderModel {
+            temperature: 1e-9,
+            noise: 0.0,
+            ..LadderModel::default()
+        };
+        let mut server = Server::default();
+        let mut heaviest = Heaviest;
+        for (player, component, seed) in [
+            (&mut server as &mut dyn Agent<Match>, Component::Server, 1),
+            (&mut heaviest, Component::Heaviest, 2),
+        ] {
+            let seen = decisions(player, 300, seed);
+            assert!(seen.len() > 1000, "{} decisions", seen.len());
+            let explained = seen
+                .iter()
+                .filter(|(d, hand)| {
+                    let mut out = [0.0; MAX_MODELS];
+                    sharp.placement(d, *hand, &mut out);
+                    let ok = out[component as usize] > 0.5;
+                    if !ok {
+                        eprintln!("unexplained: {d:?} by {hand:?}: {out:?}");
+                    }
+                    ok
+                })
+                .count();
+            assert_eq!(explained, seen.len(), "{component:?}");
+        }
+    }
+
+    /// A hand that could not have made the move gets probability 0 from every component.
+    #[test]
+    fn an_impossible_move_has_no_probability() {
+        let model = LadderModel::default();
+        let rules = Rules::new(6, 5).unwrap();
+        let d = Decision {
+            tile: Tile::new(2, 3),
+            side: Side::Left,
+            ends: (2, 4),
+            line: Tiles::EMPTY,
+            stock: 5,
+            read: 0,
+            all: rules.tiles(),
+        };
+        let mut out = [1.0; MAX_MODELS];
+        model.placement(
+            &d,
+            [Tile::new(4, 4), Tile::new(1, 2)].into_iter().collect(),
+            &mut out,
+        );
+        assert_eq!(out, [0.0; MAX_MODELS]);
+        model.placement(
+            &d,
+            [Tile::new(2, 3), Tile::new(1, 2)].into_iter().collect(),
+            &mut out,
+        );
+        assert!(out[..3].iter().all(|&p| p > 0.0 && p <= 1.0), "{out:?}");
+    }
+}
