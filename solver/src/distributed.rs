@@ -16,7 +16,7 @@
 use std::ops::Range;
 use std::sync::{Arc, Barrier, Mutex};
 
-use crate::retrograde::{Edge, MARK, Progress, SolveError, StateSpace, WAITING, best_of};
+use crate::retrograde::{Edge, MARK, Progress, SolveError, StateSpace, WAITING, best_of, prefetch};
 
 /// A group of members that exchange messages all with all, in lock step.
 pub trait Exchange {
@@ -166,6 +166,9 @@ fn solve_shared_in<S: StateSpace>(
         round_states: round_states.max(1),
         records: vec![0; local_len],
         done: 0,
+        edges: Vec::new(),
+        starts: Vec::new(),
+        child_values: Vec::new(),
     };
     for layer in 0..space.num_layers() {
         member.solve_layer(layer, progress)?;
@@ -190,6 +193,11 @@ struct Member<'a, S, X> {
     records: Vec<u8>,
     /// States the whole group has finished.
     done: u64,
+    /// A round's moves, where each state's start, and their children's
+    /// values: kept from round to round, so that no round allocates them.
+    edges: Vec<Edge>,
+    starts: Vec<usize>,
+    child_values: Vec<i8>,
 }
 
 /// What a round told every member.
@@ -309,8 +317,14 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         // The batch's moves, and the children other members own, asked for in
         // the order of the moves (duplicates and all), so that the answers
         // line up with the moves without a search.
-        let mut edges: Vec<Edge> = Vec::with_capacity(batch.len() * 8);
-        let mut starts = Vec::with_capacity(batch.len() + 1);
+        let (mut edges, mut starts) = (
+            std::mem::take(&mut self.edges),
+            std::mem::take(&mut self.starts),
+        );
+        let mut child_values = std::mem::take(&mut self.child_values);
+        edges.clear();
+        starts.clear();
+        child_values.clear();
         let mut asked: Vec<Vec<u8>> = vec![Vec::new(); members];
         for &index in batch {
             starts.push(edges.len());
@@ -335,17 +349,31 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             .collect();
         let answers = self.group.exchange(answers);
         let mut next = vec![0usize; members];
-        let child_values: Vec<i8> = edges
-            .iter()
-            .map(|edge| {
-                let owner = self.ownership.owner(edge.child);
-                if owner == self.rank {
-                    return self.value(edge.child);
-                }
+        // Local children are read a few moves after their cache line is asked for.
+        const AHEAD: usize = 16;
+        let local_record = |edge: &Edge| {
+            let at = self.ownership.local(edge.child) as usize * self.record_size;
+            self.records[at..].as_ptr()
+        };
+        for edge in edges.iter().take(AHEAD) {
+            if self.ownership.owner(edge.child) == self.rank {
+                prefetch(local_record(edge));
+            }
+        }
+        for (k, edge) in edges.iter().enumerate() {
+            if let Some(ahead) = edges.get(k + AHEAD)
+                && self.ownership.owner(ahead.child) == self.rank
+            {
+                prefetch(local_record(ahead));
+            }
+            let owner = self.ownership.owner(edge.child);
+            child_values.push(if owner == self.rank {
+                self.value(edge.child)
+            } else {
                 next[owner] += 1;
                 answers[owner][next[owner] - 1] as i8
-            })
-            .collect();
+            });
+        }
 
         let mut summary = RoundSummary::default();
         let mut error = None;
@@ -375,12 +403,24 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             };
             self.write(index, byte, mask);
             stored += 1;
+            // Images this member owns are written here; the others go to their owners.
+            let mut own_images = [(0u64, 0u64); 64];
+            let mut own_count = 0;
             self.space.for_each_image(index, mask, |image, image_mask| {
                 let owner = self.ownership.owner(image);
+                if owner == self.rank && own_count < own_images.len() {
+                    own_images[own_count] = (image, image_mask);
+                    own_count += 1;
+                    return;
+                }
                 images[owner].extend_from_slice(&image.to_le_bytes());
                 images[owner].push(byte as u8);
                 images[owner].extend_from_slice(&image_mask.to_le_bytes());
             });
+            for &(image, image_mask) in &own_images[..own_count] {
+                self.write(image, byte, image_mask);
+            }
+            stored += own_count as u64;
         }
 
         // Every message starts with the sender's status: last, failed, stored, waiting.
@@ -417,6 +457,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         }
         progress(self.done);
         summary.error = error;
+        (self.edges, self.starts, self.child_values) = (edges, starts, child_values);
         summary
     }
 }

@@ -552,7 +552,7 @@ pub fn solve_records<S: StateSpace>(
                             space.for_each_edge(index, |edge| {
                                 if counts[b] < BATCH_EDGES {
                                     edges[b][counts[b]] = edge;
-                                    prefetch(&records[edge.child as usize * size]);
+                                    prefetch(records[edge.child as usize * size].as_ptr());
                                 }
                                 counts[b] += 1;
                             });
@@ -681,13 +681,11 @@ const NO_EDGE: Edge = Edge {
 
 /// Asks the cache for the line holding `byte`; only a hint.
 #[inline(always)]
-fn prefetch(byte: &AtomicU8) {
+pub(crate) fn prefetch(byte: *const u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults and reads nothing the program sees.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            byte.as_ptr() as *const i8
-        );
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(byte as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = byte;
