@@ -154,6 +154,22 @@ struct Rank {
     heavy: (u32, u8, bool),
 }
 
+impl Rank {
+    /// A placement's rank: an immediate win first, a loss last, else by its evaluation.
+    fn of(outlook: Outlook, weights: &Weights, heavy: (u32, u8, bool)) -> Rank {
+        let (class, value) = match outlook {
+            Outlook::Win => (2, 0.0),
+            Outlook::Loss => (0, 0.0),
+            Outlook::Features(f) => (1, evaluate(weights, &f)),
+        };
+        Rank {
+            class,
+            value,
+            heavy,
+        }
+    }
+}
+
 impl PartialEq for Rank {
     fn eq(&self, other: &Rank) -> bool {
         self.cmp(other) == std::cmp::Ordering::Equal
@@ -221,24 +237,8 @@ pub fn position_move(pos: &Position, weights: &Weights, missing: Numbers) -> Mov
         let Move::Place(tile, side) = mv else {
             return mv;
         };
-        let heavy = heavy_key(tile, side);
-        let rank = match features_at(ends, late, hand, unseen, lacks, tile, side) {
-            Outlook::Win => Rank {
-                class: 2,
-                value: 0.0,
-                heavy,
-            },
-            Outlook::Loss => Rank {
-                class: 0,
-                value: 0.0,
-                heavy,
-            },
-            Outlook::Features(f) => Rank {
-                class: 1,
-                value: evaluate(weights, &f),
-                heavy,
-            },
-        };
+        let outlook = features_at(ends, late, hand, unseen, lacks, tile, side);
+        let rank = Rank::of(outlook, weights, heavy_key(tile, side));
         if best.as_ref().is_none_or(|(b, _)| rank > *b) {
             best = Some((rank, mv));
         }
@@ -261,24 +261,8 @@ impl Agent<Match> for Server {
         let hand: Tiles = view.hand.iter().copied().collect();
         let unseen = view.unseen();
         let mv = choose_by(view, |tile, side| {
-            let heavy = heavy_key(tile, side);
-            match features(view, hand, unseen, lacks, tile, side) {
-                Outlook::Win => Rank {
-                    class: 2,
-                    value: 0.0,
-                    heavy,
-                },
-                Outlook::Loss => Rank {
-                    class: 0,
-                    value: 0.0,
-                    heavy,
-                },
-                Outlook::Features(f) => Rank {
-                    class: 1,
-                    value: evaluate(&self.weights, &f),
-                    heavy,
-                },
-            }
+            let outlook = features(view, hand, unseen, lacks, tile, side);
+            Rank::of(outlook, &self.weights, heavy_key(tile, side))
         });
         self.reading.played(view, mv);
         mv
