@@ -84,29 +84,6 @@ pub fn final_value(board: &Board, me: Seat) -> f64 {
     f64::from(board.pieces(me).count())
 }
 
-/// The fewest cells `me` can hold once the others have each moved once more
-/// (any legal moves, in turn order) after `board`; `None` when more than
-/// `budget` positions would be needed to know.
-pub fn fewest_after_round(board: &Board, me: Seat, budget: u64) -> Option<u32> {
-    fn go(board: &Board, me: Seat, left: usize, budget: &mut u64) -> Option<u32> {
-        match board.mover() {
-            Some(seat) if seat != me && left > 0 => {
-                let mut fewest = u32::MAX;
-                for square in board.moves_of(seat).iter() {
-                    *budget = budget.checked_sub(1)?;
-                    let mut next = *board;
-                    next.play(square as Square);
-                    fewest = fewest.min(go(&next, me, left - 1, budget)?);
-                }
-                Some(fewest)
-            }
-            _ => Some(board.pieces(me).count()),
-        }
-    }
-    let mut budget = budget;
-    go(board, me, board.players() - 1, &mut budget)
-}
-
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decision {
@@ -376,41 +353,6 @@ mod tests {
                 let (value, mv) = plain(board, policies, 64);
                 assert_eq!((d.value, Some(d.mv)), (value, mv));
             }
-        }
-    }
-
-    #[test]
-    fn the_fewest_cells_after_a_round_are_the_minimum_over_every_reply() {
-        let mut rng = ChaCha8Rng::seed_from_u64(8);
-        for n in [7, 8] {
-            let mut board = Board::start(n).unwrap();
-            for _ in 0..6 {
-                let moves = crate::Game::moves(&board);
-                board.play(moves[rng.random_range(0..moves.len())]);
-            }
-            // Plain: every sequence of one move per other player, in turn order.
-            fn plain(b: &Board, left: usize) -> u32 {
-                match b.mover() {
-                    Some(s) if s != 0 && left > 0 => crate::Game::moves(b)
-                        .iter()
-                        .map(|&m| {
-                            let mut x = *b;
-                            x.play(m);
-                            plain(&x, left - 1)
-                        })
-                        .min()
-                        .unwrap(),
-                    _ => b.pieces(0).count(),
-                }
-            }
-            if board.mover() != Some(0) {
-                assert_eq!(
-                    fewest_after_round(&board, 0, u64::MAX),
-                    Some(plain(&board, board.players() - 1))
-                );
-            }
-            let others_move = matches!(board.mover(), Some(s) if s != 0);
-            assert_eq!(fewest_after_round(&board, 0, 0).is_none(), others_move);
         }
     }
 

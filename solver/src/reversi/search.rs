@@ -292,26 +292,9 @@ pub fn decide(
     eval: &Evaluation,
     limits: Limits,
 ) -> Option<Decision> {
-    decide_near(kind, board, me, eval, limits, 0).map(|(d, _)| d)
-}
-
-/// [`decide`], with every move whose value at the deepest completed
-/// iteration is within `margin` of the best (best first, each with its exact
-/// value): the root searches each later move with its lower bound `margin`
-/// below the best so far, so only moves that far behind are cut. With
-/// `margin` 0 the decision is exactly [`decide`]'s and the list is its move.
-pub fn decide_near(
-    kind: Kind,
-    board: &Board,
-    me: Seat,
-    eval: &Evaluation,
-    limits: Limits,
-    margin: i32,
-) -> Option<(Decision, Vec<(Square, i32)>)> {
     if board.mover() != Some(me) {
         return None;
     }
-    let margin = margin.max(0);
     let mut list = [(0, 0); MAX_CELLS];
     let k = order(board.moves_of(me), &eval.table, &mut list);
     let empties = board.geometry().cells() - board.occupied().count() as usize;
@@ -322,15 +305,14 @@ pub fn decide_near(
         budget: u64::MAX,
         aborted: false,
     };
-    let mut decision: Option<(Decision, Vec<(Square, i32)>)> = None;
-    let mut values = [0; MAX_CELLS];
+    let mut decision: Option<Decision> = None;
     for depth in 1..=limits.depth.max(1) {
         search.budget = if depth == 1 { u64::MAX } else { limits.nodes };
         let mut best: Option<(i32, usize)> = None;
         for (i, &(_, square)) in list[..k].iter().enumerate() {
             let mut next = *board;
             next.play_as(me, square);
-            let alpha = best.map_or(-INFINITE, |(v, _)| v - margin);
+            let alpha = best.map_or(-INFINITE, |(v, _)| v);
             let v = match kind {
                 Kind::Paranoid => search.paranoid(&next, depth - 1, alpha, INFINITE),
                 Kind::BestReply => search.best_reply(&next, false, depth - 1, alpha, INFINITE),
@@ -338,7 +320,6 @@ pub fn decide_near(
             if search.aborted {
                 break;
             }
-            values[i] = v;
             if best.is_none_or(|(b, _)| v > b) {
                 best = Some((v, i));
             }
@@ -347,38 +328,21 @@ pub fn decide_near(
             break;
         }
         let (value, i) = best.expect("the mover has a move");
-        let mut near = vec![(list[i].1, value)];
-        if margin > 0 {
-            // A value above the bound it was searched with is exact.
-            near.extend(
-                (0..k)
-                    .filter(|&j| j != i && values[j] > value - margin)
-                    .map(|j| (list[j].1, values[j])),
-            );
-        }
-        decision = Some((
-            Decision {
-                square: list[i].1,
-                value,
-                depth,
-                nodes: search.nodes,
-            },
-            near,
-        ));
+        decision = Some(Decision {
+            square: list[i].1,
+            value,
+            depth,
+            nodes: search.nodes,
+        });
         // The next iteration tries this one's best move first.
         list[..=i].rotate_right(1);
         if depth as usize >= empties {
             break;
         }
     }
-    decision.map(|(d, near)| {
-        (
-            Decision {
-                nodes: search.nodes,
-                ..d
-            },
-            near,
-        )
+    decision.map(|d| Decision {
+        nodes: search.nodes,
+        ..d
     })
 }
 
@@ -533,46 +497,6 @@ mod tests {
                     next.play_as(me, d.square);
                     assert_eq!(d.value, plain, "depth {depth}\n{board:?}");
                     assert_eq!(plain_brs(&eval, &next, me, false, depth - 1), plain);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn the_moves_near_the_best_carry_their_plain_brs_values() {
-        for board in positions(4, 30) {
-            let me = board.mover().unwrap();
-            let eval = Evaluation::new(board.n());
-            for depth in 1..=3 {
-                let limits = unlimited(depth);
-                let plain = decide(Kind::BestReply, &board, me, &eval, limits).unwrap();
-                // Margin 0: exactly decide's decision, and only its move.
-                let (d, near) = decide_near(Kind::BestReply, &board, me, &eval, limits, 0).unwrap();
-                assert_eq!(d, plain);
-                assert_eq!(near, vec![(d.square, d.value)]);
-                if d.depth != depth {
-                    continue;
-                }
-                for margin in [1, 16, 80, INFINITE / 4] {
-                    let (d, near) =
-                        decide_near(Kind::BestReply, &board, me, &eval, limits, margin).unwrap();
-                    assert_eq!((d.square, d.value), (plain.square, plain.value));
-                    assert_eq!(near[0], (d.square, d.value));
-                    // Exactly the moves within the margin, each with its plain value.
-                    let mut expect: Vec<(Square, i32)> = board
-                        .moves_of(me)
-                        .iter()
-                        .map(|s| {
-                            let mut next = board;
-                            next.play_as(me, s as Square);
-                            (s as Square, plain_brs(&eval, &next, me, false, depth - 1))
-                        })
-                        .filter(|&(s, v)| s == d.square || v > d.value - margin)
-                        .collect();
-                    let mut got = near.clone();
-                    expect.sort_unstable();
-                    got.sort_unstable();
-                    assert_eq!(got, expect, "depth {depth} margin {margin}\n{board:?}");
                 }
             }
         }
