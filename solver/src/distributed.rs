@@ -224,22 +224,25 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             .copy_from_slice(&mask.to_le_bytes()[..self.mask_bytes]);
     }
 
-    /// Calls `visit` for every state of `layer` this member owns.
-    fn for_each_own(&self, layer: usize, mut visit: impl FnMut(u64)) {
+    /// Calls `rewrite(self, state)` for every state of `layer` this member
+    /// owns, a block at a time (so that only one block's states are listed).
+    fn for_each_own(&mut self, layer: usize, mut rewrite: impl FnMut(&mut Self, u64)) {
         let scan = self.space.layer_range(layer).unwrap_or(0..self.space.len());
+        let mut states = Vec::new();
         for block in self.ownership.blocks_in(self.rank, scan) {
-            self.space.for_each_in_layer(layer, block, &mut visit);
+            states.clear();
+            self.space
+                .for_each_in_layer(layer, block, |index| states.push(index));
+            for &index in &states {
+                rewrite(self, index);
+            }
         }
     }
 
     fn solve_layer(&mut self, layer: usize, progress: Progress<'_>) -> Result<(), SolveError> {
         let same_layer = self.space.has_same_layer_edges();
         if same_layer {
-            let mut own = Vec::new();
-            self.for_each_own(layer, |index| own.push(index));
-            for index in own {
-                self.write(index, MARK, 0);
-            }
+            self.for_each_own(layer, |member, index| member.write(index, MARK, 0));
         }
         let mut left = u64::MAX;
         loop {
@@ -260,13 +263,11 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         }
         if same_layer {
             // A symmetric image nobody copied to reads 0, as in `solve_records`.
-            let mut own = Vec::new();
-            self.for_each_own(layer, |index| own.push(index));
-            for index in own {
-                if self.value(index) == MARK {
-                    self.write(index, 0, 0);
+            self.for_each_own(layer, |member, index| {
+                if member.value(index) == MARK {
+                    member.write(index, 0, 0);
                 }
-            }
+            });
         }
         Ok(())
     }
@@ -405,7 +406,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             stored += 1;
             // Images this member owns are written here; the others go to their owners.
             let mut own_images = [(0u64, 0u64); 64];
-            let mut own_count = 0;
+            let (mut own_count, mut sent) = (0, 0u64);
             self.space.for_each_image(index, mask, |image, image_mask| {
                 let owner = self.ownership.owner(image);
                 if owner == self.rank && own_count < own_images.len() {
@@ -416,14 +417,16 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 images[owner].extend_from_slice(&image.to_le_bytes());
                 images[owner].push(byte as u8);
                 images[owner].extend_from_slice(&image_mask.to_le_bytes());
+                sent += 1;
             });
             for &(image, image_mask) in &own_images[..own_count] {
                 self.write(image, byte, image_mask);
             }
-            stored += own_count as u64;
+            stored += own_count as u64 + sent;
         }
 
-        // Every message starts with the sender's status: last, failed, stored, waiting.
+        // Every message starts with the sender's status: last, failed, stored
+        // (solved states and their images, wherever they are kept), waiting.
         let outgoing = images
             .into_iter()
             .map(|body| {
@@ -445,9 +448,8 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             if status[1] == 1 && summary.failed.is_none() {
                 summary.failed = Some(sender);
             }
-            let images_written = body.len() / IMAGE_BYTES;
-            self.done +=
-                u64::from_le_bytes(status[2..10].try_into().unwrap()) + images_written as u64;
+            // A sender's count holds the states it solved and all their images.
+            self.done += u64::from_le_bytes(status[2..10].try_into().unwrap());
             summary.waiting += u64::from_le_bytes(status[10..18].try_into().unwrap());
             for record in body.chunks_exact(IMAGE_BYTES) {
                 let image = u64::from_le_bytes(record[..8].try_into().unwrap());

@@ -114,3 +114,31 @@ fn an_output_member_0_cannot_write_stops_the_whole_group() {
     assert!(message.contains("no/such/dir"), "{message}");
     assert!(matches!(results[1], Err(DistributedError::NoOutput)));
 }
+
+#[test]
+fn every_member_counts_the_whole_group_s_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params::new(7, 4, 0, 0, 4).unwrap();
+    let path = dir.path().join("t.tab");
+    let game = Variant { params };
+    let last: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ThreadGroup::new(3)
+            .into_iter()
+            .map(|group| {
+                let (game, path) = (&game, &path);
+                scope.spawn(move || {
+                    let last = std::sync::atomic::AtomicU64::new(0);
+                    let progress = |done: u64| {
+                        last.fetch_max(done, std::sync::atomic::Ordering::Relaxed);
+                    };
+                    build_distributed_for(game, path, Records::WithMoves, &group, &progress)
+                        .unwrap();
+                    last.into_inner()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    // Every board is solved or copied from its rotation once, and all members see it.
+    assert_eq!(last, vec![params.boards(); 3]);
+}
