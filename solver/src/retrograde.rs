@@ -451,6 +451,17 @@ fn solve_state<S: StateSpace>(space: &S, index: u64, values: &[i16], floor: i32)
     })
 }
 
+/// A state's value and optimal-move mask from its children's known values
+/// (the terminal value and no move for a state without moves): what a table
+/// of values only gives for its moves.
+pub fn best_from_children<S: StateSpace>(
+    space: &S,
+    index: u64,
+    child_value: impl Fn(u64) -> i32,
+) -> (i32, u64) {
+    best_edges(space, index, |child| Some(child_value(child)))
+}
+
 /// A state's value and optimal-move mask from its children's values
 /// (`None`: a child not solved yet, so the state waits).
 #[inline]

@@ -13,7 +13,7 @@ use tabula_solver::retrograde::{Progress, SolveError};
 pub use tabula_solver::distributed::ThreadGroup;
 
 use crate::format::{TableError, write_table_mapped};
-use crate::typed::{Records, Tabulated};
+use crate::typed::{Records, Tabulated, one_byte_values};
 
 /// Records a member sends to member 0 per exchange while the table is gathered.
 const GATHER_RECORDS: u64 = 1 << 20;
@@ -66,14 +66,9 @@ pub fn build_distributed_for<T: Tabulated>(
         send_share(group, &share);
         return Ok(());
     }
-    if spec.layout.value_bytes != 1 {
-        let error = std::io::Error::other("the distributed builder writes one-byte values only");
+    if let Err(error) = one_byte_values(&spec, path) {
         send_go(group, false);
-        return Err(TableError::Io {
-            path: path.to_path_buf(),
-            error,
-        }
-        .into());
+        return Err(error.into());
     }
     let mut started = false;
     let written = write_table_mapped(path, &spec, &records.description(game), |payload| {

@@ -166,19 +166,9 @@ impl<T: Tabulated> TypedTable<T> {
     /// moves attaining it, from the children's records (the terminal value and
     /// no move when there is none).
     fn children_best(&self, index: u64) -> (i32, u64) {
-        let (mut best, mut mask) = (i32::MIN, 0u64);
-        self.space.for_each_edge(index, |edge| {
-            let value = edge.value(i32::from(self.table.value(edge.child as usize)));
-            if value > best {
-                (best, mask) = (value, 1 << edge.slot);
-            } else if value == best {
-                mask |= 1 << edge.slot;
-            }
-        });
-        if best == i32::MIN {
-            return (self.space.terminal_value(index), 0);
-        }
-        (best, mask)
+        retrograde::best_from_children(&self.space, index, |child| {
+            i32::from(self.table.value(child as usize))
+        })
     }
 
     /// Opens `path` as a table of `game`.
@@ -387,6 +377,19 @@ pub fn build_for<T: Tabulated>(
     )
 }
 
+/// Refuses a table whose values take more than one byte: the builders that
+/// solve into the records ([`build_out_of_core_for`], the distributed one)
+/// write one-byte values only.
+pub(crate) fn one_byte_values(spec: &TableSpec, path: &Path) -> Result<(), TableError> {
+    if spec.layout.value_bytes == 1 {
+        return Ok(());
+    }
+    Err(TableError::Io {
+        path: path.to_path_buf(),
+        error: std::io::Error::other("the builder writes one-byte values only"),
+    })
+}
+
 /// Builds the table of `game` out of core and writes it atomically to `path`:
 /// every record is solved in place in a memory map of the new file (see
 /// [`retrograde::solve_records`] and [`crate::format::write_table_mapped`]),
@@ -400,12 +403,7 @@ pub fn build_out_of_core_for<T: Tabulated>(
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
     let spec = records.spec(game);
-    if spec.layout.value_bytes != 1 {
-        return Err(TableError::Io {
-            path: path.to_path_buf(),
-            error: std::io::Error::other("the out-of-core builder writes one-byte values only"),
-        });
-    }
+    one_byte_values(&spec, path)?;
     let space = game.space();
     let mask_bytes = usize::from(spec.layout.mask_bytes);
     write_table_mapped(path, &spec, &records.description(game), |payload| {
