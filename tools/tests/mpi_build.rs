@@ -18,7 +18,7 @@ fn mpiexec(ranks: u32, args: &[&str]) -> Output {
         .expect("mpiexec runs (MPICH: apt-get install mpich)")
 }
 
-fn payload_checksum(path: &std::path::Path) -> u64 {
+fn file_checksum(path: &std::path::Path) -> u64 {
     xxhash_rust::xxh3::xxh3_64(&std::fs::read(path).unwrap())
 }
 
@@ -45,11 +45,7 @@ fn two_ranks_write_the_single_process_tables() {
         assert_eq!(said.lines().count(), 1, "{said}");
         assert!(said.contains("with 2 MPI rank(s)"), "{said}");
 
-        assert_eq!(
-            payload_checksum(&alone),
-            payload_checksum(&shared),
-            "{build:?}"
-        );
+        assert_eq!(file_checksum(&alone), file_checksum(&shared), "{build:?}");
         assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());
         let out = run(&["check", shared.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
