@@ -436,6 +436,75 @@ fn rotated_index(index: usize, k: usize) -> usize {
     index / low + (index % low) * POW6[PITS - k] as usize
 }
 
+/// The move mask of a ring of `pits` pits rotated by `k`: pit p of the board is pit p - k of its image.
+fn rotated_mask(best: u64, k: usize, pits: usize) -> u64 {
+    if k == 0 {
+        return best;
+    }
+    ((best >> k) | (best << (pits - k))) & ((1 << pits) - 1)
+}
+
+/// The rotation of a ring with the smallest index, and the rotation that
+/// carries it back to `pits` (for [`StateSpace::image_mask`]); `place[i]` is
+/// pit i's place value. The pits are packed 4 bits each, the last pit
+/// highest, so that numeric order is index order and a rotation is a shift.
+#[inline(always)]
+fn least_rotation(pits: &[u8], place: &[isize]) -> (u64, u32) {
+    let n = pits.len();
+    let bits = 4 * n as u32;
+    let all = (1u64 << bits) - 1;
+    let mut packed = 0u64;
+    for &beads in pits.iter().rev() {
+        packed = (packed << 4) | u64::from(beads);
+    }
+    let (mut least, mut rotation) = (packed, 0);
+    for k in 1..n as u32 {
+        let rotated = ((packed >> (4 * k)) | (packed << (bits - 4 * k))) & all;
+        if rotated < least {
+            (least, rotation) = (rotated, k);
+        }
+    }
+    let mut index = 0;
+    for &value in &place[..n] {
+        index += (least & 15) * value as u64;
+        least >>= 4;
+    }
+    (
+        index,
+        if rotation == 0 {
+            0
+        } else {
+            n as u32 - rotation
+        },
+    )
+}
+
+/// Division of 32-bit numbers by a divisor fixed at run time, by one
+/// multiplication (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019).
+#[derive(Clone, Copy, Debug)]
+struct Divisor {
+    divisor: u64,
+    inverse: u64,
+}
+
+impl Divisor {
+    fn new(divisor: u32) -> Divisor {
+        Divisor {
+            divisor: u64::from(divisor),
+            inverse: u64::MAX / u64::from(divisor) + 1,
+        }
+    }
+
+    /// `(n / divisor, n % divisor)`.
+    #[inline(always)]
+    fn div_rem(&self, n: u32) -> (u32, u32) {
+        let quotient = ((u128::from(self.inverse) * u128::from(n)) >> 64) as u32;
+        let fraction = self.inverse.wrapping_mul(u64::from(n));
+        let remainder = ((u128::from(fraction) * u128::from(self.divisor)) >> 64) as u32;
+        (quotient, remainder)
+    }
+}
+
 /// Every board of the game as a [`StateSpace`], layered by beads in the pits.
 ///
 /// A board and its rotations have the same value, so one board per rotation
@@ -470,10 +539,17 @@ impl StateSpace for IoiwariSpace {
                 // Only a board with all pits equal is its own rotation.
                 break;
             }
-            // Pit p of the board is pit p - k of the image.
-            let mask = ((best >> k) | (best << (PITS - k))) & 0x7f;
-            visit(image as u64, mask);
+            visit(image as u64, rotated_mask(best, k, PITS));
         }
+    }
+
+    #[inline]
+    fn canonical(&self, index: u64) -> (u64, u32) {
+        least_rotation(&Board::from_index(index as usize).pits, &POW6)
+    }
+
+    fn image_mask(&self, symmetry: u32, best: u64) -> u64 {
+        rotated_mask(best, symmetry as usize, PITS)
     }
 
     #[inline]
@@ -928,6 +1004,7 @@ pub struct RingSpace {
     params: Params,
     place: [isize; MAX_RING],
     len: u64,
+    base: Divisor,
 }
 
 impl RingSpace {
@@ -944,7 +1021,28 @@ impl RingSpace {
             params,
             place,
             len: params.boards(),
+            base: Divisor::new(u32::from(params.cap) + 1),
         }
+    }
+
+    /// The pits of board `index`, pit 1 first: one 64-bit division splits the
+    /// index into two halves that 32-bit divisions take apart.
+    #[inline]
+    fn digits(&self, index: u64) -> [u8; MAX_RING] {
+        let n = usize::from(self.params.pits);
+        let half = n / 2;
+        let split = self.place[half] as u64;
+        let mut pits = [0u8; MAX_RING];
+        let (mut low, mut high) = ((index % split) as u32, (index / split) as u32);
+        for pit in &mut pits[..half] {
+            let (rest, beads) = self.base.div_rem(low);
+            (*pit, low) = (beads as u8, rest);
+        }
+        for pit in &mut pits[half..n] {
+            let (rest, beads) = self.base.div_rem(high);
+            (*pit, high) = (beads as u8, rest);
+        }
+        pits
     }
 
     fn rotated_index(&self, index: u64, k: usize) -> u64 {
@@ -973,16 +1071,62 @@ impl StateSpace for RingSpace {
 
     fn for_each_image(&self, index: u64, best: u64, mut visit: impl FnMut(u64, u64)) {
         let n = usize::from(self.params.pits);
-        let all = (1u64 << n) - 1;
         for k in 1..n {
             let image = self.rotated_index(index, k);
             if image == index {
                 // Rotations repeat from the smallest period on.
                 break;
             }
-            let mask = ((best >> k) | (best << (n - k))) & all;
-            visit(image, mask);
+            visit(image, rotated_mask(best, k, n));
         }
+    }
+
+    #[inline]
+    fn canonical(&self, index: u64) -> (u64, u32) {
+        let n = usize::from(self.params.pits);
+        least_rotation(&self.digits(index)[..n], &self.place)
+    }
+
+    /// Sows each pit of the decoded board and canonicalises the child from its pits.
+    fn for_each_edge_to_canonical(&self, index: u64, mut visit: impl FnMut(Edge)) {
+        let ring = Ring::from_index(&self.params, index);
+        let n = usize::from(self.params.pits);
+        for pit in 0..n {
+            if ring.pits[pit] > 0 {
+                let mut child = ring;
+                let sowing = child.sow(pit as Pit);
+                visit(Edge {
+                    slot: pit as u8,
+                    reward: sowing.difference(),
+                    child: least_rotation(&child.pits[..n], &self.place).0,
+                    keeps_turn: false,
+                });
+            }
+        }
+    }
+
+    /// Counts through the boards digit by digit instead of decoding each index.
+    fn for_each_canonical(&self, indices: Range<u64>, mut visit: impl FnMut(u64, u64, u32)) {
+        if indices.is_empty() {
+            return;
+        }
+        let n = usize::from(self.params.pits);
+        let mut pits = self.digits(indices.start);
+        for index in indices {
+            let (canonical, symmetry) = least_rotation(&pits[..n], &self.place);
+            visit(index, canonical, symmetry);
+            for pit in &mut pits[..n] {
+                if *pit < self.params.cap {
+                    *pit += 1;
+                    break;
+                }
+                *pit = 0;
+            }
+        }
+    }
+
+    fn image_mask(&self, symmetry: u32, best: u64) -> u64 {
+        rotated_mask(best, symmetry as usize, usize::from(self.params.pits))
     }
 
     fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
@@ -1098,6 +1242,77 @@ fn digits_summing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `canonical` names the class's smallest index and the rotation whose
+    /// image, by `for_each_image`, is the state with the mask `image_mask` gives.
+    fn check_canonical(space: &impl StateSpace, pits: usize) {
+        let mut counted = Vec::new();
+        // Odd pieces, so that the counting restarts mid-board.
+        for start in (0..space.len()).step_by(997) {
+            space.for_each_canonical(start..(start + 997).min(space.len()), |i, c, k| {
+                counted.push((i, c, k))
+            });
+        }
+        assert_eq!(counted.len() as u64, space.len());
+        for index in 0..space.len() {
+            let (canonical, symmetry) = space.canonical(index);
+            assert_eq!(counted[index as usize], (index, canonical, symmetry));
+            let (mut plain, mut to_canonical) = (Vec::new(), Vec::new());
+            space.for_each_edge(index, |e| {
+                plain.push(Edge {
+                    child: space.canonical(e.child).0,
+                    ..e
+                })
+            });
+            space.for_each_edge_to_canonical(index, |e| to_canonical.push(e));
+            assert_eq!(plain, to_canonical, "{index}");
+            assert!(space.is_canonical(canonical), "{index} -> {canonical}");
+            assert!(canonical <= index);
+            let mut images = 0;
+            space.for_each_image(canonical, 0, |_, _| images += 1);
+            // A board repeating itself around the ring has a mask that repeats too.
+            let masks = if images + 1 == pits {
+                vec![1u64, 0b101, (1 << pits) - 2]
+            } else {
+                vec![0, (1 << pits) - 1]
+            };
+            for best in masks {
+                let expected = if canonical == index {
+                    assert_eq!(symmetry, 0);
+                    Some(best)
+                } else {
+                    let mut found = None;
+                    space.for_each_image(canonical, best, |image, mask| {
+                        if image == index {
+                            found = Some(mask);
+                        }
+                    });
+                    found
+                };
+                assert_eq!(Some(space.image_mask(symmetry, best)), expected, "{index}");
+            }
+        }
+    }
+
+    #[test]
+    fn divisor_divides_like_the_operators() {
+        for d in 2..=10u32 {
+            let divisor = Divisor::new(d);
+            let ends = (0..100_000).chain(u32::MAX - 100_000..=u32::MAX);
+            for n in ends.chain((0..u32::MAX).step_by(65_537)) {
+                assert_eq!(divisor.div_rem(n), (n / d, n % d), "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn canonical_states_and_their_images_agree_with_for_each_image() {
+        check_canonical(&IoiwariSpace, PITS);
+        for (pits, cap) in [(5, 3), (4, 9), (6, 2), (2, 4), (9, 2)] {
+            let space = RingSpace::new(Params::new(pits, cap, 0, 0, cap).unwrap());
+            check_canonical(&space, usize::from(pits));
+        }
+    }
 
     #[test]
     fn ring_layers_enumerate_like_the_plain_scan() {

@@ -95,6 +95,42 @@ pub trait StateSpace: Sync {
     /// canonical state `index`, with its optimal-move mask `best` carried over.
     fn for_each_image(&self, _index: u64, _best: u64, _visit: impl FnMut(u64, u64)) {}
 
+    /// The canonical state of `index`'s symmetry class, and the symmetry that
+    /// carries it back to `index` (`0` when `index` is canonical), for
+    /// [`StateSpace::image_mask`].
+    ///
+    /// A space that overrides [`StateSpace::is_canonical`] overrides this too:
+    /// [`solve_records`] reads children at their canonical states, so that it
+    /// touches only the records of canonical states until its last pass.
+    fn canonical(&self, index: u64) -> (u64, u32) {
+        (index, 0)
+    }
+
+    /// Like [`StateSpace::for_each_edge`], with each child named by its canonical state.
+    fn for_each_edge_to_canonical(&self, index: u64, mut visit: impl FnMut(Edge)) {
+        self.for_each_edge(index, |edge| {
+            visit(Edge {
+                child: self.canonical(edge.child).0,
+                ..edge
+            })
+        })
+    }
+
+    /// Calls `visit(index, canonical, symmetry)` with [`StateSpace::canonical`]'s
+    /// answer for every index of `indices`, in order.
+    fn for_each_canonical(&self, indices: Range<u64>, mut visit: impl FnMut(u64, u64, u32)) {
+        for index in indices {
+            let (canonical, symmetry) = self.canonical(index);
+            visit(index, canonical, symmetry);
+        }
+    }
+
+    /// The optimal-move mask of the image of a canonical state under
+    /// `symmetry` (as [`StateSpace::canonical`] names it), from the canonical state's `best`.
+    fn image_mask(&self, _symmetry: u32, best: u64) -> u64 {
+        best
+    }
+
     /// Calls `visit` for every legal move of the state, in slot order.
     fn for_each_edge(&self, index: u64, visit: impl FnMut(Edge));
 
@@ -509,7 +545,11 @@ pub(crate) const MARK: i8 = i8::MIN;
 /// read from the records of lower layers (and of its own, when
 /// [`StateSpace::has_same_layer_edges`]: the layer's states are then first
 /// marked with -128, and the layer is scanned again until no mark is left, or
-/// a scan solves nothing: [`SolveError::Cycle`]). The records end up equal to
+/// a scan solves nothing: [`SolveError::Cycle`]). Only canonical states are
+/// solved layer by layer, reading their children at the children's canonical
+/// states ([`StateSpace::canonical`]); a last pass in index order copies them
+/// to the other states, so a space with symmetries keeps a working set of
+/// about its canonical states' records. The records end up equal to
 /// [`solve`]'s values and masks encoded in that layout. Values must lie in
 /// `-127..=127`; `progress` gets the states finished after each chunk.
 pub fn solve_records<S: StateSpace>(
@@ -528,6 +568,8 @@ pub fn solve_records<S: StateSpace>(
     let done = AtomicU64::new(0);
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let value_at = |index: u64| records[index as usize * size].load(Relaxed) as i8;
+    // A child's value is its canonical state's: only those are solved until the last pass.
+    let child_value_at = |index: u64| value_at(space.canonical(index).0);
     let write = |index: u64, value: i8, mask: u64| {
         let at = index as usize * size;
         records[at].store(value as u8, Relaxed);
@@ -560,7 +602,7 @@ pub fn solve_records<S: StateSpace>(
                         let mut edges = [[NO_EDGE; BATCH_EDGES]; BATCH];
                         let mut counts = [0usize; BATCH];
                         for (b, &index) in batch.iter().enumerate() {
-                            space.for_each_edge(index, |edge| {
+                            space.for_each_edge_to_canonical(index, |edge| {
                                 if counts[b] < BATCH_EDGES {
                                     edges[b][counts[b]] = edge;
                                     prefetch(records[edge.child as usize * size].as_ptr());
@@ -574,7 +616,7 @@ pub fn solve_records<S: StateSpace>(
                                     value_at(edge.child)
                                 })
                             } else {
-                                solve_record(space, index, &value_at)
+                                solve_record(space, index, &child_value_at)
                             };
                             if value == WAITING {
                                 waiting += 1;
@@ -594,10 +636,6 @@ pub fn solve_records<S: StateSpace>(
                             };
                             write(index, byte, mask);
                             stored += 1;
-                            space.for_each_image(index, mask, |image, image_mask| {
-                                write(image, byte, image_mask);
-                                stored += 1;
-                            });
                         }
                     };
                     let mut batch = [0u64; BATCH];
@@ -625,12 +663,12 @@ pub fn solve_records<S: StateSpace>(
                 break;
             }
             if waiting == left || !same_layer {
-                return Err(stuck(space, layer, waiting, &chunks, &value_at));
+                return Err(stuck(space, layer, waiting, &chunks, &child_value_at));
             }
             left = waiting;
         }
         if same_layer {
-            // A symmetric image nobody copied to reads 0, as in `solve`.
+            // A state left marked reads 0, as in `solve`.
             chunks.par_iter().for_each(|indices| {
                 space.for_each_in_layer(layer, indices.clone(), |index| {
                     if value_at(index) == MARK {
@@ -640,6 +678,26 @@ pub fn solve_records<S: StateSpace>(
             });
         }
     }
+    // The last pass fills every other state from its canonical one, in index
+    // order, so that it writes the records once, front to back.
+    let pass = chunk.max(1 << 16);
+    (0..len.div_ceil(pass)).into_par_iter().for_each(|c| {
+        let mut stored = 0u64;
+        let indices = c * pass..((c + 1) * pass).min(len);
+        space.for_each_canonical(indices, |index, canonical, symmetry| {
+            if canonical != index && space.is_state(index) {
+                let at = canonical as usize * size;
+                let mut mask = [0u8; 8];
+                for (byte, m) in mask[..mask_bytes].iter_mut().enumerate() {
+                    *m = records[at + 1 + byte].load(Relaxed);
+                }
+                let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
+                write(index, records[at].load(Relaxed) as i8, mask);
+                stored += 1;
+            }
+        });
+        progress(done.fetch_add(stored, Relaxed) + stored);
+    });
     Ok(())
 }
 
