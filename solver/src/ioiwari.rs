@@ -479,6 +479,20 @@ fn least_rotation(pits: &[u8], place: &[isize]) -> (u64, u32) {
     )
 }
 
+/// The number of distinct rotations of a ring: its smallest period, found
+/// on the pits packed 4 bits each as in [`least_rotation`].
+fn ring_period(pits: &[u8]) -> u64 {
+    let n = pits.len();
+    let bits = 4 * n as u32;
+    let all = (1u64 << bits) - 1;
+    let packed = pits
+        .iter()
+        .fold(0u64, |acc, &beads| (acc << 4) | u64::from(beads));
+    (1..n as u32)
+        .find(|&k| ((packed >> (4 * k)) | (packed << (bits - 4 * k))) & all == packed)
+        .unwrap_or(n as u32) as u64
+}
+
 /// Division of 32-bit numbers by a divisor fixed at run time, by one
 /// multiplication (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019).
 #[derive(Clone, Copy, Debug)]
@@ -550,6 +564,10 @@ impl StateSpace for IoiwariSpace {
 
     fn image_mask(&self, symmetry: u32, best: u64) -> u64 {
         rotated_mask(best, symmetry as usize, PITS)
+    }
+
+    fn class_size(&self, index: u64) -> u64 {
+        ring_period(&Board::from_index(index as usize).pits)
     }
 
     #[inline]
@@ -1129,6 +1147,10 @@ impl StateSpace for RingSpace {
         rotated_mask(best, symmetry as usize, usize::from(self.params.pits))
     }
 
+    fn class_size(&self, index: u64) -> u64 {
+        ring_period(&self.digits(index)[..usize::from(self.params.pits)])
+    }
+
     fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
         let ring = Ring::from_index(&self.params, index);
         let n = usize::from(self.params.pits);
@@ -1270,8 +1292,9 @@ mod tests {
             assert!(canonical <= index);
             let mut images = 0;
             space.for_each_image(canonical, 0, |_, _| images += 1);
+            assert_eq!(space.class_size(canonical), 1 + images, "{canonical}");
             // A board repeating itself around the ring has a mask that repeats too.
-            let masks = if images + 1 == pits {
+            let masks = if images + 1 == pits as u64 {
                 vec![1u64, 0b101, (1 << pits) - 2]
             } else {
                 vec![0, (1 << pits) - 1]

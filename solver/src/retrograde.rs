@@ -106,6 +106,14 @@ pub trait StateSpace: Sync {
         (index, 0)
     }
 
+    /// Number of states in the symmetry class of the canonical state `index`
+    /// (itself and its images); [`solve_records`]' progress counts a solved state for its class.
+    fn class_size(&self, index: u64) -> u64 {
+        let mut images = 0;
+        self.for_each_image(index, 0, |_, _| images += 1);
+        1 + images
+    }
+
     /// Like [`StateSpace::for_each_edge`], with each child named by its canonical state.
     fn for_each_edge_to_canonical(&self, index: u64, mut visit: impl FnMut(Edge)) {
         self.for_each_edge(index, |edge| {
@@ -551,7 +559,8 @@ pub(crate) const MARK: i8 = i8::MIN;
 /// to the other states, so a space with symmetries keeps a working set of
 /// about its canonical states' records. The records end up equal to
 /// [`solve`]'s values and masks encoded in that layout. Values must lie in
-/// `-127..=127`; `progress` gets the states finished after each chunk.
+/// `-127..=127`; `progress` gets the states solved after each chunk, a
+/// canonical state counting for its class: it reaches `len` before the last pass.
 pub fn solve_records<S: StateSpace>(
     space: &S,
     records: &[AtomicU8],
@@ -635,7 +644,7 @@ pub fn solve_records<S: StateSpace>(
                                 continue;
                             };
                             write(index, byte, mask);
-                            stored += 1;
+                            stored += space.class_size(index);
                         }
                     };
                     let mut batch = [0u64; BATCH];
@@ -682,7 +691,6 @@ pub fn solve_records<S: StateSpace>(
     // order, so that it writes the records once, front to back.
     let pass = chunk.max(1 << 16);
     (0..len.div_ceil(pass)).into_par_iter().for_each(|c| {
-        let mut stored = 0u64;
         let indices = c * pass..((c + 1) * pass).min(len);
         space.for_each_canonical(indices, |index, canonical, symmetry| {
             if canonical != index && space.is_state(index) {
@@ -693,10 +701,8 @@ pub fn solve_records<S: StateSpace>(
                 }
                 let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
                 write(index, records[at].load(Relaxed) as i8, mask);
-                stored += 1;
             }
         });
-        progress(done.fetch_add(stored, Relaxed) + stored);
     });
     Ok(())
 }
@@ -1105,7 +1111,13 @@ pub(crate) mod tests {
         let records: Vec<AtomicU8> = (0..space.len() as usize * (1 + mask_bytes))
             .map(|_| AtomicU8::new(0))
             .collect();
-        solve_records(space, &records, mask_bytes, &|_| {})?;
+        let reported = AtomicU64::new(0);
+        solve_records(space, &records, mask_bytes, &|done| {
+            reported.fetch_max(done, Relaxed);
+        })?;
+        // Every state is counted once, images with their canonical state.
+        let states = (0..space.len()).filter(|&i| space.is_state(i)).count();
+        assert_eq!(reported.into_inner(), states as u64);
         Ok(records.into_iter().map(AtomicU8::into_inner).collect())
     }
 
