@@ -567,6 +567,23 @@ pub fn solve_records<S: StateSpace>(
     mask_bytes: usize,
     progress: Progress<'_>,
 ) -> Result<(), SolveError> {
+    solve_records_releasing(space, records, mask_bytes, progress, &|_| {})
+}
+
+/// Told a range of record bytes that [`solve_records_releasing`] has written for good.
+pub type Release<'a> = &'a (dyn Fn(Range<usize>) + Sync);
+
+/// [`solve_records`], calling `release` with each piece of the records its
+/// last pass has finished, in index order from each of its threads: a memory
+/// map can write such pieces back and drop them, so that they do not crowd
+/// out the canonical states' pages still being read.
+pub fn solve_records_releasing<S: StateSpace>(
+    space: &S,
+    records: &[AtomicU8],
+    mask_bytes: usize,
+    progress: Progress<'_>,
+    release: Release<'_>,
+) -> Result<(), SolveError> {
     let size = 1 + mask_bytes;
     let len = space.len();
     if u64::try_from(records.len()).ok() != len.checked_mul(size as u64) || mask_bytes > 8 {
@@ -703,6 +720,7 @@ pub fn solve_records<S: StateSpace>(
                 write(index, records[at].load(Relaxed) as i8, mask);
             }
         });
+        release(c as usize * pass as usize * size..((c + 1) * pass).min(len) as usize * size);
     });
     Ok(())
 }

@@ -71,7 +71,7 @@ pub fn build_distributed_for<T: Tabulated>(
         return Err(error.into());
     }
     let mut started = false;
-    let written = write_table_mapped(path, &spec, &records.description(game), |payload| {
+    let written = write_table_mapped(path, &spec, &records.description(game), |payload, _| {
         started = true;
         send_go(group, true);
         let share = solve()?;

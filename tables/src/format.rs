@@ -45,17 +45,17 @@
 
 use std::fs::{self, File};
 use std::io::{self, Read};
-use std::ops::RangeInclusive;
+use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
 
 use std::sync::atomic::AtomicU8;
 
-use memmap2::{Mmap, MmapMut};
+use memmap2::{Mmap, MmapMut, UncheckedAdvice};
 
 use crate::sigbus::Guard;
 use serde::{Deserialize, Serialize};
-use tabula_solver::retrograde::Solution;
-use xxhash_rust::xxh3::xxh3_64;
+use tabula_solver::retrograde::{Release, Solution};
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 /// The eight bytes every table starts with.
 pub const MAGIC: [u8; 8] = *b"TABULA\0\x1a";
@@ -482,12 +482,14 @@ pub fn table_bytes(spec: &TableSpec, meta: &Meta, payload: &[u8]) -> Vec<u8> {
 /// beside `path`, renamed into place at the end as [`write_table`] does), its
 /// payload handed to `fill` as zeroed bytes that threads may share, then the
 /// checksums and header are written. Only the pages `fill` touches live in
-/// memory, and the kernel writes them back as it needs.
+/// memory, and the kernel writes them back as it needs; `fill` may also hand
+/// ranges of the payload it has finished to its second argument, which writes
+/// them to the file and drops their pages at once.
 pub fn write_table_mapped<E>(
     path: &Path,
     spec: &TableSpec,
     description: &str,
-    fill: impl FnOnce(&[AtomicU8]) -> Result<(), E>,
+    fill: impl FnOnce(&[AtomicU8], Release<'_>) -> Result<(), E>,
 ) -> Result<Result<(), E>, TableError> {
     let io = |error: io::Error| TableError::io(path, error);
     let (mut header, meta_bytes) = plan(spec, &meta_for(description));
@@ -500,14 +502,36 @@ pub fn write_table_mapped<E>(
     // SAFETY: the file is our own new temporary file, which nobody else
     // writes or truncates while it is mapped.
     let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;
-    let payload = &mut map[payload_offset as usize..];
-    // SAFETY: AtomicU8 has the size, alignment and validity of u8, and the
-    // exclusive borrow of the bytes lasts as long as the shared atomic view.
-    let atomic = unsafe { &*(payload as *mut [u8] as *const [AtomicU8]) };
-    if let Err(e) = fill(atomic) {
+    let payload = std::ptr::slice_from_raw_parts_mut(
+        map[payload_offset as usize..].as_mut_ptr(),
+        payload_len as usize,
+    );
+    // SAFETY: AtomicU8 has the size, alignment and validity of u8; the bytes
+    // are reached only through this view until `fill` returns (the map is
+    // only flushed and advised meanwhile, which reads no byte through Rust).
+    let atomic = unsafe { &*(payload as *const [AtomicU8]) };
+    let release = |range: Range<usize>| {
+        let (offset, len) = (payload_offset as usize + range.start, range.len());
+        // Best effort: a piece that stays mapped only costs memory.
+        if map.flush_range(offset, len).is_ok() {
+            // SAFETY: a shared file mapping keeps its contents in the file:
+            // dropping the pages loses nothing, and a later access reads them back.
+            let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, offset, len) };
+        }
+    };
+    if let Err(e) = fill(atomic, &release) {
         return Ok(Err(e));
     }
-    header.payload_hash = xxh3_64(&map[payload_offset as usize..]);
+    // Hashed a window at a time, each dropped after, so that the whole
+    // payload is never resident at once.
+    const WINDOW: usize = 64 << 20;
+    let mut hasher = Xxh3::new();
+    for start in (0..payload_len as usize).step_by(WINDOW) {
+        let end = (start + WINDOW).min(payload_len as usize);
+        hasher.update(&map[payload_offset as usize + start..payload_offset as usize + end]);
+        release(start..end);
+    }
+    header.payload_hash = hasher.digest();
     map[..HEADER_SIZE].copy_from_slice(&header.encode());
     map[HEADER_SIZE..HEADER_SIZE + meta_bytes.len()].copy_from_slice(&meta_bytes);
     map.flush().map_err(io)?;

@@ -406,9 +406,14 @@ pub fn build_out_of_core_for<T: Tabulated>(
     one_byte_values(&spec, path)?;
     let space = game.space();
     let mask_bytes = usize::from(spec.layout.mask_bytes);
-    write_table_mapped(path, &spec, &records.description(game), |payload| {
-        retrograde::solve_records(&space, payload, mask_bytes, progress)
-    })?
+    write_table_mapped(
+        path,
+        &spec,
+        &records.description(game),
+        |payload, release| {
+            retrograde::solve_records_releasing(&space, payload, mask_bytes, progress, release)
+        },
+    )?
     .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
     Ok(())
 }
