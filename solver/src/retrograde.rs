@@ -567,20 +567,41 @@ pub fn solve_records<S: StateSpace>(
     mask_bytes: usize,
     progress: Progress<'_>,
 ) -> Result<(), SolveError> {
-    solve_records_releasing(space, records, mask_bytes, progress, &|_| {})
+    solve_records_with(
+        space,
+        records,
+        mask_bytes,
+        Images::LastPass,
+        progress,
+        &|_| {},
+    )
 }
 
-/// Told a range of record bytes that [`solve_records_releasing`] has written for good.
+/// When [`solve_records_with`] writes the records of symmetric images.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Images {
+    /// As each canonical state is solved, reading children where they are:
+    /// the fastest while the whole table fits in memory, but every page of
+    /// it is in use all the time.
+    WhenSolved,
+    /// In a last pass in index order, reading children at their canonical
+    /// states: until then only the canonical states' pages are in use.
+    LastPass,
+}
+
+/// Told a range of record bytes that [`solve_records_with`] has written for good.
 pub type Release<'a> = &'a (dyn Fn(Range<usize>) + Sync);
 
-/// [`solve_records`], calling `release` with each piece of the records its
-/// last pass has finished, in index order from each of its threads: a memory
-/// map can write such pieces back and drop them, so that they do not crowd
-/// out the canonical states' pages still being read.
-pub fn solve_records_releasing<S: StateSpace>(
+/// [`solve_records`] with the images written as `images` says, calling
+/// `release` with each piece of the records the last pass has finished (in
+/// index order from each of its threads): a memory map can write such pieces
+/// back and drop them, so that they do not crowd out the canonical states'
+/// pages still being read.
+pub fn solve_records_with<S: StateSpace>(
     space: &S,
     records: &[AtomicU8],
     mask_bytes: usize,
+    images: Images,
     progress: Progress<'_>,
     release: Release<'_>,
 ) -> Result<(), SolveError> {
@@ -594,8 +615,12 @@ pub fn solve_records_releasing<S: StateSpace>(
     let done = AtomicU64::new(0);
     let error: Mutex<Option<SolveError>> = Mutex::new(None);
     let value_at = |index: u64| records[index as usize * size].load(Relaxed) as i8;
-    // A child's value is its canonical state's: only those are solved until the last pass.
-    let child_value_at = |index: u64| value_at(space.canonical(index).0);
+    let last_pass = images == Images::LastPass;
+    // With a last pass, a child's value is its canonical state's: only those are solved until then.
+    let child_value_at = |index: u64| match last_pass {
+        true => value_at(space.canonical(index).0),
+        false => value_at(index),
+    };
     let write = |index: u64, value: i8, mask: u64| {
         let at = index as usize * size;
         records[at].store(value as u8, Relaxed);
@@ -628,13 +653,17 @@ pub fn solve_records_releasing<S: StateSpace>(
                         let mut edges = [[NO_EDGE; BATCH_EDGES]; BATCH];
                         let mut counts = [0usize; BATCH];
                         for (b, &index) in batch.iter().enumerate() {
-                            space.for_each_edge_to_canonical(index, |edge| {
+                            let mut gather = |edge: Edge| {
                                 if counts[b] < BATCH_EDGES {
                                     edges[b][counts[b]] = edge;
                                     prefetch(records[edge.child as usize * size].as_ptr());
                                 }
                                 counts[b] += 1;
-                            });
+                            };
+                            match last_pass {
+                                true => space.for_each_edge_to_canonical(index, &mut gather),
+                                false => space.for_each_edge(index, &mut gather),
+                            }
                         }
                         for (b, &index) in batch.iter().enumerate() {
                             let (value, mask) = if counts[b] <= BATCH_EDGES {
@@ -661,7 +690,15 @@ pub fn solve_records_releasing<S: StateSpace>(
                                 continue;
                             };
                             write(index, byte, mask);
-                            stored += space.class_size(index);
+                            if last_pass {
+                                stored += space.class_size(index);
+                            } else {
+                                stored += 1;
+                                space.for_each_image(index, mask, |image, image_mask| {
+                                    write(image, byte, image_mask);
+                                    stored += 1;
+                                });
+                            }
                         }
                     };
                     let mut batch = [0u64; BATCH];
@@ -705,21 +742,37 @@ pub fn solve_records_releasing<S: StateSpace>(
         }
     }
     // The last pass fills every other state from its canonical one, in index
-    // order, so that it writes the records once, front to back.
+    // order, so that it writes the records once, front to back. The canonical
+    // records are read a batch at a time, asked for first, so their misses overlap.
+    let copy = |(index, canonical, symmetry): (u64, u64, u32)| {
+        let at = canonical as usize * size;
+        let mut mask = [0u8; 8];
+        for (byte, m) in mask[..mask_bytes].iter_mut().enumerate() {
+            *m = records[at + 1 + byte].load(Relaxed);
+        }
+        let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
+        write(index, records[at].load(Relaxed) as i8, mask);
+    };
+    if !last_pass {
+        return Ok(());
+    }
     let pass = chunk.max(1 << 16);
     (0..len.div_ceil(pass)).into_par_iter().for_each(|c| {
         let indices = c * pass..((c + 1) * pass).min(len);
+        let mut batch = [(0, 0, 0); COPY_BATCH];
+        let mut filled = 0;
         space.for_each_canonical(indices, |index, canonical, symmetry| {
             if canonical != index && space.is_state(index) {
-                let at = canonical as usize * size;
-                let mut mask = [0u8; 8];
-                for (byte, m) in mask[..mask_bytes].iter_mut().enumerate() {
-                    *m = records[at + 1 + byte].load(Relaxed);
+                prefetch(records[canonical as usize * size].as_ptr());
+                batch[filled] = (index, canonical, symmetry);
+                filled += 1;
+                if filled == COPY_BATCH {
+                    batch.iter().copied().for_each(copy);
+                    filled = 0;
                 }
-                let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
-                write(index, records[at].load(Relaxed) as i8, mask);
             }
         });
+        batch[..filled].iter().copied().for_each(copy);
         release(c as usize * pass as usize * size..((c + 1) * pass).min(len) as usize * size);
     });
     Ok(())
@@ -761,6 +814,9 @@ fn stuck<S: StateSpace>(
         child,
     }
 }
+
+/// Copies [`solve_records`]' last pass makes together.
+const COPY_BATCH: usize = 16;
 
 /// States solved together by [`solve_records`], and the moves a state may have for that.
 const BATCH: usize = 8;
@@ -1126,17 +1182,29 @@ pub(crate) mod tests {
         space: &S,
         mask_bytes: usize,
     ) -> Result<Vec<u8>, SolveError> {
-        let records: Vec<AtomicU8> = (0..space.len() as usize * (1 + mask_bytes))
-            .map(|_| AtomicU8::new(0))
-            .collect();
-        let reported = AtomicU64::new(0);
-        solve_records(space, &records, mask_bytes, &|done| {
-            reported.fetch_max(done, Relaxed);
-        })?;
-        // Every state is counted once, images with their canonical state.
         let states = (0..space.len()).filter(|&i| space.is_state(i)).count();
-        assert_eq!(reported.into_inner(), states as u64);
-        Ok(records.into_iter().map(AtomicU8::into_inner).collect())
+        let mut solved = Vec::new();
+        for images in [Images::WhenSolved, Images::LastPass] {
+            let records: Vec<AtomicU8> = (0..space.len() as usize * (1 + mask_bytes))
+                .map(|_| AtomicU8::new(0))
+                .collect();
+            let reported = AtomicU64::new(0);
+            let progress = |done| {
+                reported.fetch_max(done, Relaxed);
+            };
+            solve_records_with(space, &records, mask_bytes, images, &progress, &|_| {})?;
+            // Every state is counted once, images with their canonical state.
+            assert_eq!(reported.into_inner(), states as u64, "{images:?}");
+            solved.push(
+                records
+                    .into_iter()
+                    .map(AtomicU8::into_inner)
+                    .collect::<Vec<u8>>(),
+            );
+        }
+        // Both ways of writing the images give the same records.
+        assert!(solved[0] == solved[1]);
+        Ok(solved.pop().expect("two solutions"))
     }
 
     #[test]

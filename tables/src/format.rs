@@ -512,11 +512,24 @@ pub fn write_table_mapped<E>(
     let atomic = unsafe { &*(payload as *const [AtomicU8]) };
     let release = |range: Range<usize>| {
         let (offset, len) = (payload_offset as usize + range.start, range.len());
-        // Best effort: a piece that stays mapped only costs memory.
+        // Best effort: a piece that stays in memory only costs memory.
         if map.flush_range(offset, len).is_ok() {
             // SAFETY: a shared file mapping keeps its contents in the file:
             // dropping the pages loses nothing, and a later access reads them back.
             let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, offset, len) };
+            // Unmapped and written back, the pages can leave the page cache too,
+            // which would otherwise keep them and evict pages still being read.
+            #[cfg(target_os = "linux")]
+            // SAFETY: a plain system call on our open file; it changes no memory.
+            unsafe {
+                use std::os::fd::AsRawFd;
+                libc::posix_fadvise(
+                    tmp.as_file().as_raw_fd(),
+                    offset as libc::off_t,
+                    len as libc::off_t,
+                    libc::POSIX_FADV_DONTNEED,
+                );
+            }
         }
     };
     if let Err(e) = fill(atomic, &release) {

@@ -6,7 +6,7 @@ use std::path::Path;
 use tabula_solver::ioiwari::{
     Board, IoiwariSpace, MAX_BEADS, NUM_BOARDS, PITS, Params, Pit, Ring, RingSpace,
 };
-use tabula_solver::retrograde::{Progress, Solution};
+use tabula_solver::retrograde::{Images, Progress, Solution};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
 use crate::typed::{self, Records, Tabulated, TypedTable};
@@ -229,7 +229,8 @@ pub fn build_variant_out_of_core(
     records: Records,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
-    typed::build_out_of_core_for(&Variant { params: *params }, path, records, progress)
+    let variant = Variant { params: *params };
+    typed::build_out_of_core_for(&variant, path, records, Images::LastPass, progress)
 }
 
 /// A variant's table built in memory (the fast path for the IOI table).

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use tabula_solver::kalah::{Capture, Ending, Kalah, KalahSpace, Pit, Rules};
-use tabula_solver::retrograde::{Progress, StateSpace};
+use tabula_solver::retrograde::{Images, Progress, StateSpace};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
 use crate::typed::{self, Records, Tabulated, TypedTable};
@@ -120,7 +120,9 @@ pub fn build_out_of_core(
     records: Records,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
-    typed::build_out_of_core_for(&KalahGame { rules: *rules }, path, records, progress)
+    // Kalah has no symmetry: there are no images to write.
+    let game = KalahGame { rules: *rules };
+    typed::build_out_of_core_for(&game, path, records, Images::WhenSolved, progress)
 }
 
 #[cfg(test)]

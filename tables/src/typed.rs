@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use tabula_solver::retrograde::{self, Progress, Solution, StateSpace};
+use tabula_solver::retrograde::{self, Images, Progress, Solution, StateSpace};
 
 use crate::format::{
     Record, RecordBounds, Table, TableError, TableSpec, write_solution, write_table_mapped,
@@ -393,13 +393,16 @@ pub(crate) fn one_byte_values(spec: &TableSpec, path: &Path) -> Result<(), Table
 /// Builds the table of `game` out of core and writes it atomically to `path`:
 /// every record is solved in place in a memory map of the new file (see
 /// [`retrograde::solve_records`] and [`crate::format::write_table_mapped`]),
-/// so memory holds only the pages in use, not the table. With
+/// so memory holds only the pages in use, not the table; `images` says when
+/// the symmetric images are written ([`Images::LastPass`] keeps the pages in
+/// use to about the canonical states' and drops finished pieces). With
 /// [`Records::WithMoves`] the file is byte-identical to [`build_for`]'s. The layout's values must be one byte;
 /// panics like [`solve`] on a space with a cycle.
 pub fn build_out_of_core_for<T: Tabulated>(
     game: &T,
     path: &Path,
     records: Records,
+    images: Images,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
     let spec = records.spec(game);
@@ -411,7 +414,7 @@ pub fn build_out_of_core_for<T: Tabulated>(
         &spec,
         &records.description(game),
         |payload, release| {
-            retrograde::solve_records_releasing(&space, payload, mask_bytes, progress, release)
+            retrograde::solve_records_with(&space, payload, mask_bytes, images, progress, release)
         },
     )?
     .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));

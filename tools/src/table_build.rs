@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use clap::Args;
+use tabula_solver::retrograde::Images;
 use tabula_tables::Records;
 use tabula_tables::typed::{self, Tabulated};
 
@@ -23,6 +24,21 @@ pub struct BuildMode {
     /// `play` and `check` derive the moves from the children. Builds out of core.
     #[arg(long)]
     values_only: bool,
+    /// When an out-of-core build copies each solved board to its rotations:
+    /// `when-solved` is the fastest but keeps the whole table's pages in use;
+    /// `last-pass` keeps them to about one board per rotation class until a
+    /// last pass writes the copies in order (for tables larger than memory).
+    /// Default: `when-solved` if the table takes at most half the memory
+    /// available (`MemAvailable` in /proc/meminfo), else `last-pass`.
+    #[arg(long, value_enum)]
+    images: Option<ImagesArg>,
+}
+
+/// `--images`' values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ImagesArg {
+    WhenSolved,
+    LastPass,
 }
 
 impl BuildMode {
@@ -50,16 +66,64 @@ impl BuildMode {
                 .map(|ranks| format!(" with {ranks} MPI rank(s)")));
         }
         if self.out_of_core || self.values_only || entries > max_in_memory {
+            let table_bytes = entries * (1 + u64::from(game.spec().layout.mask_bytes));
+            let images = match self.images {
+                Some(ImagesArg::WhenSolved) => Images::WhenSolved,
+                Some(ImagesArg::LastPass) => Images::LastPass,
+                None => match available_memory() {
+                    Some(bytes) if table_bytes <= bytes / 2 => Images::WhenSolved,
+                    _ => Images::LastPass,
+                },
+            };
             let progress = bar(entries as usize, "boards solved in the mapped file");
-            typed::build_out_of_core_for(game, path, self.records(), &|done| {
+            typed::build_out_of_core_for(game, path, self.records(), images, &|done| {
                 progress.set_position(done)
             })?;
             progress.finish_and_clear();
+            let how = match images {
+                Images::WhenSolved => " out of core",
+                Images::LastPass => " out of core, symmetric copies in a last pass",
+            };
+            return Ok(Some(how.into()));
         } else {
             in_memory()?;
         }
         Ok(Some(String::new()))
     }
+}
+
+/// The memory available for new work, in bytes, if the kernel says: its
+/// `MemAvailable`, or this process's memory cgroup limit if lower (as under
+/// Slurm, or `docker --memory`).
+fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let available = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
+    Some(cgroup_memory_limit().map_or(available, |limit| limit.min(available)))
+}
+
+/// This process's memory cgroup limit (cgroup v2 `memory.max`, or v1
+/// `memory.limit_in_bytes`), if it has one.
+fn cgroup_memory_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    groups.lines().find_map(|line| {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let file = match controllers {
+            "" => format!("/sys/fs/cgroup{path}/memory.max"),
+            c if c.split(',').any(|c| c == "memory") => {
+                format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+            }
+            _ => return None,
+        };
+        // "max" (v2) and v1's huge "no limit" value both mean no limit.
+        std::fs::read_to_string(file)
+            .ok()?
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&b| b < 1 << 60)
+    })
 }
 
 /// Builds `game`'s table with every rank of the MPI job; `Some(ranks)` on
