@@ -593,10 +593,10 @@ pub enum Images {
 pub type Release<'a> = &'a (dyn Fn(Range<usize>) + Sync);
 
 /// [`solve_records`] with the images written as `images` says, calling
-/// `release` with each piece of the records the last pass has finished (in
-/// index order from each of its threads): a memory map can write such pieces
-/// back and drop them, so that they do not crowd out the canonical states'
-/// pages still being read.
+/// `release` with each piece of the records the last pass has finished (from
+/// the last piece down), which no later step reads: a memory map can write
+/// such pieces back and drop them, so that they do not crowd out the
+/// canonical states' pages still being read.
 pub fn solve_records_with<S: StateSpace>(
     space: &S,
     records: &[AtomicU8],
@@ -756,25 +756,35 @@ pub fn solve_records_with<S: StateSpace>(
     if !last_pass {
         return Ok(());
     }
-    let pass = chunk.max(1 << 16);
-    (0..len.div_ceil(pass)).into_par_iter().for_each(|c| {
-        let indices = c * pass..((c + 1) * pass).min(len);
-        let mut batch = [(0, 0, 0); COPY_BATCH];
-        let mut filled = 0;
-        space.for_each_canonical(indices, |index, canonical, symmetry| {
-            if canonical != index && space.is_state(index) {
-                prefetch(records[canonical as usize * size].as_ptr());
-                batch[filled] = (index, canonical, symmetry);
-                filled += 1;
-                if filled == COPY_BATCH {
-                    batch.iter().copied().for_each(copy);
-                    filled = 0;
-                }
-            }
-        });
-        batch[..filled].iter().copied().for_each(copy);
-        release(c as usize * pass as usize * size..((c + 1) * pass).min(len) as usize * size);
-    });
+    // Windows go from the last down: a canonical state precedes its images,
+    // so once a window is written no later window needs its records, and it
+    // can be released.
+    let pass = chunk.max(MIN_PASS);
+    let window = pass * (RELEASE_BYTES / (pass as usize * size)).max(1) as u64;
+    for w in (0..len.div_ceil(window)).rev() {
+        let start = w * window;
+        let end = (start + window).min(len);
+        (start / pass..end.div_ceil(pass))
+            .into_par_iter()
+            .for_each(|c| {
+                let indices = c * pass..((c + 1) * pass).min(end);
+                let mut batch = [(0, 0, 0); COPY_BATCH];
+                let mut filled = 0;
+                space.for_each_canonical(indices, |index, canonical, symmetry| {
+                    if canonical != index && space.is_state(index) {
+                        prefetch(records[canonical as usize * size].as_ptr());
+                        batch[filled] = (index, canonical, symmetry);
+                        filled += 1;
+                        if filled == COPY_BATCH {
+                            batch.iter().copied().for_each(copy);
+                            filled = 0;
+                        }
+                    }
+                });
+                batch[..filled].iter().copied().for_each(copy);
+            });
+        release(start as usize * size..end as usize * size);
+    }
     Ok(())
 }
 
@@ -814,6 +824,12 @@ fn stuck<S: StateSpace>(
         child,
     }
 }
+
+/// Bytes of records [`solve_records_with`]' last pass writes before releasing
+/// them, and the fewest states of a parallel piece of it (small in unit tests,
+/// so that their small spaces take many pieces and windows).
+const RELEASE_BYTES: usize = if cfg!(test) { 1 << 9 } else { 32 << 20 };
+const MIN_PASS: u64 = if cfg!(test) { 1 << 5 } else { 1 << 16 };
 
 /// Copies [`solve_records`]' last pass makes together.
 const COPY_BATCH: usize = 16;

@@ -10,8 +10,10 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use tabula_solver::ioiwari::{Params, Ring};
+use tabula_solver::retrograde::Images;
 use tabula_solver::search::memo_negamax;
-use tabula_tables::ioiwari::{Variant, VariantTable, build_variant_out_of_core};
+use tabula_tables::ioiwari::{Variant, VariantTable};
+use tabula_tables::typed;
 use tabula_tables::{Records, Table};
 
 fn env(name: &str, default: u64) -> u64 {
@@ -48,17 +50,24 @@ fn main() {
     let path = dir.path().join("ring.tab");
     let boards = params.boards();
 
-    let (cpu, wall) = (cpu_seconds(), Instant::now());
-    build_variant_out_of_core(&path, &params, Records::WithMoves, &|_| {}).unwrap();
-    let (ooc_wall, ooc_cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
-    let bytes = std::fs::metadata(&path).unwrap().len();
-    println!(
-        "out of core, {pits} pits cap {cap}: {boards} boards, {bytes} bytes ({:.2} bytes/board), \
-         {ooc_wall:.2} s wall, {ooc_cpu:.2} s CPU, {:.1} M boards/s, {:.1} M boards per CPU second",
-        bytes as f64 / boards as f64,
-        boards as f64 / ooc_wall / 1e6,
-        boards as f64 / ooc_cpu / 1e6,
-    );
+    // Both ways of copying the symmetric images; the second file stays for the check below.
+    let mut out_of_core = Vec::new();
+    for images in [Images::LastPass, Images::WhenSolved] {
+        let (cpu, wall) = (cpu_seconds(), Instant::now());
+        let variant = Variant { params };
+        typed::build_out_of_core_for(&variant, &path, Records::WithMoves, images, &|_| {}).unwrap();
+        let (ooc_wall, ooc_cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        println!(
+            "out of core ({images:?}), {pits} pits cap {cap}: {boards} boards, {bytes} bytes \
+             ({:.2} bytes/board), {ooc_wall:.2} s wall, {ooc_cpu:.2} s CPU, {:.1} M boards/s, \
+             {:.1} M boards per CPU second",
+            bytes as f64 / boards as f64,
+            boards as f64 / ooc_wall / 1e6,
+            boards as f64 / ooc_cpu / 1e6,
+        );
+        out_of_core.push((images, ooc_wall, ooc_cpu));
+    }
 
     // The baseline memoizes every board it reaches from the boards of at most `beads` beads.
     let (cpu, wall) = (cpu_seconds(), Instant::now());
@@ -76,16 +85,18 @@ fn main() {
          {base_wall:.2} s wall, {base_cpu:.2} s CPU, {:.2} M boards/s",
         memoized / base_wall / 1e6
     );
-    println!(
-        "per board: out of core {:.1} ns wall ({:.1} ns CPU), baseline {:.1} ns wall ({:.1} ns CPU): \
-         {:.1}x faster per board, {:.1}x per CPU second",
-        ooc_wall / boards as f64 * 1e9,
-        ooc_cpu / boards as f64 * 1e9,
-        base_wall / memoized * 1e9,
-        base_cpu / memoized * 1e9,
-        (base_wall / memoized) / (ooc_wall / boards as f64),
-        (base_cpu / memoized) / (ooc_cpu / boards as f64),
-    );
+    for (images, ooc_wall, ooc_cpu) in out_of_core {
+        println!(
+            "per board: out of core ({images:?}) {:.1} ns wall ({:.1} ns CPU), baseline {:.1} ns \
+             wall ({:.1} ns CPU): {:.1}x faster per board, {:.1}x per CPU second",
+            ooc_wall / boards as f64 * 1e9,
+            ooc_cpu / boards as f64 * 1e9,
+            base_wall / memoized * 1e9,
+            base_cpu / memoized * 1e9,
+            (base_wall / memoized) / (ooc_wall / boards as f64),
+            (base_cpu / memoized) / (ooc_cpu / boards as f64),
+        );
+    }
 
     // Both must agree on every board the baseline solved.
     let table = VariantTable::new_for(Variant { params }, Table::open(&path).unwrap()).unwrap();
