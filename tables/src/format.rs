@@ -502,6 +502,10 @@ pub fn write_table_mapped<E>(
     // SAFETY: the file is our own new temporary file, which nobody else
     // writes or truncates while it is mapped.
     let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;
+    // Builders read records at random: a fault should not read ahead pages
+    // that would only push out others (best effort, as all advice).
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Random);
     let payload = std::ptr::slice_from_raw_parts_mut(
         map[payload_offset as usize..].as_mut_ptr(),
         payload_len as usize,
@@ -538,6 +542,8 @@ pub fn write_table_mapped<E>(
     // Hashed a window at a time, each dropped after, so that the whole
     // payload is never resident at once.
     const WINDOW: usize = 64 << 20;
+    #[cfg(unix)]
+    let _ = map.advise(memmap2::Advice::Sequential);
     let mut hasher = Xxh3::new();
     for start in (0..payload_len as usize).step_by(WINDOW) {
         let end = (start + WINDOW).min(payload_len as usize);
