@@ -1043,6 +1043,21 @@ impl RingSpace {
         }
     }
 
+    /// Calls `visit(pit, sowing, child, index change)` for every legal move of board `index`.
+    #[inline(always)]
+    fn for_each_sowing(&self, index: u64, mut visit: impl FnMut(usize, Sowing, &Ring, isize)) {
+        let ring = Ring::from_index(&self.params, index);
+        let n = usize::from(self.params.pits);
+        for pit in 0..n {
+            if ring.pits[pit] > 0 {
+                let mut child = ring;
+                let (sowing, delta) =
+                    sow_ring(&mut child.pits[..n], ring.cap, &self.place[..n], pit);
+                visit(pit, sowing, &child, delta);
+            }
+        }
+    }
+
     /// The pits of board `index`, pit 1 first: one 64-bit division splits the
     /// index into two halves that 32-bit divisions take apart.
     #[inline]
@@ -1105,22 +1120,17 @@ impl StateSpace for RingSpace {
         least_rotation(&self.digits(index)[..n], &self.place)
     }
 
-    /// Sows each pit of the decoded board and canonicalises the child from its pits.
+    /// Canonicalises each child from its pits, not from its index.
     fn for_each_edge_to_canonical(&self, index: u64, mut visit: impl FnMut(Edge)) {
-        let ring = Ring::from_index(&self.params, index);
         let n = usize::from(self.params.pits);
-        for pit in 0..n {
-            if ring.pits[pit] > 0 {
-                let mut child = ring;
-                let sowing = child.sow(pit as Pit);
-                visit(Edge {
-                    slot: pit as u8,
-                    reward: sowing.difference(),
-                    child: least_rotation(&child.pits[..n], &self.place).0,
-                    keeps_turn: false,
-                });
-            }
-        }
+        self.for_each_sowing(index, |pit, sowing, child, _| {
+            visit(Edge {
+                slot: pit as u8,
+                reward: sowing.difference(),
+                child: least_rotation(&child.pits[..n], &self.place).0,
+                keeps_turn: false,
+            })
+        });
     }
 
     /// Counts through the boards digit by digit instead of decoding each index.
@@ -1152,21 +1162,14 @@ impl StateSpace for RingSpace {
     }
 
     fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
-        let ring = Ring::from_index(&self.params, index);
-        let n = usize::from(self.params.pits);
-        for pit in 0..n {
-            if ring.pits[pit] > 0 {
-                let mut child = ring;
-                let (sowing, delta) =
-                    sow_ring(&mut child.pits[..n], ring.cap, &self.place[..n], pit);
-                visit(Edge {
-                    slot: pit as u8,
-                    reward: sowing.difference(),
-                    child: index.wrapping_add_signed(delta as i64),
-                    keeps_turn: false,
-                });
-            }
-        }
+        self.for_each_sowing(index, |pit, sowing, _, delta| {
+            visit(Edge {
+                slot: pit as u8,
+                reward: sowing.difference(),
+                child: index.wrapping_add_signed(delta as i64),
+                keeps_turn: false,
+            })
+        });
     }
 
     fn terminal_value(&self, _index: u64) -> i32 {
