@@ -106,24 +106,28 @@ fn available_memory() -> Option<u64> {
 /// `memory.limit_in_bytes`), if it has one.
 fn cgroup_memory_limit() -> Option<u64> {
     let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    groups.lines().find_map(|line| {
-        let mut fields = line.splitn(3, ':');
-        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
-        let file = match controllers {
-            "" => format!("/sys/fs/cgroup{path}/memory.max"),
-            c if c.split(',').any(|c| c == "memory") => {
-                format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
-            }
-            _ => return None,
-        };
+    groups.lines().filter_map(limit_file).find_map(|file| {
+        let text = std::fs::read_to_string(file).ok()?;
         // "max" (v2) and v1's huge "no limit" value both mean no limit.
-        std::fs::read_to_string(file)
-            .ok()?
-            .trim()
+        text.trim()
             .parse::<u64>()
             .ok()
-            .filter(|&b| b < 1 << 60)
+            .filter(|&bytes| bytes < 1 << 60)
     })
+}
+
+/// The file holding the memory limit of the cgroup named by a line of
+/// `/proc/self/cgroup` ("ID:CONTROLLERS:PATH"), if the line names one.
+fn limit_file(line: &str) -> Option<String> {
+    let mut fields = line.splitn(3, ':');
+    let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+    match controllers {
+        "" => Some(format!("/sys/fs/cgroup{path}/memory.max")),
+        c if c.split(',').any(|c| c == "memory") => {
+            Some(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"))
+        }
+        _ => None,
+    }
 }
 
 /// Builds `game`'s table with every rank of the MPI job; `Some(ranks)` on
@@ -169,4 +173,27 @@ fn distributed<T: Tabulated>(
         "--distributed needs a tabula built with MPI: cargo build --release --features mpi \
          (with an MPI library and libclang installed; see the README)"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::limit_file;
+
+    #[test]
+    fn cgroup_lines_name_their_memory_limit_files() {
+        assert_eq!(
+            limit_file("0::/user.slice/job_42").as_deref(),
+            Some("/sys/fs/cgroup/user.slice/job_42/memory.max")
+        );
+        assert_eq!(
+            limit_file("4:memory:/slurm/uid_0/job_7").as_deref(),
+            Some("/sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes")
+        );
+        assert_eq!(
+            limit_file("7:cpuacct,memory:/a").as_deref(),
+            Some("/sys/fs/cgroup/memory/a/memory.limit_in_bytes")
+        );
+        assert_eq!(limit_file("3:cpuset:/"), None);
+        assert_eq!(limit_file("garbage"), None);
+    }
 }
