@@ -741,6 +741,9 @@ pub fn solve_records_with<S: StateSpace>(
             });
         }
     }
+    if !last_pass {
+        return Ok(());
+    }
     // The last pass fills every other state from its canonical one, in index
     // order, so that it writes the records once, front to back. The canonical
     // records are read a batch at a time, asked for first, so their misses overlap.
@@ -753,9 +756,6 @@ pub fn solve_records_with<S: StateSpace>(
         let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
         write(index, records[at].load(Relaxed) as i8, mask);
     };
-    if !last_pass {
-        return Ok(());
-    }
     // Windows go from the last down: a canonical state precedes its images,
     // so once a window is written no later window needs its records, and it
     // can be released.

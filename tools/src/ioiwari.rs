@@ -4,7 +4,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -157,7 +156,6 @@ fn parse_board(text: &str) -> anyhow::Result<Board> {
 /// Builds the table file.
 pub fn build(args: BuildArgs) -> Outcome {
     let params = args.ring.params()?;
-    let started = Instant::now();
     let boards = params.boards();
     let in_memory = || -> anyhow::Result<()> {
         if params.is_ioi_table() {
@@ -170,17 +168,9 @@ pub fn build(args: BuildArgs) -> Outcome {
         Ok(())
     };
     let game = Variant { params };
-    let Some(how) = args
-        .mode
-        .build(&game, &args.output, args.max_boards, in_memory)?
-    else {
-        return Ok(ExitCode::SUCCESS);
-    };
-    println!(
-        "wrote {} ({boards} boards){how} in {:.1} ms",
-        args.output.display(),
-        started.elapsed().as_secs_f64() * 1e3
-    );
+    let what = format!("{boards} boards");
+    args.mode
+        .build_and_report(&game, &args.output, args.max_boards, &what, in_memory)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -177,7 +177,6 @@ fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
 pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     let spec = table::spec(&rules);
-    let started = Instant::now();
     let in_memory = || -> anyhow::Result<()> {
         let progress = bar(spec.entries as usize, "boards");
         table::build(&args.output, &rules, &|done| progress.set_position(done))?;
@@ -185,20 +184,12 @@ pub fn build(args: BuildArgs) -> Outcome {
         Ok(())
     };
     let game = KalahGame { rules };
-    let Some(how) = args
-        .mode
-        .build(&game, &args.output, args.max_boards, in_memory)?
-    else {
-        return Ok(ExitCode::SUCCESS);
-    };
-    println!(
-        "wrote {} ({} boards of Kalah({}, {})){how} in {:.1} ms",
-        args.output.display(),
-        spec.entries,
-        rules.pits,
-        rules.seeds,
-        started.elapsed().as_secs_f64() * 1e3
+    let what = format!(
+        "{} boards of Kalah({}, {})",
+        spec.entries, rules.pits, rules.seeds
     );
+    args.mode
+        .build_and_report(&game, &args.output, args.max_boards, &what, in_memory)?;
     Ok(ExitCode::SUCCESS)
 }
 

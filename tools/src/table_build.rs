@@ -3,6 +3,7 @@
 //! tabula build ... --distributed`, rank 0 writing the file).
 
 use std::path::Path;
+use std::time::Instant;
 
 use clap::Args;
 use tabula_solver::retrograde::Images;
@@ -51,22 +52,25 @@ impl BuildMode {
 
     /// Builds `game`'s table at `path`: with MPI when distributed, out of core
     /// when asked, for values only, or above `max_in_memory` boards, else with
-    /// `in_memory`. Returns how, for the report (`""` or `" with R MPI
-    /// rank(s)"`), or `None` on an MPI rank other than 0, which says nothing.
-    pub fn build<T: Tabulated>(
+    /// `in_memory`; then prints `wrote PATH (WHAT), how, in T ms`. An MPI rank
+    /// other than 0 prints nothing.
+    pub fn build_and_report<T: Tabulated>(
         &self,
         game: &T,
         path: &Path,
         max_in_memory: u64,
+        what: &str,
         in_memory: impl FnOnce() -> anyhow::Result<()>,
-    ) -> anyhow::Result<Option<String>> {
-        let entries = game.spec().entries;
-        if self.distributed {
-            return Ok(distributed(game, path, self.records())?
-                .map(|ranks| format!(" with {ranks} MPI rank(s)")));
-        }
-        if self.out_of_core || self.values_only || entries > max_in_memory {
-            let table_bytes = entries * (1 + u64::from(game.spec().layout.mask_bytes));
+    ) -> anyhow::Result<()> {
+        let started = Instant::now();
+        let spec = self.records().spec(game);
+        let how = if self.distributed {
+            match distributed(game, path, self.records())? {
+                Some(ranks) => format!(" with {ranks} MPI rank(s)"),
+                None => return Ok(()),
+            }
+        } else if self.out_of_core || self.values_only || spec.entries > max_in_memory {
+            let table_bytes = spec.entries * spec.layout.record_size() as u64;
             let images = match self.images {
                 Some(ImagesArg::WhenSolved) => Images::WhenSolved,
                 Some(ImagesArg::LastPass) => Images::LastPass,
@@ -75,20 +79,25 @@ impl BuildMode {
                     _ => Images::LastPass,
                 },
             };
-            let progress = bar(entries as usize, "boards solved in the mapped file");
+            let progress = bar(spec.entries as usize, "boards solved in the mapped file");
             typed::build_out_of_core_for(game, path, self.records(), images, &|done| {
                 progress.set_position(done)
             })?;
             progress.finish_and_clear();
-            let how = match images {
-                Images::WhenSolved => " out of core",
-                Images::LastPass => " out of core, symmetric copies in a last pass",
-            };
-            return Ok(Some(how.into()));
+            match images {
+                Images::WhenSolved => " out of core".to_string(),
+                Images::LastPass => " out of core, symmetric copies in a last pass".to_string(),
+            }
         } else {
             in_memory()?;
-        }
-        Ok(Some(String::new()))
+            String::new()
+        };
+        println!(
+            "wrote {} ({what}){how} in {:.1} ms",
+            path.display(),
+            started.elapsed().as_secs_f64() * 1e3
+        );
+        Ok(())
     }
 }
 
