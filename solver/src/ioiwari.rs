@@ -444,22 +444,45 @@ fn rotated_mask(best: u64, k: usize, pits: usize) -> u64 {
     ((best >> k) | (best << (pits - k))) & ((1 << pits) - 1)
 }
 
+/// A ring's pits packed 4 bits each, the last pit highest, so that numeric
+/// order is index order and a rotation is a shift.
+#[derive(Clone, Copy)]
+struct PackedRing {
+    packed: u64,
+    bits: u32,
+}
+
+impl PackedRing {
+    #[inline(always)]
+    fn new(pits: &[u8]) -> PackedRing {
+        let mut packed = 0u64;
+        for &beads in pits.iter().rev() {
+            packed = (packed << 4) | u64::from(beads);
+        }
+        PackedRing {
+            packed,
+            bits: 4 * pits.len() as u32,
+        }
+    }
+
+    /// The ring rotated by `k` pits (pit i holding pit i + k), `0 < k < len`.
+    #[inline(always)]
+    fn rotated(self, k: u32) -> u64 {
+        let all = (1u64 << self.bits) - 1;
+        ((self.packed >> (4 * k)) | (self.packed << (self.bits - 4 * k))) & all
+    }
+}
+
 /// The rotation of a ring with the smallest index, and the rotation that
 /// carries it back to `pits` (for [`StateSpace::image_mask`]); `place[i]` is
-/// pit i's place value. The pits are packed 4 bits each, the last pit
-/// highest, so that numeric order is index order and a rotation is a shift.
+/// pit i's place value.
 #[inline(always)]
 fn least_rotation(pits: &[u8], place: &[isize]) -> (u64, u32) {
     let n = pits.len();
-    let bits = 4 * n as u32;
-    let all = (1u64 << bits) - 1;
-    let mut packed = 0u64;
-    for &beads in pits.iter().rev() {
-        packed = (packed << 4) | u64::from(beads);
-    }
-    let (mut least, mut rotation) = (packed, 0);
+    let ring = PackedRing::new(pits);
+    let (mut least, mut rotation) = (ring.packed, 0);
     for k in 1..n as u32 {
-        let rotated = ((packed >> (4 * k)) | (packed << (bits - 4 * k))) & all;
+        let rotated = ring.rotated(k);
         if rotated < least {
             (least, rotation) = (rotated, k);
         }
@@ -479,18 +502,13 @@ fn least_rotation(pits: &[u8], place: &[isize]) -> (u64, u32) {
     )
 }
 
-/// The number of distinct rotations of a ring: its smallest period, found
-/// on the pits packed 4 bits each as in [`least_rotation`].
+/// The number of distinct rotations of a ring: its smallest period.
 fn ring_period(pits: &[u8]) -> u64 {
-    let n = pits.len();
-    let bits = 4 * n as u32;
-    let all = (1u64 << bits) - 1;
-    let packed = pits
-        .iter()
-        .fold(0u64, |acc, &beads| (acc << 4) | u64::from(beads));
-    (1..n as u32)
-        .find(|&k| ((packed >> (4 * k)) | (packed << (bits - 4 * k))) & all == packed)
-        .unwrap_or(n as u32) as u64
+    let n = pits.len() as u32;
+    let ring = PackedRing::new(pits);
+    (1..n)
+        .find(|&k| ring.rotated(k) == ring.packed)
+        .unwrap_or(n) as u64
 }
 
 /// Division of 32-bit numbers by a divisor fixed at run time, by one
@@ -1046,7 +1064,11 @@ impl RingSpace {
     /// Calls `visit(pit, sowing, child, index change)` for every legal move of board `index`.
     #[inline(always)]
     fn for_each_sowing(&self, index: u64, mut visit: impl FnMut(usize, Sowing, &Ring, isize)) {
-        let ring = Ring::from_index(&self.params, index);
+        let ring = Ring {
+            pits: self.digits(index),
+            len: self.params.pits,
+            cap: self.params.cap,
+        };
         let n = usize::from(self.params.pits);
         for pit in 0..n {
             if ring.pits[pit] > 0 {
