@@ -108,7 +108,14 @@ pub trait OpponentModel: std::fmt::Debug + Send + Sync {
 }
 
 /// The most components of an [`OpponentModel`].
-pub const MAX_MODELS: usize = 4;
+pub const MAX_MODELS: usize = 6;
+
+/// Likelihoods with `first` for the first component (the only one without a model).
+const fn first_part(first: f64) -> [f64; MAX_MODELS] {
+    let mut parts = [0.0; MAX_MODELS];
+    parts[0] = first;
+    parts
+}
 
 /// Why a view does not follow from the previous one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -463,7 +470,7 @@ impl Sample {
         Sample {
             hand,
             weight,
-            parts: [weight, 0.0, 0.0, 0.0],
+            parts: first_part(weight),
         }
     }
 }
@@ -893,7 +900,7 @@ impl Sampler {
         if let Some(model) = &self.model {
             return self.model_likelihoods(&**model, epochs);
         }
-        [self.beta_likelihood(epochs), 0.0, 0.0, 0.0]
+        first_part(self.beta_likelihood(epochs))
     }
 
     /// [`Sampler::likelihoods`] under an [`OpponentModel`].
@@ -1008,7 +1015,7 @@ impl Sampler {
             let forced = self.forced(hand);
             if forced.total > 0.0 {
                 let plain = self.beta == 0.0 && self.model.is_none();
-                let exact = plain.then_some([1.0, 0.0, 0.0, 0.0]).or_else(|| {
+                let exact = plain.then_some(first_part(1.0)).or_else(|| {
                     (forced.total <= EXACT_LIKELIHOOD)
                         .then(|| forced.mean_likelihood())
                         .flatten()

@@ -1,10 +1,13 @@
 //! `best`'s model of the other seat, for the sampler's weights and the
-//! playouts: a mix over a whole game of three policies of the ladder's kind.
+//! playouts: a mix over a whole game of policies of the ladder's kind.
 //!
 //! - the server's one-move look-ahead ([`super::server`]), soft: a placement
 //!   is chosen with probability ∝ `exp(value / SERVER_TEMPERATURE)`;
 //! - heaviest-first ([`super::ladder::Heaviest`]);
-//! - a soft heaviest-first player (`exp(0.2 · pips)`), the catch-all.
+//! - a soft heaviest-first player (`exp(0.2 · pips)`), the catch-all;
+//! - doubles first ([`super::ladder::Doubles`]);
+//! - the blocker ([`super::ladder::Blocker`]);
+//! - uniformly random placements.
 //!
 //! Each mixes in [`NOISE`] of a uniformly random placement, so no observed
 //! move rules a hand out. The sampler multiplies each policy's probabilities
@@ -14,8 +17,9 @@
 use tabula_solver::dominoes::inference::{Decision, MAX_MODELS, OpponentModel};
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
 
-use super::ladder::{heavy_key, numbers_of};
-use super::server::{Outlook, SHIPPED, evaluate, features_at};
+use super::ladder::{Numbers, ends_after, heavy_key, number_bit, numbers_of};
+use super::players::policy_move;
+use super::server::{self, Outlook, SHIPPED, evaluate, features_at};
 
 /// The server's softness: its values are divided by this before the softmax.
 pub const SERVER_TEMPERATURE: f64 = 0.05;
@@ -36,10 +40,64 @@ pub enum Component {
     Heaviest = 1,
     /// Soft heaviest-first, the catch-all.
     Soft = 2,
+    /// Doubles first, then heaviest.
+    Doubles = 3,
+    /// Blocks ends the other hand lacks, keeps its own suits.
+    Blocker = 4,
+    /// Uniformly random placements.
+    Random = 5,
 }
 
 /// The components by index.
-pub const COMPONENTS: [Component; 3] = [Component::Server, Component::Heaviest, Component::Soft];
+pub const COMPONENTS: [Component; 6] = [
+    Component::Server,
+    Component::Heaviest,
+    Component::Soft,
+    Component::Doubles,
+    Component::Blocker,
+    Component::Random,
+];
+
+impl Component {
+    /// The component's move in `pos` (the draw or pass when nothing fits),
+    /// `missing` the numbers the mover has read the other seat to lack;
+    /// `None` for [`Component::Random`], which has no single move.
+    pub fn position_move(self, pos: &Position, missing: Numbers) -> Option<Move> {
+        let m = usize::from(pos.mover);
+        Some(match self {
+            Component::Server => server::position_move(pos, &SHIPPED, missing),
+            Component::Heaviest => heaviest_position_move(pos),
+            Component::Soft => policy_move(pos),
+            Component::Doubles => position_move_by(pos, |t, s| (t.is_double(), heavy_key(t, s))),
+            Component::Blocker => {
+                let hand = pos.hands[m];
+                let lacks = missing | !numbers_of(pos.hands[1 - m].or(pos.stock));
+                let ends = (pos.left, pos.right);
+                position_move_by(pos, |t, s| blocker_key(ends, hand, lacks, t, s))
+            }
+            Component::Random => return None,
+        })
+    }
+}
+
+/// The blocker's order of placements (see [`super::ladder::Blocker`]).
+fn blocker_key(
+    ends: (u8, u8),
+    hand: Tiles,
+    lacks: Numbers,
+    tile: Tile,
+    side: Side,
+) -> (u8, u32, (u32, u8, bool)) {
+    let (l, r) = ends_after(ends, tile, side);
+    let blocked = u8::from(lacks & number_bit(l) != 0) + u8::from(lacks & number_bit(r) != 0);
+    let mut rest = hand;
+    rest.remove(tile);
+    (
+        blocked,
+        numbers_of(rest).count_ones(),
+        heavy_key(tile, side),
+    )
+}
 
 /// The ladder's model of the other seat (see the module).
 #[derive(Clone, Debug)]
@@ -54,7 +112,7 @@ pub struct LadderModel {
 impl Default for LadderModel {
     fn default() -> LadderModel {
         LadderModel {
-            priors: vec![0.4, 0.3, 0.3],
+            priors: vec![0.3, 0.15, 0.1, 0.15, 0.15, 0.15],
             temperature: SERVER_TEMPERATURE,
             noise: NOISE,
         }
@@ -127,13 +185,17 @@ impl OpponentModel for LadderModel {
             .map(|v| ((v - top) / self.temperature).exp())
             .collect();
         let server = exp[observed] / exp.iter().sum::<f64>();
-        // Heaviest-first.
-        let heaviest = moves
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, (t, s))| heavy_key(*t, *s))
-            .map(|(i, _)| i);
-        let heavy = f64::from(u8::from(heaviest == Some(observed)));
+        // The deterministic players: 1 for their move, else 0.
+        let picks = |key: &dyn Fn(Tile, Side) -> (u8, u32, (u32, u8, bool))| {
+            let top = moves
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, (t, s))| key(*t, *s));
+            f64::from(u8::from(top.map(|(i, _)| i) == Some(observed)))
+        };
+        let heavy = picks(&|t, s| (0, 0, heavy_key(t, s)));
+        let doubles = picks(&|t, s| (u8::from(t.is_double()), 0, heavy_key(t, s)));
+        let blocker = picks(&|t, s| blocker_key(d.ends, held, lacks, t, s));
         // Soft heaviest-first.
         let w: Vec<f64> = moves
             .iter()
@@ -141,20 +203,32 @@ impl OpponentModel for LadderModel {
             .collect();
         let soft = w[observed] / w.iter().sum::<f64>();
         let noisy = |p: f64| (1.0 - self.noise) * p + self.noise / k;
-        *out = [noisy(server), noisy(heavy), noisy(soft), 0.0];
+        *out = [
+            noisy(server),
+            noisy(heavy),
+            noisy(soft),
+            noisy(doubles),
+            noisy(blocker),
+            1.0 / k,
+        ];
     }
 }
 
 /// The heaviest-first move in a position (the draw or pass when nothing fits).
 pub fn heaviest_position_move(pos: &Position) -> Move {
-    let mut best: Option<((u32, u8, bool), Move)> = None;
+    position_move_by(pos, heavy_key)
+}
+
+/// The placement in `pos` with the greatest `key` (the draw or pass when nothing fits).
+fn position_move_by<K: Ord>(pos: &Position, key: impl Fn(Tile, Side) -> K) -> Move {
+    let mut best: Option<(K, Move)> = None;
     for &mv in pos.moves().iter() {
         let Move::Place(t, s) = mv else {
             return mv;
         };
-        let key = heavy_key(t, s);
-        if best.is_none_or(|(b, _)| key > b) {
-            best = Some((key, mv));
+        let k = key(t, s);
+        if best.as_ref().is_none_or(|(b, _)| k > *b) {
+            best = Some((k, mv));
         }
     }
     best.expect("a mover has a move").1
@@ -164,7 +238,7 @@ pub fn heaviest_position_move(pos: &Position) -> Move {
 mod tests {
     use super::*;
     use crate::agent::Agent;
-    use crate::dominoes::ladder::Heaviest;
+    use crate::dominoes::ladder::{Blocker, Doubles, Heaviest, Reading};
     use crate::dominoes::server::Server;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -216,8 +290,8 @@ mod tests {
         out
     }
 
-    /// With the true hands, the sharp model gives the server's and the
-    /// heaviest player's actual moves their component's top probability.
+    /// With the true hands, the sharp model gives each deterministic ladder
+    /// player's actual moves their component's top probability.
     #[test]
     fn the_components_explain_their_players() {
         let sharp = LadderModel {
@@ -227,9 +301,13 @@ mod tests {
         };
         let mut server = Server::default();
         let mut heaviest = Heaviest;
+        let mut doubles = Doubles;
+        let mut blocker = Blocker::new();
         for (player, component, seed) in [
             (&mut server as &mut dyn Agent<Match>, Component::Server, 1),
             (&mut heaviest, Component::Heaviest, 2),
+            (&mut doubles, Component::Doubles, 3),
+            (&mut blocker, Component::Blocker, 4),
         ] {
             let seen = decisions(player, 300, seed);
             assert!(seen.len() > 1000, "{} decisions", seen.len());
@@ -247,6 +325,49 @@ mod tests {
                 .count();
             assert_eq!(explained, seen.len(), "{component:?}");
         }
+    }
+
+    /// Each deterministic component's move in a position is the move its
+    /// ladder player makes from the view of that position (`missing` read
+    /// from the views as the player reads them).
+    #[test]
+    fn the_components_move_as_their_players() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for (name, component) in [
+            ("server", Component::Server),
+            ("heaviest", Component::Heaviest),
+            ("doubles", Component::Doubles),
+            ("blocker", Component::Blocker),
+        ] {
+            for g in 0..60 {
+                let rules = Rules::new(5 + (g % 5) as u32, 4 + (g % 4) as u32).unwrap();
+                let mut state = Match::new(&Deal::random(rules, &mut rng));
+                let mut player =
+                    crate::dominoes::agent(name, ChaCha8Rng::seed_from_u64(g)).unwrap();
+                let mut reading = Reading::new();
+                player.start_game(1, &state.view(1));
+                reading.start_game(&state.view(1));
+                while !state.is_over() {
+                    let mv = if state.turn() == Turn::Seat(1) {
+                        let view = state.view(1);
+                        reading.update(&view);
+                        let modelled =
+                            component.position_move(&Position::of(&state), reading.missing());
+                        let mv = player.choose(&view);
+                        reading.played(&view, mv);
+                        assert_eq!(modelled, Some(mv), "{name} at {view:?}");
+                        checked += 1;
+                        mv
+                    } else {
+                        let moves = state.moves();
+                        moves[rng.random_range(0..moves.len())]
+                    };
+                    state.apply(mv);
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} moves checked");
     }
 
     /// A hand that could not have made the move gets probability 0 from every component.
@@ -275,6 +396,6 @@ mod tests {
             [Tile::new(2, 3), Tile::new(1, 2)].into_iter().collect(),
             &mut out,
         );
-        assert!(out[..3].iter().all(|&p| p > 0.0 && p <= 1.0), "{out:?}");
+        assert!(out.iter().all(|&p| p > 0.0 && p <= 1.0), "{out:?}");
     }
 }

@@ -10,8 +10,9 @@
 //!   root player's information sets (draws are chance inside an iteration),
 //!   uniformly random playouts, [`ITERATIONS`] per decision.
 //! - `best`: the same tree search with [`BEST_ITERATIONS`], a model of the
-//!   other seat ([`LadderModel`]: the server's evaluation, heaviest-first or
-//!   a soft heaviest-first catch-all, mixed over the game) weighing the
+//!   other seat ([`LadderModel`]: the server's evaluation, heaviest-first,
+//!   doubles-first, the blocker, random play or a soft heaviest-first
+//!   catch-all, mixed over the game) weighing the
 //!   deals by how likely its observed placements are, and deciding its moves
 //!   in the tree and the playouts by the component the iteration's deal
 //!   drew (10% random); its own playout moves by [`policy_move`] (go out,
@@ -43,8 +44,7 @@ use tabula_tables::dominoes::DominoesTable;
 
 use super::clairvoyant::position_of;
 use super::ladder::{Numbers, number_bit};
-use super::model::{COMPONENTS, Component, LadderModel, heaviest_position_move};
-use super::server;
+use super::model::{COMPONENTS, Component, LadderModel};
 use crate::agent::Agent;
 
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
@@ -571,11 +571,10 @@ impl Ismcts {
             let moves = pos.moves();
             return moves[self.rng.random_range(0..moves.len())];
         }
-        match them {
-            Component::Server => server::position_move(pos, &server::SHIPPED, missing),
-            Component::Heaviest => heaviest_position_move(pos),
-            Component::Soft => policy_move(pos),
-        }
+        them.position_move(pos, missing).unwrap_or_else(|| {
+            let moves = pos.moves();
+            moves[self.rng.random_range(0..moves.len())]
+        })
     }
 
     /// The model's component the other seat follows in an iteration on
@@ -630,7 +629,7 @@ impl Ismcts {
         let post = self.tracker.posterior;
         let top = (0..COMPONENTS.len()).max_by(|&a, &b| post[a].total_cmp(&post[b]));
         let them = COMPONENTS[top.unwrap_or(Component::Soft as usize)];
-        if them == Component::Soft {
+        if matches!(them, Component::Soft | Component::Random) {
             return heaviest;
         }
         let me = view.seat as u8;
@@ -655,7 +654,7 @@ const RESPONSE_NODES: u32 = 20_000;
 
 /// `me`'s score in a stock-empty `pos` when it plays its best and the other
 /// seat plays `them`'s moves (`missing`: what it has read of `me`'s hand);
-/// `None` once `nodes` run out.
+/// `None` once `nodes` run out, or for a component without a single move.
 fn response_value(
     pos: Position,
     me: u8,
@@ -669,11 +668,7 @@ fn response_value(
         return Some(if me == 0 { s } else { 1.0 - s });
     }
     if pos.mover != me {
-        let mv = match them {
-            Component::Server => server::position_move(&pos, &server::SHIPPED, missing),
-            Component::Heaviest => heaviest_position_move(&pos),
-            Component::Soft => policy_move(&pos),
-        };
+        let mv = them.position_move(&pos, missing)?;
         return response_value(pos.after(mv), me, them, missing, nodes);
     }
     let mut best: f64 = 0.0;
@@ -1087,8 +1082,8 @@ mod tests {
     }
 
     /// By the end of a game `best`'s model gives the component the other
-    /// seat follows (the server, heaviest-first) most of the weight, far
-    /// above its prior, on average over games.
+    /// seat follows (each ladder player but the soft catch-all) the most
+    /// weight, far above its prior, on average over games.
     #[test]
     fn the_model_tells_which_player_it_faces() {
         let rules = Rules::new(7, 6).unwrap();
@@ -1096,6 +1091,9 @@ mod tests {
         for (name, component) in [
             ("server", Component::Server),
             ("heaviest", Component::Heaviest),
+            ("doubles", Component::Doubles),
+            ("blocker", Component::Blocker),
+            ("random", Component::Random),
         ] {
             let games = 16;
             let mut mean = [0.0; MAX_MODELS];
@@ -1136,7 +1134,7 @@ mod tests {
                 continue;
             }
             let exact = endgame.solve(&pos).score();
-            for them in COMPONENTS {
+            for them in COMPONENTS.into_iter().filter(|&c| c != Component::Random) {
                 let mut nodes = RESPONSE_NODES;
                 let v = response_value(pos, pos.mover, them, 0, &mut nodes).expect("small");
                 assert!(v >= exact, "{pos:?} {them:?}: {v} < {exact}");
