@@ -330,7 +330,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             sets.push(args.rules.rules(m, n)?);
         }
     }
-    let progress = bar(sets.len(), "games");
+    let progress = bar(sets.len(), "variants solved");
     let mut rows = Vec::new();
     for rules in &sets {
         let started = Instant::now();
