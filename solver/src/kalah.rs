@@ -784,6 +784,24 @@ mod tests {
         }
     }
 
+    /// Margins from the start with the standard capture (only from a
+    /// non-empty opposite pit), as listed by an independent public solver
+    /// (cneisler/mancala-solver's README, same end rule).
+    #[test]
+    fn margins_with_the_standard_capture_match_an_independent_solver() {
+        for (m, n, margin) in [
+            (4, 3, 6),
+            (4, 4, 2),
+            (5, 2, 2),
+            (5, 3, 6),
+            (6, 2, 6),
+            (6, 3, 2),
+        ] {
+            let r = rules(m, n).with_capture(Capture::NonEmpty);
+            assert_eq!(start_value(&r, 22), margin, "Kalah({m}, {n})");
+        }
+    }
+
     #[test]
     fn the_retrograde_table_matches_the_search() {
         for (m, n) in [(1, 4), (2, 3), (3, 2)] {
