@@ -30,6 +30,7 @@
 
 use rand::{Rng, RngExt};
 use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tabula_solver::dominoes::inference::{Knowledge, MAX_MODELS, OpponentModel, Sample, Sampler};
@@ -625,22 +626,24 @@ impl Ismcts {
         if !self.tree_model || optimal.len() < 2 {
             return heaviest;
         }
-        // Among the optimal moves, the one the modelled other seat answers worst.
+        // Among the optimal moves, the one the modelled other seat answers
+        // worst (against random play: the best on average).
         let post = self.tracker.posterior;
         let top = (0..COMPONENTS.len()).max_by(|&a, &b| post[a].total_cmp(&post[b]));
         let them = COMPONENTS[top.unwrap_or(Component::Soft as usize)];
-        if matches!(them, Component::Soft | Component::Random) {
+        if them == Component::Soft {
             return heaviest;
         }
         let me = view.seat as u8;
         let mut nodes = RESPONSE_NODES;
+        let mut memo = ResponseMemo::new();
         let mut best: Option<(f64, i32, Move)> = None;
         for &mv in &optimal {
             let mut missing = self.tracker.read();
             if mv == Move::Pass {
                 missing |= number_bit(pos.left) | number_bit(pos.right);
             }
-            let v = response_value(pos.after(mv), me, them, missing, &mut nodes)?;
+            let v = response_value(pos.after(mv), me, them, missing, &mut nodes, &mut memo)?;
             if best.is_none_or(|(bv, bh, _)| (v, heft(mv)) > (bv, bh)) {
                 best = Some((v, heft(mv), mv));
             }
@@ -652,37 +655,56 @@ impl Ismcts {
 /// The most positions [`response_value`] may visit per decision.
 const RESPONSE_NODES: u32 = 20_000;
 
+/// Values already found by [`response_value`], by position and reading.
+type ResponseMemo = HashMap<(Position, Numbers), f64>;
+
 /// `me`'s score in a stock-empty `pos` when it plays its best and the other
-/// seat plays `them`'s moves (`missing`: what it has read of `me`'s hand);
-/// `None` once `nodes` run out, or for a component without a single move.
+/// seat plays `them`'s moves (`missing`: what it has read of `me`'s hand),
+/// or for [`Component::Random`] each of its moves with equal chance (the
+/// mean); `None` once `nodes` run out.
 fn response_value(
     pos: Position,
     me: u8,
     them: Component,
     missing: Numbers,
     nodes: &mut u32,
+    memo: &mut ResponseMemo,
 ) -> Option<f64> {
+    if let Some(&v) = memo.get(&(pos, missing)) {
+        return Some(v);
+    }
     *nodes = nodes.checked_sub(1)?;
-    if pos.is_over() {
+    let value = if pos.is_over() {
         let s = pos.score();
-        return Some(if me == 0 { s } else { 1.0 - s });
-    }
-    if pos.mover != me {
-        let mv = them.position_move(&pos, missing)?;
-        return response_value(pos.after(mv), me, them, missing, nodes);
-    }
-    let mut best: f64 = 0.0;
-    for &mv in pos.moves().iter() {
-        let mut read = missing;
-        if mv == Move::Pass {
-            read |= number_bit(pos.left) | number_bit(pos.right);
+        if me == 0 { s } else { 1.0 - s }
+    } else if pos.mover != me {
+        match them.position_move(&pos, missing) {
+            Some(mv) => response_value(pos.after(mv), me, them, missing, nodes, memo)?,
+            None => {
+                let moves = pos.moves();
+                let mut sum = 0.0;
+                for &mv in moves.iter() {
+                    sum += response_value(pos.after(mv), me, them, missing, nodes, memo)?;
+                }
+                sum / moves.len() as f64
+            }
         }
-        best = best.max(response_value(pos.after(mv), me, them, read, nodes)?);
-        if best >= 1.0 {
-            break;
+    } else {
+        let mut best: f64 = 0.0;
+        for &mv in pos.moves().iter() {
+            let mut read = missing;
+            if mv == Move::Pass {
+                read |= number_bit(pos.left) | number_bit(pos.right);
+            }
+            best = best.max(response_value(pos.after(mv), me, them, read, nodes, memo)?);
+            if best >= 1.0 {
+                break;
+            }
         }
-    }
-    Some(best)
+        best
+    };
+    memo.insert((pos, missing), value);
+    Some(value)
 }
 
 /// The most tiles in hands for an exact solve at a stock-empty root.
@@ -1134,14 +1156,50 @@ mod tests {
                 continue;
             }
             let exact = endgame.solve(&pos).score();
-            for them in COMPONENTS.into_iter().filter(|&c| c != Component::Random) {
+            for them in COMPONENTS {
                 let mut nodes = RESPONSE_NODES;
-                let v = response_value(pos, pos.mover, them, 0, &mut nodes).expect("small");
+                let mut memo = ResponseMemo::new();
+                let v =
+                    response_value(pos, pos.mover, them, 0, &mut nodes, &mut memo).expect("small");
                 assert!(v >= exact, "{pos:?} {them:?}: {v} < {exact}");
                 if exact == 1.0 {
                     assert_eq!(v, 1.0);
                 }
             }
+            checked += 1;
+        }
+        assert!(checked > 200, "{checked} positions checked");
+    }
+
+    /// Against random play, the memoized response value is the plain
+    /// expectimax: the mover's best, the other seat's moves averaged.
+    #[test]
+    fn the_response_to_random_play_is_the_plain_expectimax() {
+        fn expectimax(pos: Position, me: u8) -> f64 {
+            if pos.is_over() {
+                let s = pos.score();
+                return if me == 0 { s } else { 1.0 - s };
+            }
+            let moves = pos.moves();
+            let values = moves.iter().map(|&mv| expectimax(pos.after(mv), me));
+            if pos.mover == me {
+                values.fold(0.0, f64::max)
+            } else {
+                values.sum::<f64>() / moves.len() as f64
+            }
+        }
+        let mut checked = 0;
+        for pos in random_positions(12_000, 37) {
+            let tiles = pos.hands[0].len() + pos.hands[1].len();
+            if !pos.stock.is_empty() || tiles > 9 || pos.is_over() {
+                continue;
+            }
+            let mut nodes = u32::MAX;
+            let mut memo = ResponseMemo::new();
+            let v = response_value(pos, pos.mover, Component::Random, 0, &mut nodes, &mut memo)
+                .expect("no budget");
+            let plain = expectimax(pos, pos.mover);
+            assert!((v - plain).abs() < 1e-9, "{pos:?}: {v} against {plain}");
             checked += 1;
         }
         assert!(checked > 200, "{checked} positions checked");
