@@ -112,7 +112,7 @@ pub struct LadderModel {
 impl Default for LadderModel {
     fn default() -> LadderModel {
         LadderModel {
-            priors: vec![0.3, 0.15, 0.1, 0.15, 0.15, 0.15],
+            priors: vec![0.5, 0.1, 0.1, 0.1, 0.1, 0.1],
             temperature: SERVER_TEMPERATURE,
             noise: NOISE,
         }
