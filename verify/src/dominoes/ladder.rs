@@ -52,10 +52,15 @@ pub fn heavy_key(tile: Tile, side: Side) -> (u32, u8, bool) {
 /// The placement with the greatest `key`, or the forced draw or pass.
 ///
 /// `key` must order distinct placements strictly (end it with [`heavy_key`]).
-pub fn choose_by<K: Ord>(view: &View, mut key: impl FnMut(Tile, Side) -> K) -> Move {
-    let moves = legal_moves(&view.hand, view.ends(), view.stock);
+pub fn choose_by<K: Ord>(view: &View, key: impl FnMut(Tile, Side) -> K) -> Move {
+    best_by(&legal_moves(&view.hand, view.ends(), view.stock), key)
+}
+
+/// Of a mover's legal `moves`, the placement with the greatest `key`, or
+/// the draw or pass when that is the only move.
+pub fn best_by<K: Ord>(moves: &[Move], mut key: impl FnMut(Tile, Side) -> K) -> Move {
     let mut best: Option<(K, Move)> = None;
-    for &mv in moves.iter() {
+    for &mv in moves {
         let Move::Place(tile, side) = mv else {
             // No tile fits: the only move is the draw or the pass.
             return mv;
@@ -66,6 +71,31 @@ pub fn choose_by<K: Ord>(view: &View, mut key: impl FnMut(Tile, Side) -> K) -> M
         }
     }
     best.expect("a seat to move has a legal move").1
+}
+
+/// Doubles' order of placements: a double first, then [`heavy_key`].
+pub fn doubles_key(tile: Tile, side: Side) -> (bool, (u32, u8, bool)) {
+    (tile.is_double(), heavy_key(tile, side))
+}
+
+/// The blocker's order of placements (see [`Blocker`]) for a mover holding
+/// `hand` at `ends`, the other seat known to lack the numbers of `lacks`.
+pub fn blocker_key(
+    ends: (u8, u8),
+    hand: Tiles,
+    lacks: Numbers,
+    tile: Tile,
+    side: Side,
+) -> (u8, u32, (u32, u8, bool)) {
+    let (l, r) = ends_after(ends, tile, side);
+    let blocked = u8::from(lacks & number_bit(l) != 0) + u8::from(lacks & number_bit(r) != 0);
+    let mut rest = hand;
+    rest.remove(tile);
+    (
+        blocked,
+        numbers_of(rest).count_ones(),
+        heavy_key(tile, side),
+    )
 }
 
 /// The stock right after the deal.
@@ -245,7 +275,7 @@ impl Agent<Match> for Doubles {
     }
 
     fn choose(&mut self, view: &View) -> Move {
-        choose_by(view, |t, s| (t.is_double(), heavy_key(t, s)))
+        choose_by(view, doubles_key)
     }
 }
 
@@ -288,13 +318,7 @@ impl Agent<Match> for Blocker {
         let lacks = self.reading.lacks(view);
         let hand: Tiles = view.hand.iter().copied().collect();
         let mv = choose_by(view, |tile, side| {
-            let (l, r) = ends_after(view.ends(), tile, side);
-            let blocked =
-                u8::from(lacks & number_bit(l) != 0) + u8::from(lacks & number_bit(r) != 0);
-            let mut rest = hand;
-            rest.remove(tile);
-            let variety = numbers_of(rest).count_ones();
-            (blocked, variety, heavy_key(tile, side))
+            blocker_key(view.ends(), hand, lacks, tile, side)
         });
         self.reading.played(view, mv);
         mv

@@ -17,7 +17,7 @@
 use tabula_solver::dominoes::inference::{Decision, MAX_MODELS, OpponentModel};
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
 
-use super::ladder::{Numbers, ends_after, heavy_key, number_bit, numbers_of};
+use super::ladder::{Numbers, best_by, blocker_key, doubles_key, heavy_key, numbers_of};
 use super::players::policy_move;
 use super::server::{self, Outlook, SHIPPED, evaluate, features_at};
 
@@ -68,35 +68,16 @@ impl Component {
             Component::Server => server::position_move(pos, &SHIPPED, missing),
             Component::Heaviest => heaviest_position_move(pos),
             Component::Soft => policy_move(pos),
-            Component::Doubles => position_move_by(pos, |t, s| (t.is_double(), heavy_key(t, s))),
+            Component::Doubles => best_by(&pos.moves(), doubles_key),
             Component::Blocker => {
                 let hand = pos.hands[m];
                 let lacks = missing | !numbers_of(pos.hands[1 - m].or(pos.stock));
                 let ends = (pos.left, pos.right);
-                position_move_by(pos, |t, s| blocker_key(ends, hand, lacks, t, s))
+                best_by(&pos.moves(), |t, s| blocker_key(ends, hand, lacks, t, s))
             }
             Component::Random => return None,
         })
     }
-}
-
-/// The blocker's order of placements (see [`super::ladder::Blocker`]).
-fn blocker_key(
-    ends: (u8, u8),
-    hand: Tiles,
-    lacks: Numbers,
-    tile: Tile,
-    side: Side,
-) -> (u8, u32, (u32, u8, bool)) {
-    let (l, r) = ends_after(ends, tile, side);
-    let blocked = u8::from(lacks & number_bit(l) != 0) + u8::from(lacks & number_bit(r) != 0);
-    let mut rest = hand;
-    rest.remove(tile);
-    (
-        blocked,
-        numbers_of(rest).count_ones(),
-        heavy_key(tile, side),
-    )
 }
 
 /// The ladder's model of the other seat (see the module).
@@ -131,6 +112,15 @@ fn placements(hand: Tiles, ends: (u8, u8)) -> Vec<(Tile, Side)> {
         }
     }
     out
+}
+
+/// 1 if the placement at `observed` has the greatest `key` of `moves`, else 0.
+fn picks<K: Ord>(moves: &[(Tile, Side)], observed: usize, key: impl Fn(Tile, Side) -> K) -> f64 {
+    let top = moves
+        .iter()
+        .enumerate()
+        .max_by_key(|(_, (t, s))| key(*t, *s));
+    f64::from(u8::from(top.map(|(i, _)| i) == Some(observed)))
 }
 
 /// The server's value of placing `tile` at `side` (wins and losses at once far apart).
@@ -186,16 +176,11 @@ impl OpponentModel for LadderModel {
             .collect();
         let server = exp[observed] / exp.iter().sum::<f64>();
         // The deterministic players: 1 for their move, else 0.
-        let picks = |key: &dyn Fn(Tile, Side) -> (u8, u32, (u32, u8, bool))| {
-            let top = moves
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, (t, s))| key(*t, *s));
-            f64::from(u8::from(top.map(|(i, _)| i) == Some(observed)))
-        };
-        let heavy = picks(&|t, s| (0, 0, heavy_key(t, s)));
-        let doubles = picks(&|t, s| (u8::from(t.is_double()), 0, heavy_key(t, s)));
-        let blocker = picks(&|t, s| blocker_key(d.ends, held, lacks, t, s));
+        let heavy = picks(&moves, observed, heavy_key);
+        let doubles = picks(&moves, observed, doubles_key);
+        let blocker = picks(&moves, observed, |t, s| {
+            blocker_key(d.ends, held, lacks, t, s)
+        });
         // Soft heaviest-first.
         let w: Vec<f64> = moves
             .iter()
@@ -216,22 +201,7 @@ impl OpponentModel for LadderModel {
 
 /// The heaviest-first move in a position (the draw or pass when nothing fits).
 pub fn heaviest_position_move(pos: &Position) -> Move {
-    position_move_by(pos, heavy_key)
-}
-
-/// The placement in `pos` with the greatest `key` (the draw or pass when nothing fits).
-fn position_move_by<K: Ord>(pos: &Position, key: impl Fn(Tile, Side) -> K) -> Move {
-    let mut best: Option<(K, Move)> = None;
-    for &mv in pos.moves().iter() {
-        let Move::Place(t, s) = mv else {
-            return mv;
-        };
-        let k = key(t, s);
-        if best.as_ref().is_none_or(|(b, _)| k > *b) {
-            best = Some((k, mv));
-        }
-    }
-    best.expect("a mover has a move").1
+    best_by(&pos.moves(), heavy_key)
 }
 
 #[cfg(test)]

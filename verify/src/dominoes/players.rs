@@ -568,11 +568,13 @@ impl Ismcts {
             .rollouts
             .opponent_random
             .unwrap_or(self.rollouts.random);
-        if random > 0.0 && self.rng.random::<f64>() < random {
-            let moves = pos.moves();
-            return moves[self.rng.random_range(0..moves.len())];
-        }
-        them.position_move(pos, missing).unwrap_or_else(|| {
+        let noise = random > 0.0 && self.rng.random::<f64>() < random;
+        let modelled = if noise {
+            None
+        } else {
+            them.position_move(pos, missing)
+        };
+        modelled.unwrap_or_else(|| {
             let moves = pos.moves();
             moves[self.rng.random_range(0..moves.len())]
         })
