@@ -4,6 +4,7 @@
 //! its own module ([`registry::GameEntry`]); the verbs `tabula <verb> <game>`
 //! and the extras `tabula <game> <extra>` are built from [`GAMES`].
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Command, FromArgMatches};
@@ -111,8 +112,11 @@ fn main() -> ExitCode {
     match run(&games) {
         Ok(code) => code,
         Err(error) => {
-            // One line: the whole context chain, joined by colons.
-            eprintln!("error: {error:#}");
+            // One line: the whole context chain, joined by colons. It is
+            // written in one call: `eprintln!` writes a line in pieces, and
+            // MPI ranks sharing a stderr then interleave them.
+            let line = format!("error: {error:#}\n");
+            let _ = std::io::stderr().write_all(line.as_bytes());
             ExitCode::from(2)
         }
     }
