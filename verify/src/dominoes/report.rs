@@ -13,7 +13,7 @@ use super::{agent, deal, sees_open_hand};
 use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
-use crate::stats::Mean;
+use crate::stats::{Mean, paired_differences};
 use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
 
 /// What a verify run plays.
@@ -78,6 +78,24 @@ pub struct Pairing {
     pub clairvoyant_share: Option<f64>,
     /// Per case.
     pub cases: Vec<CaseResult>,
+    /// Points per game in schedule order: the same deal, seat and draws at the
+    /// same index in every pairing of the run.
+    #[serde(skip)]
+    pub scores: Vec<f64>,
+}
+
+/// Two players against one opponent, compared game by game.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// The opponent both met.
+    pub opponent: String,
+    /// The player with the most points against it (reference ceilings aside).
+    pub leader: String,
+    /// The player compared with the leader.
+    pub other: String,
+    /// The leader's points minus the other's, game by game on the same deals,
+    /// seats and draws, with its 95% interval.
+    pub difference: Mean,
 }
 
 /// The whole report.
@@ -89,6 +107,8 @@ pub struct Report {
     pub games: usize,
     /// Every pairing, player by player, opponents in order.
     pub pairings: Vec<Pairing>,
+    /// Per opponent, the leader against every other player (contestants only).
+    pub comparisons: Vec<Comparison>,
 }
 
 /// The name of a case on the scoreboard.
@@ -134,8 +154,10 @@ pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report
             done_before += per_pairing;
             let mut all = Scoreboard::new();
             let mut roles = Scoreboard::new();
+            let mut scores = Vec::with_capacity(records.len());
             for (job, record) in &records {
                 let seat = job.seat_of(0, 2);
+                scores.push(record.scores[seat]);
                 let case = case_name(settings.cases[job.case]);
                 let rules = settings.cases[job.case];
                 log.record(
@@ -153,15 +175,56 @@ pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report
                 roles.add(role, "all", seat, record);
                 all.add(player, "all", seat, record);
             }
-            pairings.push(pairing(player, opponent, settings, &all, &roles));
+            let mut result = pairing(player, opponent, settings, &all, &roles);
+            result.scores = scores;
+            pairings.push(result);
         }
     }
     fill_clairvoyant_shares(&mut pairings);
+    let comparisons = compare_with_leaders(&pairings);
     Report {
         seed: settings.seed,
         games: settings.games,
         pairings,
+        comparisons,
     }
+}
+
+/// The opponents in the order the pairings meet them.
+fn opponents(pairings: &[Pairing]) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for p in pairings {
+        if !out.contains(&p.opponent.as_str()) {
+            out.push(&p.opponent);
+        }
+    }
+    out
+}
+
+/// Per opponent, its leading contestant against each other contestant.
+fn compare_with_leaders(pairings: &[Pairing]) -> Vec<Comparison> {
+    let mut out = Vec::new();
+    for opponent in opponents(pairings) {
+        let rivals: Vec<&Pairing> = pairings
+            .iter()
+            .filter(|p| p.opponent == opponent && !p.reference)
+            .collect();
+        let Some(leader) = rivals
+            .iter()
+            .max_by(|a, b| a.points.mean.total_cmp(&b.points.mean))
+        else {
+            continue;
+        };
+        for other in rivals.iter().filter(|p| p.player != leader.player) {
+            out.push(Comparison {
+                opponent: opponent.to_string(),
+                leader: leader.player.clone(),
+                other: other.player.clone(),
+                difference: Mean::of(&paired_differences(&leader.scores, &other.scores)),
+            });
+        }
+    }
+    out
 }
 
 fn points(tally: Option<&Tally>) -> Mean {
@@ -213,6 +276,7 @@ fn pairing(
         replier: points(roles.tally("replier", "all")),
         clairvoyant_share: None,
         cases,
+        scores: Vec::new(),
     }
 }
 
@@ -270,13 +334,29 @@ impl Report {
             ]);
         }
         out += &table.to_markdown();
-        let mut opponents: Vec<&str> = Vec::new();
-        for p in &self.pairings {
-            if !opponents.contains(&p.opponent.as_str()) {
-                opponents.push(&p.opponent);
+        if !self.comparisons.is_empty() {
+            out += "\nPaired differences: against each opponent, the leading player's points \
+                    per game minus each other player's, game by game on the same deals, seats \
+                    and draws (± 95%). An interval clear of 0 separates two players even where \
+                    their intervals above overlap.\n\n";
+            let mut table = Table::new(&[
+                "opponent",
+                "leader − other",
+                "difference ± 95%",
+                "clear of 0",
+            ]);
+            for c in &self.comparisons {
+                let d = c.difference;
+                table.row(&[
+                    c.opponent.clone(),
+                    format!("{} − {}", c.leader, c.other),
+                    format!("{:+.3} ± {:.3}", d.mean, d.ci95),
+                    if d.mean.abs() > d.ci95 { "yes" } else { "no" }.into(),
+                ]);
             }
+            out += &table.to_markdown();
         }
-        for opponent in opponents {
+        for opponent in opponents(&self.pairings) {
             let rows: Vec<&Pairing> = self
                 .pairings
                 .iter()
@@ -394,6 +474,38 @@ mod tests {
         assert_ne!(
             serde_json::to_string(&a).unwrap(),
             serde_json::to_string(&c).unwrap()
+        );
+    }
+
+    #[test]
+    fn the_leader_is_compared_game_by_game_with_every_other_contestant() {
+        let settings = Settings {
+            players: vec!["random".into(), "heaviest".into(), "clairvoyant".into()],
+            ..settings(5)
+        };
+        let report = run(&settings, &|_| {}, &GameLog::off());
+        let by_name = |name: &str| {
+            report
+                .pairings
+                .iter()
+                .find(|p| p.player == name)
+                .expect("played")
+        };
+        // The clairvoyant is a ceiling, never compared; one pair remains.
+        assert_eq!(report.comparisons.len(), 1);
+        let c = &report.comparisons[0];
+        let (leader, other) = (by_name(&c.leader), by_name(&c.other));
+        assert!(leader.points.mean >= other.points.mean);
+        assert_ne!(c.leader, c.other);
+        assert!(!leader.reference && !other.reference);
+        // Equal game counts: the mean difference is the difference of means.
+        let expected = leader.points.mean - other.points.mean;
+        assert!((c.difference.mean - expected).abs() < 1e-9);
+        assert_eq!(c.difference.n, 80);
+        assert!(
+            report
+                .to_markdown(&settings.cases)
+                .contains(&format!("| random   | {} − {}", c.leader, c.other))
         );
     }
 }

@@ -26,7 +26,7 @@ use super::{AGENTS, Opponent, Predictions, REFERENCE_AGENTS, case_agent};
 use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::seat::{Limits, Local};
-use crate::stats::Mean;
+use crate::stats::{Mean, paired_differences};
 use crate::tournament::{self, Progress, Purpose, stream};
 
 /// What a verify run plays.
@@ -154,6 +154,21 @@ pub struct Report {
     pub rule: String,
     /// Every player.
     pub players: Vec<PlayerResult>,
+    /// Per side, the leader against every other contestant, case by case.
+    pub comparisons: Vec<Comparison>,
+}
+
+/// Two players compared case by case on one board side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The board's side.
+    pub n: usize,
+    /// The contestant with the best mean case score on this side.
+    pub leader: String,
+    /// The player compared with the leader.
+    pub other: String,
+    /// The leader's case score minus the other's on the same cases, ± 95% (Student t).
+    pub difference: Mean,
 }
 
 /// Plays every player on every case of `opponents` (from [`evolve_cases`]),
@@ -256,8 +271,10 @@ pub fn run(
         ga_games: settings.ga_games,
         rule: format!("{:?}", settings.rule),
         players,
+        comparisons: Vec::new(),
     };
     report.fill_shares();
+    report.fill_comparisons();
     report
 }
 
@@ -292,6 +309,31 @@ impl Report {
                     greedy.sizes[i].mean.mean,
                     oracle.sizes[i].mean.mean,
                 );
+            }
+        }
+    }
+
+    /// Per side, the leading contestant against each other one, case by case
+    /// (the oracle, a ceiling, is left out).
+    pub fn fill_comparisons(&mut self) {
+        self.comparisons.clear();
+        let rivals: Vec<&PlayerResult> = self.players.iter().filter(|p| !p.reference).collect();
+        let Some(first) = rivals.first() else {
+            return;
+        };
+        for i in 0..first.sizes.len() {
+            let leader = rivals
+                .iter()
+                .max_by(|a, b| a.sizes[i].mean.mean.total_cmp(&b.sizes[i].mean.mean))
+                .expect("one contestant at least");
+            for other in rivals.iter().filter(|p| p.player != leader.player) {
+                let (a, b) = (&leader.sizes[i].scores, &other.sizes[i].scores);
+                self.comparisons.push(Comparison {
+                    n: leader.sizes[i].n,
+                    leader: leader.player.clone(),
+                    other: other.player.clone(),
+                    difference: Mean::student(&paired_differences(a, b)),
+                });
             }
         }
     }
@@ -399,6 +441,23 @@ impl Report {
             }
             out += &table.to_markdown();
         }
+        if !self.comparisons.is_empty() {
+            out += "\nPaired differences per side: the leading player's case score minus each \
+                    other player's on the same cases (± 95%, Student t). An interval clear of 0 \
+                    separates two players even where their intervals above overlap.\n\n";
+            let mut table =
+                Table::new(&["side", "leader − other", "difference ± 95%", "clear of 0"]);
+            for c in &self.comparisons {
+                let d = c.difference;
+                table.row(&[
+                    format!("{0}×{0}", c.n),
+                    format!("{} − {}", c.leader, c.other),
+                    format!("{:+.3} ± {:.3}", d.mean, d.ci95),
+                    if d.mean.abs() > d.ci95 { "yes" } else { "no" }.into(),
+                ]);
+            }
+            out += &table.to_markdown();
+        }
         let predicting: Vec<&PlayerResult> = self
             .players
             .iter()
@@ -460,6 +519,7 @@ mod tests {
             ga_games: 4,
             rule: "Rule".into(),
             players,
+            comparisons: Vec::new(),
         }
     }
 
@@ -485,6 +545,43 @@ mod tests {
         assert!(words.contains("| paranoid | 50% | 50% | - |"), "{text}");
         assert_eq!(share(1.0, 2.0, 2.0), None);
         assert_eq!(share(3.0, 2.0, 4.0), Some(0.5));
+    }
+
+    #[test]
+    fn each_sides_leader_is_compared_case_by_case_with_every_contestant() {
+        let mut r = report(vec![
+            player("greedy", &[1.0, 1.2, 0.8], &[0.5, 0.9, 0.7]),
+            player("paranoid", &[1.5, 1.8, 1.2], &[0.4, 0.8, 0.7]),
+            player("oracle", &[2.0, 2.0, 2.0], &[3.0, 3.0, 3.0]),
+        ]);
+        r.fill_comparisons();
+        // The oracle is a ceiling: one pair per side.
+        let pairs: Vec<(usize, &str, &str)> = r
+            .comparisons
+            .iter()
+            .map(|c| (c.n, c.leader.as_str(), c.other.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [(7, "paranoid", "greedy"), (8, "greedy", "paranoid")]
+        );
+        // 7×7: differences 0.5, 0.6, 0.4.
+        let d = r.comparisons[0].difference;
+        assert!((d.mean - 0.5).abs() < 1e-12, "{d:?}");
+        assert!((d.ci95 - 4.303 * 0.1 / 3f64.sqrt()).abs() < 1e-9, "{d:?}");
+        let words = r
+            .to_markdown()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            words.contains("| 7×7 | paranoid − greedy | +0.500 ± 0.248 | yes |"),
+            "{words}"
+        );
+        assert!(
+            words.contains("| 8×8 | greedy − paranoid | +0.067 ± 0.143 | no |"),
+            "{words}"
+        );
     }
 
     #[test]
