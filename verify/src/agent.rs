@@ -17,6 +17,12 @@ pub trait Agent<G: Game>: Send {
     /// A new game starts; this agent sits in `seat`.
     fn start_game(&mut self, _seat: Seat, _view: &G::View) {}
 
+    /// The next game's random stream, from a runner that keeps the agent for
+    /// a whole case: the agent's play then depends on earlier games only
+    /// through what it chose to learn from them (caches that would change its
+    /// choices are dropped too).
+    fn reseed(&mut self, _rng: ChaCha8Rng) {}
+
     /// A move was played (by another seat or by chance), as this seat sees it.
     fn observe(&mut self, _mover: Turn, _observation: &G::Observation) {}
 
@@ -33,6 +39,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn start_game(&mut self, seat: Seat, view: &G::View) {
         (**self).start_game(seat, view)
+    }
+    fn reseed(&mut self, rng: ChaCha8Rng) {
+        (**self).reseed(rng)
     }
     fn observe(&mut self, mover: Turn, observation: &G::Observation) {
         (**self).observe(mover, observation)
@@ -51,6 +60,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
     }
     fn start_game(&mut self, seat: Seat, view: &G::View) {
         (**self).start_game(seat, view)
+    }
+    fn reseed(&mut self, rng: ChaCha8Rng) {
+        (**self).reseed(rng)
     }
     fn observe(&mut self, mover: Turn, observation: &G::Observation) {
         (**self).observe(mover, observation)
@@ -75,6 +87,10 @@ impl RandomAgent {
 impl<G: Game> Agent<G> for RandomAgent {
     fn name(&self) -> String {
         "random".into()
+    }
+
+    fn reseed(&mut self, rng: ChaCha8Rng) {
+        self.rng = rng;
     }
 
     fn choose(&mut self, view: &G::View) -> G::Move {

@@ -13,7 +13,7 @@ use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog};
 use crate::stats::{Mean, Wdl};
-use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire, short};
 
 /// The built-in players.
@@ -383,6 +383,7 @@ fn against_optimal(
         games,
         seats: 2,
         seatings: Seatings::Fixed,
+        lifetime: Lifetime::Game,
     };
     let lineup = vec![name.to_string(), "optimal".to_string()];
     let make = |n: &str, rng| agent(n, table, rng).expect("a built-in agent");

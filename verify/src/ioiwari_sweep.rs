@@ -14,7 +14,7 @@ use tabula_tables::ioiwari::{Variant, VariantTable, variant_in_memory, variant_s
 
 use crate::agent::{Agent, RandomAgent};
 use crate::stats::Wdl;
-use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
 
 /// Plays a variant table's optimal move, the lowest optimal pit on ties.
 #[derive(Clone)]
@@ -165,6 +165,7 @@ fn against_optimal(
         games,
         seats: 2,
         seatings: Seatings::Fixed,
+        lifetime: Lifetime::Game,
     };
     let lineup = vec![name.to_string(), "optimal".to_string()];
     let make = |n: &str, rng| -> Box<dyn Agent<RingMatch>> {

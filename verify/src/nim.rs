@@ -9,7 +9,7 @@ use crate::arena::GameRecord;
 use crate::protocol::Request;
 use crate::record::{At, GameLog};
 use crate::scoreboard::Scoreboard;
-use crate::tournament::{Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Lifetime, Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire};
 
 /// The built-in players.
@@ -108,6 +108,7 @@ pub fn verify(
                 games,
                 seats: 2,
                 seatings: Seatings::Rotated,
+                lifetime: Lifetime::Game,
             };
             let make = |name: &str, rng| agent(name, rng).expect("known agent");
             let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));

@@ -73,6 +73,18 @@ pub enum Seatings {
     Rotated,
 }
 
+/// How long an agent lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lifetime {
+    /// A fresh agent for every game.
+    Game,
+    /// One agent per seat for all the games of a case and seating, played in
+    /// order, as one player process serves a whole case over the protocol;
+    /// each game reseeds it ([`Agent::reseed`]) with the stream a fresh
+    /// agent would have had, so it differs from fresh agents only by what it learns.
+    Case,
+}
+
 /// One game of a schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Job {
@@ -107,6 +119,8 @@ pub struct Schedule {
     pub seats: usize,
     /// How players are seated.
     pub seatings: Seatings,
+    /// How long agents live.
+    pub lifetime: Lifetime,
 }
 
 impl Schedule {
@@ -142,7 +156,9 @@ pub type MakeAgent<'a, G> = &'a (dyn Fn(&str, ChaCha8Rng) -> Box<dyn Agent<G>> +
 /// by its rotation. `setup(job)` gives the case's parameters and the game's
 /// start. Chance draws from stream (seed, chance, case, game, 0), the same for
 /// every rotation, so every seating meets the same deals; the agent in seat `s`
-/// draws from (seed, agent, case, game × rotations + rotation, s).
+/// draws from (seed, agent, case, game × rotations + rotation, s). With
+/// [`Lifetime::Case`] the games of one case and rotation are played in order
+/// by the same agents, and the cases and rotations in parallel.
 pub fn play_schedule<G: Game>(
     schedule: &Schedule,
     lineup: &[String],
@@ -152,39 +168,72 @@ pub fn play_schedule<G: Game>(
     progress: Progress<'_>,
 ) -> Vec<(Job, GameRecord<G>)> {
     let jobs = schedule.jobs();
-    let records = run(jobs.len(), progress, |j| {
-        let job = jobs[j];
-        let (params, start) = setup(&job);
+    let rotations = match schedule.seatings {
+        Seatings::Fixed => 1,
+        Seatings::Rotated => schedule.seats as u64,
+    };
+    let agent_rng = |job: &Job, seat: usize| {
+        let game = job.game as u64 * rotations + job.rotation as u64;
+        stream(seed, Purpose::Agent, job.case as u64, game, seat as u64)
+    };
+    // Plays `job` with `agents` (in seat order; built on first use).
+    let play = |job: &Job, agents: &mut Vec<Local<Box<dyn Agent<G>>>>| {
+        let (params, start) = setup(job);
         let seats = start.seats();
-        let seating = job.seating(seats);
-        let rotations = (schedule.seatings == Seatings::Rotated) as u64 * (seats as u64 - 1) + 1;
-        let agent_game = job.game as u64 * rotations + job.rotation as u64;
-        let mut agents: Vec<Local<Box<dyn Agent<G>>>> = seating
-            .iter()
-            .enumerate()
-            .map(|(seat, &p)| {
-                let rng = stream(
-                    seed,
-                    Purpose::Agent,
-                    job.case as u64,
-                    agent_game,
-                    seat as u64,
-                );
-                Local(make_agent(&lineup[p], rng))
-            })
-            .collect();
+        let fresh = agents.is_empty();
+        if fresh {
+            *agents = job
+                .seating(seats)
+                .iter()
+                .enumerate()
+                .map(|(seat, &p)| Local(make_agent(&lineup[p], agent_rng(job, seat))))
+                .collect();
+        } else {
+            for (seat, agent) in agents.iter_mut().enumerate() {
+                agent.0.reseed(agent_rng(job, seat));
+            }
+        }
         // `agents` is in seat order, so the seating passed on is the identity.
         let identity: Vec<usize> = (0..seats).collect();
         let mut clocks = vec![Clock::default(); seats];
         let mut players: Vec<&mut dyn Player<G>> =
             agents.iter_mut().map(|a| a as &mut dyn Player<G>).collect();
-        for (p, player) in players.iter_mut().enumerate() {
-            // In-process agents cannot fail.
-            let _ = player.start_case(&params, &mut clocks[p]);
+        if fresh {
+            for (p, player) in players.iter_mut().enumerate() {
+                // In-process agents cannot fail.
+                let _ = player.start_case(&params, &mut clocks[p]);
+            }
         }
         let mut chance = stream(seed, Purpose::Chance, job.case as u64, job.game as u64, 0);
         play_game(start, &mut players, &identity, &mut clocks, &mut chance)
-    });
+    };
+    let records = match schedule.lifetime {
+        Lifetime::Game => run(jobs.len(), progress, |j| play(&jobs[j], &mut Vec::new())),
+        Lifetime::Case => {
+            // Jobs are ordered case, game, rotation: one group per case and rotation.
+            let per_case = schedule.games * rotations as usize;
+            let groups = schedule.cases * rotations as usize;
+            let done = AtomicUsize::new(0);
+            let played: Vec<Vec<(usize, GameRecord<G>)>> = (0..groups)
+                .into_par_iter()
+                .map(|g| {
+                    let (case, rotation) = (g / rotations as usize, g % rotations as usize);
+                    let mut agents = Vec::new();
+                    (0..schedule.games)
+                        .map(|game| {
+                            let j = case * per_case + game * rotations as usize + rotation;
+                            let record = play(&jobs[j], &mut agents);
+                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                            (j, record)
+                        })
+                        .collect()
+                })
+                .collect();
+            let mut all: Vec<(usize, GameRecord<G>)> = played.into_iter().flatten().collect();
+            all.sort_by_key(|&(j, _)| j);
+            all.into_iter().map(|(_, record)| record).collect()
+        }
+    };
     jobs.into_iter().zip(records).collect()
 }
 
@@ -257,6 +306,7 @@ mod tests {
             games: 3,
             seats: 3,
             seatings: Seatings::Rotated,
+            lifetime: Lifetime::Game,
         };
         let jobs = schedule.jobs();
         assert_eq!(jobs.len(), 18);
@@ -268,6 +318,7 @@ mod tests {
         }
         let fixed = Schedule {
             seatings: Seatings::Fixed,
+            lifetime: Lifetime::Game,
             ..schedule
         };
         assert_eq!(fixed.jobs().len(), 6);

@@ -140,6 +140,18 @@ fn server_value(
     }
 }
 
+impl LadderModel {
+    /// The same model with other priors over its components (normalised).
+    pub fn with_priors(&self, priors: &[f64]) -> LadderModel {
+        assert_eq!(priors.len(), self.priors.len(), "one prior per component");
+        let sum: f64 = priors.iter().sum();
+        LadderModel {
+            priors: priors.iter().map(|p| p / sum).collect(),
+            ..self.clone()
+        }
+    }
+}
+
 impl OpponentModel for LadderModel {
     fn priors(&self) -> &[f64] {
         &self.priors

@@ -38,7 +38,7 @@ use tabula_solver::dominoes::search::Endgame;
 use tabula_solver::dominoes::search::{
     Budget, Evaluation, MoveValues, Table, evaluate_moves, final_score, horizon_value,
 };
-use tabula_solver::dominoes::{Match, Move, Position, Side, Tile, Tiles, View};
+use tabula_solver::dominoes::{Match, Move, Position, Rules, Side, Tile, Tiles, View};
 use tabula_solver::{Game, Seat};
 
 use tabula_tables::dominoes::DominoesTable;
@@ -265,6 +265,11 @@ impl Agent<Match> for DealSearcher {
         self.tracker.start(view);
     }
 
+    fn reseed(&mut self, rng: ChaCha8Rng) {
+        self.rng = rng;
+        self.table = None;
+    }
+
     fn choose(&mut self, view: &View) -> Move {
         let deals = self.tracker.deals(view, self.deals, &mut self.rng);
         self.choose_over(view, deals)
@@ -396,7 +401,16 @@ pub struct Ismcts {
     samples: usize,
     /// Whether the other seat's moves in the tree are its model's (else UCT's).
     tree_model: bool,
+    /// Whether each game's prior over the model's components is the last
+    /// game's posterior (the same opponent plays a whole case).
+    learns_case: bool,
+    /// Whether a game of this case has been played.
+    played: bool,
 }
+
+/// The least prior a component keeps from game to game of a case, so that a
+/// run of misleading games cannot rule it out.
+pub const CASE_PRIOR_FLOOR: f64 = 0.01;
 
 /// A node of the tree: one per sequence of placements and passes from the root.
 #[derive(Clone, Debug)]
@@ -433,6 +447,7 @@ impl Ismcts {
         let mut best = Ismcts::with(rng, "best", BEST_ITERATIONS, BEST_ROLLOUTS, true);
         best.tracker.model = Some(Arc::new(LadderModel::default()));
         best.tree_model = true;
+        best.learns_case = true;
         best
     }
 
@@ -456,6 +471,8 @@ impl Ismcts {
             endgame: None,
             samples: 256,
             tree_model: false,
+            learns_case: false,
+            played: false,
         }
     }
 
@@ -717,8 +734,31 @@ impl Agent<Match> for Ismcts {
         self.name.into()
     }
 
+    fn start_case(&mut self, _rules: &Rules) {
+        if self.learns_case {
+            self.tracker.model = Some(Arc::new(LadderModel::default()));
+        }
+        self.played = false;
+    }
+
     fn start_game(&mut self, _seat: Seat, view: &View) {
+        if self.learns_case
+            && self.played
+            && let Some(model) = &self.tracker.model
+        {
+            let priors: Vec<f64> = self.tracker.posterior[..model.priors().len()]
+                .iter()
+                .map(|p| p.max(CASE_PRIOR_FLOOR))
+                .collect();
+            self.tracker.model = Some(Arc::new(model.with_priors(&priors)));
+        }
+        self.played = true;
         self.tracker.start(view);
+    }
+
+    fn reseed(&mut self, rng: ChaCha8Rng) {
+        self.rng = rng;
+        self.endgame = None;
     }
 
     fn choose(&mut self, view: &View) -> Move {
@@ -1211,5 +1251,37 @@ mod tests {
     fn best_beats_random_play() {
         let score = duel("best", "random", Rules::new(6, 5).unwrap(), 8, 1);
         assert!(score > 0.6, "{score}");
+    }
+
+    #[test]
+    fn best_carries_what_it_learnt_of_its_opponent_through_a_case() {
+        let rules = Rules::new(7, 5).unwrap();
+        let mut best = Ismcts::best(ChaCha8Rng::seed_from_u64(1));
+        best.iterations = 100;
+        let mut other = RandomAgent::new(ChaCha8Rng::seed_from_u64(2));
+        let mut chance = ChaCha8Rng::seed_from_u64(3);
+        let random_prior = |b: &Ismcts| {
+            b.tracker.model.as_ref().expect("best has a model").priors()[Component::Random as usize]
+        };
+        Agent::<Match>::start_case(&mut best, &rules);
+        let shipped = random_prior(&best);
+        for _ in 0..20 {
+            let deal = Deal::random(rules, &mut chance);
+            play(&deal, [&mut best, &mut other], &mut chance);
+        }
+        // The priors change when the next game starts.
+        let deal = Deal::random(rules, &mut chance);
+        best.start_game(0, &Match::new(&deal).view(0));
+        // Random play is the likeliest reading after 20 games of it.
+        let priors = best.tracker.model.as_ref().unwrap().priors().to_vec();
+        let top = (0..priors.len()).max_by(|&a, &b| priors[a].total_cmp(&priors[b]));
+        assert_eq!(top, Some(Component::Random as usize), "{priors:?}");
+        assert!(random_prior(&best) > 0.5, "{priors:?}");
+        Agent::<Match>::start_case(&mut best, &rules);
+        assert_eq!(random_prior(&best), shipped);
+        // A fresh agent's first game keeps the shipped priors.
+        let mut fresh = Ismcts::best(ChaCha8Rng::seed_from_u64(1));
+        fresh.start_game(0, &Match::new(&deal).view(0));
+        assert_eq!(random_prior(&fresh), shipped);
     }
 }

@@ -14,7 +14,7 @@ use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
 use crate::stats::{Mean, paired_differences};
-use crate::tournament::{Job, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
 
 /// What a verify run plays.
 #[derive(Clone, Debug)]
@@ -117,7 +117,18 @@ pub fn case_name(rules: Rules) -> String {
 }
 
 /// Plays every pairing of `settings` and tallies it; `progress` counts games.
+/// A player meets an opponent for a whole case at a time, as over the
+/// protocol: its agent lives for the case and may learn from game to game.
 pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report {
+    run_with(settings, Lifetime::Case, progress, log)
+}
+
+fn run_with(
+    settings: &Settings,
+    lifetime: Lifetime,
+    progress: Progress<'_>,
+    log: &GameLog,
+) -> Report {
     assert!(
         settings.games >= 2 && settings.games.is_multiple_of(2),
         "paired deals need an even number of games"
@@ -128,6 +139,7 @@ pub fn run(settings: &Settings, progress: Progress<'_>, log: &GameLog) -> Report
         games: deals,
         seats: 2,
         seatings: Seatings::Rotated,
+        lifetime,
     };
     let per_pairing = schedule.jobs().len();
     let mut pairings = Vec::new();
@@ -507,5 +519,20 @@ mod tests {
                 .to_markdown(&settings.cases)
                 .contains(&format!("| random   | {} − {}", c.leader, c.other))
         );
+    }
+
+    #[test]
+    fn agents_kept_for_a_case_play_as_fresh_ones_unless_they_learn() {
+        let settings = Settings {
+            players: vec!["random".into(), "ismcts".into(), "pimc".into()],
+            opponents: vec!["random".into(), "blocker".into()],
+            games: 8,
+            ..settings(6)
+        };
+        let kept = run_with(&settings, Lifetime::Case, &|_| {}, &GameLog::off());
+        let fresh = run_with(&settings, Lifetime::Game, &|_| {}, &GameLog::off());
+        for (k, f) in kept.pairings.iter().zip(&fresh.pairings) {
+            assert_eq!(k.scores, f.scores, "{} against {}", k.player, k.opponent);
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::report::Table;
 use crate::scoreboard::Scoreboard;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
-    Job, Progress, Purpose, Schedule, Seatings, play_schedule, stream, stream_name,
+    Job, Lifetime, Progress, Purpose, Schedule, Seatings, play_schedule, stream, stream_name,
 };
 
 /// A seeded random opening: `plies` random placements from the standard start,
@@ -101,6 +101,7 @@ pub fn run_tournament(
                 games: config.openings,
                 seats: 2,
                 seatings: Seatings::Rotated,
+                lifetime: Lifetime::Game,
             };
             let table_bits = config.table_bits;
             let make = |name: &str, rng| -> Box<dyn Agent<Position>> {
