@@ -6,6 +6,7 @@
 //! hand to its seat) it still plays legally: the heaviest fitting tile
 //! (the first in hand order on ties), else a draw or a pass.
 
+use rand_chacha::ChaCha8Rng;
 use tabula_solver::Game;
 use tabula_solver::dominoes::search::{Budget, Table, evaluate_moves};
 use tabula_solver::dominoes::{Match, Move, Position, Tiles, View};
@@ -82,6 +83,11 @@ pub fn heaviest_move(view: &View) -> Move {
 impl Agent<Match> for Clairvoyant {
     fn name(&self) -> String {
         "clairvoyant".into()
+    }
+
+    fn reseed(&mut self, _rng: ChaCha8Rng) {
+        // A table kept from earlier games would deepen its budgeted search.
+        self.table = None;
     }
 
     fn choose(&mut self, view: &View) -> Move {

@@ -45,7 +45,7 @@ use tabula_tables::dominoes::DominoesTable;
 
 use super::clairvoyant::position_of;
 use super::ladder::{Numbers, number_bit};
-use super::model::{COMPONENTS, Component, LadderModel};
+use super::model::{COMPONENTS, Component, LadderModel, SOFT_BETA};
 use crate::agent::Agent;
 
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
@@ -588,6 +588,8 @@ impl Ismcts {
         let noise = random > 0.0 && self.rng.random::<f64>() < random;
         let modelled = if noise {
             None
+        } else if them == Component::Soft && self.tree_model {
+            Some(self.soft_move(pos))
         } else {
             them.position_move(pos, missing)
         };
@@ -595,6 +597,25 @@ impl Ismcts {
             let moves = pos.moves();
             moves[self.rng.random_range(0..moves.len())]
         })
+    }
+
+    /// A move drawn as the model's soft component draws them: a placement
+    /// with weight `exp(SOFT_BETA * pips)`, as its likelihood says.
+    fn soft_move(&mut self, pos: &Position) -> Move {
+        let moves = pos.moves();
+        let weight = |mv: &Move| match mv {
+            Move::Place(t, _) => (SOFT_BETA * f64::from(t.pips())).exp(),
+            _ => 1.0,
+        };
+        let total: f64 = moves.iter().map(weight).sum();
+        let mut x = self.rng.random::<f64>() * total;
+        for mv in moves.iter() {
+            x -= weight(mv);
+            if x < 0.0 {
+                return *mv;
+            }
+        }
+        moves[moves.len() - 1]
     }
 
     /// The model's component the other seat follows in an iteration on
@@ -1283,5 +1304,42 @@ mod tests {
         let mut fresh = Ismcts::best(ChaCha8Rng::seed_from_u64(1));
         fresh.start_game(0, &Match::new(&deal).view(0));
         assert_eq!(random_prior(&fresh), shipped);
+    }
+
+    /// In the tree, the soft component draws placements in proportion to
+    /// `exp(SOFT_BETA * pips)`, as its likelihood reads them.
+    #[test]
+    fn the_soft_component_draws_moves_as_its_likelihood_weighs_them() {
+        let mut best = Ismcts::best(ChaCha8Rng::seed_from_u64(5));
+        let pos = random_positions(400, 6)
+            .into_iter()
+            .find(|p| {
+                let m = p.moves();
+                m.len() >= 3 && m.iter().all(|mv| matches!(mv, Move::Place(..)))
+            })
+            .expect("a position with three placements");
+        let moves = pos.moves();
+        let weight = |mv: &Move| match mv {
+            Move::Place(t, _) => (SOFT_BETA * f64::from(t.pips())).exp(),
+            _ => unreachable!("placements only"),
+        };
+        let total: f64 = moves.iter().map(weight).sum();
+        let draws = 20_000;
+        let mut counts = vec![0usize; moves.len()];
+        for _ in 0..draws {
+            let mv = best.soft_move(&pos);
+            let i = moves.iter().position(|m| *m == mv).expect("a legal move");
+            counts[i] += 1;
+        }
+        for (i, mv) in moves.iter().enumerate() {
+            let expected = weight(mv) / total;
+            let seen = counts[i] as f64 / f64::from(draws);
+            // Five standard errors.
+            let tolerance = 5.0 * (expected * (1.0 - expected) / f64::from(draws)).sqrt();
+            assert!(
+                (seen - expected).abs() < tolerance,
+                "{mv:?}: {seen} vs {expected}"
+            );
+        }
     }
 }

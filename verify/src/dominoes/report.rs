@@ -524,8 +524,13 @@ mod tests {
     #[test]
     fn agents_kept_for_a_case_play_as_fresh_ones_unless_they_learn() {
         let settings = Settings {
-            players: vec!["random".into(), "ismcts".into(), "pimc".into()],
-            opponents: vec!["random".into(), "blocker".into()],
+            players: vec![
+                "random".into(),
+                "ismcts".into(),
+                "pimc".into(),
+                "clairvoyant".into(),
+            ],
+            opponents: vec!["random".into(), "blocker".into(), "server".into()],
             games: 8,
             ..settings(6)
         };
