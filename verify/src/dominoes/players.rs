@@ -20,7 +20,9 @@
 //!   30% random moves; the exact [`Endgame`] solve as the playout's value
 //!   once the stock is empty and at most 10 tiles are in hands, and with
 //!   the stock empty at the root (the other hand is then known) the exact
-//!   solver's move (the N=5 table when installed).
+//!   solver's move (the N=5 table when installed). The soft catch-all's
+//!   moves are drawn from its own weights. Kept for a case, each game starts
+//!   from the posterior over the components that the last one ended with.
 //! - `pimc`: per sampled deal the chance search of [`evaluate_moves`] (the
 //!   real objective, draws as chance, exact once the stock is empty); each
 //!   deal votes for its best move (weighted by the deal's probability), as
