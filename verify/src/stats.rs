@@ -54,6 +54,21 @@ impl Mean {
     pub fn display(&self, decimals: usize) -> String {
         format!("{:.*} ± {:.*}", decimals, self.mean, decimals, self.ci95)
     }
+
+    /// A difference's `±mean ± ci95`, its sign always shown.
+    pub fn display_signed(&self, decimals: usize) -> String {
+        format!("{:+.*} ± {:.*}", decimals, self.mean, decimals, self.ci95)
+    }
+
+    /// Whether the 95% interval leaves out 0: for a difference, "yes" when
+    /// the two sides differ beyond the noise, else "no".
+    pub fn clear_of_zero(&self) -> &'static str {
+        if self.mean.abs() > self.ci95 {
+            "yes"
+        } else {
+            "no"
+        }
+    }
 }
 
 /// `a[i] − b[i]` for each pair of results on the same game or case: a paired

@@ -210,18 +210,18 @@ pub fn play_schedule<G: Game>(
     let records = match schedule.lifetime {
         Lifetime::Game => run(jobs.len(), progress, |j| play(&jobs[j], &mut Vec::new())),
         Lifetime::Case => {
-            // Jobs are ordered case, game, rotation: one group per case and rotation.
-            let per_case = schedule.games * rotations as usize;
-            let groups = schedule.cases * rotations as usize;
+            // One group per case and rotation, its games in schedule order.
+            let groups: Vec<(usize, usize)> = (0..schedule.cases)
+                .flat_map(|case| (0..rotations as usize).map(move |r| (case, r)))
+                .collect();
             let done = AtomicUsize::new(0);
-            let played: Vec<Vec<(usize, GameRecord<G>)>> = (0..groups)
+            let played: Vec<Vec<(usize, GameRecord<G>)>> = groups
                 .into_par_iter()
-                .map(|g| {
-                    let (case, rotation) = (g / rotations as usize, g % rotations as usize);
+                .map(|(case, rotation)| {
                     let mut agents = Vec::new();
-                    (0..schedule.games)
-                        .map(|game| {
-                            let j = case * per_case + game * rotations as usize + rotation;
+                    (0..jobs.len())
+                        .filter(|&j| jobs[j].case == case && jobs[j].rotation == rotation)
+                        .map(|j| {
                             let record = play(&jobs[j], &mut agents);
                             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
                             (j, record)

@@ -28,6 +28,12 @@ pub const NOISE: f64 = 0.01;
 /// The catch-all policy's preference for heavy tiles.
 pub const SOFT_BETA: f64 = 0.2;
 
+/// The soft catch-all's weight for placing `tile`: it places a tile with
+/// probability in proportion to `exp(SOFT_BETA * pips)`.
+pub fn soft_weight(tile: Tile) -> f64 {
+    (SOFT_BETA * f64::from(tile.pips())).exp()
+}
+
 /// Below any difference of the server's values: breaks their ties.
 const TIE: f64 = 1e-7;
 
@@ -194,10 +200,7 @@ impl OpponentModel for LadderModel {
             blocker_key(d.ends, held, lacks, t, s)
         });
         // Soft heaviest-first.
-        let w: Vec<f64> = moves
-            .iter()
-            .map(|(t, _)| (SOFT_BETA * f64::from(t.pips())).exp())
-            .collect();
+        let w: Vec<f64> = moves.iter().map(|&(t, _)| soft_weight(t)).collect();
         let soft = w[observed] / w.iter().sum::<f64>();
         let noisy = |p: f64| (1.0 - self.noise) * p + self.noise / k;
         *out = [

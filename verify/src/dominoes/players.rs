@@ -47,7 +47,7 @@ use tabula_tables::dominoes::DominoesTable;
 
 use super::clairvoyant::position_of;
 use super::ladder::{Numbers, number_bit};
-use super::model::{COMPONENTS, Component, LadderModel, SOFT_BETA};
+use super::model::{COMPONENTS, Component, LadderModel, soft_weight};
 use crate::agent::Agent;
 
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
@@ -605,19 +605,11 @@ impl Ismcts {
     /// with weight `exp(SOFT_BETA * pips)`, as its likelihood says.
     fn soft_move(&mut self, pos: &Position) -> Move {
         let moves = pos.moves();
-        let weight = |mv: &Move| match mv {
-            Move::Place(t, _) => (SOFT_BETA * f64::from(t.pips())).exp(),
+        let weight = |i: usize| match moves[i] {
+            Move::Place(t, _) => soft_weight(t),
             _ => 1.0,
         };
-        let total: f64 = moves.iter().map(weight).sum();
-        let mut x = self.rng.random::<f64>() * total;
-        for mv in moves.iter() {
-            x -= weight(mv);
-            if x < 0.0 {
-                return *mv;
-            }
-        }
-        moves[moves.len() - 1]
+        moves[pick_weighted(&mut self.rng, moves.len(), weight)]
     }
 
     /// The model's component the other seat follows in an iteration on
@@ -632,18 +624,10 @@ impl Ismcts {
             .zip(deal.parts)
             .map(|(p, l)| p * l)
             .collect();
-        let sum: f64 = w.iter().sum();
-        if sum <= 0.0 {
+        if w.iter().sum::<f64>() <= 0.0 {
             return Component::Soft;
         }
-        let mut x = self.rng.random::<f64>() * sum;
-        for (i, wi) in w.iter().enumerate() {
-            x -= wi;
-            if x < 0.0 {
-                return COMPONENTS[i];
-            }
-        }
-        COMPONENTS[w.len() - 1]
+        COMPONENTS[pick_weighted(&mut self.rng, w.len(), |i| w[i])]
     }
 
     /// With the stock empty the other hand is every unseen tile: a move
@@ -692,6 +676,20 @@ impl Ismcts {
         }
         best.map(|(_, _, mv)| mv).or(heaviest)
     }
+}
+
+/// An index of `0..len` drawn in proportion to `weight` (one uniform draw;
+/// the last index if rounding leaves the draw past the end).
+fn pick_weighted(rng: &mut impl Rng, len: usize, weight: impl Fn(usize) -> f64) -> usize {
+    let total: f64 = (0..len).map(&weight).sum();
+    let mut x = rng.random::<f64>() * total;
+    for i in 0..len {
+        x -= weight(i);
+        if x < 0.0 {
+            return i;
+        }
+    }
+    len - 1
 }
 
 /// The most positions [`response_value`] may visit per decision.
@@ -903,6 +901,7 @@ mod tests {
     use crate::agent::RandomAgent;
     use crate::arena::play_game;
     use crate::dominoes::clairvoyant::heaviest_move;
+    use crate::dominoes::model::SOFT_BETA;
     use crate::seat::{Clock, Local, Player};
     use rand::SeedableRng;
     use tabula_solver::Turn;

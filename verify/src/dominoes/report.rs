@@ -362,8 +362,8 @@ impl Report {
                 table.row(&[
                     c.opponent.clone(),
                     format!("{} − {}", c.leader, c.other),
-                    format!("{:+.3} ± {:.3}", d.mean, d.ci95),
-                    if d.mean.abs() > d.ci95 { "yes" } else { "no" }.into(),
+                    d.display_signed(3),
+                    d.clear_of_zero().into(),
                 ]);
             }
             out += &table.to_markdown();

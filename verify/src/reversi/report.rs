@@ -452,8 +452,8 @@ impl Report {
                 table.row(&[
                     format!("{0}×{0}", c.n),
                     format!("{} − {}", c.leader, c.other),
-                    format!("{:+.3} ± {:.3}", d.mean, d.ci95),
-                    if d.mean.abs() > d.ci95 { "yes" } else { "no" }.into(),
+                    d.display_signed(3),
+                    d.clear_of_zero().into(),
                 ]);
             }
             out += &table.to_markdown();
