@@ -41,7 +41,8 @@ pub struct Tuning {
     pub search: Limits,
     /// Candidates per opponent whose lookahead values are averaged.
     pub samples: usize,
-    /// Lookahead nodes per decision, shared by the draws.
+    /// Lookahead nodes per decision at 12×12 and 11×11, shared by the
+    /// draws; smaller sides get more (see [`Tuning::budget_for`]).
     pub budget: u64,
     /// Observed choices before the averaged lookahead replaces BRS.
     pub after: usize,
@@ -61,6 +62,21 @@ impl Default for Tuning {
             after: 1,
             learn: LEARN_STEPS,
         }
+    }
+}
+
+impl Tuning {
+    /// Lookahead nodes per decision on side `n`: smaller boards have fewer
+    /// and cheaper decisions, so they get more nodes (×4 at 7×7 and 8×8, ×2
+    /// at 9×9, ×1.5 at 10×10) for roughly the time of a 12×12 game or less.
+    pub fn budget_for(&self, n: usize) -> u64 {
+        let halves = match n {
+            ..=8 => 8,
+            9 => 4,
+            10 => 3,
+            _ => 2,
+        };
+        self.budget * halves / 2
     }
 }
 
@@ -150,7 +166,7 @@ impl Best {
             }
         }
         let limits = lookahead::Limits {
-            budget: self.tuning.budget / k as u64,
+            budget: self.tuning.budget_for(view.n()) / k as u64,
             ..lookahead::Limits::default()
         };
         let mut sums: Vec<(Square, f64)> = Vec::new();
@@ -366,7 +382,7 @@ mod tests {
                 if !model.choices().is_empty() {
                     // Every candidate set searched alone; the mean decides.
                     let limits = lookahead::Limits {
-                        budget: 300,
+                        budget: tuning.budget_for(n) / 3,
                         ..lookahead::Limits::default()
                     };
                     let mut sum: Vec<f64> = Vec::new();
