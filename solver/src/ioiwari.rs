@@ -309,22 +309,53 @@ impl ZeroSum for Board {
     }
 }
 
-/// A game of Ioiwari as the referee holds it: the board, the seat to move and
-/// both banks. Seat 0 is player 1 and moves first; both seats see everything.
+/// A board that a two-player Ioiwari game sows: [`Board`] for the IOI game, [`Ring`] for a variant.
+pub trait Sowable: ZeroSum<Move = Pit> + Copy + fmt::Debug + Send + Sync {
+    /// The number of pits; a larger pit number does not exist.
+    fn pit_count(&self) -> usize;
+    /// Whether every pit is empty (the game is over).
+    fn is_empty(&self) -> bool;
+    /// Whether `pit` can be played.
+    fn is_legal(&self, pit: Pit) -> bool;
+    /// Plays `pit` (non-empty) and reports the beads banked.
+    fn sow(&mut self, pit: Pit) -> Sowing;
+}
+
+// The trait forwards to the inherent methods so callers need not import it.
+impl Sowable for Board {
+    fn pit_count(&self) -> usize {
+        PITS
+    }
+    fn is_empty(&self) -> bool {
+        Board::is_empty(self)
+    }
+    fn is_legal(&self, pit: Pit) -> bool {
+        Board::is_legal(self, pit)
+    }
+    fn sow(&mut self, pit: Pit) -> Sowing {
+        Board::sow(self, pit)
+    }
+}
+
+/// A game of Ioiwari or a variant as the referee holds it: the board, the seat to
+/// move and both banks. Seat 0 is player 1 and moves first; both seats see everything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Match {
+pub struct BankMatch<B> {
     /// The pits.
-    pub board: Board,
+    pub board: B,
     /// The seat to move.
     pub mover: Seat,
     /// The bank of player 1 (seat 0) and of player 2 (seat 1).
     pub banks: [u32; 2],
 }
 
-impl Match {
+/// The IOI game on the 7-pit [`Board`].
+pub type Match = BankMatch<Board>;
+
+impl<B> BankMatch<B> {
     /// A game starting on `board` with empty banks, player 1 to move.
-    pub fn new(board: Board) -> Match {
-        Match {
+    pub fn new(board: B) -> BankMatch<B> {
+        BankMatch {
             board,
             mover: 0,
             banks: [0, 0],
@@ -337,12 +368,12 @@ impl Match {
     }
 }
 
-impl Game for Match {
+impl<B: Sowable> Game for BankMatch<B> {
     type Move = Pit;
-    type Moves = MoveList<Pit, PITS>;
-    type View = Match;
+    type Moves = B::Moves;
+    type View = BankMatch<B>;
     type Observation = Pit;
-    type Params = Board;
+    type Params = B;
 
     fn seats(&self) -> usize {
         2
@@ -371,7 +402,7 @@ impl Game for Match {
         self.banks.iter().map(|&b| f64::from(b)).collect()
     }
 
-    fn view(&self, _seat: Seat) -> Match {
+    fn view(&self, _seat: Seat) -> BankMatch<B> {
         *self
     }
 
@@ -379,12 +410,12 @@ impl Game for Match {
         pit
     }
 
-    fn view_moves(view: &Match) -> Self::Moves {
+    fn view_moves(view: &BankMatch<B>) -> Self::Moves {
         view.board.legal_moves()
     }
 
     fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
-        if usize::from(pit) >= PITS {
+        if usize::from(pit) >= self.board.pit_count() {
             Err(IllegalMove(format!(
                 "there is no pit {}",
                 u32::from(pit) + 1
@@ -944,94 +975,23 @@ impl ZeroSum for Ring {
     }
 }
 
+impl Sowable for Ring {
+    fn pit_count(&self) -> usize {
+        usize::from(self.len)
+    }
+    fn is_empty(&self) -> bool {
+        Ring::is_empty(self)
+    }
+    fn is_legal(&self, pit: Pit) -> bool {
+        Ring::is_legal(self, pit)
+    }
+    fn sow(&mut self, pit: Pit) -> Sowing {
+        Ring::sow(self, pit)
+    }
+}
+
 /// A game of an Ioiwari variant as the referee holds it (like [`Match`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct RingMatch {
-    /// The pits.
-    pub ring: Ring,
-    /// The seat to move.
-    pub mover: Seat,
-    /// The bank of player 1 (seat 0) and of player 2 (seat 1).
-    pub banks: [u32; 2],
-}
-
-impl RingMatch {
-    /// A game starting on `ring` with empty banks, player 1 to move.
-    pub fn new(ring: Ring) -> RingMatch {
-        RingMatch {
-            ring,
-            mover: 0,
-            banks: [0, 0],
-        }
-    }
-
-    /// Player 1's bank minus player 2's.
-    pub fn difference(&self) -> i32 {
-        self.banks[0] as i32 - self.banks[1] as i32
-    }
-}
-
-impl Game for RingMatch {
-    type Move = Pit;
-    type Moves = MoveList<Pit, MAX_RING>;
-    type View = RingMatch;
-    type Observation = Pit;
-    type Params = Ring;
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn turn(&self) -> Turn {
-        if self.ring.is_empty() {
-            Turn::Over
-        } else {
-            Turn::Seat(self.mover)
-        }
-    }
-
-    fn moves(&self) -> Self::Moves {
-        self.ring.legal_moves()
-    }
-
-    fn apply(&mut self, pit: Pit) {
-        let sowing = self.ring.sow(pit);
-        self.banks[self.mover] += u32::from(sowing.mover);
-        self.banks[1 - self.mover] += u32::from(sowing.opponent);
-        self.mover = 1 - self.mover;
-    }
-
-    fn scores(&self) -> Scores {
-        self.banks.iter().map(|&b| f64::from(b)).collect()
-    }
-
-    fn view(&self, _seat: Seat) -> RingMatch {
-        *self
-    }
-
-    fn observe(&self, pit: Pit, _seat: Seat) -> Pit {
-        pit
-    }
-
-    fn view_moves(view: &RingMatch) -> Self::Moves {
-        view.ring.legal_moves()
-    }
-
-    fn check_move(&self, pit: Pit) -> Result<(), IllegalMove> {
-        if pit >= self.ring.len {
-            Err(IllegalMove(format!(
-                "there is no pit {}",
-                u32::from(pit) + 1
-            )))
-        } else if self.ring.is_empty() {
-            Err(IllegalMove("the game is over".into()))
-        } else if !self.ring.is_legal(pit) {
-            Err(IllegalMove(format!("pit {} is empty", pit + 1)))
-        } else {
-            Ok(())
-        }
-    }
-}
+pub type RingMatch = BankMatch<Ring>;
 
 /// Every board of an Ioiwari variant as a [`StateSpace`], layered by beads,
 /// one board per rotation class solved (as [`IoiwariSpace`] does for the IOI game).

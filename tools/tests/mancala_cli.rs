@@ -435,7 +435,7 @@ fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
     let (mut input, mut expected) = (vec![board.to_string()], Vec::new());
     while !game.is_over() {
         let pit = if game.mover == 0 {
-            let pit = table.best_move(&game.ring).unwrap().unwrap();
+            let pit = table.best_move(&game.board).unwrap().unwrap();
             expected.push((pit + 1).to_string());
             pit
         } else {

@@ -157,7 +157,7 @@ impl Banked for RingMatch {
     }
 
     fn board_line(&self) -> String {
-        self.ring.to_string()
+        self.board.to_string()
     }
 }
 

@@ -35,7 +35,7 @@ impl Agent<RingMatch> for RingOptimal {
     }
 
     fn choose(&mut self, view: &RingMatch) -> Pit {
-        match self.table.best_move(&view.ring) {
+        match self.table.best_move(&view.board) {
             Ok(Some(pit)) => pit,
             Ok(None) => panic!("no move on the empty board"),
             Err(e) => panic!("the table was not checked before play: {e}"),
@@ -54,7 +54,7 @@ impl Agent<RingMatch> for RingGreedy1 {
     }
 
     fn choose(&mut self, view: &RingMatch) -> Pit {
-        let ring = &view.ring;
+        let ring = &view.board;
         let mut best: Option<(Pit, i32)> = None;
         for &pit in ring.legal_moves().iter() {
             let gain = ring.after(pit).1;
