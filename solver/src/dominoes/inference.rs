@@ -452,6 +452,29 @@ struct Class {
     stock_ok: bool,
 }
 
+impl Class {
+    /// The items grouped by allowed places, most constrained classes first
+    /// (which keeps the DP small).
+    fn group(items: &[Item]) -> Vec<Class> {
+        let mut classes: Vec<Class> = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            match classes
+                .iter_mut()
+                .find(|c| c.slots == it.slots && c.stock_ok == it.stock_ok)
+            {
+                Some(c) => c.items.push(i),
+                None => classes.push(Class {
+                    items: vec![i],
+                    slots: it.slots,
+                    stock_ok: it.stock_ok,
+                }),
+            }
+        }
+        classes.sort_by_key(|c| (c.slots.count_ones() + u32::from(c.stock_ok), c.slots));
+        classes
+    }
+}
+
 /// A sampled opponent hand.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
@@ -654,22 +677,7 @@ impl Sampler {
                 stock_ok: *stock_ok,
             })
             .collect();
-        let mut by_key: Vec<Class> = Vec::new();
-        for (i, it) in items.iter().enumerate() {
-            match by_key
-                .iter_mut()
-                .find(|c| c.slots == it.slots && c.stock_ok == it.stock_ok)
-            {
-                Some(c) => c.items.push(i),
-                None => by_key.push(Class {
-                    items: vec![i],
-                    slots: it.slots,
-                    stock_ok: it.stock_ok,
-                }),
-            }
-        }
-        // Most constrained classes first keeps the DP small.
-        by_key.sort_by_key(|c| (c.slots.count_ones() + u32::from(c.stock_ok), c.slots));
+        let classes = Class::group(&items);
         let radix: Vec<usize> = slots.iter().map(|&(_, c)| c as usize + 1).collect();
         let mut sampler = Sampler {
             acts,
@@ -685,7 +693,7 @@ impl Sampler {
             slots,
             epoch_act,
             fixed,
-            classes: by_key,
+            classes,
             radix,
             memo: Default::default(),
             total: 0.0,
@@ -1133,22 +1141,7 @@ impl Sampler {
                 }
             }
         }
-        let mut classes: Vec<Class> = Vec::new();
-        for (i, it) in s.items.iter().enumerate() {
-            match classes
-                .iter_mut()
-                .find(|c| c.slots == it.slots && c.stock_ok == it.stock_ok)
-            {
-                Some(c) => c.items.push(i),
-                None => classes.push(Class {
-                    items: vec![i],
-                    slots: it.slots,
-                    stock_ok: it.stock_ok,
-                }),
-            }
-        }
-        classes.sort_by_key(|c| (c.slots.count_ones() + u32::from(c.stock_ok), c.slots));
-        s.classes = classes;
+        s.classes = Class::group(&s.items);
         let start = s.encode(&s.slots.iter().map(|x| x.1).collect::<Vec<_>>());
         s.total = s.count(0, start);
         s
