@@ -10,12 +10,14 @@
 //! The move: until [`Tuning::after`] choices have been seen, Best-Reply
 //! Search (the `brs` player's search, with a larger node budget). Then every
 //! own move is rated by the lookahead (which solves the last empties
-//! exactly) against each of the model's [`Tuning::samples`] best-fitting
-//! candidates per opponent (the k-th best of every opponent make one set of
-//! deterministic policies), and the move with the best mean value is played.
-//! One candidate names an opponent's move only about a third of the time,
-//! and searching against one guess plays worse than BRS; the mean over
-//! several guesses weighs each line by how many of them lead to it.
+//! exactly) against each of [`Tuning::samples`] candidates per opponent,
+//! taken every [`Tuning::spread`]-th down the model's ranking by fit (the
+//! k-th of every opponent make one set of deterministic policies), and the
+//! move with the best mean value is played. One candidate names an
+//! opponent's move only about a third of the time, and searching against one
+//! guess plays worse than BRS; the mean over several guesses weighs each line
+//! by how many of them lead to it, and guesses spread over the whole ensemble
+//! did better than the best-fitting few (weighing the sets by fit did worse).
 
 use std::sync::Arc;
 
@@ -23,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
 use tabula_solver::reversi::board::{MAX_CELLS, MAX_PLAYERS};
 use tabula_solver::reversi::lookahead::{self, Lookahead, Policies};
-use tabula_solver::reversi::model::{Model, reconstruct};
+use tabula_solver::reversi::model::{CANDIDATES, Model, reconstruct};
 use tabula_solver::reversi::search::{Evaluation, Kind, Limits, decide};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
@@ -41,6 +43,9 @@ pub struct Tuning {
     pub search: Limits,
     /// Candidates per opponent whose lookahead values are averaged.
     pub samples: usize,
+    /// The averaged candidates are every `spread`-th of the ranking (the
+    /// 1st, the 1 + spread-th, ...), so that they cover the ensemble.
+    pub spread: usize,
     /// Lookahead nodes per decision at 12×12 and 11×11, shared by the
     /// draws; smaller sides get more (see [`Tuning::budget_for`]).
     pub budget: u64,
@@ -58,6 +63,7 @@ impl Default for Tuning {
                 nodes: 24_000,
             },
             samples: 8,
+            spread: 4,
             budget: 24_000,
             after: 1,
             learn: LEARN_STEPS,
@@ -154,14 +160,16 @@ impl Best {
         }
     }
 
-    /// The move whose lookahead value, averaged over the model's
-    /// [`Tuning::samples`] best candidates per opponent, is highest.
+    /// The move whose lookahead value, averaged over [`Tuning::samples`]
+    /// candidates per opponent spread down the model's ranking, is highest.
     fn averaged(&self, view: &Board, me: Seat) -> Square {
         let game = self.game.as_ref().expect("a game is on");
         let k = self.tuning.samples;
+        let spread = self.tuning.spread.clamp(1, (CANDIDATES / k).max(1));
         let mut draws = vec![[Weights([1.0; MAX_CELLS]); MAX_PLAYERS]; k];
         for seat in (0..view.players()).filter(|&s| s != me) {
-            for (draw, w) in draws.iter_mut().zip(game.model.ranked_for(seat, k)) {
+            let ranked = game.model.ranked_for(seat, k * spread);
+            for (draw, w) in draws.iter_mut().zip(ranked.into_iter().step_by(spread)) {
                 draw[seat] = w;
             }
         }
@@ -389,7 +397,7 @@ mod tests {
                     for k in 0..3 {
                         let mut weights = [Weights([1.0; MAX_CELLS]); MAX_PLAYERS];
                         for (s, w) in weights.iter_mut().enumerate().take(board.players()).skip(1) {
-                            *w = model.ranked_for(s, 3)[k];
+                            *w = model.ranked_for(s, 3 * tuning.spread)[k * tuning.spread];
                         }
                         let policies = Policies {
                             weights,
