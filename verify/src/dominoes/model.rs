@@ -18,7 +18,6 @@ use tabula_solver::dominoes::inference::{Decision, MAX_MODELS, OpponentModel};
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
 
 use super::ladder::{Numbers, best_by, blocker_key, doubles_key, heavy_key, numbers_of};
-use super::players::policy_move;
 use super::server::{self, Outlook, SHIPPED, evaluate, features_at};
 
 /// The server's softness: its values are divided by this before the softmax.
@@ -32,6 +31,40 @@ pub const SOFT_BETA: f64 = 0.2;
 /// probability in proportion to `exp(SOFT_BETA * pips)`.
 pub fn soft_weight(tile: Tile) -> f64 {
     (SOFT_BETA * f64::from(tile.pips())).exp()
+}
+
+/// The playout policy's move (both hands known): the last tile first, then
+/// a move that leaves the other hand nothing to place, then one that keeps
+/// a tile of its own fitting, then doubles, then heavy tiles; the draw or
+/// pass when nothing fits.
+pub fn policy_move(pos: &Position) -> Move {
+    let moves = pos.moves();
+    let m = usize::from(pos.mover);
+    let (mine, theirs) = (pos.hands[m], pos.hands[1 - m]);
+    let mut best = moves[0];
+    let mut best_key = i32::MIN;
+    for &mv in moves.iter() {
+        let Move::Place(t, side) = mv else {
+            return mv;
+        };
+        let mut rest = mine;
+        rest.remove(t);
+        let (l, r) = match side {
+            Side::Left => (t.other(pos.left), pos.right),
+            Side::Right => (pos.left, t.other(pos.right)),
+        };
+        let ends = Tiles::matching(l, r);
+        let key = 1000 * i32::from(rest.is_empty())
+            + 100 * i32::from(theirs.and(ends).is_empty())
+            + 30 * i32::from(!rest.and(ends).is_empty())
+            + 10 * i32::from(t.is_double())
+            + t.pips() as i32;
+        if key > best_key {
+            best_key = key;
+            best = mv;
+        }
+    }
+    best
 }
 
 /// Below any difference of the server's values: breaks their ties.

@@ -40,14 +40,14 @@ use tabula_solver::dominoes::search::Endgame;
 use tabula_solver::dominoes::search::{
     Budget, Evaluation, MoveValues, Table, evaluate_moves, final_score, horizon_value,
 };
-use tabula_solver::dominoes::{Match, Move, Position, Rules, Side, Tile, Tiles, View};
+use tabula_solver::dominoes::{Match, Move, Position, Rules, Tile, View};
 use tabula_solver::{Game, Seat};
 
 use tabula_tables::dominoes::DominoesTable;
 
 use super::clairvoyant::position_of;
 use super::ladder::{Numbers, number_bit};
-use super::model::{COMPONENTS, Component, LadderModel, soft_weight};
+use super::model::{COMPONENTS, Component, LadderModel, policy_move, soft_weight};
 use crate::agent::Agent;
 
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
@@ -507,40 +507,6 @@ fn playout(mut pos: Position, rng: &mut impl Rng) -> f64 {
     }
 }
 
-/// The playout policy's move (both hands known): the last tile first, then
-/// a move that leaves the other hand nothing to place, then one that keeps
-/// a tile of its own fitting, then doubles, then heavy tiles; the draw or
-/// pass when nothing fits.
-pub fn policy_move(pos: &Position) -> Move {
-    let moves = pos.moves();
-    let m = usize::from(pos.mover);
-    let (mine, theirs) = (pos.hands[m], pos.hands[1 - m]);
-    let mut best = moves[0];
-    let mut best_key = i32::MIN;
-    for &mv in moves.iter() {
-        let Move::Place(t, side) = mv else {
-            return mv;
-        };
-        let mut rest = mine;
-        rest.remove(t);
-        let (l, r) = match side {
-            Side::Left => (t.other(pos.left), pos.right),
-            Side::Right => (pos.left, t.other(pos.right)),
-        };
-        let ends = Tiles::matching(l, r);
-        let key = 1000 * i32::from(rest.is_empty())
-            + 100 * i32::from(theirs.and(ends).is_empty())
-            + 30 * i32::from(!rest.and(ends).is_empty())
-            + 10 * i32::from(t.is_double())
-            + t.pips() as i32;
-        if key > best_key {
-            best_key = key;
-            best = mv;
-        }
-    }
-    best
-}
-
 impl Ismcts {
     /// A playout from `pos` under the player's [`Rollouts`], `me` the
     /// searching seat; seat 0's score.
@@ -906,6 +872,7 @@ mod tests {
     use rand::SeedableRng;
     use tabula_solver::Turn;
     use tabula_solver::dominoes::Observation;
+    use tabula_solver::dominoes::Side;
     use tabula_solver::dominoes::{Deal, Rules};
 
     /// At N=5 with the stock empty, the table's move is optimal by the exact endgame search.
