@@ -330,18 +330,12 @@ impl Model {
 
     /// Replaces the worst quarter by crossovers of the best half.
     fn renew(&mut self, rng: &mut impl Rng) {
-        let mut order: Vec<(f64, usize)> = self
-            .candidates
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (self.cost(c, None), k))
-            .collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let order = self.ranking(None);
         let n = order.len();
         for r in 0..n / 4 {
             let (a, b) = (
-                order[rng.random_range(0..n / 2)].1,
-                order[rng.random_range(0..n / 2)].1,
+                order[rng.random_range(0..n / 2)],
+                order[rng.random_range(0..n / 2)],
             );
             let mut weights = self.candidates[a].weights;
             for (cell, w) in weights.iter_mut().enumerate().take(self.cells) {
@@ -356,7 +350,7 @@ impl Model {
                 .zip(&sums)
                 .map(|(c, &s)| c.misses_given(s, &weights, self.rule))
                 .collect();
-            self.candidates[order[n - 1 - r].1] = Candidate {
+            self.candidates[order[n - 1 - r]] = Candidate {
                 weights,
                 misses,
                 sums,
@@ -367,33 +361,32 @@ impl Model {
     /// The `count` candidates that best fit `seat`'s choices (its own
     /// counting [`OWN_FACTOR`] times, the other opponents' once), best first.
     pub fn ranked_for(&self, seat: Seat, count: usize) -> Vec<Weights> {
+        self.ranking(Some(seat))
+            .into_iter()
+            .take(count)
+            .map(|k| Weights(self.candidates[k].weights))
+            .collect()
+    }
+
+    /// The candidates' indices, best fit first (pooled, or for `seat`);
+    /// equal costs keep the ensemble's order.
+    fn ranking(&self, seat: Option<Seat>) -> Vec<usize> {
         let mut order: Vec<(f64, usize)> = self
             .candidates
             .iter()
             .enumerate()
-            .map(|(k, c)| (self.cost(c, Some(seat)), k))
+            .map(|(k, c)| (self.cost(c, seat), k))
             .collect();
         order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        order
-            .iter()
-            .take(count)
-            .map(|&(_, k)| Weights(self.candidates[k].weights))
-            .collect()
+        order.into_iter().map(|(_, k)| k).collect()
     }
 
     /// The model's guess of the move the mover of `board` plays: the vote of
     /// the best-fitting half of the ensemble, ties to the best candidate's move.
     pub fn predict(&self, board: &Board) -> Option<Square> {
         let seat = board.mover()?;
-        let mut order: Vec<(f64, usize)> = self
-            .candidates
-            .iter()
-            .enumerate()
-            .map(|(k, c)| (self.cost(c, Some(seat)), k))
-            .collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         let mut votes: Vec<(Square, usize)> = Vec::new();
-        for &(_, k) in order.iter().take(VOTERS) {
+        for k in self.ranking(Some(seat)).into_iter().take(VOTERS) {
             let mv = Weights(self.candidates[k].weights).choose(board, self.rule)?;
             match votes.iter_mut().find(|v| v.0 == mv) {
                 Some(v) => v.1 += 1,
