@@ -13,11 +13,14 @@
 //! exactly) against each of [`Tuning::samples`] candidates per opponent,
 //! taken every [`Tuning::spread`]-th down the model's ranking by fit (the
 //! k-th of every opponent make one set of deterministic policies), and the
-//! move with the best mean value is played. One candidate names an
-//! opponent's move only about a third of the time, and searching against one
-//! guess plays worse than BRS; the mean over several guesses weighs each line
-//! by how many of them lead to it, and guesses spread over the whole ensemble
-//! did better than the best-fitting few (weighing the sets by fit did worse).
+//! move with the best mean value, plus [`Tuning::caution`] times its worst
+//! set's value, is played. One candidate names an opponent's move only about
+//! a third of the time, and searching against one guess plays worse than
+//! BRS; the mean over several guesses weighs each line by how many of them
+//! lead to it, and guesses spread over the whole ensemble did better than the
+//! best-fitting few (weighing the sets by fit did worse). The worst set's
+//! term hedges against lines that only some guesses let through: counted
+//! half, it gained; counted one and a half times, it lost.
 
 use std::sync::Arc;
 
@@ -53,6 +56,9 @@ pub struct Tuning {
     pub after: usize,
     /// The model's local-search proposals after each batch of observed moves.
     pub learn: usize,
+    /// A move is worth its mean over the sets plus `caution` times its worst
+    /// set's value: a hedge against the guesses the mean trusts too much.
+    pub caution: f64,
 }
 
 impl Default for Tuning {
@@ -67,6 +73,7 @@ impl Default for Tuning {
             budget: 24_000,
             after: 1,
             learn: LEARN_STEPS,
+            caution: 0.5,
         }
     }
 }
@@ -160,8 +167,9 @@ impl Best {
         }
     }
 
-    /// The move whose lookahead value, averaged over [`Tuning::samples`]
-    /// candidates per opponent spread down the model's ranking, is highest.
+    /// The move whose lookahead value over [`Tuning::samples`] candidates
+    /// per opponent spread down the model's ranking (the mean, plus
+    /// [`Tuning::caution`] times the worst) is highest.
     fn averaged(&self, view: &Board, me: Seat) -> Square {
         let game = self.game.as_ref().expect("a game is on");
         let k = self.tuning.samples;
@@ -177,24 +185,32 @@ impl Best {
             budget: self.tuning.budget_for(view.n()) / k as u64,
             ..lookahead::Limits::default()
         };
-        let mut sums: Vec<(Square, f64)> = Vec::new();
+        // Per move: the sum and the worst of its values over the sets.
+        let mut rated: Vec<(Square, f64, f64)> = Vec::new();
         for weights in draws {
             let policies = Policies {
                 weights,
                 rule: self.rule,
             };
             let (_, values) = Lookahead::new(me, &policies, limits).decide_all(view);
-            if sums.is_empty() {
-                sums = values.iter().map(|&(m, _)| (m, 0.0)).collect();
+            if rated.is_empty() {
+                rated = values
+                    .iter()
+                    .map(|&(m, _)| (m, 0.0, f64::INFINITY))
+                    .collect();
             }
-            for (s, &(m, v)) in sums.iter_mut().zip(&values) {
-                debug_assert_eq!(s.0, m);
-                s.1 += v;
+            for (r, &(m, v)) in rated.iter_mut().zip(&values) {
+                debug_assert_eq!(r.0, m);
+                r.1 += v;
+                r.2 = r.2.min(v);
             }
         }
+        let worth =
+            |&(_, sum, worst): &(Square, f64, f64)| sum / k as f64 + self.tuning.caution * worst;
         // Ties go to the first move in row-major order.
-        sums.iter()
-            .fold(sums[0], |b, &x| if x.1 > b.1 { x } else { b })
+        rated
+            .iter()
+            .fold(rated[0], |b, x| if worth(x) > worth(&b) { *x } else { b })
             .0
     }
 }
@@ -360,7 +376,7 @@ mod tests {
     }
 
     #[test]
-    fn once_choices_are_seen_it_plays_the_best_mean_over_the_candidates() {
+    fn once_choices_are_seen_it_plays_the_best_hedged_mean_over_the_candidates() {
         let n = 8;
         let opp = clones(n, 7);
         let tuning = Tuning {
@@ -371,7 +387,7 @@ mod tests {
         let mut best = Best::tuned(stream(4, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
         let mut board = Board::start(n).unwrap();
         best.start_game(0, &board);
-        let mut checked = 0;
+        let (mut checked, mut hedged) = (0, 0);
         while let Some(seat) = board.mover() {
             let mv = if seat == 0 {
                 // The model as it will be once this board is taken in.
@@ -393,7 +409,7 @@ mod tests {
                         budget: tuning.budget_for(n) / 3,
                         ..lookahead::Limits::default()
                     };
-                    let mut sum: Vec<f64> = Vec::new();
+                    let (mut sum, mut worst): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
                     for k in 0..3 {
                         let mut weights = [Weights([1.0; MAX_CELLS]); MAX_PLAYERS];
                         for (s, w) in weights.iter_mut().enumerate().take(board.players()).skip(1) {
@@ -405,14 +421,24 @@ mod tests {
                         };
                         let (_, values) = Lookahead::new(0, &policies, limits).decide_all(&board);
                         sum.resize(values.len(), 0.0);
-                        for (a, (_, v)) in sum.iter_mut().zip(values) {
+                        worst.resize(values.len(), f64::INFINITY);
+                        for ((a, w), (_, v)) in sum.iter_mut().zip(&mut worst).zip(values) {
                             *a += v;
+                            *w = w.min(v);
                         }
                     }
-                    let top = sum.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let first = sum.iter().position(|&v| v == top).unwrap();
+                    let worth: Vec<f64> = sum
+                        .iter()
+                        .zip(&worst)
+                        .map(|(s, w)| s / 3.0 + tuning.caution * w)
+                        .collect();
+                    let top = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let first = worth.iter().position(|&v| v == top).unwrap();
                     assert_eq!(mv, board.moves()[first], "{board:?}");
                     checked += 1;
+                    // The hedge matters: the mean alone would move elsewhere.
+                    let top = sum.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    hedged += usize::from(sum[first] < top);
                 }
                 mv
             } else {
@@ -424,6 +450,10 @@ mod tests {
             board.play(mv);
         }
         assert!(checked > 5, "{checked}");
+        assert!(
+            hedged > 0,
+            "the worst set never changed the move in {checked}"
+        );
     }
 
     #[test]
