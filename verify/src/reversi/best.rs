@@ -44,15 +44,15 @@ pub const LEARN_STEPS: usize = 4000;
 pub struct Tuning {
     /// Best-Reply Search's limits.
     pub search: Limits,
-    /// Candidates per opponent whose lookahead values are averaged.
+    /// Candidates per opponent whose lookahead values are combined.
     pub samples: usize,
-    /// The averaged candidates are every `spread`-th of the ranking (the
+    /// The combined candidates are every `spread`-th of the ranking (the
     /// 1st, the 1 + spread-th, ...), so that they cover the ensemble.
     pub spread: usize,
     /// Lookahead nodes per decision at 12×12 and 11×11, shared by the
     /// draws; smaller sides get more (see [`Tuning::budget_for`]).
     pub budget: u64,
-    /// Observed choices before the averaged lookahead replaces BRS.
+    /// Observed choices before the combined lookahead replaces BRS.
     pub after: usize,
     /// The model's local-search proposals after each batch of observed moves.
     pub learn: usize,
@@ -170,7 +170,7 @@ impl Best {
     /// The move whose lookahead value over [`Tuning::samples`] candidates
     /// per opponent spread down the model's ranking (the mean, plus
     /// [`Tuning::caution`] times the worst) is highest.
-    fn averaged(&self, view: &Board, me: Seat) -> Square {
+    fn hedged_mean(&self, view: &Board, me: Seat) -> Square {
         let game = self.game.as_ref().expect("a game is on");
         let k = self.tuning.samples;
         let spread = self.tuning.spread.clamp(1, (CANDIDATES / k).max(1));
@@ -230,7 +230,7 @@ impl Agent<Board> for Best {
         let game = self.game.as_ref().expect("a game is on");
         let seen = game.model.choices().len();
         let mv = if self.tuning.samples > 0 && seen >= self.tuning.after.max(1) {
-            self.averaged(view, me)
+            self.hedged_mean(view, me)
         } else {
             decide(Kind::BestReply, view, me, &game.eval, self.tuning.search)
                 .expect("the mover has a move")
