@@ -2,24 +2,13 @@
 //! player, over real processes and pipes.
 
 mod common;
-use common::{assert_one_line_error, run, run_with_input, stderr, stdout, tabula};
+use common::{
+    assert_one_line_error, case_lines, run, run_ok, run_with_input, stderr, stdout, tabula,
+};
 
-fn case_lines(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| l.starts_with("case "))
-        .map(String::from)
-        .collect()
-}
-
-/// `tabula referee dominoes` with `args`, which must succeed.
+/// `tabula referee dominoes` against `random` with `args`, which must succeed.
 fn referee(args: &[&str]) -> String {
-    let out = tabula()
-        .args(["referee", "dominoes", "--opponent", "random"])
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    stdout(&out)
+    run_ok(&["referee", "dominoes", "--opponent", "random"], args)
 }
 
 #[test]

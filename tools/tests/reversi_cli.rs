@@ -5,28 +5,16 @@
 use std::process::Output;
 
 mod common;
-use common::{assert_one_line_error, run, run_with_input, stderr, stdout, tabula};
+use common::{
+    assert_one_line_error, case_lines, run, run_ok, run_with_input, stderr, stdout, tabula,
+};
 
 /// The small GA every referee run here uses.
 const SMALL: [&str; 4] = ["--generations", "2", "--ga-games", "10"];
 
-fn case_lines(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| l.starts_with("case "))
-        .map(String::from)
-        .collect()
-}
-
 /// `tabula referee reversi` with `args` and the small GA, which must succeed.
 fn referee(args: &[&str]) -> String {
-    let out = tabula()
-        .args(["referee", "reversi"])
-        .args(SMALL)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
-    stdout(&out)
+    run_ok(&[&["referee", "reversi"][..], &SMALL].concat(), args)
 }
 
 #[test]

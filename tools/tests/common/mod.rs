@@ -44,6 +44,25 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
     output
 }
 
+/// Runs `tabula FIXED ARGS`, which must succeed, and returns its stdout.
+pub fn run_ok(fixed: &[&str], args: &[&str]) -> String {
+    let out = tabula()
+        .args(fixed)
+        .args(args)
+        .output()
+        .expect("tabula runs");
+    assert!(out.status.success(), "{fixed:?} {args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+/// A referee's per-case result lines (those starting `case `).
+pub fn case_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("case "))
+        .map(String::from)
+        .collect()
+}
+
 /// What the command wrote on stdout.
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
