@@ -1351,12 +1351,7 @@ mod tests {
             let space = RingSpace::new(params);
             let solution = crate::retrograde::solve(&space, true, &|_| {}).unwrap();
             let records = crate::retrograde::tests::records_of(&space, 1).unwrap();
-            let expected: Vec<u8> = solution
-                .values
-                .iter()
-                .zip(&solution.best)
-                .flat_map(|(&v, &b)| [v as i8 as u8, b as u8])
-                .collect();
+            let expected = crate::retrograde::tests::encoded(&solution, 1);
             assert_eq!(records, expected, "{params}");
         }
     }

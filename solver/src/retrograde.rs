@@ -1184,7 +1184,7 @@ pub(crate) mod tests {
     }
 
     /// Encodes a solution as [`solve_records`] lays it out.
-    fn encoded(solution: &Solution, mask_bytes: usize) -> Vec<u8> {
+    pub(crate) fn encoded(solution: &Solution, mask_bytes: usize) -> Vec<u8> {
         let mut out = Vec::new();
         for (&v, &m) in solution.values.iter().zip(&solution.best) {
             out.push(i8::try_from(v).unwrap() as u8);
