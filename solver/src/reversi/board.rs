@@ -31,6 +31,67 @@ fn geometry(n: usize) -> &'static Geometry {
     &all[n - MIN_N]
 }
 
+/// One ray from a square to the board's edge: the square-number step and
+/// the number of squares on it.
+type Ray = (i16, u8);
+
+/// Per square of each allowed side, its eight rays, built once: flips walk
+/// them without bounds checks or divisions.
+fn rays(n: usize) -> &'static [[Ray; 8]] {
+    static RAYS: OnceLock<Vec<Vec<[Ray; 8]>>> = OnceLock::new();
+    let all = RAYS.get_or_init(|| {
+        (MIN_N..=MAX_N)
+            .map(|n| {
+                let side = n as i32;
+                (0..n * n)
+                    .map(|square| {
+                        let (row, col) = ((square / n) as i32, (square % n) as i32);
+                        Direction::ALL.map(|dir| {
+                            let (dr, dc) = dir.delta();
+                            let mut len = 0;
+                            let (mut r, mut c) = (row + dr, col + dc);
+                            while (0..side).contains(&r) && (0..side).contains(&c) {
+                                len += 1;
+                                r += dr;
+                                c += dc;
+                            }
+                            ((dr * side + dc) as i16, len)
+                        })
+                    })
+                    .collect()
+            })
+            .collect()
+    });
+    &all[n - MIN_N]
+}
+
+/// The squares that turn to the owner of `own` when it plays at `square`,
+/// `others` being every other player's pieces.
+fn turned(rays: &[[Ray; 8]], own: Squares, others: Squares, square: Square) -> Squares {
+    let mut flips = Squares::EMPTY;
+    for &(step, len) in &rays[square as usize] {
+        // A run needs one other piece and then one of ours.
+        if len < 2 {
+            continue;
+        }
+        let mut run = Squares::EMPTY;
+        let mut at = square as isize;
+        for _ in 0..len {
+            at += step as isize;
+            let s = at as usize;
+            if others.has(s) {
+                run.set(s);
+            } else {
+                if own.has(s) {
+                    flips = flips.or(run);
+                }
+                break;
+            }
+        }
+    }
+    flips
+}
+
 /// A MultiplayerReversi position: whose pieces are where, and who moves.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -239,32 +300,20 @@ impl Board {
 
     /// The squares that turn to `seat` when it plays at `square`.
     pub fn flips(&self, seat: Seat, square: Square) -> Squares {
-        let g = self.geometry();
+        let own = self.pieces[seat];
+        turned(rays(self.n()), own, self.occupied().and_not(own), square)
+    }
+
+    /// Each square where `seat` may play, in row-major order, with the
+    /// squares it turns: [`Board::moves_of`] and [`Board::flips`] at once,
+    /// the position's sets taken once for all the moves.
+    pub fn moves_with_flips(&self, seat: Seat) -> impl Iterator<Item = (Square, Squares)> {
+        let rays = rays(self.n());
         let own = self.pieces[seat];
         let others = self.occupied().and_not(own);
-        let mut flips = Squares::EMPTY;
-        let n = g.n() as i32;
-        let (row, col) = g.row_col(square);
-        for dir in Direction::ALL {
-            // Rows and columns stepped by hand: no division per step.
-            let (dr, dc) = dir.delta();
-            let mut run = Squares::EMPTY;
-            let (mut r, mut c) = (row as i32 + dr, col as i32 + dc);
-            while r >= 0 && r < n && c >= 0 && c < n {
-                let s = (r * n + c) as usize;
-                if others.has(s) {
-                    run.set(s);
-                    r += dr;
-                    c += dc;
-                } else {
-                    if own.has(s) {
-                        flips = flips.or(run);
-                    }
-                    break;
-                }
-            }
-        }
-        flips
+        self.moves_of(seat)
+            .iter()
+            .map(move |s| (s as Square, turned(rays, own, others, s as Square)))
     }
 
     /// Plays `square` for the mover, then passes the turn to the next player who can move.
@@ -596,11 +645,37 @@ mod tests {
             for depth in 0..=3 {
                 assert_eq!(perft(&b, depth), plain.perft(depth), "n {n} depth {depth}");
             }
-            // can_move is moves_of's emptiness, along random games.
+            // Along random games to the end (edges and corners included):
+            // every seat's moves and flips are the plain grid's, and
+            // can_move is moves_of's emptiness.
             let mut board = b;
             let mut k = 0;
             while board.mover().is_some() {
+                let plain = Plain::of(&board);
                 for seat in 0..board.players() {
+                    let fast: Vec<(Square, Vec<Square>)> = board
+                        .moves_with_flips(seat)
+                        .map(|(s, f)| (s, f.iter().map(|c| c as Square).collect()))
+                        .collect();
+                    let slow: Vec<(Square, Vec<Square>)> = plain
+                        .moves(seat)
+                        .into_iter()
+                        .map(|(r, c)| {
+                            let mut f: Vec<Square> = plain
+                                .flips(seat, r, c)
+                                .into_iter()
+                                .map(|(fr, fc)| (fr * n + fc) as Square)
+                                .collect();
+                            f.sort_unstable();
+                            ((r * n + c) as Square, f)
+                        })
+                        .collect();
+                    assert_eq!(fast, slow, "n {n} seat {seat}");
+                    for &(s, ref f) in &fast {
+                        let flips: Vec<Square> =
+                            board.flips(seat, s).iter().map(|c| c as Square).collect();
+                        assert_eq!(&flips, f);
+                    }
                     assert_eq!(board.can_move(seat), !board.moves_of(seat).is_empty());
                 }
                 let moves = board.moves();

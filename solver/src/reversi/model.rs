@@ -98,11 +98,7 @@ impl Choice {
     /// The mover of `board` played `square` (it must be legal).
     pub fn new(board: &Board, square: Square) -> Choice {
         let seat = board.mover().expect("somebody moved");
-        let moves: Vec<(Square, Squares)> = board
-            .moves_of(seat)
-            .iter()
-            .map(|s| (s as Square, board.flips(seat, s as Square)))
-            .collect();
+        let moves: Vec<(Square, Squares)> = board.moves_with_flips(seat).collect();
         let chosen = moves
             .iter()
             .position(|&(s, _)| s == square)

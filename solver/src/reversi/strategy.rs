@@ -81,13 +81,9 @@ impl Weights {
         let own_now: f64 = board.pieces(seat).iter().map(|c| self.0[c]).sum();
         let all_now: f64 = board.occupied().iter().map(|c| self.0[c]).sum();
         let mut best: Option<(f64, Square)> = None;
-        for square in board.moves_of(seat).iter() {
-            let taken: f64 = board
-                .flips(seat, square as Square)
-                .iter()
-                .map(|c| self.0[c])
-                .sum();
-            let own = own_now + taken + self.0[square];
+        for (square, flips) in board.moves_with_flips(seat) {
+            let taken: f64 = flips.iter().map(|c| self.0[c]).sum();
+            let own = own_now + taken + self.0[square as usize];
             let others = all_now - own_now - taken;
             let rating = self.rate(own, others, rule);
             let better = match best {
@@ -97,7 +93,7 @@ impl Weights {
                 Some((b, _)) => rating > b || (rating == b && rule.ties == Ties::Last),
             };
             if better {
-                best = Some((rating, square as Square));
+                best = Some((rating, square));
             }
         }
         best.map(|(_, s)| s)
