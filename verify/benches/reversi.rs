@@ -92,7 +92,7 @@ fn ga(c: &mut Criterion) {
 }
 
 fn players(c: &mut Criterion) {
-    // `best`'s decision time by side goes here once it exists (add "best" to the list).
+    // `best` learns across a game's decisions: benches/reversi_best.rs times whole games.
     for name in ["weights", "paranoid", "brs"] {
         for n in MIN_N..=MAX_N {
             let mid = midgame(n);
