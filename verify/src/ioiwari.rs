@@ -588,14 +588,48 @@ mod tests {
         .expect("one game")
     }
 
+    /// The lowest legal pit whose `score` is highest, by a plain scan.
+    fn plain_argmax(board: &Board, score: impl Fn(Pit) -> i32) -> Option<(Pit, bool)> {
+        let scores: Vec<(Pit, i32)> = (0..PITS as Pit)
+            .filter(|&pit| board.pits()[usize::from(pit)] > 0)
+            .map(|pit| (pit, score(pit)))
+            .collect();
+        let top = scores.iter().map(|&(_, s)| s).max()?;
+        let tied = scores.iter().filter(|&&(_, s)| s == top).count() > 1;
+        scores
+            .iter()
+            .find(|&&(_, s)| s == top)
+            .map(|&(p, _)| (p, tied))
+    }
+
     #[test]
-    fn greedy_picks_lowest_pit_on_ties() {
-        // Pits 1 and 2 both bank nothing immediately... pit 1 sows onto empty pit 2.
-        let board = Board::new([1, 1, 0, 0, 0, 0, 0]).unwrap();
-        // Pit 1: last bead lands on pit 2 (1 bead) -> +2. Pit 2: lands on empty pit 3 -> -1.
-        assert_eq!(Greedy1.choose(&Match::new(board)), 0);
-        let board = Board::new([0, 0, 0, 0, 0, 1, 1]).unwrap();
-        assert_eq!(Greedy1.choose(&Match::new(board)), 5);
+    fn greedy_players_take_the_lowest_best_pit_on_every_board() {
+        let (mut ties1, mut ties2, mut differ) = (0, 0, 0);
+        for index in 0..6usize.pow(PITS as u32) {
+            let board = Board::from_index(index);
+            let gain = |b: &Board, pit: Pit| b.after(pit).1;
+            let Some((g1, tied1)) = plain_argmax(&board, |pit| gain(&board, pit)) else {
+                continue;
+            };
+            let (g2, tied2) = plain_argmax(&board, |pit| {
+                let child = board.after(pit).0;
+                let reply =
+                    plain_argmax(&child, |q| gain(&child, q)).map_or(0, |(q, _)| gain(&child, q));
+                gain(&board, pit) - reply
+            })
+            .expect("a legal move");
+            let view = Match::new(board);
+            assert_eq!(Greedy1.choose(&view), g1, "greedy1 on {board}");
+            assert_eq!(Greedy2.choose(&view), g2, "greedy2 on {board}");
+            ties1 += usize::from(tied1);
+            ties2 += usize::from(tied2);
+            differ += usize::from(g1 != g2);
+        }
+        // The tie rule and the second step are both exercised, many times.
+        assert!(
+            ties1 > 1000 && ties2 > 1000 && differ > 1000,
+            "{ties1} {ties2} {differ}"
+        );
     }
 
     #[test]
