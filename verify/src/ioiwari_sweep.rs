@@ -475,15 +475,25 @@ mod tests {
 
     #[test]
     fn greedy1_on_rings_plays_like_the_ioi_greedy1() {
-        use tabula_solver::ioiwari::{Board, Match};
+        use tabula_solver::Game;
+        use tabula_solver::ioiwari::Match;
         let params = Params::default();
+        let mut moves = 0;
         for ring in params.instances() {
-            let board: Board = ring.to_board().unwrap();
-            let mut a = crate::ioiwari::Greedy1;
-            let mut b = RingGreedy1;
-            let ioi = Agent::<Match>::choose(&mut a, &Match::new(board));
-            assert_eq!(b.choose(&RingMatch::new(ring)), ioi);
+            // Whole games of greedy1 against itself, move by move.
+            let mut ioi = Match::new(ring.to_board().unwrap());
+            let mut ours = RingMatch::new(ring);
+            while !ioi.is_over() {
+                let mv = Agent::<Match>::choose(&mut crate::ioiwari::Greedy1, &ioi);
+                assert_eq!(RingGreedy1.choose(&ours), mv, "{ring:?}");
+                ioi.apply(mv);
+                ours.apply(mv);
+                moves += 1;
+            }
+            assert!(ours.is_over());
+            assert_eq!(ours.scores(), ioi.scores(), "{ring:?}");
         }
+        assert!(moves > 51 * 5, "{moves} moves");
     }
 
     #[test]
