@@ -220,7 +220,64 @@ mod tests {
         assert_eq!(a, run(1));
         assert_ne!(a, run(2));
         assert_eq!(a.len(), POPULATION);
-        // Two generations of ±0.5 noise keep every weight within 51 of zero.
-        assert!(a.iter().all(|w| w.0.iter().all(|x| x.abs() < 51.0)));
+    }
+
+    #[test]
+    fn children_take_each_cell_from_one_of_two_parents_plus_small_noise() {
+        // Member i weighs every cell 2i − 100, so each child cell names its parent.
+        let population: Vec<Weights> = (0..POPULATION)
+            .map(|i| Weights([2.0 * i as f64 - 100.0; MAX_CELLS]))
+            .collect();
+        let settings = Settings {
+            games: 20,
+            ..Settings::new(7)
+        };
+        let children = generation(&population, &settings, &mut ChaCha8Rng::seed_from_u64(3));
+        assert_eq!(children.len(), POPULATION);
+        let (mut crossed, mut noisy) = (0, 0);
+        for child in &children {
+            let mut parents = Vec::new();
+            for &x in &child.0[..49] {
+                let parent = ((x + 100.0) / 2.0).round();
+                let noise = x - (2.0 * parent - 100.0);
+                assert!(noise.abs() < 0.5, "noise {noise}");
+                noisy += usize::from(noise.abs() > 0.25);
+                if !parents.contains(&parent) {
+                    parents.push(parent);
+                }
+            }
+            assert!(parents.len() <= 2, "a child of {parents:?}");
+            crossed += usize::from(parents.len() == 2);
+        }
+        // A fair coin per cell mixes two distinct parents in most children.
+        assert!(crossed > POPULATION / 2, "{crossed} crossed");
+        assert!(
+            noisy > POPULATION * 49 / 4,
+            "{noisy} cells moved by more than 0.25"
+        );
+    }
+
+    #[test]
+    fn parents_are_drawn_in_proportion_to_their_points() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let points = [1.0, 3.0, 0.0, 6.0];
+        let mut counts = [0usize; 4];
+        for _ in 0..100_000 {
+            counts[pick(&points, 10.0, &mut rng)] += 1;
+        }
+        assert_eq!(counts[2], 0, "a member without points was drawn");
+        for (&count, p) in counts.iter().zip(points) {
+            // Seven standard deviations of the share at these counts.
+            assert!((count as f64 / 1e5 - p / 10.0).abs() < 0.01, "{counts:?}");
+        }
+        // Nobody scored: uniform.
+        let mut counts = [0usize; 4];
+        for _ in 0..100_000 {
+            counts[pick(&[0.0; 4], 0.0, &mut rng)] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (c as f64 / 1e5 - 0.25).abs() < 0.01),
+            "{counts:?}"
+        );
     }
 }

@@ -147,7 +147,6 @@ mod tests {
     use crate::tournament::{Purpose, stream};
     use rand::RngExt;
     use tabula_solver::Game;
-    use tabula_solver::reversi::board::MAX_CELLS;
     use tabula_solver::reversi::{MAX_N, MIN_N};
 
     #[test]
@@ -196,25 +195,6 @@ mod tests {
                 assert_eq!(Greedy.choose(&board), first, "n {n}");
                 board.play(moves[rng.random_range(0..moves.len())]);
             }
-        }
-    }
-
-    #[test]
-    fn the_opponent_plays_its_weights_choice() {
-        let mut weights = Weights([0.0; MAX_CELLS]);
-        let mut rng = stream(3, Purpose::Setup, 0, 0, 0);
-        for w in weights.0.iter_mut() {
-            *w = rng.random_range(-50.0..50.0);
-        }
-        let mut opponent = Opponent {
-            weights,
-            rule: Rule::default(),
-        };
-        let mut board = Board::start(9).unwrap();
-        while board.mover().is_some() {
-            let mv = opponent.choose(&board);
-            assert_eq!(Some(mv), weights.choose(&board, Rule::default()));
-            board.play(mv);
         }
     }
 }
