@@ -172,7 +172,8 @@ impl Kalah {
         self.pits.iter().map(|&s| u32::from(s)).sum()
     }
 
-    fn side(&self, side: usize) -> u32 {
+    /// Seeds on a side: 0 the mover's, 1 the opponent's.
+    pub fn side(&self, side: usize) -> u32 {
         let m = usize::from(self.rules.pits);
         self.pits[side * m..(side + 1) * m]
             .iter()
@@ -184,6 +185,13 @@ impl Kalah {
     /// [`Ending::MoverStuck`]) none on the mover's side.
     pub fn is_finished(&self) -> bool {
         self.side(0) == 0
+    }
+
+    /// Whether play can reach this board: under [`Ending::AfterAnyMove`] a
+    /// board with one side empty and seeds on the other cannot arise, since
+    /// the move that emptied the side ended the game.
+    pub fn arises(&self) -> bool {
+        self.rules.ending == Ending::MoverStuck || (self.side(0) == 0) == (self.side(1) == 0)
     }
 
     /// Whether the mover may play `pit`.
@@ -557,8 +565,7 @@ impl StateSpace for KalahSpace {
     /// Under [`Ending::AfterAnyMove`] a board with one side empty and seeds on
     /// the other never arises.
     fn is_state(&self, index: u64) -> bool {
-        let p = self.position(index);
-        self.rules.ending == Ending::MoverStuck || (p.side(0) == 0) == (p.side(1) == 0)
+        self.position(index).arises()
     }
 
     fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {

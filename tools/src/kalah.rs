@@ -145,19 +145,22 @@ pub struct SweepArgs {
 
 fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
     let m = usize::from(rules.pits);
-    let Some((a, b)) = text.split_once('/') else {
-        bail!("bad board '{text}': give the mover's pits, '/', then the opponent's");
+    let (Some((a, b)), 1) = (text.split_once('/'), text.matches('/').count()) else {
+        bail!("bad board '{text}': give the mover's pits, one '/', then the opponent's");
     };
     let side = |t: &str| -> anyhow::Result<Vec<u8>> {
         let pits: Vec<u8> = t
             .split_whitespace()
             .map(|w| {
                 w.parse::<u8>()
-                    .with_context(|| format!("'{w}' is not a seed count"))
+                    .with_context(|| format!("bad board '{text}': '{w}' is not a seed count"))
             })
             .collect::<anyhow::Result<_>>()?;
         if pits.len() != m {
-            bail!("a side has {m} pits, found {}", pits.len());
+            bail!(
+                "bad board '{text}': a side has {m} pits, found {}",
+                pits.len()
+            );
         }
         Ok(pits)
     };
@@ -211,6 +214,14 @@ pub fn query(args: QueryArgs) -> Outcome {
         })
     };
     println!("board: {position} (mover's pits / opponent's)");
+    if !position.arises() {
+        // The move that emptied a side ended the game: each side's seeds go to
+        // its owner. No table holds such a board.
+        let value = position.side(0) as i32 - position.side(1) as i32;
+        println!("value: {value}");
+        println!("the game is over (a side is empty: each side's seeds go to its owner)");
+        return Ok(ExitCode::SUCCESS);
+    }
     println!("value: {}", value_of(&position)?);
     if position.is_finished() {
         println!("the game is over");

@@ -219,6 +219,41 @@ fn out_of_core_builds_write_the_in_memory_files() {
     }
 }
 
+#[test]
+fn kalah_table_and_search_answer_alike_on_every_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut boards = 0;
+    for ending in ["after-any-move", "mover-stuck"] {
+        let file = dir.path().join(ending).to_str().unwrap().to_string();
+        let rules = ["--pits", "2", "--seeds", "2", "--ending", ending];
+        let mut args = vec!["build", "kalah", "-o", &file];
+        args.extend(rules);
+        assert!(run(&args).status.success());
+        // Every board of at most 6 seeds, including those a move cannot leave
+        // under after-any-move (one side empty, seeds on the other).
+        for seeds in 0..=6u32 {
+            for a in 0..=seeds {
+                for b in 0..=seeds - a {
+                    for c in 0..=seeds - a - b {
+                        let board = format!("{a} {b} / {c} {}", seeds - a - b - c);
+                        let answer = |table: &[&str]| {
+                            let mut args = vec!["query", "kalah", &board];
+                            args.extend(rules);
+                            args.extend(table);
+                            let out = run(&args);
+                            assert!(out.status.success(), "{board}: {}", stderr(&out));
+                            stdout(&out)
+                        };
+                        assert_eq!(answer(&["--table", &file]), answer(&[]), "{ending} {board}");
+                        boards += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(boards, 2 * 210);
+}
+
 /// The value and the best move (lowest pit on ties) of a Kalah(2, 2) board,
 /// from `tabula query kalah`.
 fn kalah_query(board: &str, table: &[&str]) -> (i32, Option<String>) {
