@@ -209,3 +209,46 @@ fn bad_options_are_refused_in_one_line_before_any_game() {
     assert_one_line_error(&out, "--agent nobody: unknown agent");
     common::assert_timeouts_refused("dominoes");
 }
+
+#[test]
+fn a_table_record_that_contradicts_its_children_stops_best_before_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.tab");
+    let good = good.to_str().unwrap();
+    run_ok(&["build", "dominoes", "-o", good], &[]);
+    // A won position with moves (value 1, a non-empty mask) now says lost;
+    // both checksums are recomputed, so only the records can tell.
+    let mut bytes = std::fs::read(good).unwrap();
+    let start = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let at = (start..bytes.len())
+        .step_by(3)
+        .find(|&i| bytes[i] == 1 && bytes[i + 1..i + 3] != [0, 0])
+        .expect("a won position with moves");
+    bytes[at] = (-1i8) as u8;
+    let payload_hash = xxhash_rust::xxh3::xxh3_64(&bytes[start..]);
+    bytes[104..112].copy_from_slice(&payload_hash.to_le_bytes());
+    let header_hash = xxhash_rust::xxh3::xxh3_64(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
+    let bad = dir.path().join("bad.tab");
+    std::fs::write(&bad, bytes).unwrap();
+    let bad = bad.to_str().unwrap();
+    let outs = [
+        run(&[
+            "referee", "dominoes", "--agent", "best", "--table", bad, "--cases", "5:4", "--games",
+            "2",
+        ]),
+        run_with_input(
+            &["serve", "dominoes", "--agent", "best", "--table", bad],
+            "",
+        ),
+        run(&["check", bad]),
+    ];
+    for out in outs {
+        assert_one_line_error(&out, bad);
+    }
+    // The good table is accepted.
+    run_ok(
+        &["referee", "dominoes", "--agent", "best", "--table", good],
+        &["--cases", "5:4", "--games", "2"],
+    );
+}

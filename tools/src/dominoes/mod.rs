@@ -23,11 +23,17 @@ pub struct TableArgs {
 }
 
 impl TableArgs {
-    /// Opens the table, if one was given, and hands it to the players.
+    /// Opens the table, if one was given, checks every record against its
+    /// children, and hands it to the players. The players cannot report a bad
+    /// record in the middle of a game, so no record is used unchecked.
     pub fn install(&self) -> anyhow::Result<()> {
         if let Some(path) = &self.table {
-            let table =
-                DominoesTable::open(path).with_context(|| format!("--table {}", path.display()))?;
+            let context = || format!("--table {}", path.display());
+            let table = DominoesTable::open(path).with_context(context)?;
+            let spinner = crate::progress::spinner("checking the table's records");
+            let checked = table.check_records().with_context(context);
+            spinner.finish_and_clear();
+            checked?;
             tabula_verify::dominoes::install_table(table);
         }
         Ok(())
