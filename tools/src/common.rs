@@ -40,10 +40,16 @@ pub fn output_path(text: &str) -> Result<OutputPath, String> {
     Ok(OutputPath::File(path))
 }
 
-/// Parses a positive count (`--games`, `--cases`): zero work is an error.
+/// The most a count may ask for: the schedule of a run is held in memory, and
+/// a million games of a case is already days of play.
+pub const MAX_COUNT: usize = 1_000_000;
+
+/// Parses a positive count (`--games`, `--cases`): zero work is an error, and
+/// so is more than [`MAX_COUNT`].
 pub fn positive(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),
+        Ok(n) if n > MAX_COUNT => Err(format!("must be at most {MAX_COUNT}")),
         Ok(n) => Ok(n),
         Err(e) => Err(format!("'{text}': {e}")),
     }

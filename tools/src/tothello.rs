@@ -56,7 +56,7 @@ pub struct QueryArgs {
     #[arg(long, default_value_t = DEPTH)]
     depth: u8,
     /// Solve exactly when at most this many squares are empty.
-    #[arg(long, default_value_t = EXACT)]
+    #[arg(long, default_value_t = EXACT, value_parser = clap::value_parser!(u32).range(0..=64))]
     exact: u32,
 }
 
@@ -72,7 +72,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = DEPTH)]
     depth: u8,
     /// Empty squares from which the computer plays perfectly.
-    #[arg(long, default_value_t = EXACT)]
+    #[arg(long, default_value_t = EXACT, value_parser = clap::value_parser!(u32).range(0..=64))]
     exact: u32,
 }
 
@@ -113,7 +113,7 @@ pub struct VerifyArgs {
     #[arg(long, default_value = "1,2,3", value_delimiter = ',')]
     depths: Vec<u8>,
     /// Empty squares from which the solver players solve exactly.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=64))]
     exact: u32,
     /// Each solver's transposition table holds 2^bits entries of 24 bytes.
     #[arg(long, default_value_t = 18)]

@@ -577,3 +577,31 @@ fn a_terminated_referee_kills_its_player_first() {
     assert_eq!(status.code(), Some(128 + 15), "{status}");
     assert!(gone.is_some(), "the player outlived its referee");
 }
+
+#[test]
+fn counts_too_large_to_schedule_are_refused_before_any_work() {
+    for args in [
+        &["verify", "ioiwari", "--games", "4000000000"][..],
+        &[
+            "referee",
+            "dominoes",
+            "--agent",
+            "random",
+            "--games",
+            "18446744073709551615",
+        ],
+        &["verify", "reversi", "--cases", "1000001"],
+        &["verify", "tothello", "--openings", "4000000000"],
+        &["query", "tothello", "--exact", "65"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(
+            err.contains("at most") || err.contains("0..=64"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
+}
