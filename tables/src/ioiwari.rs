@@ -234,8 +234,8 @@ pub fn build_variant_out_of_core(
 }
 
 /// A variant's table built in memory (the fast path for the IOI table).
-pub fn variant_in_memory(params: &Params) -> VariantTable {
-    let solution = solve_variant(params, true, &|_| {});
+pub fn variant_in_memory(params: &Params, progress: Progress<'_>) -> VariantTable {
+    let solution = solve_variant(params, true, progress);
     TypedTable::from_solution_for(Variant { params: *params }, &solution)
 }
 
@@ -251,13 +251,13 @@ mod tests {
         let game = Variant { params };
         let general = typed::solve_for(&game, true, &|_| {});
         assert_eq!(general, solve(true, &|_| {}));
-        let table = variant_in_memory(&params);
+        let table = variant_in_memory(&params, &|_| {});
         let ring = Ring::parse(&params, "4 3 2 4 2 3 2").unwrap();
         let ioi = IoiwariTable::in_memory();
         let board: Board = "4 3 2 4 2 3 2".parse().unwrap();
         assert_eq!(table.value(&ring).unwrap(), ioi.value(&board).unwrap());
         let other = Params::new(5, 3, 10, 1, 3).unwrap();
-        let small = variant_in_memory(&other);
+        let small = variant_in_memory(&other, &|_| {});
         assert_eq!(small.check_records().unwrap() as u64, other.boards());
         assert!(small.value(&ring).is_err());
     }

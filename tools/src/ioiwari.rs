@@ -174,15 +174,37 @@ pub fn build(args: BuildArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Boards that `query` and `play` solve in memory without a table: the
+/// default of `build --max-boards`.
+const MAX_IN_MEMORY: u64 = 200_000_000;
+
+/// The variant's table solved in memory, unless it is too large for that.
+fn solved_in_memory(params: &Params) -> anyhow::Result<VariantTable> {
+    let boards = params.boards();
+    if boards > MAX_IN_MEMORY {
+        bail!(
+            "Ioiwari with {} pits of at most {} beads has {boards} boards, more than the \
+             {MAX_IN_MEMORY} solved in memory without a table: build one with \
+             `tabula build ioiwari` and pass --table",
+            params.pits,
+            params.cap
+        );
+    }
+    let progress = bar(boards as usize, "solving");
+    let table = table::variant_in_memory(params, &|done| progress.set_position(done));
+    progress.finish_and_clear();
+    Ok(table)
+}
+
 /// `tabula query ioiwari` for a variant other than the IOI game.
 fn query_variant(args: &QueryArgs, params: Params) -> Outcome {
     let game = Variant { params };
-    let table = match &args.table {
-        Some(path) => VariantTable::open_for(game, path)?,
-        None => table::variant_in_memory(&params),
-    };
     let ring = Ring::parse(&params, &args.board)
         .with_context(|| format!("bad board '{}'", args.board.trim()))?;
+    let table = match &args.table {
+        Some(path) => VariantTable::open_for(game, path)?,
+        None => solved_in_memory(&params)?,
+    };
     println!("board: {ring}");
     println!("value: {}", table.value(&ring)?);
     if ring.is_empty() {
@@ -304,7 +326,7 @@ pub fn play(args: PlayArgs) -> Outcome {
             table.check_moves()?;
             table
         }
-        None => table::variant_in_memory(&params),
+        None => solved_in_memory(&params)?,
     };
     let player = RingOptimal::new(Arc::new(table));
     serve_stdio(Session::new(IoiWire::<RingMatch>::new(params), player))

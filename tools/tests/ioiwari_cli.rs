@@ -605,3 +605,17 @@ fn counts_too_large_to_schedule_are_refused_before_any_work() {
         assert_eq!(stdout(&out), "", "{args:?}");
     }
 }
+
+#[test]
+fn variants_too_large_to_solve_in_memory_are_refused_at_once() {
+    let board = vec!["1"; 13].join(" ");
+    for out in [
+        run(&["query", "ioiwari", "--pits", "13", "--cap", "9", &board]),
+        run_with_input(&["play", "ioiwari", "--pits", "13", "--cap", "9"], ""),
+    ] {
+        assert_one_line_error(&out, "13 pits", "10000000000000 boards");
+    }
+    // The board is read first: a bad one is named without any solving.
+    let out = run(&["query", "ioiwari", "--pits", "11", "--cap", "5", "1 1"]);
+    assert_one_line_error(&out, "'1 1'", "a board has 11 pits, found 2");
+}

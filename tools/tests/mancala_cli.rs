@@ -464,7 +464,7 @@ fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
     use tabula_tables::ioiwari::variant_in_memory;
 
     let params = Params::new(5, 3, 0, 0, 3).unwrap();
-    let table = variant_in_memory(&params);
+    let table = variant_in_memory(&params, &|_| {});
     let board = "1 2 0 3 1";
     let mut game = RingMatch::new(Ring::parse(&params, board).unwrap());
     let (mut input, mut expected) = (vec![board.to_string()], Vec::new());

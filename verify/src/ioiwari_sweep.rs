@@ -195,7 +195,7 @@ pub struct Built {
 /// Builds the table of `params`' ring in memory, timed.
 pub fn build_timed(params: &Params) -> Built {
     let started = Instant::now();
-    let table = variant_in_memory(params);
+    let table = variant_in_memory(params, &|_| {});
     Built {
         table: Arc::new(table),
         build_ms: started.elapsed().as_secs_f64() * 1e3,
