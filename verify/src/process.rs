@@ -34,6 +34,12 @@ pub const STDERR_TAIL_BYTES: usize = 2048;
 /// Lines of a captured stderr quoted in an exit reason (the last ones).
 pub const STDERR_TAIL_LINES: usize = 5;
 
+/// How long, once a player's output ended, to wait for its exit status and
+/// then for the end of its stderr. An exiting player is seen at once; only one
+/// that closed its output and runs on waits it all, so a loaded machine cannot
+/// turn an exit into "closed its output" or lose the stderr quote.
+const EXIT_WAIT: Duration = Duration::from_secs(5);
+
 /// Longest time limit [`parse_seconds`] accepts: one day.
 pub const MAX_SECONDS: u64 = 86_400;
 
@@ -664,13 +670,20 @@ impl ExternalPlayer {
         }
     }
 
-    /// After end of output: an exit if the child ended (waiting briefly), else a closed output.
+    /// After end of output: an exit if the child ended within [`EXIT_WAIT`],
+    /// else a closed output (the child runs on until the drop kills it).
     fn exit_error(&mut self) -> PlayerError {
-        let deadline = Instant::now() + Duration::from_millis(200);
+        let deadline = Instant::now() + EXIT_WAIT;
         loop {
             if let Some(status) = self.exit_status() {
-                // Its stderr ends with it, unless something it started holds it open.
-                let until = Instant::now() + Duration::from_millis(200);
+                // What it left running could hold its stderr open: it goes now
+                // rather than at the drop, so the tail reaches the pipe's end.
+                // The child is not reaped yet, so the group id is still ours.
+                // SAFETY: killpg only sends a signal.
+                unsafe {
+                    libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
+                }
+                let until = Instant::now() + EXIT_WAIT;
                 let stderr = match &self.stderr {
                     Some(tail) => tail.last_lines(until),
                     None => String::new(),
@@ -683,7 +696,7 @@ impl ExternalPlayer {
             if Instant::now() >= deadline {
                 return PlayerError::ClosedOutput;
             }
-            thread::sleep(Duration::from_millis(2));
+            thread::sleep(Duration::from_millis(5));
         }
     }
 }
@@ -764,6 +777,7 @@ pub fn live_group_members(pgid: u32) -> Vec<u32> {
 mod tests {
     use super::*;
 
+    /// A deadline no answer misses, even on a loaded machine.
     fn soon() -> Option<Instant> {
         Some(Instant::now() + Duration::from_secs(5))
     }
@@ -918,6 +932,20 @@ mod tests {
         assert!(
             error.contains("127") && error.contains("not found"),
             "{error}"
+        );
+    }
+
+    #[test]
+    fn an_exit_kills_what_was_left_holding_its_stderr() {
+        let mut player =
+            ExternalPlayer::spawn("sleep 300 >/dev/null & echo bye >&2; exit 3").unwrap();
+        let group = player.id();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(error, "player exited (exit status: 3); stderr: bye");
+        // Before the drop: the exit itself ended the sleep.
+        assert!(
+            eventually(|| live_group_members(group).is_empty()),
+            "the sleep outlived the exit"
         );
     }
 
