@@ -216,7 +216,17 @@ fn referee_over_its_own_stdin_and_stdout_plays_the_seed_example() {
 
 /// A player script given as a shell command, and the reason its game must end with.
 fn misbehaving(script: &str, reason: &str) {
-    let out = run(&["referee", "ioiwari", "--timeout", "2", "--player", script]);
+    // A short limit only for a timeout: elsewhere a loaded machine must not
+    // turn the fault into one.
+    let timeout = if reason == "timed out" { "0.5" } else { "60" };
+    let out = run(&[
+        "referee",
+        "ioiwari",
+        "--timeout",
+        timeout,
+        "--player",
+        script,
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.starts_with("result "), "{text}");
@@ -235,8 +245,8 @@ fn misbehaving_players_lose_with_the_reason() {
     );
     misbehaving("read board; exit 4", "exit status: 4");
     misbehaving("read board; kill -9 $$", "signal: 9");
-    misbehaving("read board; sleep 30", "timed out");
-    misbehaving("read board; exec 1>&-; sleep 30", "closed its output");
+    misbehaving("read board; sleep 1000", "timed out");
+    misbehaving("read board; exec 1>&-; sleep 1000", "closed its output");
 }
 
 #[test]
@@ -499,6 +509,8 @@ fn a_player_not_found_is_reported_with_its_stderr() {
     let out = run(&[
         "referee",
         "ioiwari",
+        "--timeout",
+        "60",
         "--player-stderr",
         "--player",
         "echo oops >&2; exit 4",
@@ -519,7 +531,7 @@ fn time_limits_are_checked() {
 
 #[test]
 fn a_game_with_no_time_limit_given_still_ends() {
-    let out = run(&["referee", "ioiwari", "--player", "exec sleep 30"]);
+    let out = run(&["referee", "ioiwari", "--player", "exec sleep 1000"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("timed out"), "{}", stdout(&out));
 }
