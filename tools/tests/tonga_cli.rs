@@ -117,8 +117,14 @@ fn result_lines(text: &str) -> Vec<String> {
 #[test]
 fn served_player_over_pipes_plays_like_the_built_in_one() {
     // `best` has no random choices, so both ways must give the same games.
-    let served = format!("{} serve tonga --agent best", env!("CARGO_BIN_EXE_tabula"));
-    // A generous limit: on a loaded machine `best` must not time out in one run only.
+    // Its budget sets its plan, so both sides get the same one: `--timeout`
+    // in process, `--budget` served. Its wall-clock safety net acts only past
+    // 60% of it (36 min of thinking in a game), so timing cannot change a move.
+    const BUDGET: &str = "3600";
+    let served = format!(
+        "{} serve tonga --agent best --budget {BUDGET}",
+        env!("CARGO_BIN_EXE_tabula")
+    );
     let args = [
         "--sizes",
         "6,8",
@@ -127,7 +133,7 @@ fn served_player_over_pipes_plays_like_the_built_in_one() {
         "--seed",
         "5",
         "--timeout",
-        "600",
+        BUDGET,
     ];
     let out = tabula()
         .args(["referee", "tonga", "--player", &served])
