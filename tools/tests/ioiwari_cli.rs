@@ -540,16 +540,17 @@ fn a_game_with_no_time_limit_given_still_ends() {
 fn what_a_player_leaves_running_ends_with_its_game() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("group");
-    let player = player_telling_its_group(&file, "sleep 300 & exit 0");
-    let out = run(&[
-        "referee",
-        "ioiwari",
-        "--timeout",
-        "0.5",
-        "--player",
-        &player,
-    ]);
+    // The game ends on the bad move, which comes after the group file, so no
+    // time limit can stop the player first. The sleep holds the output open:
+    // the shell's exit goes unseen and only the game's end can kill it.
+    let player = player_telling_its_group(&file, "read board; sleep 300 & echo 9; exit 0");
+    let out = run(&["referee", "ioiwari", "--timeout", "60", "--player", &player]);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("malformed move '9'"),
+        "{}",
+        stdout(&out)
+    );
     let group = group_of_player(&file).expect("the player started");
     let gone = eventually(|| live_members(group).is_empty().then_some(()));
     kill_group(group);
