@@ -4,18 +4,21 @@
 
 mod common;
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+use std::time::Duration;
 
-use common::{run, stderr, stdout};
+use common::{output_or_kill, run, stderr, stdout};
 
-/// Runs `mpiexec -n RANKS tabula ARGS`.
+/// Runs `mpiexec -n RANKS tabula ARGS`; a run still going after five minutes
+/// is a hang, killed to fail the test rather than stall it.
 fn mpiexec(ranks: u32, args: &[&str]) -> Output {
-    Command::new("mpiexec")
+    let mut command = Command::new("mpiexec");
+    command
         .args(["-n", &ranks.to_string(), env!("CARGO_BIN_EXE_tabula")])
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
+        .args(args);
+    output_or_kill(&mut command, Duration::from_secs(300))
         .expect("mpiexec runs (MPICH: apt-get install mpich)")
+        .unwrap_or_else(|| panic!("mpiexec {args:?} hung: killed after 300 s"))
 }
 
 fn file_checksum(path: &std::path::Path) -> u64 {

@@ -3,7 +3,8 @@
 // Each test file uses only some of these helpers.
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -109,23 +110,46 @@ pub fn group_of_player(file: &std::path::Path) -> Option<u32> {
 /// Runs `tabula ARGS` like [`run`], but kills it and gives `None` if it is
 /// still running after two minutes (a hang).
 pub fn run_or_kill(args: &[&str]) -> Option<Output> {
-    let mut child = tabula()
-        .args(args)
+    output_or_kill(tabula().args(args), Duration::from_secs(120)).expect("tabula runs")
+}
+
+/// Runs `command` with no input, in a process group of its own, and collects
+/// its output; if it still runs after `limit` (a hang), kills the group, so
+/// that a hang fails a test instead of stalling the run, and gives `None`.
+pub fn output_or_kill(command: &mut Command, limit: Duration) -> std::io::Result<Option<Output>> {
+    let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabula runs");
-    let until = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().unwrap().is_none() {
+        .process_group(0)
+        .spawn()?;
+    // Read meanwhile: a full pipe must not stop the command.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let until = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Ok(Some(Output {
+                status,
+                stdout: stdout.join().unwrap(),
+                stderr: stderr.join().unwrap(),
+            }));
+        }
         if Instant::now() >= until {
-            let _ = child.kill();
+            // Not reaped yet, so the group id is still the child's.
+            kill_group(child.id());
             let _ = child.wait();
-            return None;
+            return Ok(None);
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    Some(child.wait_with_output().unwrap())
 }
 
 /// Checks that `tabula referee GAME` refuses every out-of-range `--timeout`
