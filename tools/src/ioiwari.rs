@@ -373,7 +373,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &log,
             )?
         } else {
-            let peer = StreamPeer::new(io::stdin(), io::stdout());
+            let peer = StreamPeer::for_person(io::stdin(), io::stdout());
             Box::new(
                 Remote::new("stdin/stdout", Box::new(peer), IoiWire::default())
                     .with_transcript(log.transcript()),

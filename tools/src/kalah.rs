@@ -256,7 +256,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         }
         None => OptimalAgent::by_search(kv::SEARCH_BITS),
     };
-    let peer = StreamPeer::new(io::stdin(), io::stdout());
+    let peer = StreamPeer::for_person(io::stdin(), io::stdout());
     let mut you =
         Remote::new("stdin/stdout", Box::new(peer), KalahWire::new(rules)).patient(kv::check);
     let mut tabula = Local(optimal);

@@ -294,7 +294,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             report
         }
         None => {
-            let mut peer = StreamPeer::new(io::stdin(), io::stderr());
+            let mut peer = StreamPeer::for_person(io::stdin(), io::stderr());
             // No bar: stderr carries the requests here.
             referee_best_move(
                 &cases,

@@ -326,6 +326,21 @@ fn play_kalah_optimally(extra: &[&str], table: &[&str]) -> (Vec<String>, i32) {
 }
 
 #[test]
+fn kalah_play_takes_a_long_piped_input_line_by_line() {
+    // 200 lines, far more than are read ahead of the game: pit 1 or pit 2
+    // always has seeds in Kalah(2, 2), so the game ends; an empty pit gets
+    // an error line and the next line is read.
+    let input = "1\n2\n".repeat(100);
+    let out = common::run_with_input(&["play", "kalah", "--pits", "2", "--seeds", "2"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).lines().any(|l| l.starts_with("result ")),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
 fn kalah_play_to_the_end_against_optimal_gives_the_solvers_value() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k22.tab");

@@ -147,6 +147,10 @@ struct Pending {
 struct Queue {
     pending: Mutex<Pending>,
     arrived: Condvar,
+    /// A line was taken, or the reader is gone (for a patient reader).
+    taken: Condvar,
+    /// A full queue makes the thread wait instead of counting as flooding.
+    patient: bool,
 }
 
 /// Lines read from a stream by a background thread, so that waiting can time out.
@@ -160,7 +164,20 @@ pub struct LineReader {
 impl LineReader {
     /// Starts reading `stream` line by line in a background thread.
     pub fn spawn(stream: impl Read + Send + 'static) -> LineReader {
-        let queue = Arc::new(Queue::default());
+        LineReader::start(stream, false)
+    }
+
+    /// Like [`LineReader::spawn`], but a stream that runs ahead just waits:
+    /// for a person, or a file standing in for one, typing ahead is no attack.
+    pub fn spawn_patient(stream: impl Read + Send + 'static) -> LineReader {
+        LineReader::start(stream, true)
+    }
+
+    fn start(stream: impl Read + Send + 'static, patient: bool) -> LineReader {
+        let queue = Arc::new(Queue {
+            patient,
+            ..Queue::default()
+        });
         let theirs = Arc::clone(&queue);
         thread::spawn(move || read_lines(stream, &theirs));
         LineReader { queue }
@@ -179,6 +196,7 @@ impl LineReader {
                 return Err(PlayerError::Flooding);
             }
             if let Some(incoming) = pending.items.pop_front() {
+                self.queue.taken.notify_all();
                 break incoming;
             }
             pending = match deadline {
@@ -213,6 +231,7 @@ impl LineReader {
 impl Drop for LineReader {
     fn drop(&mut self) {
         lock(&self.queue.pending).abandoned = true;
+        self.queue.taken.notify_all();
     }
 }
 
@@ -236,6 +255,12 @@ fn read_lines(stream: impl Read, queue: &Queue) {
             Err(e) => Incoming::Failed(e),
         };
         let mut pending = lock(&queue.pending);
+        while queue.patient && !pending.abandoned && pending.items.len() >= MAX_PENDING_LINES {
+            pending = queue
+                .taken
+                .wait(pending)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
         if pending.abandoned {
             return;
         }
@@ -289,7 +314,17 @@ pub struct StreamPeer<W: Write> {
 
 impl<W: Write + Send + 'static> StreamPeer<W> {
     /// Talks by reading lines from `input` and writing to `output`.
-    pub fn new(input: impl Read + Send + 'static, mut output: W) -> StreamPeer<W> {
+    pub fn new(input: impl Read + Send + 'static, output: W) -> StreamPeer<W> {
+        StreamPeer::with_reader(LineReader::spawn(input), output)
+    }
+
+    /// Talks to a person on our own stdin and stdout: lines typed (or piped)
+    /// ahead wait their turn, however many, instead of counting as flooding.
+    pub fn for_person(input: impl Read + Send + 'static, output: W) -> StreamPeer<W> {
+        StreamPeer::with_reader(LineReader::spawn_patient(input), output)
+    }
+
+    fn with_reader(input: LineReader, mut output: W) -> StreamPeer<W> {
         let (jobs, queue) = mpsc::channel::<Job>();
         thread::spawn(move || {
             for (data, done) in queue {
@@ -298,7 +333,7 @@ impl<W: Write + Send + 'static> StreamPeer<W> {
             }
         });
         StreamPeer {
-            input: LineReader::spawn(input),
+            input,
             jobs,
             unfinished: None,
             output: PhantomData,
@@ -873,6 +908,22 @@ mod tests {
             player.recv_line(soon()),
             Err(PlayerError::Flooding)
         ));
+    }
+
+    #[test]
+    fn a_patient_reader_keeps_every_line_of_a_long_input_in_order() {
+        let text: String = (0..10 * MAX_PENDING_LINES)
+            .map(|i| format!("{i}\n"))
+            .collect();
+        let reader = LineReader::spawn_patient(io::Cursor::new(text.into_bytes()));
+        for i in 0..10 * MAX_PENDING_LINES {
+            assert_eq!(reader.next(soon()).unwrap(), Some(i.to_string()));
+        }
+        assert_eq!(reader.next(soon()).unwrap(), None);
+        // Dropping it while its thread waits for room does not block.
+        let endless = LineReader::spawn_patient(io::repeat(b'\n'));
+        assert_eq!(endless.next(soon()).unwrap(), Some(String::new()));
+        drop(endless);
     }
 
     #[test]
