@@ -63,12 +63,11 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
         .find(|g| g.name == game)
         .and_then(|g| g.check_table);
     let Some(checker) = checker else {
-        println!(
-            "{}: header and checksums ok ({} entries); no record check for game '{game}'",
-            args.file.display(),
-            table.len()
+        anyhow::bail!(
+            "{}: a table of game '{game}', which tabula does not know: its header and \
+             checksums are sound, but its records cannot be checked",
+            args.file.display()
         );
-        return Ok(ExitCode::SUCCESS);
     };
     let spinner = crate::progress::spinner("checking every record against its children");
     let records = checker(table).with_context(|| format!("{}", args.file.display()));

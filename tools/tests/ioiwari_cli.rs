@@ -106,6 +106,15 @@ fn a_table_for_another_game_is_refused() {
         "1 1 1 1 1 1 1",
     ]);
     assert_one_line_error(&out, "tonga.tab", "expected 'ioiwari'");
+    // A game tabula does not know: sound checksums, but no record check.
+    let path = dir.path().join("foo.tab");
+    let spec = TableSpec {
+        game: "foo",
+        ..spec
+    };
+    fs::write(&path, table_bytes(&spec, &Meta::default(), &[0; 4])).unwrap();
+    let out = run(&["check", path.to_str().unwrap()]);
+    assert_one_line_error(&out, "foo.tab", "game 'foo', which tabula does not know");
 }
 
 #[test]

@@ -330,9 +330,13 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
     fn acknowledge(&mut self, line: Option<String>, clock: &mut Clock) -> Result<(), Failure> {
         let Some(line) = line else { return Ok(()) };
         let answer = self.ask(&line, clock)?;
-        self.wire
-            .check_ack(&answer)
-            .map_err(|e| Failure::new(FaultKind::MalformedAnswer, e))
+        self.wire.check_ack(&answer).map_err(|e| {
+            let request = line.split_whitespace().next().unwrap_or_default();
+            Failure::new(
+                FaultKind::MalformedAnswer,
+                format!("answer to '{request}': {e}"),
+            )
+        })
     }
 }
 
