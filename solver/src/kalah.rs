@@ -746,7 +746,11 @@ mod tests {
             assert!(range.contains(&index));
         }
         assert_eq!(space.len(), 495); // C(12, 4): boards of 4 pits with at most 8 seeds.
-        assert_eq!(r.start().index(), r.start().index());
+        // The start maps back to itself and sits in the top layer (all 8 seeds).
+        let start = r.start().index();
+        assert_eq!(space.position(start), r.start());
+        assert_eq!(space.layer(start), 8);
+        assert!(space.layer_range(8).unwrap().contains(&start));
     }
 
     /// The published first-player results of Irving et al. for m <= 3.
