@@ -417,6 +417,25 @@ mod tests {
         out
     }
 
+    /// Positions with one or two empty cells left, each with its mover.
+    fn late_positions(seed: u64, count: usize) -> Vec<Board> {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut board = Board::start(rng.random_range(MIN_N..=MAX_N)).unwrap();
+            let empties = |b: &Board| b.geometry().cells() - b.occupied().count() as usize;
+            while let Some(seat) = board.mover() {
+                if empties(&board) <= 2 {
+                    out.push(board);
+                    break;
+                }
+                let moves: Vec<usize> = board.moves_of(seat).iter().collect();
+                board.play(moves[rng.random_range(0..moves.len())] as Square);
+            }
+        }
+        out
+    }
+
     fn unlimited(depth: u32) -> Limits {
         Limits {
             depth,
@@ -486,20 +505,27 @@ mod tests {
 
     #[test]
     fn alpha_beta_brs_equals_plain_brs() {
-        for board in positions(2, 40) {
+        let (mut full_depth, mut cut) = (0, 0);
+        for board in positions(2, 40).into_iter().chain(late_positions(5, 10)) {
             let me = board.mover().unwrap();
             let eval = Evaluation::new(board.n());
             for depth in 1..=3 {
                 let d = decide(Kind::BestReply, &board, me, &eval, unlimited(depth)).unwrap();
-                let plain = plain_brs(&eval, &board, me, true, depth);
-                if d.depth == depth {
-                    let mut next = board;
-                    next.play_as(me, d.square);
-                    assert_eq!(d.value, plain, "depth {depth}\n{board:?}");
-                    assert_eq!(plain_brs(&eval, &next, me, false, depth - 1), plain);
-                }
+                let remaining = board.geometry().cells() - board.occupied().count() as usize;
+                assert_eq!(d.depth, depth.min(remaining as u32));
+                // The value is that of the deepest iteration, even one cut by the game's end.
+                let plain = plain_brs(&eval, &board, me, true, d.depth);
+                let mut next = board;
+                next.play_as(me, d.square);
+                assert_eq!(d.value, plain, "depth {depth}\n{board:?}");
+                assert_eq!(plain_brs(&eval, &next, me, false, d.depth - 1), plain);
+                full_depth += usize::from(d.depth == depth);
+                cut += usize::from(d.depth < depth);
             }
         }
+        // Both kinds of case occur, so neither branch of the checks is vacuous.
+        assert!(full_depth >= 100, "{full_depth} cases at full depth");
+        assert!(cut >= 5, "{cut} cases cut by the game's end");
     }
 
     #[test]
