@@ -616,7 +616,8 @@ mod tests {
         }
     }
 
-    /// The toy with principal variation search and window narrowing off.
+    /// The toy with the other settings: principal variation search on, window
+    /// narrowing off, and a bound in place of searching a pass.
     #[derive(Clone, Copy, Debug)]
     struct PlainToy(Toy);
 

@@ -471,7 +471,7 @@ mod tests {
         assert!(board.mover().is_none());
         let eval = Evaluation::new(7);
         assert_eq!(eval.evaluate(&board, 0), 2 * PIECE);
-        // At the start every shape term counts in full (45 of 49 cells empty).
+        // At the start the shape terms are scaled by the empty share, 40 of 49 cells.
         let start = Board::start(7).unwrap();
         let own = start.pieces(0);
         let others = start.occupied().and_not(own);
