@@ -690,6 +690,30 @@ mod tests {
         );
     }
 
+    /// Move sequences from each start (sides 7..12) of 1..5 plies, as the plain
+    /// grid above counts them; pinned so a change to both shows.
+    const START_PERFT: [[u64; 5]; 6] = [
+        [11, 90, 614, 5058, 40380],
+        [13, 136, 1418, 14046, 164794],
+        [11, 90, 616, 5082, 40770],
+        [13, 136, 1420, 14114, 166306],
+        [11, 90, 616, 5082, 40770],
+        [13, 136, 1420, 14114, 166306],
+    ];
+
+    #[test]
+    fn perft_from_each_start_gives_the_pinned_counts() {
+        for (n, expected) in (MIN_N..=MAX_N).zip(START_PERFT) {
+            let b = Board::start(n).unwrap();
+            let got: Vec<u64> = (1..=5).map(|depth| perft(&b, depth)).collect();
+            assert_eq!(got, expected, "n {n}");
+            // The plain grid still counts them (the deeper plies cost it too much).
+            let plain = Plain::of(&b);
+            let slow: Vec<u64> = (1..=3).map(|depth| plain.perft(depth)).collect();
+            assert_eq!(slow, expected[..3], "n {n}");
+        }
+    }
+
     #[test]
     fn bitboards_agree_with_a_plain_grid_on_every_size() {
         for n in MIN_N..=MAX_N {
