@@ -648,14 +648,36 @@ mod tests {
         assert_eq!(game.scores().as_slice(), &[1.0, 0.0]);
     }
 
+    /// The statement's sample game: 4-4 opens; 4-3 goes left (reversed), 3-1
+    /// left (reversed again), 4-0 right.
     #[test]
-    fn placing_on_the_left_turns_the_tile() {
+    fn the_statements_sample_game_builds_its_line() {
         let r = rules(5, 4);
-        let mut game = Match::from_parts(r, [&[t(3, 4), t(1, 2)], &[t(1, 1)]], &[(4, 4)], 0, 1);
-        game.apply(Move::Place(t(3, 4), Side::Left));
-        assert_eq!(game.line(), &[(3, 4), (4, 4)]);
-        assert_eq!(game.ends(), (3, 4));
+        let hands: [&[Tile]; 2] = [&[t(4, 3), t(4, 0), t(1, 2)], &[t(3, 1), t(1, 1)]];
+        let mut game = Match::from_parts(r, hands, &[(4, 4)], 0, 1);
+        let steps = [
+            (0, t(4, 3), Side::Left, vec![(3, 4), (4, 4)], (3, 4)),
+            (1, t(3, 1), Side::Left, vec![(1, 3), (3, 4), (4, 4)], (1, 4)),
+            (
+                0,
+                t(4, 0),
+                Side::Right,
+                vec![(1, 3), (3, 4), (4, 4), (4, 0)],
+                (1, 0),
+            ),
+        ];
+        for (seat, tile, side, line, ends) in steps {
+            assert_eq!(game.turn(), Turn::Seat(seat));
+            let mv = Move::Place(tile, side);
+            assert!(game.moves().contains(&mv), "{mv:?}");
+            game.apply(mv);
+            assert_eq!(game.line(), line.as_slice(), "{mv:?}");
+            assert_eq!(game.ends(), ends, "{mv:?}");
+        }
+        // Both hands still hold a tile, and 1-1 fits the left end: play goes on.
+        assert_eq!(game.turn(), Turn::Seat(1));
         let view = game.view(1);
+        assert_eq!(view.line.as_slice(), game.line());
         assert_eq!(view.opponent_count(), 1);
         assert_eq!(view.unseen().len(), 1 + view.stock);
         assert_eq!(view.open_hand, None);
