@@ -346,6 +346,33 @@ mod tests {
         assert!(requests > 2000, "{requests}");
     }
 
+    /// The statement's sample line (4-4, then 4-3 left, 3-1 left, 4-0 right),
+    /// written as it lies and read back by the player side.
+    #[test]
+    fn the_statements_sample_line_is_written_as_it_lies() {
+        let deal = Deal {
+            rules: Rules::new(5, 4).unwrap(),
+            hands: [
+                [t(4, 3), t(4, 0), t(1, 2), t(0, 0)].into_iter().collect(),
+                [t(4, 4), t(3, 1), t(1, 1), t(2, 2)].into_iter().collect(),
+            ],
+        };
+        let mut game = Match::new(&deal);
+        assert_eq!(game.line(), &[(4, 4)]);
+        game.apply(Move::Place(t(4, 3), Side::Left));
+        game.apply(Move::Place(t(3, 1), Side::Left));
+        game.apply(Move::Place(t(4, 0), Side::Right));
+        // 15 tiles less 8 dealt leave 7 in the stock; nobody drew.
+        let request = play_request(&game.view(1));
+        assert_eq!(request, "play 2 1-1 2-2 4 1-3 3-4 4-4 4-0 7");
+        let mut player = DominoesWire::default();
+        player.decode_request("init 5 4").unwrap();
+        player.decode_request("reset 4-4").unwrap();
+        let view = move_of(player.decode_request(&request).unwrap());
+        assert_eq!(view.line.as_slice(), &[(1, 3), (3, 4), (4, 4), (4, 0)]);
+        assert_eq!(view.ends(), (1, 0));
+    }
+
     #[test]
     fn the_issues_example_reads_as_written() {
         // The issue's own example holds 3-4 in the hand and on the line; refused.
