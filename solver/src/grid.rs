@@ -485,6 +485,18 @@ mod tests {
         assert!(s.is_empty() && s.lowest().is_none());
     }
 
+    /// Each direction's (row, col) offset, written out apart from [`Direction::delta`].
+    const OFFSETS: [(Direction, i64, i64); 8] = [
+        (Direction::North, -1, 0),
+        (Direction::NorthEast, -1, 1),
+        (Direction::East, 0, 1),
+        (Direction::SouthEast, 1, 1),
+        (Direction::South, 1, 0),
+        (Direction::SouthWest, 1, -1),
+        (Direction::West, 0, -1),
+        (Direction::NorthWest, -1, -1),
+    ];
+
     #[test]
     fn neighbours_and_shifts_agree_with_row_col_arithmetic() {
         for n in [1, 4, 6, 8, 12, 16] {
@@ -495,6 +507,14 @@ mod tests {
                 let (r, c) = geo.row_col(sq);
                 assert_eq!(geo.square(r, c), sq);
                 assert_eq!(geo.checked_square(r as i64, c as i64), Some(sq));
+                // Each step by hand: the direction's (row, col) offset, kept on the board.
+                for (d, dr, dc) in OFFSETS {
+                    let (rr, cc) = (r as i64 + dr, c as i64 + dc);
+                    let side = n as i64;
+                    let on_board = (0..side).contains(&rr) && (0..side).contains(&cc);
+                    let expected = on_board.then(|| (rr * side + cc) as Square);
+                    assert_eq!(geo.step(sq, d), expected, "n={n} ({r}, {c}) {d:?}");
+                }
                 // The plain way: every (dr, dc) in the direction order.
                 let plain = |dirs: &[Direction]| -> Vec<Square> {
                     dirs.iter()
