@@ -1434,7 +1434,7 @@ mod tests {
     #[test]
     fn the_true_hand_is_always_possible_and_samples_fit_the_constraints() {
         let mut rng = ChaCha8Rng::seed_from_u64(13);
-        let mut relaxed = 0;
+        let (mut relaxed, mut passes, mut draws) = (0, 0, 0);
         for rules in [Rules::new(7, 7).unwrap(), Rules::new(9, 4).unwrap()] {
             random_games(rules, 40, 9, &mut |_, _, game, know, view| {
                 // A small state limit exercises the merged epochs too.
@@ -1443,22 +1443,40 @@ mod tests {
                 relaxed += usize::from(!sampler.is_exact());
                 assert!(sampler.assignments() > 0.0);
                 assert!(sampler.assignments_with(game.hand_set(1)) > 0.0);
+                // The last pass or run of draws: the hand then held none of its
+                // tiles (nor did the tiles drawn and kept), and the placements
+                // since only took tiles away.
+                let last = know
+                    .acts()
+                    .iter()
+                    .rev()
+                    .find(|a| !matches!(a, Act::Place { .. }));
+                let forbidden = match last {
+                    Some(&Act::Pass { forbidden }) => {
+                        passes += 1;
+                        forbidden
+                    }
+                    Some(&Act::Draws { forbidden, .. }) => {
+                        draws += 1;
+                        forbidden
+                    }
+                    _ => Tiles::EMPTY,
+                };
+                assert!(game.hand_set(1).and(forbidden).is_empty());
                 for _ in 0..20 {
                     let s = sampler.sample(&mut rng);
                     assert_eq!(s.hand.len(), game.hand_set(1).len());
                     assert!(s.hand.minus(view.unseen()).is_empty());
                     assert!(sampler.assignments_with(s.hand) > 0.0);
                     assert!(s.weight > 0.0 && s.weight <= 1.0);
-                    // The last pass or run of draws: the hand holds none of its tiles.
-                    for act in know.acts().iter().rev().take(1) {
-                        if let Act::Pass { forbidden } = *act {
-                            assert!(s.hand.and(forbidden).is_empty());
-                        }
-                    }
+                    assert!(s.hand.and(forbidden).is_empty(), "{:?}", know.acts());
                 }
             });
         }
-        // The merged epochs were exercised too.
+        // The merged epochs, and both kinds of last act, were exercised too
+        // (after a pass the stock is empty and the hand is all the unseen
+        // tiles, so only the draws test the sampler; the passes test the reading).
         assert!(relaxed > 0, "{relaxed}");
+        assert!(passes > 0 && draws > 0, "{passes} passes, {draws} draws");
     }
 }
