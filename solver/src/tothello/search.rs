@@ -4,7 +4,9 @@
 //! runs to the end of the game and returns the final piece difference under
 //! perfect play. The heuristic search ([`Solver::search`]) stops after a number
 //! of plies and scores the leaves with [`evaluate`], in sixteenths of a piece
-//! ([`SCALE`]); game ends it reaches are scored exactly, at the same scale.
+//! ([`SCALE`]); game ends it reaches are scored exactly, at the same scale. A
+//! leaf right after a pass is worth at least the current difference: the
+//! mover may pass too and end the game.
 //!
 //! Passing is a move like any other in both searches, so the values are those
 //! of the real game tree (as the plain negamax of [`crate::search`] computes
@@ -543,6 +545,93 @@ mod tests {
             let got = solver.search(&pos, 2 * empties as u8 + 1);
             assert_eq!(got.value, expected * SCALE, "{pos}");
         }
+    }
+
+    /// What [`plain_search`] met: game ends, positions at the horizon (and those
+    /// the pass rule raised), and positions where passing beat every placement.
+    #[derive(Default)]
+    struct Counts {
+        ends: u64,
+        horizon: u64,
+        raised: u64,
+        pass_best: u64,
+    }
+
+    /// Depth-limited negamax as defined, for the mover, in sixteenths: no
+    /// pruning, no table, every legal move (the pass too) is a ply. A finished
+    /// game (full board or two passes) is worth its difference, a position at
+    /// the horizon its [`evaluate`], but right after a pass at least the
+    /// difference, which passing again would give.
+    fn plain_search(pos: &Position, depth: u8, counts: &mut Counts) -> i32 {
+        let difference = SCALE * pos.difference();
+        if pos.is_finished() {
+            counts.ends += 1;
+            return difference;
+        }
+        if depth == 0 {
+            counts.horizon += 1;
+            let estimate = evaluate(pos.mover(), pos.opponent());
+            if pos.passes == 1 && difference > estimate {
+                counts.raised += 1;
+                return difference;
+            }
+            return estimate;
+        }
+        let (mut place, mut pass) = (i32::MIN, i32::MIN);
+        for &mv in pos.legal_moves().iter() {
+            let value = -plain_search(&pos.after(mv).0, depth - 1, counts);
+            match mv {
+                Move::Place(_) => place = place.max(value),
+                Move::Pass => pass = value,
+            }
+        }
+        counts.pass_best += u64::from(pass > place);
+        place.max(pass)
+    }
+
+    #[test]
+    fn depth_limited_search_matches_plain_depth_limited_negamax() {
+        let mut rng = ChaCha8Rng::seed_from_u64(15);
+        // A 16-entry table forces collisions and overwrites.
+        let mut solvers = [Solver::new(4), Solver::new(16)];
+        let mut counts = Counts::default();
+        let mut root_passes = 0;
+        // Midgame positions, and late ones where some lines reach the end.
+        let midgame = (0..24).map(|i| 10 + 4 * (i % 6));
+        for empties in midgame.chain((0..1000).map(|i| 2 + i % 7)) {
+            let pos = random_position(&mut rng, empties);
+            // Entries of a deeper search stand in for shallower ones (by design):
+            // each position starts afresh, then every depth reuses the shallower ones.
+            for solver in &mut solvers {
+                solver.clear();
+            }
+            for depth in 1..=4u8 {
+                let expected = plain_search(&pos, depth, &mut counts);
+                for solver in &mut solvers {
+                    let got = solver.search(&pos, depth);
+                    assert_eq!(got.value, expected, "depth {depth} on\n{pos}");
+                    root_passes += usize::from(got.best == Some(Move::Pass));
+                    // The move reported reaches that value.
+                    let (child, _) = pos.after(got.best.unwrap());
+                    let reached = -plain_search(&child, depth - 1, &mut Counts::default());
+                    assert_eq!(reached, expected, "depth {depth}, {:?} on\n{pos}", got.best);
+                }
+            }
+        }
+        // Every kind of leaf was met, and passing was best at times, at the
+        // root and inside the trees.
+        assert!(
+            counts.ends > 0 && counts.horizon > 0 && counts.raised > 0,
+            "{} game ends, {} horizon leaves ({} raised)",
+            counts.ends,
+            counts.horizon,
+            counts.raised
+        );
+        assert!(
+            root_passes > 0 && counts.pass_best > 0,
+            "{root_passes} root passes, {} positions best passed",
+            counts.pass_best
+        );
     }
 
     #[test]
