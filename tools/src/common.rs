@@ -55,6 +55,37 @@ pub fn positive(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Refuses a list option that names an item twice (`--players a,a`): the
+/// report would count the item's games twice under one name.
+pub fn given_once<T: PartialEq + std::fmt::Display>(flag: &str, items: &[T]) -> anyhow::Result<()> {
+    match items
+        .iter()
+        .enumerate()
+        .find(|(i, item)| items[..*i].contains(item))
+    {
+        Some((_, twice)) => anyhow::bail!("{flag}: '{twice}' is given twice"),
+        None => Ok(()),
+    }
+}
+
+/// Parses a share of instances or games: a number from 0 to 1.
+pub fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        Ok(_) => Err("must be a share from 0 to 1".into()),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
+}
+
+/// Parses a limit in seconds that may be fractional: finite and not negative.
+pub fn non_negative_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        Ok(_) => Err("must be a finite number of seconds, at least 0".into()),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
+}
+
 /// Parses a time limit in seconds: positive, finite, at most a day.
 pub fn seconds(text: &str) -> Result<Duration, String> {
     tabula_verify::process::parse_seconds(text)

@@ -479,16 +479,16 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = 50_000_000)]
     max_boards: u64,
     /// Winnable: at least this share of instances are first-player wins.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = crate::common::share)]
     min_win_share: f64,
     /// Not easy: greedy1 wins at most this share of instances.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, value_parser = crate::common::share)]
     max_greedy_share: f64,
     /// Efficient: the table has at most this many bytes.
     #[arg(long, default_value_t = 64 << 20)]
     max_table_bytes: u64,
     /// Efficient: the table builds in at most this many seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, value_parser = crate::common::non_negative_seconds)]
     max_build_seconds: f64,
     /// Drawable: at least this many instances drawn (greedy1 against optimal, or optimal play).
     #[arg(long, default_value_t = 1)]

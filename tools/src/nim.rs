@@ -142,6 +142,7 @@ pub struct VerifyArgs {
 }
 
 fn verify(args: VerifyArgs) -> Outcome {
+    crate::common::given_once("--heaps", &args.heaps)?;
     let log = Log::open(&args.log)?;
     let agents: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
     let board = nim::verify(

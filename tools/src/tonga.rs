@@ -275,7 +275,7 @@ fn check_sizes(sizes: &[usize], allow_small: bool) -> anyhow::Result<()> {
     if sizes.is_empty() {
         bail!("--sizes: no board side given");
     }
-    Ok(())
+    crate::common::given_once("--sizes", sizes)
 }
 
 /// Referees games against an external player or a built-in one.
@@ -349,6 +349,7 @@ pub fn serve(args: ServeArgs) -> Outcome {
 /// Prints the verify report, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
     check_sizes(&args.sizes.sizes, true)?;
+    crate::common::given_once("--agents", &args.agents)?;
     for name in &args.agents {
         if !AGENTS.contains(&name.as_str()) {
             bail!(

@@ -338,6 +338,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         bail!("--table-bits must be between 8 and 28");
     }
     let mut players = vec![Player::Random, Player::Greedy];
+    crate::common::given_once("--depths", &args.depths)?;
     for &depth in &args.depths {
         if depth == 0 {
             bail!("--depths: a solver depth must be at least 1");

@@ -601,7 +601,7 @@ fn a_terminated_referee_kills_its_player_first() {
 }
 
 #[test]
-fn counts_too_large_to_schedule_are_refused_before_any_work() {
+fn numbers_out_of_range_are_refused_before_any_work() {
     for args in [
         &["verify", "ioiwari", "--games", "4000000000"][..],
         &[
@@ -615,15 +615,16 @@ fn counts_too_large_to_schedule_are_refused_before_any_work() {
         &["verify", "reversi", "--cases", "1000001"],
         &["verify", "tothello", "--openings", "4000000000"],
         &["query", "tothello", "--exact", "65"],
+        &["sweep", "ioiwari", "--min-win-share", "nan"],
+        &["sweep", "ioiwari", "--max-greedy-share", "1.5"],
+        &["sweep", "ioiwari", "--max-build-seconds=-5"],
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert!(err.starts_with("error: "), "{args:?}: {err}");
-        assert!(
-            err.contains("at most") || err.contains("0..=64"),
-            "{args:?}: {err}"
-        );
+        let says = ["at most", "0..=64", "from 0 to 1", "at least 0"];
+        assert!(says.iter().any(|s| err.contains(s)), "{args:?}: {err}");
         assert_eq!(stdout(&out), "", "{args:?}");
     }
 }
@@ -640,4 +641,34 @@ fn variants_too_large_to_solve_in_memory_are_refused_at_once() {
     // The board is read first: a bad one is named without any solving.
     let out = run(&["query", "ioiwari", "--pits", "11", "--cap", "5", "1 1"]);
     assert_one_line_error(&out, "'1 1'", "a board has 11 pits, found 2");
+}
+
+#[test]
+fn list_options_refuse_an_item_given_twice() {
+    for (args, flag, item) in [
+        (&["verify", "tonga", "--sizes", "4,4"][..], "--sizes", "'4'"),
+        (
+            &["verify", "tonga", "--agents", "random,random"],
+            "--agents",
+            "'random'",
+        ),
+        (
+            &["verify", "dominoes", "--players", "random,random"],
+            "--players",
+            "'random'",
+        ),
+        (
+            &["verify", "reversi", "--players", "greedy,greedy"],
+            "--players",
+            "'greedy'",
+        ),
+        (
+            &["verify", "tothello", "--depths", "1,1"],
+            "--depths",
+            "'1'",
+        ),
+    ] {
+        let out = run(args);
+        assert_one_line_error(&out, flag, &format!("{item} is given twice"));
+    }
 }

@@ -53,6 +53,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         ("--players", &args.players),
         ("--opponents", &args.opponents),
     ] {
+        crate::common::given_once(flag, names)?;
         for name in names {
             if !AGENTS.contains(&name.as_str()) {
                 bail!(

@@ -41,13 +41,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
             );
         }
     }
-    if let Some(twice) = players
-        .iter()
-        .enumerate()
-        .find(|(i, p)| players[..*i].contains(p))
-    {
-        bail!("--players: '{}' is given twice", twice.1);
-    }
+    crate::common::given_once("--players", &players)?;
     let settings = Settings {
         players,
         sizes,
