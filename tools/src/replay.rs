@@ -29,6 +29,9 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         std::fs::read_to_string(&args.log).with_context(|| args.log.display().to_string())?;
     let mut lines =
         read_log(&text).with_context(|| format!("{}: not a game log", args.log.display()))?;
+    if lines.is_empty() {
+        bail!("{}: the log holds no game", args.log.display());
+    }
     if let Some(k) = args.game {
         if k >= lines.len() {
             bail!("--game {k}: the log has {} games", lines.len());

@@ -257,4 +257,20 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
         "{}",
         stderr(&out)
     );
+    // A log without games makes no page.
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "\n").unwrap();
+    let out = tabula()
+        .arg("replay")
+        .arg(&empty)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("empty.jsonl: the log holds no game"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -198,6 +198,22 @@ pub enum ReplayError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The seats listed are not the game's.
+    #[error("{logged} seats are listed, but the game has {seats}")]
+    Seats {
+        /// Seats in the log's list.
+        logged: usize,
+        /// Seats of the game.
+        seats: usize,
+    },
+    /// The fault names a seat the game does not have.
+    #[error("the fault is seat {seat}'s, but the game has {seats} seats")]
+    FaultSeat {
+        /// The seat named.
+        seat: usize,
+        /// Seats of the game.
+        seats: usize,
+    },
     /// The game is not over after its last move, and no fault ended it.
     #[error("the game is not over after its last move and no fault ended it")]
     Unfinished,
@@ -221,6 +237,19 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
         });
     }
     let mut state = G::from_start_json(&line.start).map_err(ReplayError::Start)?;
+    let seats = state.seats();
+    if line.seats.len() != seats {
+        return Err(ReplayError::Seats {
+            logged: line.seats.len(),
+            seats,
+        });
+    }
+    if let Some(fault) = line.fault.as_ref().filter(|f| f.seat >= seats) {
+        return Err(ReplayError::FaultSeat {
+            seat: fault.seat,
+            seats,
+        });
+    }
     let mut states = vec![state.clone()];
     for (index, logged) in line.moves.iter().enumerate() {
         let bad = |reason: String| ReplayError::Move {
@@ -396,6 +425,26 @@ mod tests {
         assert!(matches!(
             replay::<tabula_solver::ioiwari::Match>(&lines[0]),
             Err(ReplayError::OtherGame { .. })
+        ));
+        let mut wrong = lines[0].clone();
+        wrong.seats.push("third".into());
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::Seats {
+                logged: 3,
+                seats: 2
+            })
+        ));
+        let mut wrong = lines[0].clone();
+        wrong.fault = Some(crate::seat::Fault {
+            seat: 9,
+            kind: crate::seat::FaultKind::IllegalMove,
+            reason: "made up".into(),
+            ends_case: false,
+        });
+        assert!(matches!(
+            replay::<Nim>(&wrong),
+            Err(ReplayError::FaultSeat { seat: 9, seats: 2 })
         ));
     }
 }
