@@ -92,13 +92,15 @@ pub enum IoiwariError {
         /// The offending text.
         text: String,
     },
-    /// A pit holds more than five beads.
-    #[error("pit {pit} holds {beads} beads, at most 5 are possible")]
+    /// A pit holds more beads than the game allows (5 in the IOI game).
+    #[error("pit {pit} holds {beads} beads, at most {cap} are possible")]
     TooManyBeads {
-        /// Pit label, 1..7.
+        /// Pit label, from 1.
         pit: usize,
         /// The bead count given.
         beads: u32,
+        /// The most a pit may hold.
+        cap: u8,
     },
     /// A move names no pit.
     #[error("'{0}' is not a pit label 1..7")]
@@ -119,6 +121,7 @@ impl Board {
                 return Err(IoiwariError::TooManyBeads {
                     pit: i + 1,
                     beads: u32::from(beads),
+                    cap: MAX_BEADS,
                 });
             }
         }
@@ -270,7 +273,11 @@ impl FromStr for Board {
                 text: word.to_string(),
             })?;
             if beads > u32::from(MAX_BEADS) {
-                return Err(IoiwariError::TooManyBeads { pit: i + 1, beads });
+                return Err(IoiwariError::TooManyBeads {
+                    pit: i + 1,
+                    beads,
+                    cap: MAX_BEADS,
+                });
             }
             pits[i] = beads as u8;
         }
@@ -813,6 +820,7 @@ impl Ring {
                 return Err(IoiwariError::TooManyBeads {
                     pit: i + 1,
                     beads: u32::from(beads),
+                    cap: params.cap,
                 });
             }
             ring.pits[i] = beads;
@@ -836,7 +844,11 @@ impl Ring {
                 text: word.to_string(),
             })?;
             if beads > u32::from(params.cap) {
-                return Err(IoiwariError::TooManyBeads { pit: i + 1, beads });
+                return Err(IoiwariError::TooManyBeads {
+                    pit: i + 1,
+                    beads,
+                    cap: params.cap,
+                });
             }
             pits.push(beads as u8);
         }
@@ -1506,7 +1518,11 @@ mod tests {
         ));
         assert_eq!(
             "6 0 0 0 0 0 0".parse::<Board>(),
-            Err(IoiwariError::TooManyBeads { pit: 1, beads: 6 })
+            Err(IoiwariError::TooManyBeads {
+                pit: 1,
+                beads: 6,
+                cap: 5
+            })
         );
         assert!(parse_label("8").is_err());
         assert!(parse_label("0").is_err());

@@ -115,13 +115,23 @@ pub trait Wire<G: Game>: Send {
     }
 }
 
-/// At most 40 characters of untrusted text, for error messages.
+/// At most 40 characters of untrusted text, for error messages; control
+/// characters are escaped, so that a message stays one printable line.
 pub fn short(text: &str) -> String {
     let text = text.trim();
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_string(),
-    }
+    let (kept, cut) = match text.char_indices().nth(40) {
+        Some((cut, _)) => (&text[..cut], "…"),
+        None => (text, ""),
+    };
+    let mut out: String = kept
+        .chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect();
+    out.push_str(cut);
+    out
 }
 
 /// The player side of a dialogue: an agent behind a wire.
@@ -205,5 +215,18 @@ impl<G: Game, W: Wire<G>, A: Agent<G>> Session<G, W, A> {
             Some(why) => Err(DialogueError::Refused(why)),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short;
+
+    #[test]
+    fn short_text_is_one_printable_line_of_at_most_40_characters() {
+        assert_eq!(short("  7 3 \n"), "7 3");
+        assert_eq!(short("a\u{0}b\u{1b}[2Jc\rd"), "a\\u{0}b\\u{1b}[2Jc\\rd");
+        let long = "é".repeat(50);
+        assert_eq!(short(&long), format!("{}…", "é".repeat(40)));
     }
 }
