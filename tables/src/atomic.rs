@@ -36,6 +36,22 @@ where
     persist(tmp, path)
 }
 
+/// Checks, before any work, that [`write_file`] could write `path`: it is
+/// absent or a regular file, its directory exists, and a file can be created
+/// there (a trial temporary file, removed at once).
+///
+/// Errors do not name `path` (callers add it); they name the directory when
+/// the directory is the problem.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    let dir = parent_of(path);
+    // A missing directory is left to the trial file's error below.
+    if fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(refused(&format!("{} is not a directory", dir.display())));
+    }
+    check_target(path)?;
+    create_temporary(dir).map(drop)
+}
+
 /// A new temporary file beside `path` (checked as [`write_file`] checks it),
 /// for a writer that fills the file itself (e.g. through a memory map); hand it
 /// to [`persist`]. Dropping it instead removes it.
@@ -43,6 +59,12 @@ pub fn temporary_for(path: &Path) -> io::Result<NamedTempFile> {
     check_target(path)?;
     let dir = parent_of(path);
     remove_stale_temporaries(dir);
+    create_temporary(dir)
+}
+
+/// A new temporary file in `dir`; an error names the directory, not the
+/// temporary file's random name (which would mean nothing to the user).
+fn create_temporary(dir: &Path) -> io::Result<NamedTempFile> {
     let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix);
@@ -52,7 +74,14 @@ pub fn temporary_for(path: &Path) -> io::Result<NamedTempFile> {
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
-    builder.tempfile_in(dir)
+    builder.tempfile_in(dir).map_err(|e| {
+        let dir = dir.display();
+        let text = match e.kind() {
+            io::ErrorKind::NotFound => format!("directory {dir} does not exist"),
+            kind => format!("cannot create a file in {dir}: {kind}"),
+        };
+        io::Error::new(e.kind(), text)
+    })
 }
 
 /// Syncs a temporary file from [`temporary_for`] and renames it over `path`.
@@ -194,6 +223,26 @@ mod tests {
         assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
         assert!(error.to_string().contains("a device"), "{error}");
         assert!(check_target(Path::new("/")).is_err());
+    }
+
+    #[test]
+    fn writability_is_checked_without_naming_a_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("nodir");
+        let error = check_writable(&missing.join("x.tab")).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            error.to_string(),
+            format!("directory {} does not exist", missing.display())
+        );
+        let file = dir.path().join("file");
+        fs::write(&file, "").unwrap();
+        let error = check_writable(&file.join("x.tab")).unwrap_err();
+        assert!(error.to_string().contains("not a directory"), "{error}");
+        check_writable(&dir.path().join("new.tab")).unwrap();
+        check_writable(&file).unwrap();
+        // Nothing is left behind by the trial.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]
