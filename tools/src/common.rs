@@ -11,6 +11,8 @@ use serde::Serialize;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, GameLog, Notation};
 
+use crate::out::{out, outln};
+
 /// Where output goes: a file, or stdout for `-`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OutputPath {
@@ -206,13 +208,13 @@ pub fn emit_report(
 ) -> anyhow::Result<()> {
     match json {
         Some(OutputPath::Stdout) => {
-            println!("{}", serde_json::to_string_pretty(report)?);
+            outln!("{}", serde_json::to_string_pretty(report)?)?;
         }
         Some(OutputPath::File(path)) => {
-            print!("{markdown}");
+            out!("{markdown}")?;
             tabula_verify::report::write_json(path, report)?;
         }
-        None => print!("{markdown}"),
+        None => out!("{markdown}")?,
     }
     Ok(())
 }
@@ -223,7 +225,7 @@ pub fn open_log(
 ) -> anyhow::Result<Option<Box<dyn std::io::Write + Send>>> {
     Ok(match log {
         None => None,
-        Some(OutputPath::Stdout) => Some(Box::new(std::io::stdout())),
+        Some(OutputPath::Stdout) => Some(Box::new(crate::out::stdout())),
         Some(OutputPath::File(path)) => Some(Box::new(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| path_text(path))?,
         ))),
@@ -339,11 +341,13 @@ where
     W: tabula_verify::wire::Wire<G>,
     A: tabula_verify::agent::Agent<G>,
 {
-    let stdin = std::io::stdin();
-    session
-        .serve(stdin.lock(), std::io::stdout().lock())
-        .context("stdin")?;
-    Ok(std::process::ExitCode::SUCCESS)
+    use tabula_verify::protocol::DialogueError;
+    match session.serve(std::io::stdin().lock(), crate::out::stdout()) {
+        Ok(()) => Ok(std::process::ExitCode::SUCCESS),
+        // Stdout's errors say so themselves (and a closed one ends quietly).
+        Err(DialogueError::Io(e)) if crate::out::is_stdout_error(&e) => Err(e.into()),
+        Err(e) => Err(anyhow::Error::new(e).context("stdin")),
+    }
 }
 
 /// An inclusive range of whole numbers on the command line: `5..9` or `7`.

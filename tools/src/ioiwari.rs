@@ -25,6 +25,7 @@ use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, Span, TimeoutArgs,
     emit_report, serve_stdio, span, tested_player,
 };
+use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 use crate::table_build::BuildMode;
@@ -205,10 +206,10 @@ fn query_variant(args: &QueryArgs, params: Params) -> Outcome {
         Some(path) => VariantTable::open_for(game, path)?,
         None => solved_in_memory(&params)?,
     };
-    println!("board: {ring}");
-    println!("value: {}", table.value(&ring)?);
+    outln!("board: {ring}")?;
+    outln!("value: {}", table.value(&ring)?)?;
     if ring.is_empty() {
-        println!("the game is over: every pit is empty");
+        outln!("the game is over: every pit is empty")?;
         return Ok(ExitCode::SUCCESS);
     }
     let labels: Vec<String> = table
@@ -216,16 +217,16 @@ fn query_variant(args: &QueryArgs, params: Params) -> Outcome {
         .iter()
         .map(|p| (p + 1).to_string())
         .collect();
-    println!("optimal moves: {}", labels.join(" "));
+    outln!("optimal moves: {}", labels.join(" "))?;
     for pit in 0..params.pits {
         if ring.is_legal(pit) {
             let mut child = ring;
             let gain = child.sow(pit).difference();
-            println!(
+            outln!(
                 "move {}: value {} (gains {gain}, leaves {child})",
                 pit + 1,
                 gain - table.value(&child)?
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -240,10 +241,10 @@ pub fn query(args: QueryArgs) -> Outcome {
     let table = IoiwariTable::open_or_build(args.table.as_deref())?;
     let board = parse_board(&args.board)?;
     let value = table.value(&board)?;
-    println!("board: {board}");
-    println!("value: {value}");
+    outln!("board: {board}")?;
+    outln!("value: {value}")?;
     if board.is_empty() {
-        println!("the game is over: every pit is empty");
+        outln!("the game is over: every pit is empty")?;
         return Ok(ExitCode::SUCCESS);
     }
     let labels: Vec<String> = table
@@ -251,16 +252,16 @@ pub fn query(args: QueryArgs) -> Outcome {
         .iter()
         .map(|p| (p + 1).to_string())
         .collect();
-    println!("optimal moves: {}", labels.join(" "));
+    outln!("optimal moves: {}", labels.join(" "))?;
     for pit in 0..7u8 {
         if board.is_legal(pit) {
             let mut child = board;
             let gain = child.sow(pit).difference();
-            println!(
+            outln!(
                 "move {}: value {} (gains {gain}, leaves {child})",
                 pit + 1,
                 gain - table.value(&child)?
-            );
+            )?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -373,7 +374,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &log,
             )?
         } else {
-            let peer = StreamPeer::for_person(io::stdin(), io::stdout());
+            let peer = StreamPeer::for_person(io::stdin(), crate::out::stdout());
             Box::new(
                 Remote::new("stdin/stdout", Box::new(peer), IoiWire::default())
                     .with_transcript(log.transcript()),
@@ -400,17 +401,19 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         });
         // Over stdin/stdout the summary follows the dialogue's last line.
         if many {
-            println!("{board}: {line}");
+            outln!("{board}: {line}")?;
         } else {
-            println!("{line}");
+            outln!("{line}")?;
         }
     }
     log.flush().context("writing the log")?;
     if many {
-        println!(
+        outln!(
             "tally: {} win, {} draw, {} loss",
-            tally.wins, tally.draws, tally.losses
-        );
+            tally.wins,
+            tally.draws,
+            tally.losses
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

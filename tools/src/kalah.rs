@@ -21,6 +21,7 @@ use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
 use crate::common::{JsonArgs, PlotArgs, Span, emit_report, span};
+use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 use crate::table_build::BuildMode;
@@ -213,18 +214,18 @@ pub fn query(args: QueryArgs) -> Outcome {
             None => solve_position(p, 20).0,
         })
     };
-    println!("board: {position} (mover's pits / opponent's)");
+    outln!("board: {position} (mover's pits / opponent's)")?;
     if !position.arises() {
         // The move that emptied a side ended the game: each side's seeds go to
         // its owner. No table holds such a board.
         let value = position.side(0) as i32 - position.side(1) as i32;
-        println!("value: {value}");
-        println!("the game is over (a side is empty: each side's seeds go to its owner)");
+        outln!("value: {value}")?;
+        outln!("the game is over (a side is empty: each side's seeds go to its owner)")?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("value: {}", value_of(&position)?);
+    outln!("value: {}", value_of(&position)?)?;
     if position.is_finished() {
-        println!("the game is over");
+        outln!("the game is over")?;
         return Ok(ExitCode::SUCCESS);
     }
     for &pit in position.legal_moves().iter() {
@@ -235,11 +236,11 @@ pub fn query(args: QueryArgs) -> Outcome {
         } else {
             reward - value_of(&child)?
         };
-        println!(
+        outln!(
             "move {}: value {value} (gains {reward}{}, leaves {child})",
             pit + 1,
             if sowing.again { ", moves again" } else { "" }
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -256,7 +257,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         }
         None => OptimalAgent::by_search(kv::SEARCH_BITS),
     };
-    let peer = StreamPeer::for_person(io::stdin(), io::stdout());
+    let peer = StreamPeer::for_person(io::stdin(), crate::out::stdout());
     let mut you =
         Remote::new("stdin/stdout", Box::new(peer), KalahWire::new(rules)).patient(kv::check);
     let mut tabula = Local(optimal);

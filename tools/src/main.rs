@@ -14,6 +14,7 @@ mod dominoes;
 mod ioiwari;
 mod kalah;
 mod nim;
+mod out;
 mod progress;
 mod registry;
 mod replay;
@@ -90,17 +91,15 @@ fn run(games: &[GameEntry]) -> Outcome {
         Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
         Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?),
         Some(("games", _)) => {
-            print!("{}", registry::listing(games));
+            out::out!("{}", registry::listing(games))?;
             Ok(ExitCode::SUCCESS)
         }
         Some(("completions", m)) => {
             let args = CompletionsArgs::from_arg_matches(m)?;
-            clap_complete::generate(
-                args.shell,
-                &mut cli(games),
-                "tabula",
-                &mut std::io::stdout(),
-            );
+            // Rendered first: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut cli(games), "tabula", &mut script);
+            out::stdout().write_all(&script)?;
             Ok(ExitCode::SUCCESS)
         }
         _ => unreachable!("clap requires a known subcommand"),
@@ -109,8 +108,14 @@ fn run(games: &[GameEntry]) -> Outcome {
 
 fn main() -> ExitCode {
     let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
-    match run(&games) {
+    // What is still buffered must reach stdout too, or the run failed.
+    let outcome = run(&games).and_then(|code| {
+        out::stdout().flush()?;
+        Ok(code)
+    });
+    match outcome {
         Ok(code) => code,
+        Err(error) if out::reader_went_away(&error) => ExitCode::SUCCESS,
         Err(error) => {
             // One line: the whole context chain, joined by colons. It is
             // written in one call: `eprintln!` writes a line in pieces, and

@@ -18,6 +18,7 @@ use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
     known_agent, serve_stdio, tested_player,
 };
+use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
 
 /// The game's registration.
@@ -113,12 +114,12 @@ fn referee(args: RefereeArgs) -> Outcome {
             );
             let line = nim::result_line(heap, seat, record);
             log.line(&line);
-            println!("{line}");
+            outln!("{line}")?;
             games += 1;
             wins += record.scores[seat];
         }
     }
-    println!("total {wins} of {games}");
+    outln!("total {wins} of {games}")?;
     log.flush()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! Progress for long runs: a bar on a terminal, and a plain line on stderr
 //! every few seconds otherwise (logs of CI, pipes, `nohup`).
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -86,7 +86,8 @@ impl Lines {
         };
         if due {
             *last = Some(now);
-            eprintln!("{text}");
+            // Best effort: a progress line lost to a full stderr harms nothing.
+            let _ = writeln!(io::stderr(), "{text}");
         }
         Ok(())
     }

@@ -9,6 +9,7 @@ use tabula_verify::record::read_log;
 use tabula_verify::replay::{page, show};
 
 use crate::Outcome;
+use crate::out::outln;
 
 /// Arguments of `tabula replay`.
 #[derive(Args)]
@@ -45,6 +46,6 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         .collect::<anyhow::Result<Vec<_>>>()?;
     tabula_tables::atomic::write_file(&args.output, |out| out.write_all(page(&games).as_bytes()))
         .with_context(|| args.output.display().to_string())?;
-    println!("wrote {} ({} games)", args.output.display(), games.len());
+    outln!("wrote {} ({} games)", args.output.display(), games.len())?;
     Ok(ExitCode::SUCCESS)
 }

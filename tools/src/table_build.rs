@@ -10,6 +10,7 @@ use tabula_solver::retrograde::Images;
 use tabula_tables::Records;
 use tabula_tables::typed::{self, Tabulated};
 
+use crate::out::outln;
 use crate::progress::bar;
 
 /// The build's options shared by the Mancala games.
@@ -92,11 +93,11 @@ impl BuildMode {
             in_memory()?;
             String::new()
         };
-        println!(
+        outln!(
             "wrote {} ({what}){how} in {:.1} ms",
             path.display(),
             started.elapsed().as_secs_f64() * 1e3
-        );
+        )?;
         Ok(())
     }
 }

@@ -8,6 +8,7 @@ use clap::Args;
 use tabula_tables::Table;
 
 use crate::Outcome;
+use crate::out::outln;
 use crate::registry::GameEntry;
 
 /// Arguments of `tabula info`.
@@ -33,24 +34,26 @@ fn open(path: &Path) -> anyhow::Result<Table> {
 pub fn info(args: InfoArgs) -> Outcome {
     let table = open(&args.file)?;
     let h = table.header();
-    println!("file: {}", args.file.display());
-    println!("format version: {}", h.version);
-    println!("game: {}", h.game);
-    println!("parameters: {:?}", h.params);
-    println!(
+    outln!("file: {}", args.file.display())?;
+    outln!("format version: {}", h.version)?;
+    outln!("game: {}", h.game)?;
+    outln!("parameters: {:?}", h.params)?;
+    outln!(
         "record: {} value byte(s), {} move-mask byte(s)",
-        h.layout.value_bytes, h.layout.mask_bytes
-    );
-    println!("entries: {}", h.entries);
-    println!("metadata: {} bytes at {}", h.meta_range.1, h.meta_range.0);
-    println!(
+        h.layout.value_bytes,
+        h.layout.mask_bytes
+    )?;
+    outln!("entries: {}", h.entries)?;
+    outln!("metadata: {} bytes at {}", h.meta_range.1, h.meta_range.0)?;
+    outln!(
         "payload: {} bytes at {}",
-        h.payload_range.1, h.payload_range.0
-    );
-    println!("payload xxh3-64: {:016x}", h.payload_hash);
-    println!("header xxh3-64: {:016x}", h.header_hash);
-    println!("generator: {}", table.meta().generator);
-    println!("description: {}", table.meta().description);
+        h.payload_range.1,
+        h.payload_range.0
+    )?;
+    outln!("payload xxh3-64: {:016x}", h.payload_hash)?;
+    outln!("header xxh3-64: {:016x}", h.header_hash)?;
+    outln!("generator: {}", table.meta().generator)?;
+    outln!("description: {}", table.meta().description)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -73,9 +76,9 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
     let records = checker(table).with_context(|| format!("{}", args.file.display()));
     spinner.finish_and_clear();
     let records = records?;
-    println!(
+    outln!(
         "{}: ok ({game}, {records} records consistent)",
         args.file.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -26,6 +26,7 @@ use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
     known_agent, seconds, serve_stdio, tested_player,
 };
+use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -158,11 +159,11 @@ pub fn tonga(command: TongaCommand) -> Outcome {
     match command {
         TongaCommand::Score => {
             let board = Board::parse(&text).context("stdin")?;
-            println!(
+            outln!(
                 "B {} W {}",
                 board.points(Colour::Black),
                 board.points(Colour::White)
-            );
+            )?;
         }
         TongaCommand::ServerMoves => {
             let (board, colour) = Board::parse_with_colour(&text).context("stdin")?;
@@ -170,7 +171,7 @@ pub fn tonga(command: TongaCommand) -> Outcome {
             let Some(choices) = server::choices(&geo, &board, colour) else {
                 bail!("stdin: the board is full, the server has no move");
             };
-            let mut out = io::stdout().lock();
+            let mut out = crate::out::stdout();
             writeln!(out, "{}", choices.value)?;
             for cell in choices.cells {
                 let (r, c) = board.row_col(cell);
@@ -185,10 +186,10 @@ pub fn tonga(command: TongaCommand) -> Outcome {
                 let (r, c) = board.row_col(cell);
                 format!("{r} {c}")
             };
-            println!("to move: {}", mover.letter());
+            outln!("to move: {}", mover.letter())?;
             if board.is_full() {
                 let diff = i64::from(board.points(mover)) - i64::from(board.points(mover.other()));
-                println!("value: {diff} (the board is full)");
+                outln!("value: {diff} (the board is full)")?;
                 return Ok(ExitCode::SUCCESS);
             }
             let spinner = crate::progress::spinner("solving exactly");
@@ -200,16 +201,16 @@ pub fn tonga(command: TongaCommand) -> Outcome {
                 .filter(|&&(_, v)| v == best)
                 .map(|&(c, _)| square(c))
                 .collect();
-            println!("value: {best}");
-            println!("optimal: {}", optimal.join(", "));
+            outln!("value: {best}")?;
+            outln!("optimal: {}", optimal.join(", "))?;
             // The expectimax calls the server's search at every node: seconds
             // beyond 12 empties on big boards.
             if board.empties() <= 12 {
                 let (expected, cell) = game.against_server(mover, mover);
                 let cell = cell.expect("a move");
-                println!("against the server: {expected:.3} with {}", square(cell));
+                outln!("against the server: {expected:.3} with {}", square(cell))?;
             } else {
-                println!("against the server: not computed above 12 empty squares");
+                outln!("against the server: not computed above 12 empty squares")?;
             }
         }
     }
@@ -229,12 +230,12 @@ pub fn build(args: BuildArgs) -> Outcome {
     let progress = bar(table::SPEC.entries as usize, "positions");
     table::build(&args.output, &|done| progress.set_position(done))?;
     progress.finish_and_clear();
-    println!(
+    outln!(
         "wrote {} ({} positions) in {:.1} s",
         args.output.display(),
         table::SPEC.entries,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -245,8 +246,8 @@ pub fn query(args: QueryArgs) -> Outcome {
     let board = Board::parse(&read_stdin()?).context("stdin")?;
     let value = table.value(&board).context("stdin")?;
     let mover = board.to_move();
-    println!("to move: {}", mover.letter());
-    println!("value: {value}");
+    outln!("to move: {}", mover.letter())?;
+    outln!("value: {value}")?;
     let squares: Vec<String> = table
         .best_moves(&board)?
         .iter()
@@ -255,12 +256,12 @@ pub fn query(args: QueryArgs) -> Outcome {
             format!("{r} {col}")
         })
         .collect();
-    println!("optimal: {}", squares.join(", "));
+    outln!("optimal: {}", squares.join(", "))?;
     for cell in board.empty().iter() {
         let mut child = board;
         child.place(cell as u8, mover);
         let (r, c) = board.row_col(cell as u8);
-        println!("move {r} {c}: value {}", -table.value(&child)?);
+        outln!("move {r} {c}: value {}", -table.value(&child)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -328,13 +329,13 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 .collect();
             log.line(&format!("moves {}", moves.join(" ")));
             log.line(&result.line());
-            println!("{}", result.line());
+            outln!("{}", result.line())?;
             total += signed_sqrt(result.case_score());
             count += 1;
         }
     }
     log.flush()?;
-    println!("overall {total:.3} over {count} games");
+    outln!("overall {total:.3} over {count} games")?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -19,6 +19,7 @@ use crate::Outcome;
 use crate::common::{
     JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
 };
+use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
 
@@ -165,7 +166,7 @@ pub fn entry() -> GameEntry {
 
 /// Answers `bestMove` requests on stdin until end of input.
 pub fn serve(_args: ServeArgs) -> Outcome {
-    protocol::serve(io::stdin().lock(), io::stdout().lock(), answer).context("serving")?;
+    protocol::serve(io::stdin().lock(), crate::out::stdout(), answer).context("serving")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -210,13 +211,13 @@ fn squares(mask: u64) -> String {
 /// Prints bestMove and the solver's verdict for a position.
 pub fn query(args: QueryArgs) -> Outcome {
     let pos = parse_position(&args.position)?;
-    println!("{pos}");
+    outln!("{pos}")?;
     let best = best_move(&pos.board, pos.to_move).context("bestMove")?;
-    println!(
+    outln!(
         "bestMove: {} pieces, at {}",
         best.pieces,
         squares(best.squares)
-    );
+    )?;
     let mut solver = Solver::new(22);
     let result = if pos.empties() <= args.exact {
         solver.solve(&pos)
@@ -225,17 +226,19 @@ pub fn query(args: QueryArgs) -> Outcome {
     };
     let mv = result.best.map_or("-".to_string(), |m| m.to_string());
     if result.exact {
-        println!(
+        outln!(
             "exact value: {} (pieces, {} minus the other), best move {mv}, {} nodes",
-            result.value, pos.to_move, result.nodes
-        );
+            result.value,
+            pos.to_move,
+            result.nodes
+        )?;
     } else {
-        println!(
+        outln!(
             "estimate after {} plies: {:.2} pieces, best move {mv}, {} nodes",
             args.depth,
             f64::from(result.value) / f64::from(SCALE),
             result.nodes
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -265,7 +268,7 @@ pub fn play(args: PlayArgs) -> Outcome {
     let human = parse_color(&args.color).context("bad --color")?;
     play_session(
         io::stdin().lock(),
-        io::stdout().lock(),
+        crate::out::stdout(),
         start,
         human,
         args.depth,
@@ -307,24 +310,26 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     log.flush().context("writing the log")?;
     for failure in report.failures.iter().take(10) {
-        println!(
+        outln!(
             "wrong: {} -> got '{}', expected {}",
-            failure.request, failure.got, failure.expected
-        );
+            failure.request,
+            failure.got,
+            failure.expected
+        )?;
     }
     if report.failures.len() > 10 {
-        println!("... and {} more wrong answers", report.failures.len() - 10);
+        outln!("... and {} more wrong answers", report.failures.len() - 10)?;
     }
     if let Some(first) = report.unsolicited.first() {
-        println!(
+        outln!(
             "unsolicited: {} lines answering no request (the first: '{first}')",
             report.unsolicited.len()
-        );
+        )?;
     }
     if let Some(fault) = &report.fault {
-        println!("stopped: {fault}");
+        outln!("stopped: {fault}")?;
     }
-    println!("passed {} of {} cases", report.passed, report.cases);
+    outln!("passed {} of {} cases", report.passed, report.cases)?;
     Ok(if report.passed == report.cases {
         ExitCode::SUCCESS
     } else {
@@ -366,10 +371,12 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     progress.finish_and_clear();
     log.flush()?;
     args.plot.write(|| report.plot())?;
-    println!(
+    outln!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
-        config.openings, config.opening_plies, config.seed
-    );
+        config.openings,
+        config.opening_plies,
+        config.seed
+    )?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }

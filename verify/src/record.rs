@@ -306,7 +306,13 @@ pub fn read_log(text: &str) -> Result<Vec<GameLine>, serde_json::Error> {
 
 /// A JSON Lines game log shared by threads; writes nothing when off.
 #[derive(Clone, Default)]
-pub struct GameLog(Option<Arc<Mutex<Box<dyn Write + Send>>>>);
+pub struct GameLog(Option<Arc<Mutex<Sink>>>);
+
+/// Where a log's lines go, and the first write that failed there.
+struct Sink {
+    out: Box<dyn Write + Send>,
+    failed: Option<std::io::Error>,
+}
 
 impl GameLog {
     /// A log that writes nothing.
@@ -316,7 +322,7 @@ impl GameLog {
 
     /// A log writing to `out`.
     pub fn to_writer(out: Box<dyn Write + Send>) -> GameLog {
-        GameLog(Some(Arc::new(Mutex::new(out))))
+        GameLog(Some(Arc::new(Mutex::new(Sink { out, failed: None }))))
     }
 
     /// Whether lines are written anywhere.
@@ -324,13 +330,16 @@ impl GameLog {
         self.0.is_some()
     }
 
-    /// Writes one line (best effort: a full disk must not stop the games).
+    /// Writes one line. A full disk must not stop the games: the first
+    /// failure is kept, later lines are dropped, and [`GameLog::flush`] returns it.
     pub fn write(&self, line: &GameLine) {
-        if let Some(out) = &self.0
-            && let Ok(mut out) = out.lock()
+        if let Some(sink) = &self.0
+            && let Ok(mut sink) = sink.lock()
+            && sink.failed.is_none()
             && let Ok(text) = serde_json::to_string(line)
+            && let Err(e) = writeln!(sink.out, "{text}")
         {
-            let _ = writeln!(out, "{text}");
+            sink.failed = Some(e);
         }
     }
 
@@ -341,12 +350,15 @@ impl GameLog {
         }
     }
 
-    /// Flushes the output.
+    /// Flushes the output; the error of the first failed write if one failed.
     pub fn flush(&self) -> std::io::Result<()> {
-        if let Some(out) = &self.0
-            && let Ok(mut out) = out.lock()
+        if let Some(sink) = &self.0
+            && let Ok(mut sink) = sink.lock()
         {
-            out.flush()?;
+            if let Some(e) = sink.failed.take() {
+                return Err(e);
+            }
+            sink.out.flush()?;
         }
         Ok(())
     }
@@ -371,6 +383,39 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    /// A writer that fails after `room` bytes, as a full disk does.
+    struct Full(usize);
+
+    impl Write for Full {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0 == 0 {
+                return Err(std::io::Error::from_raw_os_error(28));
+            }
+            let n = buf.len().min(self.0);
+            self.0 -= n;
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_is_reported_by_flush() {
+        let log = GameLog::to_writer(Box::new(Full(10)));
+        let mut a = Local(Optimal);
+        let mut b = Local(Optimal);
+        let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
+        let mut clocks = vec![Clock::default(); 2];
+        let mut chance = stream(1, Purpose::Chance, 0, 0, 0);
+        let record =
+            crate::arena::play_game(Nim::new(5), &mut players, &[0, 1], &mut clocks, &mut chance);
+        log.record(&record, &5, &At::new(1, 0, "heap 5", 0));
+        log.record(&record, &5, &At::new(1, 0, "heap 5", 1));
+        let error = log.flush().unwrap_err();
+        assert_eq!(error.raw_os_error(), Some(28));
     }
 
     #[test]

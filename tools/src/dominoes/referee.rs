@@ -19,6 +19,7 @@ use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
     known_agent, serve_stdio, tested_player,
 };
+use crate::out::outln;
 
 /// Arguments of `tabula referee dominoes`.
 #[derive(Args)]
@@ -103,11 +104,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         open_hand: [tested_open, sees_open_hand(&args.opponent)],
     };
     let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
-    let say = |line: &str| {
+    let say = |line: &str| -> std::io::Result<()> {
         log.line(line);
         if !quiet {
-            println!("{line}");
+            outln!("{line}")?;
         }
+        Ok(())
     };
     for (name, open) in [
         (tested.name(), tested_open),
@@ -116,7 +118,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         if open {
             say(&format!(
                 "note: {name} sees the other hand: a reference ceiling, not a contest score"
-            ));
+            ))?;
         }
     }
     let limits = Limits {
@@ -147,7 +149,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             );
             log.line(&game_line(game, &setup, record));
         }
-        say(&result.line());
+        say(&result.line())?;
         if result.player_lost && i + 1 < cases.len() {
             // Its late answers would be read as the next case's: start it afresh.
             drop(tested);

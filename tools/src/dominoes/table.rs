@@ -14,6 +14,7 @@ use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table};
 
 use crate::Outcome as CommandOutcome;
+use crate::out::outln;
 use crate::progress::{bar, spinner};
 
 /// Arguments of `tabula build dominoes`.
@@ -43,12 +44,12 @@ pub fn build(args: BuildArgs) -> CommandOutcome {
     let progress = bar(table::SPEC.entries as usize, "positions");
     table::build(&args.output, &|done| progress.set_position(done))?;
     progress.finish_and_clear();
-    println!(
+    outln!(
         "wrote {} ({} positions) in {:.1} s",
         args.output.display(),
         table::SPEC.entries,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -139,24 +140,24 @@ pub fn query(args: QueryArgs) -> CommandOutcome {
         }
         Err(LookupError::Record(e)) => return Err(e.into()),
     };
-    println!("position: {}", describe(&pos));
-    println!("to move: seat {}", pos.mover);
-    println!("result: {} for the mover", outcome_word(outcome));
+    outln!("position: {}", describe(&pos))?;
+    outln!("to move: seat {}", pos.mover)?;
+    outln!("result: {} for the mover", outcome_word(outcome))?;
     if pos.is_over() {
-        println!("the game is over");
+        outln!("the game is over")?;
         return Ok(ExitCode::SUCCESS);
     }
     let best: Vec<String> = table.best_moves(&pos)?.into_iter().map(move_word).collect();
-    println!("optimal: {}", best.join(", "));
+    outln!("optimal: {}", best.join(", "))?;
     for &mv in pos.moves().iter() {
         let child = table
             .lookup(&pos.after(mv))?
             .context("a move left the table")?;
-        println!(
+        outln!(
             "move {}: {} for the mover",
             move_word(mv),
             outcome_word(child.flip())
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

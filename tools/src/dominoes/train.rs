@@ -1,5 +1,6 @@
 //! `tabula dominoes train`: learns `server`'s weights by self-play.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -53,11 +54,15 @@ pub fn run_train(args: TrainArgs) -> Outcome {
     };
     let progress = bar(config.games(), "training");
     let mut report = |g: &Generation| {
+        // Best effort, as progress: a full stderr must not stop the training.
         progress.suspend(|| {
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "generation {}: mean scores {:.4}, best candidate {:.4}",
-                g.index, g.mean_score, g.best_score
-            )
+                g.index,
+                g.mean_score,
+                g.best_score
+            );
         })
     };
     let trained = train(&config, &|n| progress.set_position(n as u64), &mut report);
@@ -76,7 +81,10 @@ pub fn run_train(args: TrainArgs) -> Outcome {
     let text = as_constant(&trained.weights);
     emit_report(&text, args.out.as_ref(), &out).context("writing the weights")?;
     if config == TrainConfig::shipped() && trained.weights != SHIPPED {
-        eprintln!("note: these differ from the shipped weights");
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: these differ from the shipped weights"
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

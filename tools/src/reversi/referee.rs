@@ -22,6 +22,7 @@ use crate::common::{
     JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
     known_agent, serve_stdio, tested_player,
 };
+use crate::out::outln;
 use crate::progress::bar;
 
 /// Arguments of `tabula referee reversi`.
@@ -123,11 +124,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     );
     progress.finish_and_clear();
     let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
-    let say = |line: &str| {
+    let say = |line: &str| -> std::io::Result<()> {
         log.line(line);
         if !quiet {
-            println!("{line}");
+            outln!("{line}")?;
         }
+        Ok(())
     };
     let limits = Limits {
         per_case: Some(args.timeout.timeout),
@@ -152,7 +154,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let at = At::new(seed, case, case_label(n, k), 0).with_stream("none");
         log.game(&record, &n, &at);
         log.line(&game_line(&record));
-        say(&result.line());
+        say(&result.line())?;
         results.push(result);
     }
     let report = RefereeReport::new(results);

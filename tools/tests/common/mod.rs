@@ -176,3 +176,45 @@ pub fn assert_one_line_error(out: &Output, problem: &str) {
     assert!(err.contains(problem), "'{err}' does not say {problem}");
     assert!(stdout(out).is_empty(), "{}", stdout(out));
 }
+
+/// Where [`run_with_stdout`] points `tabula`'s stdout.
+#[derive(Clone, Copy, Debug)]
+pub enum BadStdout {
+    /// `/dev/full`: every write fails with "No space left on device".
+    Full,
+    /// A pipe whose reader is gone (as under `| head`): every write fails with EPIPE.
+    ClosedPipe,
+}
+
+/// Runs `tabula ARGS` with `input` on stdin and a stdout that cannot be
+/// written; collects stderr.
+pub fn run_with_stdout(args: &[&str], input: &str, bad: BadStdout) -> Output {
+    let out: Stdio = match bad {
+        BadStdout::Full => std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens")
+            .into(),
+        BadStdout::ClosedPipe => {
+            // The reader is closed before tabula starts, so no write can succeed.
+            let (reader, writer) = std::io::pipe().expect("a pipe");
+            drop(reader);
+            writer.into()
+        }
+    };
+    let mut child = tabula()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    output
+}
