@@ -92,13 +92,14 @@ pub enum PlotError {
     /// The drawing failed.
     #[error("drawing the plot: {0}")]
     Draw(String),
-    /// The file could not be written.
-    #[error("{path}: {source}")]
+    /// The file could not be written. The message includes the OS error, so
+    /// it is not also given as `source()` (which would repeat it).
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: String,
         /// What went wrong.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
@@ -353,9 +354,9 @@ impl Plot {
     pub fn write_svg(&self, path: &Path) -> Result<(), PlotError> {
         let svg = self.to_svg()?;
         tabula_tables::atomic::write_file(path, |out| out.write_all(svg.as_bytes())).map_err(
-            |source| PlotError::Io {
+            |error| PlotError::Io {
                 path: path.display().to_string(),
-                source,
+                error,
             },
         )
     }
@@ -562,5 +563,16 @@ mod tests {
             assert!(p.low <= p.mean && p.mean <= p.high, "{p:?}");
         }
         assert_eq!(mean_scores(&board)[0].points.len(), 2);
+    }
+
+    #[test]
+    fn a_refused_file_is_said_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("plot.svg");
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();
+        let error = sample().write_svg(&link).unwrap_err();
+        // The message holds the cause; a source would repeat it in a chain.
+        assert!(std::error::Error::source(&error).is_none());
+        assert_eq!(error.to_string().matches("symbolic link").count(), 1);
     }
 }
