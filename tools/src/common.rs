@@ -1,13 +1,16 @@
 //! The options every game shares, validated in one place, and the helpers
 //! that print reports.
 
-use std::io::Write;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{ArgMatches, Args, Command};
 use serde::Serialize;
+use tabula_tables::atomic;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, GameLog, Notation};
 
@@ -22,24 +25,69 @@ pub enum OutputPath {
     File(PathBuf),
 }
 
-/// Parses an output path and checks at once that it can be written, so that a
-/// long run does not fail at its end.
+/// Parses an output path, `-` for stdout; [`check_outputs`] checks it before any work.
 pub fn output_path(text: &str) -> Result<OutputPath, String> {
-    if text == "-" {
-        return Ok(OutputPath::Stdout);
+    Ok(match text {
+        "-" => OutputPath::Stdout,
+        _ => OutputPath::File(PathBuf::from(text)),
+    })
+}
+
+/// An output that is always a file (a table, a plot, a page), written atomically.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputFile(PathBuf);
+
+impl std::ops::Deref for OutputFile {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
     }
-    let path = PathBuf::from(text);
-    if path.is_dir() {
-        return Err(format!("{text}: is a directory"));
+}
+
+/// Parses an output file; [`check_outputs`] checks it before any work.
+pub fn output_file(text: &str) -> Result<OutputFile, String> {
+    match text {
+        "-" => Err("this output goes to a file, not stdout".into()),
+        _ => Ok(OutputFile(PathBuf::from(text))),
     }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    // Creating (and dropping) a temporary file proves the directory is writable.
-    tempfile::NamedTempFile::new_in(&dir)
-        .map_err(|e| format!("{text}: cannot write in {}: {e}", dir.display()))?;
-    Ok(OutputPath::File(path))
+}
+
+/// Checks every output of the command line before any work starts, so that a
+/// long run does not fail at its end: each file can be written (it is absent
+/// or a regular file, its directory exists and takes new files).
+///
+/// Outputs are the arguments parsed by [`output_path`] and [`output_file`],
+/// found in `matches` whatever the verb.
+pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<()> {
+    let (mut command, mut matches) = (command, matches);
+    while let Some((name, sub)) = matches.subcommand() {
+        let Some(found) = command.find_subcommand(name) else {
+            break;
+        };
+        (command, matches) = (found, sub);
+    }
+    for arg in command.get_arguments() {
+        let id = arg.get_id().as_str();
+        let path = match (
+            matches.try_get_one::<OutputPath>(id),
+            matches.try_get_one::<OutputFile>(id),
+        ) {
+            (Ok(Some(OutputPath::Stdout)), _) => None,
+            (Ok(Some(OutputPath::File(path))), _) | (_, Ok(Some(OutputFile(path)))) => Some(path),
+            _ => continue,
+        };
+        let option = arg
+            .get_long()
+            .map_or_else(|| id.to_string(), |long| format!("--{long}"));
+        let label = format!(
+            "{option} {}",
+            path.map_or("-".into(), |p| p.display().to_string())
+        );
+        if let Some(path) = path {
+            atomic::check_writable(path).with_context(|| label.clone())?;
+        }
+    }
+    Ok(())
 }
 
 /// The most a count may ask for: the schedule of a run is held in memory, and
@@ -152,20 +200,12 @@ pub struct LogArgs {
     pub transcript: Option<OutputPath>,
 }
 
-/// Parses `--plot FILE.svg`: a file (not stdout), checked writable before the run.
-pub fn plot_path(text: &str) -> Result<PathBuf, String> {
-    match output_path(text)? {
-        OutputPath::File(path) => Ok(path),
-        OutputPath::Stdout => Err("a plot goes to a file, not stdout".into()),
-    }
-}
-
 /// A plot of the report.
 #[derive(Args, Clone, Debug)]
 pub struct PlotArgs {
     /// Also draw the report as an SVG plot: means with 95% intervals per player and case, reference ceilings dashed.
-    #[arg(long, value_name = "FILE.svg", value_parser = plot_path)]
-    pub plot: Option<PathBuf>,
+    #[arg(long, value_name = "FILE.svg", value_parser = output_file)]
+    pub plot: Option<OutputFile>,
 }
 
 impl PlotArgs {
@@ -194,7 +234,7 @@ pub fn finish_referee(
     report: &impl Serialize,
 ) -> crate::Outcome {
     log.line(total_line);
-    log.flush()?;
+    log.finish()?;
     emit_report(&format!("{total_line}\n"), json, report)?;
     Ok(std::process::ExitCode::SUCCESS)
 }
@@ -219,40 +259,59 @@ pub fn emit_report(
     Ok(())
 }
 
-/// Opens a log file for writing (stdout for `-`).
-pub fn open_log(
-    log: Option<&OutputPath>,
-) -> anyhow::Result<Option<Box<dyn std::io::Write + Send>>> {
-    Ok(match log {
-        None => None,
-        Some(OutputPath::Stdout) => Some(Box::new(crate::out::stdout())),
-        Some(OutputPath::File(path)) => Some(Box::new(std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| path_text(path))?,
-        ))),
-    })
-}
-
-fn path_text(path: &Path) -> String {
-    path.display().to_string()
-}
-
 /// A run's records: the game log (`--log`, JSON Lines) and the transcript
 /// (`--transcript`, text: the dialogue with external players and result lines).
+///
+/// Files are written like every output: to a temporary file beside the
+/// target, renamed into place by [`Log::finish`]; a run that fails leaves the
+/// old file as it was.
 #[derive(Clone, Default)]
 pub struct Log {
     games: GameLog,
-    text: Option<std::sync::Arc<std::sync::Mutex<Box<dyn std::io::Write + Send>>>>,
+    /// `--log`'s option and path, for its errors.
+    games_label: String,
+    text: Option<Arc<Mutex<Text>>>,
+    /// The temporary files to rename into place when the run is over.
+    files: Arc<Mutex<Vec<Pending>>>,
+}
+
+/// The transcript, and its first failed write (a full disk must not stop the
+/// games, but must not go unsaid either).
+struct Text {
+    label: String,
+    out: Box<dyn Write + Send>,
+    failed: Option<io::Error>,
+}
+
+/// A temporary file waiting to be renamed over its target.
+struct Pending {
+    label: String,
+    target: PathBuf,
+    file: File,
+    temp: tempfile::TempPath,
 }
 
 impl Log {
     /// Opens `--log` and `--transcript` (nothing when absent).
     pub fn open(args: &LogArgs) -> anyhow::Result<Log> {
+        let mut files = Vec::new();
+        let games_label = label("--log", args.log.as_ref());
+        let games = open_output(args.log.as_ref(), &games_label, &mut files)?
+            .map(GameLog::to_writer)
+            .unwrap_or_default();
+        let text_label = label("--transcript", args.transcript.as_ref());
+        let text = open_output(args.transcript.as_ref(), &text_label, &mut files)?.map(|out| {
+            Arc::new(Mutex::new(Text {
+                label: text_label,
+                out,
+                failed: None,
+            }))
+        });
         Ok(Log {
-            games: open_log(args.log.as_ref())?
-                .map(GameLog::to_writer)
-                .unwrap_or_default(),
-            text: open_log(args.transcript.as_ref())?
-                .map(|w| std::sync::Arc::new(std::sync::Mutex::new(w))),
+            games,
+            games_label,
+            text,
+            files: Arc::new(Mutex::new(files)),
         })
     }
 
@@ -266,12 +325,14 @@ impl Log {
         self.games.record(record, params, at);
     }
 
-    /// Writes one line to the transcript (best effort: a full disk must not stop the games).
-    pub fn line(&self, text: &str) {
-        if let Some(w) = &self.text
-            && let Ok(mut w) = w.lock()
+    /// Writes one line to the transcript; a failure is kept for [`Log::finish`].
+    pub fn line(&self, line: &str) {
+        if let Some(text) = &self.text
+            && let Ok(mut text) = text.lock()
+            && text.failed.is_none()
+            && let Err(e) = writeln!(text.out, "{line}")
         {
-            let _ = writeln!(w, "{text}");
+            text.failed = Some(e);
         }
     }
 
@@ -281,16 +342,68 @@ impl Log {
         Box::new(move |line| log.line(line))
     }
 
-    /// Flushes both files.
-    pub fn flush(&self) -> anyhow::Result<()> {
-        self.games.flush()?;
-        if let Some(w) = &self.text
-            && let Ok(mut w) = w.lock()
+    /// Ends the records: flushes both, reports a write that failed, and renames
+    /// the files into place.
+    pub fn finish(&self) -> anyhow::Result<()> {
+        self.games.flush().context(self.games_label.clone())?;
+        if let Some(text) = &self.text
+            && let Ok(mut text) = text.lock()
         {
-            w.flush()?;
+            let text = &mut *text;
+            let result = match text.failed.take() {
+                Some(e) => Err(e),
+                None => text.out.flush(),
+            };
+            result.context(text.label.clone())?;
+        }
+        let pending = std::mem::take(&mut *self.files.lock().unwrap_or_else(|e| e.into_inner()));
+        for Pending {
+            label,
+            target,
+            file,
+            temp,
+        } in pending
+        {
+            let tmp = tempfile::NamedTempFile::from_parts(file, temp);
+            atomic::persist(tmp, &target).context(label)?;
         }
         Ok(())
     }
+}
+
+/// `--log FILE`, `--log -`, or `--log` alone when absent (never shown then).
+fn label(option: &str, path: Option<&OutputPath>) -> String {
+    match path {
+        Some(OutputPath::File(path)) => format!("{option} {}", path.display()),
+        Some(OutputPath::Stdout) => format!("{option} -"),
+        None => option.to_string(),
+    }
+}
+
+/// Opens an output for streaming: stdout for `-`, else a temporary file beside
+/// the target, added to `files` to be renamed at the end.
+fn open_output(
+    path: Option<&OutputPath>,
+    label: &str,
+    files: &mut Vec<Pending>,
+) -> anyhow::Result<Option<Box<dyn Write + Send>>> {
+    Ok(match path {
+        None => None,
+        Some(OutputPath::Stdout) => Some(Box::new(crate::out::stdout())),
+        Some(OutputPath::File(target)) => {
+            let (file, temp) = atomic::temporary_for(target)
+                .context(label.to_string())?
+                .into_parts();
+            let writer = file.try_clone().context(label.to_string())?;
+            files.push(Pending {
+                label: label.to_string(),
+                target: target.clone(),
+                file,
+                temp,
+            });
+            Some(Box::new(BufWriter::new(writer)))
+        }
+    })
 }
 
 /// The player of the tested seat: `--player CMD` over the game's wire, or `--agent NAME`.

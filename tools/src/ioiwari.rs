@@ -22,8 +22,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, Span, TimeoutArgs,
-    emit_report, serve_stdio, span, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span, TimeoutArgs,
+    emit_report, output_file, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -59,8 +59,8 @@ pub struct BuildArgs {
     #[command(flatten)]
     mode: BuildMode,
     /// Where to write the table.
-    #[arg(short, long, default_value = "ioiwari.tab")]
-    output: PathBuf,
+    #[arg(short, long, default_value = "ioiwari.tab", value_parser = output_file)]
+    output: OutputFile,
 }
 
 /// Arguments of `tabula query ioiwari`.
@@ -406,7 +406,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             outln!("{line}")?;
         }
     }
-    log.flush().context("writing the log")?;
+    log.finish()?;
     if many {
         outln!(
             "tally: {} win, {} draw, {} loss",
@@ -438,7 +438,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.flush()?;
+    log.finish()?;
     args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)

@@ -20,7 +20,7 @@ use tabula_verify::seat::{Clock, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, PlotArgs, Span, emit_report, span};
+use crate::common::{JsonArgs, OutputFile, PlotArgs, Span, emit_report, output_file, span};
 use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -81,8 +81,8 @@ pub struct BuildArgs {
     #[command(flatten)]
     mode: BuildMode,
     /// Where to write the table.
-    #[arg(short, long, default_value = "kalah.tab")]
-    output: PathBuf,
+    #[arg(short, long, default_value = "kalah.tab", value_parser = output_file)]
+    output: OutputFile,
 }
 
 /// Arguments of `tabula query kalah`.

@@ -82,7 +82,9 @@ fn cli(games: &[GameEntry]) -> Command {
 }
 
 fn run(games: &[GameEntry]) -> Outcome {
-    let matches = cli(games).get_matches();
+    let command = cli(games);
+    let matches = command.clone().get_matches();
+    common::check_outputs(&command, &matches)?;
     if let Some(outcome) = registry::dispatch(games, &matches) {
         return outcome;
     }

@@ -120,7 +120,7 @@ fn referee(args: RefereeArgs) -> Outcome {
         }
     }
     outln!("total {wins} of {games}")?;
-    log.flush()?;
+    log.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -154,7 +154,7 @@ fn verify(args: VerifyArgs) -> Outcome {
         &|_| {},
         log.games(),
     );
-    log.flush()?;
+    log.finish()?;
     args.plot
         .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
     let columns = [

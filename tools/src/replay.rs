@@ -9,6 +9,7 @@ use tabula_verify::record::read_log;
 use tabula_verify::replay::{page, show};
 
 use crate::Outcome;
+use crate::common::{OutputFile, output_file};
 use crate::out::outln;
 
 /// Arguments of `tabula replay`.
@@ -17,8 +18,14 @@ pub struct ReplayArgs {
     /// A game log written by `--log FILE` (JSON Lines).
     log: PathBuf,
     /// Where to write the page.
-    #[arg(short, long, value_name = "FILE.html", default_value = "replay.html")]
-    output: PathBuf,
+    #[arg(
+        short,
+        long,
+        value_name = "FILE.html",
+        default_value = "replay.html",
+        value_parser = output_file
+    )]
+    output: OutputFile,
     /// Only game K of the log (its line number, from 0).
     #[arg(long, value_name = "K")]
     game: Option<usize>,

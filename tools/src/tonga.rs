@@ -23,8 +23,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
-    known_agent, seconds, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs,
+    emit_report, known_agent, output_file, seconds, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -52,8 +52,8 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 4)]
     size: usize,
     /// Where to write the table.
-    #[arg(short, long, default_value = "tonga4.tab")]
-    output: PathBuf,
+    #[arg(short, long, default_value = "tonga4.tab", value_parser = output_file)]
+    output: OutputFile,
 }
 
 /// Arguments of `tabula query tonga`.
@@ -334,7 +334,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             count += 1;
         }
     }
-    log.flush()?;
+    log.finish()?;
     outln!("overall {total:.3} over {count} games")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -372,7 +372,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.flush()?;
+    log.finish()?;
     args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)

@@ -308,7 +308,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             )
         }
     };
-    log.flush().context("writing the log")?;
+    log.finish()?;
     for failure in report.failures.iter().take(10) {
         outln!(
             "wrong: {} -> got '{}', expected {}",
@@ -369,7 +369,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.flush()?;
+    log.finish()?;
     args.plot.write(|| report.plot())?;
     outln!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",

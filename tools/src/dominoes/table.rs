@@ -14,6 +14,7 @@ use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table};
 
 use crate::Outcome as CommandOutcome;
+use crate::common::{OutputFile, output_file};
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 
@@ -21,8 +22,14 @@ use crate::progress::{bar, spinner};
 #[derive(Args)]
 pub struct BuildArgs {
     /// Where to write the table.
-    #[arg(short, long, visible_alias = "out", default_value = "dominoes5.tab")]
-    output: PathBuf,
+    #[arg(
+        short,
+        long,
+        visible_alias = "out",
+        default_value = "dominoes5.tab",
+        value_parser = output_file
+    )]
+    output: OutputFile,
 }
 
 /// Arguments of `tabula query dominoes`.

@@ -83,7 +83,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.flush()?;
+    log.finish()?;
     args.plot.write(|| report.plot(&settings.cases))?;
     emit_report(
         &report.to_markdown(&settings.cases),

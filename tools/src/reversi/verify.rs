@@ -64,7 +64,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.flush()?;
+    log.finish()?;
     args.plot.write(|| report.plot())?;
     emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,227 @@
+//! Every output (`-o`, `--json`, `--log`, `--transcript`, `--plot`, `--out`)
+//! is checked in one place before any work: a symlink, FIFO, device or
+//! directory is refused, as is a missing directory, with one line naming the
+//! option and the path; logs and transcripts are written like every other
+//! file (a temporary file renamed into place).
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use common::{run, run_or_kill, stderr, stdout};
+
+/// Commands with an output, `{}` standing for the path; each would work
+/// for seconds (or print its report) before writing it.
+const WRITERS: &[(&[&str], &str)] = &[
+    (&["build", "dominoes", "-o", "{}"], "--output"),
+    (
+        &["build", "ioiwari", "--pits", "10", "--cap", "5", "-o", "{}"],
+        "--output",
+    ),
+    (&["build", "tonga", "-o", "{}"], "--output"),
+    (
+        &["verify", "ioiwari", "--games", "1", "--json", "{}"],
+        "--json",
+    ),
+    (
+        &[
+            "sweep", "kalah", "--pits", "1..2", "--seeds", "1..2", "--json", "{}",
+        ],
+        "--json",
+    ),
+    (
+        &[
+            "referee", "dominoes", "--agent", "random", "--cases", "5:4", "--games", "2", "--json",
+            "{}",
+        ],
+        "--json",
+    ),
+    (
+        &[
+            "reversi",
+            "evolve",
+            "--size",
+            "7",
+            "--generations",
+            "1",
+            "--games",
+            "1",
+            "--json",
+            "{}",
+        ],
+        "--json",
+    ),
+    (
+        &[
+            "dominoes",
+            "train",
+            "--generations",
+            "1",
+            "--games",
+            "2",
+            "--out",
+            "{}",
+        ],
+        "--out",
+    ),
+    (
+        &["referee", "ioiwari", "--agent", "random", "--log", "{}"],
+        "--log",
+    ),
+    (
+        &[
+            "referee",
+            "ioiwari",
+            "--agent",
+            "random",
+            "--transcript",
+            "{}",
+        ],
+        "--transcript",
+    ),
+    (
+        &[
+            "verify",
+            "tothello",
+            "--openings",
+            "1",
+            "--depths",
+            "1",
+            "--log",
+            "{}",
+        ],
+        "--log",
+    ),
+    (&["verify", "nim", "--games", "1", "--plot", "{}"], "--plot"),
+    (&["replay", "no-such.jsonl", "-o", "{}"], "--output"),
+];
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn bad_output_paths_are_refused_with_one_line_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    fs::write(at("table.tab"), "keep me").unwrap();
+    std::os::unix::fs::symlink(at("table.tab"), at("link")).unwrap();
+    mkfifo(&dir.path().join("fifo"));
+    fs::create_dir(at("dir")).unwrap();
+    let missing = at("nodir");
+    let cases = [
+        (at("link"), "is a symbolic link".to_string()),
+        (at("fifo"), "is a FIFO".to_string()),
+        (at("dir"), "is a directory".to_string()),
+        ("/dev/null".to_string(), "is a device".to_string()),
+        (
+            format!("{missing}/x.out"),
+            format!("directory {missing} does not exist"),
+        ),
+    ];
+    for (args, option) in WRITERS {
+        for (path, problem) in &cases {
+            let args: Vec<&str> = args
+                .iter()
+                .map(|&a| if a == "{}" { path.as_str() } else { a })
+                .collect();
+            let out = run_or_kill(&args).unwrap_or_else(|| panic!("{args:?} hangs"));
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.starts_with(&format!("error: {option} {path}: {problem}")),
+                "{args:?}: {err}"
+            );
+            // Nothing was played or reported.
+            assert_eq!(stdout(&out), "", "{args:?}");
+        }
+    }
+    assert_eq!(fs::read_to_string(at("table.tab")).unwrap(), "keep me");
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        4,
+        "no files left"
+    );
+}
+
+#[test]
+fn a_refused_log_starts_no_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("table.tab");
+    fs::write(&target, "keep me").unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let started = dir.path().join("started");
+    let player = format!("touch '{}'; cat > /dev/null", started.display());
+    for option in ["--log", "--transcript"] {
+        let out = run(&[
+            "referee",
+            "nim",
+            "--player",
+            &player,
+            option,
+            link.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("is a symbolic link"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!started.exists(), "{option}: the player was started");
+    }
+    assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+}
+
+#[test]
+fn a_failed_run_leaves_the_old_log_and_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let transcript = dir.path().join("dialogue.txt");
+    fs::write(&log, "old log\n").unwrap();
+    fs::write(&transcript, "old transcript\n").unwrap();
+    let (log, transcript) = (log.to_str().unwrap(), transcript.to_str().unwrap());
+    // The agent is checked after the files are opened.
+    let out = run(&[
+        "referee",
+        "nim",
+        "--agent",
+        "nobody",
+        "--log",
+        log,
+        "--transcript",
+        transcript,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(log).unwrap(), "old log\n");
+    assert_eq!(fs::read_to_string(transcript).unwrap(), "old transcript\n");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+    // A run that ends well replaces both, leaving no temporary file.
+    let out = run(&[
+        "referee",
+        "nim",
+        "--agent",
+        "optimal",
+        "--log",
+        log,
+        "--transcript",
+        transcript,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let games = tabula_verify::record::read_log(&fs::read_to_string(log).unwrap()).unwrap();
+    let results = stdout(&out)
+        .lines()
+        .filter(|l| l.starts_with("heap"))
+        .count();
+    assert!(results > 0 && games.len() == results, "{}", stdout(&out));
+    assert!(
+        fs::read_to_string(transcript)
+            .unwrap()
+            .contains("heap 5 seat 0")
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+}
