@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::{ArgMatches, Args, Command};
 use serde::Serialize;
 use tabula_tables::atomic;
@@ -54,7 +54,8 @@ pub fn output_file(text: &str) -> Result<OutputFile, String> {
 
 /// Checks every output of the command line before any work starts, so that a
 /// long run does not fail at its end: each file can be written (it is absent
-/// or a regular file, its directory exists and takes new files).
+/// or a regular file, its directory exists and takes new files), and no two
+/// outputs name the same file, or both stdout.
 ///
 /// Outputs are the arguments parsed by [`output_path`] and [`output_file`],
 /// found in `matches` whatever the verb.
@@ -66,6 +67,7 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
         };
         (command, matches) = (found, sub);
     }
+    let mut seen: Vec<(String, Option<PathBuf>)> = Vec::new();
     for arg in command.get_arguments() {
         let id = arg.get_id().as_str();
         let path = match (
@@ -86,8 +88,30 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
         if let Some(path) = path {
             atomic::check_writable(path).with_context(|| label.clone())?;
         }
+        let same = path.map(|p| file_identity(p));
+        if let Some((first, _)) = seen.iter().find(|(_, other)| *other == same) {
+            match same {
+                None => bail!("{first} and {label}: two outputs cannot share stdout"),
+                Some(_) => bail!("{first} and {label}: two outputs cannot share a file"),
+            }
+        }
+        seen.push((label, same));
     }
     Ok(())
+}
+
+/// Names the same file for every spelling of a path: its directory resolved,
+/// then its name (the file itself is no symlink: those are refused).
+fn file_identity(path: &Path) -> PathBuf {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match path.file_name() {
+        Some(name) => dir.join(name),
+        None => path.to_path_buf(),
+    }
 }
 
 /// The most a count may ask for: the schedule of a run is held in memory, and

@@ -225,3 +225,56 @@ fn a_failed_run_leaves_the_old_log_and_transcript() {
     );
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
 }
+
+#[test]
+fn two_outputs_naming_the_same_file_or_stdout_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    let y = dir.path().join("y.json");
+    let y = y.to_str().unwrap();
+    // The same file spelled another way.
+    let again = dir.path().join("sub/../y.json");
+    let again = again.to_str().unwrap();
+    for (args, first, second) in [
+        (
+            &["verify", "nim", "--json", y, "--log", y][..],
+            format!("--json {y}"),
+            format!("--log {y}"),
+        ),
+        (
+            &["verify", "nim", "--json", y, "--plot", again],
+            format!("--json {y}"),
+            format!("--plot {again}"),
+        ),
+        (
+            &["verify", "nim", "--json", "-", "--log", "-"],
+            "--json -".into(),
+            "--log -".into(),
+        ),
+        (
+            &[
+                "referee",
+                "nim",
+                "--agent",
+                "optimal",
+                "--log",
+                y,
+                "--transcript",
+                y,
+            ],
+            format!("--log {y}"),
+            format!("--transcript {y}"),
+        ),
+    ] {
+        let out = run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("error: {first} and {second}: ")),
+            "{args:?}: {err}"
+        );
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
+    assert!(!Path::new(y).exists());
+}
