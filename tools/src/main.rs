@@ -83,7 +83,10 @@ fn cli(games: &[GameEntry]) -> Command {
 
 fn run(games: &[GameEntry]) -> Outcome {
     let command = cli(games);
-    let matches = command.clone().get_matches();
+    let matches = match command.clone().try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => return parse_failure(error),
+    };
     common::check_outputs(&command, &matches)?;
     if let Some(outcome) = registry::dispatch(games, &matches) {
         return outcome;
@@ -106,6 +109,46 @@ fn run(games: &[GameEntry]) -> Outcome {
         }
         _ => unreachable!("clap requires a known subcommand"),
     }
+}
+
+/// A command line clap did not take: help and version shown as clap shows
+/// them, an error as one line (clap's first, without the usage and the hint).
+fn parse_failure(error: clap::Error) -> Outcome {
+    use clap::error::ErrorKind;
+    match error.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            if let Err(e) = error.print() {
+                // Help goes to stdout (the missing-subcommand help to stderr,
+                // whose failure there is no one to tell).
+                if !error.use_stderr() {
+                    return Err(out::stdout_error(e).into());
+                }
+            }
+            Ok(ExitCode::from(error.exit_code() as u8))
+        }
+        _ => Err(anyhow::anyhow!(first_error_line(
+            &error.render().to_string()
+        ))),
+    }
+}
+
+/// Clap's message without `error: `, the usage and the hint: its first line,
+/// with the indented lines right under it (`[possible values: ...]`) and its
+/// tip (`a similar argument exists: '--games'`).
+fn first_error_line(text: &str) -> String {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    for more in lines.by_ref().take_while(|l| l.starts_with(' ')) {
+        line.push(' ');
+        line.push_str(more.trim());
+    }
+    if let Some(tip) = lines.find_map(|l| l.trim().strip_prefix("tip: ")) {
+        line.push_str(&format!(" ({tip})"));
+    }
+    line
 }
 
 fn main() -> ExitCode {

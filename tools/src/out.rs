@@ -45,8 +45,13 @@ impl fmt::Display for StdoutFailed {
 // No source: the message already holds the cause, once.
 impl std::error::Error for StdoutFailed {}
 
-fn tagged(error: io::Error) -> io::Error {
+/// `error`, from writing to stdout in some other way, said as [`Stdout`]'s are.
+pub fn stdout_error(error: io::Error) -> io::Error {
     io::Error::new(error.kind(), StdoutFailed(error))
+}
+
+fn tagged(error: io::Error) -> io::Error {
+    stdout_error(error)
 }
 
 /// Whether `error` came from writing to stdout.

@@ -10,6 +10,8 @@ use common::{BadStdout, run_with_stdout, stderr};
 const PRINTING: &[(&[&str], &str)] = &[
     (&["games"], ""),
     (&["completions", "bash"], ""),
+    (&["--help"], ""),
+    (&["verify", "nim", "--help"], ""),
     (&["query", "kalah", "--pits", "2", "--seeds", "2"], ""),
     (&["tonga", "score"], "4\n....\n....\n....\n....\n"),
     (&["verify", "nim", "--games", "2"], ""),
