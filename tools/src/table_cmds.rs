@@ -3,9 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::Args;
-use tabula_tables::Table;
+use tabula_tables::{Table, TableError};
 
 use crate::Outcome;
 use crate::out::outln;
@@ -73,9 +72,13 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
         );
     };
     let spinner = crate::progress::spinner("checking every record against its children");
-    let records = checker(table).with_context(|| format!("{}", args.file.display()));
+    let records = checker(table);
     spinner.finish_and_clear();
-    let records = records?;
+    // A table error names the file already; anything else is told where it is.
+    let records = records.map_err(|e| match e.chain().any(|c| c.is::<TableError>()) {
+        true => e,
+        false => e.context(args.file.display().to_string()),
+    })?;
     outln!(
         "{}: ok ({game}, {records} records consistent)",
         args.file.display()

@@ -68,3 +68,41 @@ fn help_and_version_are_shown_with_status_0() {
         format!("tabula {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+#[test]
+fn a_path_is_named_once_in_a_message() {
+    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
+    let dir = tempfile::tempdir().unwrap();
+    // A sound table file whose header names a tonga table of another size.
+    let other = dir.path().join("other.tab");
+    let spec = TableSpec {
+        game: "tonga",
+        params: [6, 0, 0, 0],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 2,
+    };
+    write_table(&other, &spec, &Meta::default(), &[0; 4]).unwrap();
+    let junk = dir.path().join("junk.tab");
+    std::fs::write(&junk, "not a table").unwrap();
+    let (other, junk) = (other.to_str().unwrap(), junk.to_str().unwrap());
+    for (args, path, problem) in [
+        (&["check", other][..], other, "table is for"),
+        (
+            &["referee", "dominoes", "--agent", "random", "--table", junk],
+            junk,
+            "wrong magic",
+        ),
+        (
+            &["verify", "dominoes", "--table", junk],
+            junk,
+            "wrong magic",
+        ),
+    ] {
+        let out = run(args);
+        assert_one_line_error(&out, problem);
+        assert_eq!(stderr(&out).matches(path).count(), 1, "{}", stderr(&out));
+    }
+}

@@ -7,7 +7,6 @@ mod verify;
 
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::Args;
 use tabula_tables::dominoes::DominoesTable;
 
@@ -28,10 +27,10 @@ impl TableArgs {
     /// record in the middle of a game, so no record is used unchecked.
     pub fn install(&self) -> anyhow::Result<()> {
         if let Some(path) = &self.table {
-            let context = || format!("--table {}", path.display());
-            let table = DominoesTable::open(path).with_context(context)?;
+            // The errors name the file.
+            let table = DominoesTable::open(path)?;
             let spinner = crate::progress::spinner("checking the table's records");
-            let checked = table.check_records().with_context(context);
+            let checked = table.check_records();
             spinner.finish_and_clear();
             checked?;
             tabula_verify::dominoes::install_table(table);
