@@ -371,13 +371,15 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     progress.finish_and_clear();
     log.finish()?;
     args.plot.write(|| report.plot())?;
-    outln!(
-        "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n",
+    // The title is Markdown: `--json -` writes the JSON alone.
+    let markdown = format!(
+        "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n\n{}",
         config.openings,
         config.opening_plies,
-        config.seed
-    )?;
-    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
+        config.seed,
+        report.to_markdown()
+    );
+    emit_report(&markdown, args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -107,6 +107,11 @@ fn verify_writes_markdown_and_json() {
     // Same seed, same report.
     let again = run(&args[..6]);
     assert_eq!(String::from_utf8_lossy(&again.stdout), text);
+    // `--json -`: the JSON alone on stdout.
+    let out = run(&[&args[..6], &["--json", "-"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let alone: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON alone");
+    assert_eq!(alone, report);
 }
 
 #[test]
