@@ -22,8 +22,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span, TimeoutArgs,
-    emit_report, output_file, serve_stdio, span, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs, SeedArgs, Span,
+    TimeoutArgs, emit_report, output_file, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -335,9 +335,21 @@ pub fn play(args: PlayArgs) -> Outcome {
 
 /// The optimal player 2 against player 1, one game or a tally of many.
 pub fn referee(args: RefereeArgs) -> Outcome {
+    let external = args.seat.player.is_some() || args.seat.agent.is_some();
+    if !external {
+        for (option, path) in [
+            ("--log", &args.log.log),
+            ("--transcript", &args.log.transcript),
+        ] {
+            if path == &Some(OutputPath::Stdout) {
+                bail!(
+                    "{option} -: stdout carries the dialogue with player 1 (no --player or --agent)"
+                );
+            }
+        }
+    }
     let table = open_table(args.table.as_deref())?;
     let log = Log::open(&args.log)?;
-    let external = args.seat.player.is_some() || args.seat.agent.is_some();
     let boards = if args.all || args.rotations {
         if !external {
             bail!("--all and --rotations need --player CMD or --agent NAME");

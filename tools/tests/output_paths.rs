@@ -278,3 +278,12 @@ fn two_outputs_naming_the_same_file_or_stdout_are_refused() {
     }
     assert!(!Path::new(y).exists());
 }
+
+#[test]
+fn stdout_carrying_a_dialogue_takes_no_log() {
+    // Without --player or --agent, player 1 talks over stdin/stdout.
+    for option in ["--log", "--transcript"] {
+        let out = common::run_with_input(&["referee", "ioiwari", option, "-"], "1\n");
+        common::assert_one_line_error(&out, &format!("{option} -: stdout carries the dialogue"));
+    }
+}
