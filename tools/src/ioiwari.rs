@@ -144,7 +144,9 @@ pub struct VerifyArgs {
 fn open_table(path: Option<&Path>) -> anyhow::Result<Arc<IoiwariTable>> {
     let table = IoiwariTable::open_or_build(path)?;
     if path.is_some() {
-        table.check_moves()?;
+        // 6^7 records take milliseconds to check against their children, so
+        // no wrong value is ever shown or played.
+        table.check_records()?;
     }
     Ok(Arc::new(table))
 }
@@ -238,7 +240,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     if !params.is_ioi_table() {
         return query_variant(&args, params);
     }
-    let table = IoiwariTable::open_or_build(args.table.as_deref())?;
+    let table = open_table(args.table.as_deref())?;
     let board = parse_board(&args.board)?;
     let value = table.value(&board)?;
     outln!("board: {board}")?;
