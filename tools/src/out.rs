@@ -50,10 +50,6 @@ pub fn stdout_error(error: io::Error) -> io::Error {
     io::Error::new(error.kind(), StdoutFailed(error))
 }
 
-fn tagged(error: io::Error) -> io::Error {
-    stdout_error(error)
-}
-
 /// Whether `error` came from writing to stdout.
 pub fn is_stdout_error(error: &io::Error) -> bool {
     error.get_ref().is_some_and(|e| e.is::<StdoutFailed>())
@@ -61,20 +57,20 @@ pub fn is_stdout_error(error: &io::Error) -> bool {
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf).map_err(tagged)
+        self.0.write(buf).map_err(stdout_error)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.flush().map_err(tagged)
+        self.0.flush().map_err(stdout_error)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.0.lock().write_all(buf).map_err(tagged)
+        self.0.lock().write_all(buf).map_err(stdout_error)
     }
 
     // One lock for the whole text, so that threads' lines do not interleave.
     fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> io::Result<()> {
-        self.0.lock().write_fmt(args).map_err(tagged)
+        self.0.lock().write_fmt(args).map_err(stdout_error)
     }
 }
 

@@ -24,10 +24,15 @@ pub fn run(args: &[&str]) -> Output {
 /// side waits for the other; a command that exits without reading all of its
 /// input is no failure (the broken pipe is ignored).
 pub fn run_with_input(args: &[&str], input: &str) -> Output {
+    run_fed(args, input, Stdio::piped())
+}
+
+/// Runs `tabula ARGS` with `input` on stdin and `stdout` as its stdout.
+fn run_fed(args: &[&str], input: &str, stdout: Stdio) -> Output {
     let mut child = tabula()
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
         .expect("tabula runs");
@@ -202,19 +207,5 @@ pub fn run_with_stdout(args: &[&str], input: &str, bad: BadStdout) -> Output {
             writer.into()
         }
     };
-    let mut child = tabula()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(out)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabula runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
+    run_fed(args, input, out)
 }
