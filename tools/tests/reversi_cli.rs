@@ -210,7 +210,7 @@ fn evolve_writes_a_reproducible_population() {
     let weights = json["weights"].as_array().unwrap();
     assert_eq!(weights.len(), 100);
     assert!(weights.iter().all(|w| w.as_array().unwrap().len() == 64));
-    assert_eq!(json["rule"], "Rule { zero: Ieee, ties: First }");
+    assert_eq!(json["rule"], "zero ieee, ties first");
     let out = run(&[
         "reversi",
         "evolve",
@@ -228,7 +228,7 @@ fn evolve_writes_a_reproducible_population() {
         "-",
     ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["rule"], "Rule { zero: Numerator, ties: Last }");
+    assert_eq!(json["rule"], "zero numerator, ties last");
 }
 
 #[test]

@@ -48,6 +48,21 @@ pub struct Rule {
     pub ties: Ties,
 }
 
+/// As the command line spells it: `zero ieee, ties first`.
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let zero = match self.zero {
+            ZeroDenominator::Ieee => "ieee",
+            ZeroDenominator::Numerator => "numerator",
+        };
+        let ties = match self.ties {
+            Ties::First => "first",
+            Ties::Last => "last",
+        };
+        write!(f, "zero {zero}, ties {ties}")
+    }
+}
+
 impl Weights {
     /// The rating of the position for `seat`: its cells' weight over everyone else's.
     pub fn ratio(&self, board: &Board, seat: usize, rule: Rule) -> f64 {

@@ -92,7 +92,7 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
         seed: args.seed.seed,
         generations,
         games: settings.games,
-        rule: format!("{:?}", settings.rule),
+        rule: settings.rule.to_string(),
         weights,
     };
     emit_report(&text, args.json.json.as_ref(), &out)?;

@@ -269,7 +269,7 @@ pub fn run(
         cases: settings.cases,
         generations: settings.generations,
         ga_games: settings.ga_games,
-        rule: format!("{:?}", settings.rule),
+        rule: settings.rule.to_string(),
         players,
         comparisons: Vec::new(),
     };
