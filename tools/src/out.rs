@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn errors_say_stdout_once_and_keep_their_kind() {
-        let error = tagged(io::Error::from_raw_os_error(28));
+        let error = stdout_error(io::Error::from_raw_os_error(28));
         assert_eq!(error.kind(), io::ErrorKind::StorageFull);
         assert!(is_stdout_error(&error));
         let error = anyhow::Error::new(error);
@@ -99,7 +99,8 @@ mod tests {
             "writing to stdout: No space left on device (os error 28)"
         );
         assert!(!reader_went_away(&error));
-        let closed = anyhow::Error::new(tagged(io::ErrorKind::BrokenPipe.into())).context("x");
+        let closed =
+            anyhow::Error::new(stdout_error(io::ErrorKind::BrokenPipe.into())).context("x");
         assert!(reader_went_away(&closed));
         // A broken pipe elsewhere (a player's stdin) is no reason to be quiet.
         let other = anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe));
