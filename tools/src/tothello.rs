@@ -105,9 +105,10 @@ pub struct VerifyArgs {
     /// Openings per pair of players; each is played with both colours.
     #[arg(long, value_parser = positive, default_value = "20")]
     openings: usize,
-    /// Random placements from the standard start in each opening.
-    #[arg(long, default_value_t = 4)]
-    opening_plies: usize,
+    /// Random placements from the standard start in each opening (at most
+    /// 60, the empty squares of the start).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=60))]
+    opening_plies: u8,
     #[command(flatten)]
     seed: SeedArgs,
     /// Search depths of the solver players, comma-separated.
@@ -356,7 +357,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let config = TournamentConfig {
         players,
         openings: args.openings,
-        opening_plies: args.opening_plies,
+        opening_plies: usize::from(args.opening_plies),
         seed: args.seed.seed,
         table_bits: args.table_bits,
     };

@@ -631,6 +631,7 @@ fn numbers_out_of_range_are_refused_before_any_work() {
         &["verify", "reversi", "--cases", "1000001"],
         &["verify", "tothello", "--openings", "4000000000"],
         &["query", "tothello", "--exact", "65"],
+        &["verify", "tothello", "--opening-plies", "99999999999"],
         &["sweep", "ioiwari", "--min-win-share", "nan"],
         &["sweep", "ioiwari", "--max-greedy-share", "1.5"],
         &["sweep", "ioiwari", "--max-build-seconds=-5"],
@@ -639,7 +640,7 @@ fn numbers_out_of_range_are_refused_before_any_work() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert!(err.starts_with("error: "), "{args:?}: {err}");
-        let says = ["at most", "0..=64", "from 0 to 1", "at least 0"];
+        let says = ["at most", "0..=64", "0..=60", "from 0 to 1", "at least 0"];
         assert!(says.iter().any(|s| err.contains(s)), "{args:?}: {err}");
         assert_eq!(stdout(&out), "", "{args:?}");
     }
