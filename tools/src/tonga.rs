@@ -10,8 +10,8 @@ use clap::{Args, Subcommand};
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
-use tabula_tables::Table;
 use tabula_tables::tonga::{self as table, TongaTable};
+use tabula_tables::{LookupError, Table};
 use tabula_verify::record::At;
 use tabula_verify::seat::Limits;
 use tabula_verify::tonga::{
@@ -244,7 +244,11 @@ pub fn query(args: QueryArgs) -> Outcome {
     // SAFETY (inside open): tables are replaced by renaming, never rewritten in place.
     let table = TongaTable::open(&args.table)?;
     let board = Board::parse(&read_stdin()?).context("stdin")?;
-    let value = table.value(&board).context("stdin")?;
+    // A bad record names the table file; only a board outside it is stdin's.
+    let value = table.value(&board).map_err(|e| match e {
+        LookupError::Record(e) => anyhow::Error::new(e),
+        LookupError::Position(e) => anyhow::Error::new(e).context("stdin"),
+    })?;
     let mover = board.to_move();
     outln!("to move: {}", mover.letter())?;
     outln!("value: {value}")?;
