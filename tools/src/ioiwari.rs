@@ -464,7 +464,13 @@ pub fn check_records(table: Table) -> anyhow::Result<usize> {
         let table = IoiwariTable::new(table)?;
         return Ok(table.check_records()?);
     }
-    let game = variant_of(table.header().params).context("the header's parameters")?;
+    let params = table.header().params;
+    let game = variant_of(params).with_context(|| {
+        format!(
+            "the header's parameters (pits {}, cap {}) are no Ioiwari variant",
+            params[0], params[1]
+        )
+    })?;
     Ok(VariantTable::new_for(game, table)?.check_records()?)
 }
 
