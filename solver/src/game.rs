@@ -35,6 +35,17 @@ pub enum Turn {
     Over,
 }
 
+/// In words: "seat 1", "chance", "nobody (the game is over)".
+impl std::fmt::Display for Turn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Turn::Seat(seat) => write!(f, "seat {seat}"),
+            Turn::Chance => write!(f, "chance"),
+            Turn::Over => write!(f, "nobody (the game is over)"),
+        }
+    }
+}
+
 /// Why a move was refused, in words for the user (`pit 3 is empty`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("illegal move: {0}")]

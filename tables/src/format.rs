@@ -183,6 +183,20 @@ pub struct Layout {
     pub mask_bytes: u8,
 }
 
+/// In words: "1-byte values and 2-byte move masks", or "1-byte values only".
+impl std::fmt::Display for Layout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.mask_bytes {
+            0 => write!(f, "{}-byte values only", self.value_bytes),
+            m => write!(
+                f,
+                "{}-byte values and {m}-byte move masks",
+                self.value_bytes
+            ),
+        }
+    }
+}
+
 impl Layout {
     /// Bytes per record.
     pub fn record_size(self) -> usize {
@@ -767,8 +781,12 @@ impl Table {
             return Err(TableError::Corrupted {
                 path: self.path.clone(),
                 what: format!(
-                    "{} entries of layout {:?}, the game needs {} of {:?}",
-                    h.entries, h.layout, spec.entries, spec.layout
+                    "{} entries of {}, the game needs {} entries of {} (or of {})",
+                    h.entries,
+                    h.layout,
+                    spec.entries,
+                    spec.layout,
+                    spec.values_only().layout
                 ),
             });
         }

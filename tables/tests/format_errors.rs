@@ -149,6 +149,25 @@ fn wrong_game_for_the_command() {
         .err()
         .unwrap();
     assert!(matches!(error, TableError::WrongGame { .. }), "{error}");
+    // The right game with records of another layout: both layouts in words.
+    let spec = TableSpec {
+        layout: Layout {
+            value_bytes: 2,
+            mask_bytes: 1,
+        },
+        ..SPEC
+    };
+    let payload = vec![0; (spec.entries * 3) as usize];
+    fs::write(&path, table_bytes(&spec, &Meta::default(), &payload)).unwrap();
+    let error = IoiwariTable::new(Table::read(&path).unwrap())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        error.contains("of 2-byte values and 1-byte move masks, the game needs")
+            && error.contains("of 1-byte values and 1-byte move masks (or of 1-byte values only)"),
+        "{error}"
+    );
 }
 
 #[test]

@@ -264,7 +264,7 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
         };
         if turn != expected {
             return Err(bad(format!(
-                "logged as {expected:?}, but the turn is {turn:?}"
+                "logged for {expected}, but the move is due from {turn}"
             )));
         }
         let mv = state.parse_move(&logged.mv).map_err(bad)?;
