@@ -2,7 +2,7 @@
 //! that print reports.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -12,7 +12,7 @@ use clap::{ArgMatches, Args, Command};
 use serde::Serialize;
 use tabula_tables::atomic;
 use tabula_verify::arena::GameRecord;
-use tabula_verify::record::{At, GameLog, Notation};
+use tabula_verify::record::{At, GameLog, LineSink, Notation};
 
 use crate::out::{out, outln};
 
@@ -294,17 +294,11 @@ pub struct Log {
     games: GameLog,
     /// `--log`'s option and path, for its errors.
     games_label: String,
-    text: Option<Arc<Mutex<Text>>>,
+    text: Option<Arc<Mutex<LineSink>>>,
+    /// `--transcript`'s option and path, for its errors.
+    text_label: String,
     /// The temporary files to rename into place when the run is over.
     files: Arc<Mutex<Vec<Pending>>>,
-}
-
-/// The transcript, and its first failed write (a full disk must not stop the
-/// games, but must not go unsaid either).
-struct Text {
-    label: String,
-    out: Box<dyn Write + Send>,
-    failed: Option<io::Error>,
 }
 
 /// A temporary file waiting to be renamed over its target.
@@ -324,17 +318,13 @@ impl Log {
             .map(GameLog::to_writer)
             .unwrap_or_default();
         let text_label = label("--transcript", args.transcript.as_ref());
-        let text = open_output(args.transcript.as_ref(), &text_label, &mut files)?.map(|out| {
-            Arc::new(Mutex::new(Text {
-                label: text_label,
-                out,
-                failed: None,
-            }))
-        });
+        let text = open_output(args.transcript.as_ref(), &text_label, &mut files)?
+            .map(|out| Arc::new(Mutex::new(LineSink::new(out))));
         Ok(Log {
             games,
             games_label,
             text,
+            text_label,
             files: Arc::new(Mutex::new(files)),
         })
     }
@@ -353,10 +343,8 @@ impl Log {
     pub fn line(&self, line: &str) {
         if let Some(text) = &self.text
             && let Ok(mut text) = text.lock()
-            && text.failed.is_none()
-            && let Err(e) = writeln!(text.out, "{line}")
         {
-            text.failed = Some(e);
+            text.line(line);
         }
     }
 
@@ -373,12 +361,7 @@ impl Log {
         if let Some(text) = &self.text
             && let Ok(mut text) = text.lock()
         {
-            let text = &mut *text;
-            let result = match text.failed.take() {
-                Some(e) => Err(e),
-                None => text.out.flush(),
-            };
-            result.context(text.label.clone())?;
+            text.flush().context(self.text_label.clone())?;
         }
         let pending = std::mem::take(&mut *self.files.lock().unwrap_or_else(|e| e.into_inner()));
         for Pending {

@@ -306,12 +306,37 @@ pub fn read_log(text: &str) -> Result<Vec<GameLine>, serde_json::Error> {
 
 /// A JSON Lines game log shared by threads; writes nothing when off.
 #[derive(Clone, Default)]
-pub struct GameLog(Option<Arc<Mutex<Sink>>>);
+pub struct GameLog(Option<Arc<Mutex<LineSink>>>);
 
-/// Where a log's lines go, and the first write that failed there.
-struct Sink {
+/// Lines written to an output whose first failure is kept for the end: a full
+/// disk must not stop the games, but must not go unsaid either.
+pub struct LineSink {
     out: Box<dyn Write + Send>,
     failed: Option<std::io::Error>,
+}
+
+impl LineSink {
+    /// Lines to `out`.
+    pub fn new(out: Box<dyn Write + Send>) -> LineSink {
+        LineSink { out, failed: None }
+    }
+
+    /// Writes `line` and a newline, unless a write has failed already.
+    pub fn line(&mut self, line: &str) {
+        if self.failed.is_none()
+            && let Err(e) = writeln!(self.out, "{line}")
+        {
+            self.failed = Some(e);
+        }
+    }
+
+    /// Flushes; the error of the first failed write if one failed.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        match self.failed.take() {
+            Some(e) => Err(e),
+            None => self.out.flush(),
+        }
+    }
 }
 
 impl GameLog {
@@ -322,7 +347,7 @@ impl GameLog {
 
     /// A log writing to `out`.
     pub fn to_writer(out: Box<dyn Write + Send>) -> GameLog {
-        GameLog(Some(Arc::new(Mutex::new(Sink { out, failed: None }))))
+        GameLog(Some(Arc::new(Mutex::new(LineSink::new(out)))))
     }
 
     /// Whether lines are written anywhere.
@@ -335,11 +360,9 @@ impl GameLog {
     pub fn write(&self, line: &GameLine) {
         if let Some(sink) = &self.0
             && let Ok(mut sink) = sink.lock()
-            && sink.failed.is_none()
             && let Ok(text) = serde_json::to_string(line)
-            && let Err(e) = writeln!(sink.out, "{text}")
         {
-            sink.failed = Some(e);
+            sink.line(&text);
         }
     }
 
@@ -352,15 +375,10 @@ impl GameLog {
 
     /// Flushes the output; the error of the first failed write if one failed.
     pub fn flush(&self) -> std::io::Result<()> {
-        if let Some(sink) = &self.0
-            && let Ok(mut sink) = sink.lock()
-        {
-            if let Some(e) = sink.failed.take() {
-                return Err(e);
-            }
-            sink.out.flush()?;
+        match &self.0 {
+            Some(sink) => sink.lock().map_or(Ok(()), |mut sink| sink.flush()),
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
