@@ -250,6 +250,8 @@ pub enum SolveError {
 
 /// Marks a state not yet solved (or no state at all) in the value array.
 const UNSOLVED: i16 = i16::MIN;
+/// Bytes [`solve`] holds per state: its value and its optimal-move mask.
+pub const SOLVE_BYTES_PER_STATE: u64 = (size_of::<i16>() + size_of::<u64>()) as u64;
 /// States per block; a layer's scan skips the blocks whose span of layers misses it.
 const SCAN_BLOCK: usize = u64::BITS as usize;
 /// Result of a state that still waits on an unknown child.

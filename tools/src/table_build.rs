@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use clap::Args;
-use tabula_solver::retrograde::Images;
+use tabula_solver::retrograde::{self, Images};
 use tabula_tables::Records;
 use tabula_tables::typed::{self, Tabulated};
 
@@ -90,6 +90,7 @@ impl BuildMode {
                 Images::LastPass => " out of core, symmetric copies in a last pass".to_string(),
             }
         } else {
+            check_memory_for_in_memory_build(spec.entries, spec.layout.record_size(), what)?;
             in_memory()?;
             String::new()
         };
@@ -100,6 +101,30 @@ impl BuildMode {
         )?;
         Ok(())
     }
+}
+
+/// Refuses an in-memory build that cannot fit in the memory available: the
+/// allocation would abort the process, or the kernel would kill it midway.
+fn check_memory_for_in_memory_build(
+    entries: u64,
+    record_size: usize,
+    what: &str,
+) -> anyhow::Result<()> {
+    // The solution, then the encoded records beside it while the file is written.
+    let needed = entries.saturating_mul(retrograde::SOLVE_BYTES_PER_STATE + record_size as u64);
+    match available_memory() {
+        Some(available) if needed > available => anyhow::bail!(
+            "an in-memory build of {what} needs at least {:.1} GiB, but {:.1} GiB is available: \
+             build with --out-of-core, or lower --max-boards",
+            gib(needed),
+            gib(available)
+        ),
+        _ => Ok(()),
+    }
+}
+
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / f64::from(1u32 << 30)
 }
 
 /// The memory available for new work, in bytes, if the kernel says: its

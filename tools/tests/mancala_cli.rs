@@ -2,7 +2,7 @@
 //! variant tables through build, check, info and query.
 
 mod common;
-use common::{run, stderr, stdout};
+use common::{assert_one_line_error, run, stderr, stdout};
 
 fn json_of(args: &[&str]) -> serde_json::Value {
     let out = run(args);
@@ -217,6 +217,32 @@ fn out_of_core_builds_write_the_in_memory_files() {
             assert!(other == &files[0], "{build:?}");
         }
     }
+}
+
+#[test]
+fn an_in_memory_build_larger_than_memory_is_refused_before_it_starts() {
+    // 10^13 boards at 12 bytes each: more than any machine has, so the build
+    // would abort on allocation or be killed midway.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("huge.tab");
+    let out = run(&[
+        "build",
+        "ioiwari",
+        "--pits",
+        "13",
+        "--cap",
+        "9",
+        "--max-boards",
+        "100000000000000",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_one_line_error(
+        &out,
+        "an in-memory build of 10000000000000 boards needs at least",
+    );
+    assert!(stderr(&out).contains("--out-of-core"), "{}", stderr(&out));
+    assert!(!file.exists());
 }
 
 #[test]
