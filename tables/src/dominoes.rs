@@ -121,7 +121,7 @@ impl TypedTable<Dominoes> {
     pub fn lookup(&self, position: &Position) -> Result<Option<Outcome>, TableError> {
         match self.value(position) {
             Ok(v) => Ok(Some(Outcome::of_value(v))),
-            Err(LookupError::Position(_)) => Ok(None),
+            Err(LookupError::Position(_) | LookupError::NotAState(_)) => Ok(None),
             Err(LookupError::Record(e)) => Err(e),
         }
     }

@@ -147,4 +147,20 @@ mod tests {
         let other = Rules::new(3, 3).unwrap().start();
         assert!(table.value(&other).is_err());
     }
+
+    #[test]
+    fn a_board_no_game_reaches_has_no_record_to_read() {
+        // Under the default ending the move that empties a side ends the game,
+        // so a board with one side empty and seeds on the other never arises.
+        let rules = Rules::new(2, 2).unwrap();
+        let table = KalahTable::in_memory_for(KalahGame { rules });
+        let stranded = Kalah::from_pits(rules, &[0, 0], &[1, 3]);
+        assert!(!stranded.arises());
+        match table.value(&stranded) {
+            Err(typed::LookupError::NotAState(board)) => assert_eq!(board, "board 0 0 / 1 3"),
+            other => panic!("expected no record, got {other:?}"),
+        }
+        let live = Kalah::from_pits(rules, &[1, 0], &[1, 2]);
+        assert!(table.value(&live).is_ok());
+    }
 }

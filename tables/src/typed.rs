@@ -3,10 +3,11 @@
 //!
 //! A game describes its table once ([`Tabulated`]); [`TypedTable`] then
 //! opens, builds and reads it. Every record is checked before it is used: a
-//! value outside the game's range, or a mask naming a move that is not legal
-//! in the position (or no move where there are moves), is a
-//! [`TableError::BadRecord`] naming the file, the record and the position,
-//! never a panic.
+//! value outside the game's range, a mask naming a move that is not legal in
+//! the position (or no move where there are moves), or a value or mask that
+//! its children's values contradict, is a [`TableError::BadRecord`] naming the
+//! file, the record and the position, never a panic. A position no game
+//! reaches has no record to read ([`LookupError::NotAState`]).
 
 use std::path::Path;
 
@@ -65,6 +66,9 @@ pub enum LookupError<E: std::error::Error + 'static> {
     /// The position's record is impossible.
     #[error(transparent)]
     Record(#[from] TableError),
+    /// The position has an index, but no game reaches it, so its record is empty.
+    #[error("{0} cannot arise in a game, so the table holds no record of it")]
+    NotAState(String),
 }
 
 /// What a table's records hold beside the value.
@@ -209,10 +213,15 @@ impl<T: Tabulated> TypedTable<T> {
     /// The record of `position` with its index, value-checked.
     fn record(&self, position: &T::Position) -> Lookup<T, (u64, Record)> {
         let index = self.game.index(position).map_err(LookupError::Position)?;
+        if !self.space.is_state(index) {
+            return Err(LookupError::NotAState(self.game.describe(position)));
+        }
         Ok((index, self.checked(index, position)?))
     }
 
-    /// Record `index` (the record of `position`), with its value and mask checked.
+    /// Record `index` (the record of `position`), with its value and mask
+    /// checked against the rules and against its children's values, so that no
+    /// answer contradicts the moves it is made of.
     fn checked(&self, index: u64, position: &T::Position) -> Result<Record, TableError> {
         let bad = |problem: String| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
@@ -227,26 +236,34 @@ impl<T: Tabulated> TypedTable<T> {
             Err(TableError::BadRecord { problem, .. }) => return Err(bad(problem)),
             Err(e) => return Err(e),
         };
-        if self.derive_masks {
-            let (best, mask) = self.children_best(index);
-            if best != i32::from(record.value) {
+        if !self.derive_masks {
+            let legal = self.game.legal_mask(position);
+            let illegal = record.best & !legal;
+            if illegal != 0 {
                 return Err(bad(format!(
-                    "value {} disagrees with the children's records (best move gives {best})",
-                    record.value
+                    "mask {:#x} names move slot {}, which is not legal here",
+                    record.best,
+                    illegal.trailing_zeros()
                 )));
             }
-            record.best = mask;
+            if record.best == 0 && legal != 0 {
+                return Err(bad("no optimal move, but there are moves".into()));
+            }
         }
-        let illegal = record.best & !self.game.legal_mask(position);
-        if illegal != 0 {
+        let (best, mask) = self.children_best(index);
+        if best != i32::from(record.value) {
             return Err(bad(format!(
-                "mask {:#x} names move slot {}, which is not legal here",
-                record.best,
-                illegal.trailing_zeros()
+                "value {} disagrees with the children's records (best move gives {best})",
+                record.value
             )));
         }
-        if record.best == 0 && self.game.legal_mask(position) != 0 {
-            return Err(bad("no optimal move, but there are moves".into()));
+        if self.derive_masks {
+            record.best = mask;
+        } else if record.best != mask {
+            return Err(bad(format!(
+                "optimal moves {:#b} disagree with the children's records ({mask:#b})",
+                record.best
+            )));
         }
         Ok(record)
     }

@@ -45,6 +45,7 @@ fn impossible_records_are_refused_when_read_and_when_checked() {
         ([100, 1], "value 100 outside -35..=35"),
         ([3, 0], "no optimal move"),
     ];
+    let good = IoiwariTable::in_memory();
     for (record, problem) in cases {
         let path = corrupted(dir.path(), &board, record);
         // The checksums are right: the file opens.
@@ -64,9 +65,13 @@ fn impossible_records_are_refused_when_read_and_when_checked() {
         assert_bad_record(&error, &path, &board, problem);
         let error = table.check_records().unwrap_err();
         assert_bad_record(&error, &path, &board, problem);
-        // Other boards still read.
+        // Other boards still read, if the bad record is not one of their
+        // children (7 beads cannot sow into the board's 19).
+        let small: Board = "1 1 1 1 1 1 1".parse().unwrap();
+        assert_eq!(table.best_move(&small).unwrap(), good.best_move(&small).unwrap());
+        // A parent reads the bad value, so its check fails too.
         let start: Board = "4 3 2 4 2 3 2".parse().unwrap();
-        assert_eq!(table.best_move(&start).unwrap(), Some(1));
+        assert!(table.best_move(&start).is_err());
     }
 }
 
@@ -80,10 +85,49 @@ fn a_value_changed_within_range_is_caught_against_the_children() {
     let path = corrupted(dir.path(), &board, [(value + 1) as u8, mask]);
     let table = IoiwariTable::open(&path).unwrap();
     assert_eq!(table.check_moves().unwrap(), 279_936);
+    // Reading the board itself checks it against its children.
+    match table.value(&board) {
+        Err(LookupError::Record(e)) => assert_bad_record(
+            &e,
+            &path,
+            &board,
+            &format!("value {} disagrees with the children's records", value + 1),
+        ),
+        other => panic!("expected a bad record, got {other:?}"),
+    }
     // The board or one of its parents no longer agrees with its children.
     let error = table.check_records().unwrap_err();
     assert!(matches!(error, TableError::BadRecord { .. }), "{error}");
     let message = error.to_string();
     assert!(message.contains(&path.display().to_string()), "{message}");
     assert!(message.contains("board "), "{message}");
+}
+
+#[test]
+fn a_legal_but_wrong_optimal_move_is_caught_against_the_children() {
+    let dir = tempfile::tempdir().unwrap();
+    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
+    let good = IoiwariTable::in_memory();
+    let value = good.value(&board).unwrap() as i8;
+    let mask = good.best_mask(&board).unwrap() as u8;
+    // A legal move (pits 2 and 5 are empty) that is not among the optimal ones.
+    let legal: u8 = 0b1101101;
+    let wrong = legal & !mask;
+    assert_ne!(wrong, 0, "every legal move is optimal on this board");
+    let wrong = wrong & wrong.wrapping_neg();
+    let path = corrupted(dir.path(), &board, [value as u8, wrong]);
+    let table = IoiwariTable::open(&path).unwrap();
+    assert_eq!(table.check_moves().unwrap(), 279_936);
+    for error in [
+        table.best_move(&board).err(),
+        table.best_moves(&board).err(),
+    ] {
+        match error {
+            Some(LookupError::Record(e)) => {
+                assert_bad_record(&e, &path, &board, "disagree with the children's records")
+            }
+            other => panic!("expected a bad record, got {other:?}"),
+        }
+    }
+    assert!(table.check_records().is_err());
 }

@@ -248,6 +248,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     let value = table.value(&board).map_err(|e| match e {
         LookupError::Record(e) => anyhow::Error::new(e),
         LookupError::Position(e) => anyhow::Error::new(e).context("stdin"),
+        e @ LookupError::NotAState(_) => anyhow::Error::new(e).context("stdin"),
     })?;
     let mover = board.to_move();
     outln!("to move: {}", mover.letter())?;

@@ -145,6 +145,7 @@ pub fn query(args: QueryArgs) -> CommandOutcome {
         Err(LookupError::Position(e)) => {
             bail!("position '{}' is not in the table: {e}", describe(&pos))
         }
+        Err(e @ LookupError::NotAState(_)) => bail!("{e}"),
         Err(LookupError::Record(e)) => return Err(e.into()),
     };
     outln!("position: {}", describe(&pos))?;
