@@ -5,7 +5,7 @@ use std::path::Path;
 
 use tabula_solver::retrograde::{Progress, Solution};
 use tabula_solver::tonga::space::{POSITIONS, SIDE, SQUARES, TongaSpace};
-use tabula_solver::tonga::{Board, Cell, Colour};
+use tabula_solver::tonga::{Board, Cell, TongaError};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
 use crate::typed::{self, Tabulated, TypedTable};
@@ -33,13 +33,8 @@ pub enum LookupError {
     #[error("the table is for 4x4 boards, this board is {0}x{0}")]
     Size(usize),
     /// Stone counts no game with Black first can reach.
-    #[error("stone counts B {black}, W {white} cannot arise with Black first")]
-    Counts {
-        /// Black stones.
-        black: u32,
-        /// White stones.
-        white: u32,
-    },
+    #[error(transparent)]
+    Counts(TongaError),
 }
 
 /// Solves every position; `parallel` spreads each layer over rayon's threads.
@@ -86,12 +81,9 @@ impl Tabulated for Tonga {
         if board.n() != SIDE {
             return Err(LookupError::Size(board.n()));
         }
-        TongaSpace::index_of(board)
-            .map(|i| i as u64)
-            .ok_or(LookupError::Counts {
-                black: board.stones(Colour::Black).count(),
-                white: board.stones(Colour::White).count(),
-            })
+        board.check_counts().map_err(LookupError::Counts)?;
+        let index = TongaSpace::index_of(board).expect("a 4x4 board whose counts fit");
+        Ok(index as u64)
     }
 
     fn position(&self, index: u64) -> Board {
@@ -188,10 +180,9 @@ mod tests {
         two_black.place(1, Colour::Black);
         assert!(matches!(
             table.value(&two_black),
-            Err(typed::LookupError::Position(LookupError::Counts {
-                black: 2,
-                white: 0
-            }))
+            Err(typed::LookupError::Position(LookupError::Counts(
+                TongaError::Counts { black: 2, white: 0 }
+            )))
         ));
     }
 }

@@ -68,7 +68,10 @@ fn impossible_records_are_refused_when_read_and_when_checked() {
         // Other boards still read, if the bad record is not one of their
         // children (7 beads cannot sow into the board's 19).
         let small: Board = "1 1 1 1 1 1 1".parse().unwrap();
-        assert_eq!(table.best_move(&small).unwrap(), good.best_move(&small).unwrap());
+        assert_eq!(
+            table.best_move(&small).unwrap(),
+            good.best_move(&small).unwrap()
+        );
         // A parent reads the bad value, so its check fails too.
         let start: Board = "4 3 2 4 2 3 2".parse().unwrap();
         assert!(table.best_move(&start).is_err());

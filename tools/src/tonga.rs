@@ -180,6 +180,8 @@ pub fn tonga(command: TongaCommand) -> Outcome {
         }
         TongaCommand::Solve => {
             let board = Board::parse(&text).context("stdin")?;
+            // The mover is read from the counts, so they must fit a game.
+            board.check_counts().context("stdin")?;
             let mover = board.to_move();
             let mut game = Endgame::new(&board).context("stdin")?;
             let square = |cell: u8| {

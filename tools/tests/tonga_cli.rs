@@ -1,22 +1,11 @@
 //! The `tabula` binary end to end for PseudoTonga: real processes, real pipes.
 
-use std::process::Output;
-
 mod common;
-use common::{run_with_input, stderr, stdout, tabula};
+use common::{assert_one_line_error, run_with_input, stderr, stdout, tabula};
 
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::plain_choices;
 use tabula_solver::tonga::{Board, Colour};
-
-/// Exit status 2 and one stderr line that starts `error:` and says `problem`.
-fn assert_one_line_error(out: &Output, problem: &str) {
-    assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
-    let err = stderr(out);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error: "), "{err}");
-    assert!(err.contains(problem), "'{err}' does not say {problem}");
-}
 
 const SIX: &str =
     "6\n. . . . . .\n. . W B . .\n. B W W B .\n. . . W B .\nB W W . . .\n. . B . . .\n";
@@ -44,6 +33,24 @@ fn score_rejects_bad_boards() {
     assert_one_line_error(&out, "'X'");
     let out = run_with_input(&["tonga", "score"], "4\nWWBB\n");
     assert_one_line_error(&out, "expected 4 board rows");
+}
+
+#[test]
+fn solve_refuses_counts_no_game_reaches() {
+    // The mover is read from the counts: Black has as many stones as White, or one more.
+    for (board, counts) in [
+        ("4\nW W W W\nW . . .\n. . . .\n. . . .\n", "B 0, W 5"),
+        ("4\nB B B .\nW . . .\n. . . .\n. . . .\n", "B 3, W 1"),
+    ] {
+        let out = run_with_input(&["tonga", "solve"], board);
+        assert_one_line_error(&out, &format!("stdin: stone counts {counts} cannot arise"));
+    }
+    let out = run_with_input(
+        &["tonga", "solve"],
+        "4\nB B . .\nW . . .\n. . . .\n. . . .\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("to move: W\n"), "{}", stdout(&out));
 }
 
 #[test]

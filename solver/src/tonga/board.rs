@@ -64,6 +64,16 @@ pub enum TongaError {
         /// Column given.
         col: usize,
     },
+    /// Stone counts no game with Black first and turns alternating reaches.
+    #[error(
+        "stone counts B {black}, W {white} cannot arise with Black first (Black has as many stones as White, or one more)"
+    )]
+    Counts {
+        /// Black stones.
+        black: u32,
+        /// White stones.
+        white: u32,
+    },
 }
 
 /// A PseudoTonga board of side `n` (even, 4..=16).
@@ -200,6 +210,17 @@ impl Board {
     pub fn counts_fit(&self) -> bool {
         let (b, w) = (self.black.count(), self.white.count());
         b == w || b == w + 1
+    }
+
+    /// The board, if its stone counts fit a game Black started (see [`Board::counts_fit`]).
+    pub fn check_counts(&self) -> Result<(), TongaError> {
+        match self.counts_fit() {
+            true => Ok(()),
+            false => Err(TongaError::Counts {
+                black: self.black.count(),
+                white: self.white.count(),
+            }),
+        }
     }
 
     /// The orthogonal neighbours of a cell (up, left, right, down).
