@@ -32,7 +32,8 @@ pub struct BuildMode {
     /// last pass writes the copies in order (for tables larger than memory).
     /// Default: `when-solved` if the table takes at most half the memory
     /// available (`MemAvailable` in /proc/meminfo), else `last-pass`.
-    #[arg(long, value_enum)]
+    /// Builds out of core.
+    #[arg(long, value_enum, conflicts_with = "distributed")]
     images: Option<ImagesArg>,
 }
 
@@ -52,7 +53,7 @@ impl BuildMode {
     }
 
     /// Builds `game`'s table at `path`: with MPI when distributed, out of core
-    /// when asked, for values only, or above `max_in_memory` boards, else with
+    /// when asked (or given `--images`), for values only, or above `max_in_memory` boards, else with
     /// `in_memory`; then prints `wrote PATH (WHAT), how, in T ms`. An MPI rank
     /// other than 0 prints nothing.
     pub fn build_and_report<T: Tabulated>(
@@ -70,7 +71,11 @@ impl BuildMode {
                 Some(ranks) => format!(" with {ranks} MPI rank(s)"),
                 None => return Ok(()),
             }
-        } else if self.out_of_core || self.values_only || spec.entries > max_in_memory {
+        } else if self.out_of_core
+            || self.values_only
+            || self.images.is_some()
+            || spec.entries > max_in_memory
+        {
             let table_bytes = spec.entries * spec.layout.record_size() as u64;
             let images = match self.images {
                 Some(ImagesArg::WhenSolved) => Images::WhenSolved,

@@ -200,6 +200,8 @@ fn out_of_core_builds_write_the_in_memory_files() {
             ("limit", vec!["--max-boards", "1000"]),
             ("solved", vec!["--out-of-core", "--images", "when-solved"]),
             ("last", vec!["--out-of-core", "--images", "last-pass"]),
+            // --images alone asks for an out-of-core build.
+            ("images", vec!["--images", "last-pass"]),
         ] {
             let path = dir.path().join(name);
             let file = path.to_str().unwrap().to_string();
@@ -208,6 +210,13 @@ fn out_of_core_builds_write_the_in_memory_files() {
             args.extend(["-o", &file]);
             let out = run(&args);
             assert!(out.status.success(), "{}", stderr(&out));
+            if name == "images" {
+                assert!(
+                    stdout(&out).contains("out of core, symmetric copies in a last pass"),
+                    "{}",
+                    stdout(&out)
+                );
+            }
             let out = run(&["check", &file]);
             assert!(out.status.success(), "{}", stderr(&out));
             assert!(stdout(&out).contains("ok ("), "{}", stdout(&out));
