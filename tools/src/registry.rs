@@ -160,10 +160,8 @@ impl GameEntry {
 /// Adds `tabula <verb> <game>` for every verb and game, and `tabula <game> <extra>`.
 pub fn commands(mut root: Command, games: &[GameEntry]) -> Command {
     for (verb, about) in VERBS {
-        let mut command = Command::new(verb)
-            .about(about)
-            .subcommand_required(true)
-            .arg_required_else_help(true);
+        // Without its game, a verb is a one-line error naming the games.
+        let mut command = Command::new(verb).about(about).subcommand_required(true);
         for game in games {
             if let Some(v) = game.find(verb) {
                 command = command.subcommand(
@@ -179,7 +177,6 @@ pub fn commands(mut root: Command, games: &[GameEntry]) -> Command {
         let mut command = Command::new(game.name)
             .about(format!("{}: tools of its own", game.about))
             .subcommand_required(true)
-            .arg_required_else_help(true)
             .hide(game.hidden);
         for extra in &game.extras {
             command = command.subcommand(extra.command(extra.about().to_string()));

@@ -44,6 +44,14 @@ fn clap_errors_are_one_line() {
             &["verify", "nim", "--plot", "-"],
             "goes to a file, not stdout",
         ),
+        (
+            &["build"],
+            "'tabula build' requires a subcommand but one was not provided [subcommands: ioiwari, kalah,",
+        ),
+        (
+            &["tonga"],
+            "'tabula tonga' requires a subcommand but one was not provided [subcommands: score,",
+        ),
     ] {
         let out = run(args);
         assert_one_line_error(&out, problem);
