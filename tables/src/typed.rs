@@ -5,11 +5,14 @@
 //! opens, builds and reads it. Every record is checked before it is used: a
 //! value outside the game's range, a mask naming a move that is not legal in
 //! the position (or no move where there are moves), or a value or mask that
-//! its children's values contradict, is a [`TableError::BadRecord`] naming the
-//! file, the record and the position, never a panic. A position no game
+//! its children's values contradict (a check skipped once every record is
+//! known to agree: a table built here, or one [`TypedTable::check_records`]
+//! passed), is a [`TableError::BadRecord`] naming the file, the record and the
+//! position, never a panic. A position no game
 //! reaches has no record to read ([`LookupError::NotAState`]).
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use tabula_solver::retrograde::{self, Images, Progress, Solution, StateSpace};
 
@@ -111,6 +114,9 @@ pub struct TypedTable<T: Tabulated> {
     space: T::Space,
     /// The file has values only, though the game's records have masks.
     derive_masks: bool,
+    /// Every record agrees with its children (the table was built here, or
+    /// [`TypedTable::check_records`] passed), so a lookup need not check it.
+    consistent: AtomicBool,
 }
 
 /// The result of a lookup in a table of `T`.
@@ -158,6 +164,7 @@ impl<T: Tabulated> TypedTable<T> {
             table,
             game,
             derive_masks,
+            consistent: AtomicBool::new(false),
         }
     }
 
@@ -183,7 +190,9 @@ impl<T: Tabulated> TypedTable<T> {
     /// A table of `game` built in memory from a solution.
     pub fn from_solution_for(game: T, solution: &Solution) -> TypedTable<T> {
         let table = Table::from_solution(&game.spec(), solution, &game.description());
-        TypedTable::wrap(game, table)
+        let typed = TypedTable::wrap(game, table);
+        typed.consistent.store(true, Ordering::Relaxed);
+        typed
     }
 
     /// Solves every position of `game` and keeps the table in memory.
@@ -221,7 +230,8 @@ impl<T: Tabulated> TypedTable<T> {
 
     /// Record `index` (the record of `position`), with its value and mask
     /// checked against the rules and against its children's values, so that no
-    /// answer contradicts the moves it is made of.
+    /// answer contradicts the moves it is made of (unless every record is
+    /// known to agree with its children already).
     fn checked(&self, index: u64, position: &T::Position) -> Result<Record, TableError> {
         let bad = |problem: String| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
@@ -249,6 +259,9 @@ impl<T: Tabulated> TypedTable<T> {
             if record.best == 0 && legal != 0 {
                 return Err(bad("no optimal move, but there are moves".into()));
             }
+        }
+        if !self.derive_masks && self.consistent.load(Ordering::Relaxed) {
+            return Ok(record);
         }
         let (best, mask) = self.children_best(index);
         if best != i32::from(record.value) {
@@ -345,7 +358,10 @@ impl<T: Tabulated> TypedTable<T> {
                 false => self.table.best(i as usize),
             },
         )
-        .map(|n| n as usize)
+        .map(|n| {
+            self.consistent.store(true, Ordering::Relaxed);
+            n as usize
+        })
         .map_err(|e| TableError::BadRecord {
             path: self.table.path().to_path_buf(),
             index: e.index,

@@ -104,6 +104,8 @@ fn a_value_changed_within_range_is_caught_against_the_children() {
     let message = error.to_string();
     assert!(message.contains(&path.display().to_string()), "{message}");
     assert!(message.contains("board "), "{message}");
+    // A failed full check leaves the lookups checking.
+    assert!(table.value(&board).is_err());
 }
 
 #[test]
