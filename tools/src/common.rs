@@ -55,7 +55,8 @@ pub fn output_file(text: &str) -> Result<OutputFile, String> {
 /// Checks every output of the command line before any work starts, so that a
 /// long run does not fail at its end: each file can be written (it is absent
 /// or a regular file, its directory exists and takes new files), and no two
-/// outputs name the same file, or both stdout.
+/// outputs name the same file, or both stdout. An output other than `--json`
+/// on stdout (`--log -`) sends the report's lines to stderr.
 ///
 /// Outputs are the arguments parsed by [`output_path`] and [`output_file`],
 /// found in `matches` whatever the verb.
@@ -96,6 +97,10 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
             }
         }
         seen.push((label, same));
+        if path.is_none() && id != "json" {
+            // `--json -` replaces the report; a log on stdout runs beside it.
+            crate::out::report_to_stderr();
+        }
     }
     Ok(())
 }
@@ -396,7 +401,7 @@ fn open_output(
 ) -> anyhow::Result<Option<Box<dyn Write + Send>>> {
     Ok(match path {
         None => None,
-        Some(OutputPath::Stdout) => Some(Box::new(crate::out::stdout())),
+        Some(OutputPath::Stdout) => Some(Box::new(crate::out::data_stdout())),
         Some(OutputPath::File(target)) => {
             let (file, temp) = atomic::temporary_for(target)
                 .context(label.to_string())?
@@ -462,7 +467,7 @@ where
     A: tabula_verify::agent::Agent<G>,
 {
     use tabula_verify::protocol::DialogueError;
-    match session.serve(std::io::stdin().lock(), crate::out::stdout()) {
+    match session.serve(std::io::stdin().lock(), crate::out::data_stdout()) {
         Ok(()) => Ok(std::process::ExitCode::SUCCESS),
         // Stdout's errors say so themselves (and a closed one ends quietly).
         Err(DialogueError::Io(e)) if crate::out::is_stdout_error(&e) => Err(e.into()),

@@ -388,7 +388,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &log,
             )?
         } else {
-            let peer = StreamPeer::for_person(io::stdin(), crate::out::stdout());
+            let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
             Box::new(
                 Remote::new("stdin/stdout", Box::new(peer), IoiWire::default())
                     .with_transcript(log.transcript()),

@@ -257,7 +257,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         }
         None => OptimalAgent::by_search(kv::SEARCH_BITS),
     };
-    let peer = StreamPeer::for_person(io::stdin(), crate::out::stdout());
+    let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
     let mut you =
         Remote::new("stdin/stdout", Box::new(peer), KalahWire::new(rules)).patient(kv::check);
     let mut tabula = Local(optimal);

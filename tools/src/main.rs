@@ -155,7 +155,7 @@ fn main() -> ExitCode {
     let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
     // What is still buffered must reach stdout too, or the run failed.
     let outcome = run(&games).and_then(|code| {
-        out::stdout().flush()?;
+        out::data_stdout().flush()?;
         Ok(code)
     });
     match outcome {

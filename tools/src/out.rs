@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Writes a line to stdout; an `io::Result` to propagate with `?`.
 macro_rules! outln {
@@ -25,11 +26,35 @@ pub(crate) use {out, outln};
 
 /// Stdout, whose errors keep their kind and read "writing to stdout: ...".
 #[derive(Debug)]
-pub struct Stdout(io::Stdout);
+pub struct Stdout(Stream);
 
-/// The process's stdout (see [`Stdout`]).
+#[derive(Debug)]
+enum Stream {
+    Out(io::Stdout),
+    Err(io::Stderr),
+}
+
+/// Set when stdout carries a data stream (`--log -`), which the report's
+/// lines must not break into: they go to stderr then.
+static REPORT_ON_STDERR: AtomicBool = AtomicBool::new(false);
+
+/// Sends the report (everything [`stdout`] writes) to stderr from now on,
+/// leaving stdout to [`data_stdout`]'s stream.
+pub fn report_to_stderr() {
+    REPORT_ON_STDERR.store(true, Ordering::Relaxed);
+}
+
+/// Where the command's report goes: stdout, or stderr after [`report_to_stderr`].
 pub fn stdout() -> Stdout {
-    Stdout(io::stdout())
+    match REPORT_ON_STDERR.load(Ordering::Relaxed) {
+        false => data_stdout(),
+        true => Stdout(Stream::Err(io::stderr())),
+    }
+}
+
+/// Stdout itself, for a stream that owns it: a game log or a dialogue.
+pub fn data_stdout() -> Stdout {
+    Stdout(Stream::Out(io::stdout()))
 }
 
 /// The cause of a failed write to stdout, kept inside the `io::Error`.
@@ -57,20 +82,36 @@ pub fn is_stdout_error(error: &io::Error) -> bool {
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.0.write(buf).map_err(stdout_error)
+        match &mut self.0 {
+            Stream::Out(s) => s.write(buf),
+            Stream::Err(s) => s.write(buf),
+        }
+        .map_err(stdout_error)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.0.flush().map_err(stdout_error)
+        match &mut self.0 {
+            Stream::Out(s) => s.flush(),
+            Stream::Err(s) => s.flush(),
+        }
+        .map_err(stdout_error)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.0.lock().write_all(buf).map_err(stdout_error)
+        match &self.0 {
+            Stream::Out(s) => s.lock().write_all(buf),
+            Stream::Err(s) => s.lock().write_all(buf),
+        }
+        .map_err(stdout_error)
     }
 
     // One lock for the whole text, so that threads' lines do not interleave.
     fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> io::Result<()> {
-        self.0.lock().write_fmt(args).map_err(stdout_error)
+        match &self.0 {
+            Stream::Out(s) => s.lock().write_fmt(args),
+            Stream::Err(s) => s.lock().write_fmt(args),
+        }
+        .map_err(stdout_error)
     }
 }
 

@@ -167,7 +167,7 @@ pub fn entry() -> GameEntry {
 
 /// Answers `bestMove` requests on stdin until end of input.
 pub fn serve(_args: ServeArgs) -> Outcome {
-    protocol::serve(io::stdin().lock(), crate::out::stdout(), answer).context("serving")?;
+    protocol::serve(io::stdin().lock(), crate::out::data_stdout(), answer).context("serving")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -269,7 +269,7 @@ pub fn play(args: PlayArgs) -> Outcome {
     let human = parse_color(&args.color).context("bad --color")?;
     play_session(
         io::stdin().lock(),
-        crate::out::stdout(),
+        crate::out::data_stdout(),
         start,
         human,
         args.depth,

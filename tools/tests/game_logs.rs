@@ -274,3 +274,37 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_log_on_stdout_has_stdout_to_itself_and_the_report_goes_to_stderr() {
+    let runs: [&[&str]; 5] = [
+        &["referee", "nim", "--agent", "random", "--games", "2"],
+        &["referee", "ioiwari", "--agent", "random"],
+        &[
+            "referee", "tonga", "--agent", "random", "--sizes", "6", "--games", "2",
+        ],
+        &[
+            "referee", "dominoes", "--agent", "random", "--cases", "5:4", "--games", "2",
+        ],
+        &[
+            "referee", "reversi", "--agent", "random", "--sizes", "7", "--cases", "1",
+        ],
+    ];
+    for args in runs {
+        let out = tabula().args(args).args(["--log", "-"]).output().unwrap();
+        // Ioiwari's referee ends with status 1 when the tested player loses.
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        let lines = read_log(&stdout(&out)).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert!(!lines.is_empty(), "{args:?}");
+        // The report: a total, or one game's result.
+        let report = stderr(&out);
+        assert!(
+            report.contains("total ") || report.contains("result "),
+            "{args:?}: {report}"
+        );
+    }
+}
