@@ -84,6 +84,27 @@ fn create_temporary(dir: &Path) -> io::Result<NamedTempFile> {
     })
 }
 
+/// Gives `file` the length `len` with every block reserved on disk, so that
+/// writing through a memory map of it cannot fault for want of space (a
+/// SIGBUS): a full disk is an error here, before any work.
+pub fn allocate(file: &File, len: u64) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let Ok(len_arg) = libc::off_t::try_from(len) else {
+            return Err(io::Error::from_raw_os_error(libc::EFBIG));
+        };
+        // SAFETY: a plain system call on our open file; it changes no memory.
+        match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len_arg) } {
+            0 => return Ok(()),
+            // The file system cannot reserve blocks: a sparse file it is.
+            libc::EOPNOTSUPP | libc::EINVAL => {}
+            code => return Err(io::Error::from_raw_os_error(code)),
+        }
+    }
+    file.set_len(len)
+}
+
 /// Syncs a temporary file from [`temporary_for`] and renames it over `path`.
 pub fn persist(tmp: NamedTempFile, path: &Path) -> io::Result<()> {
     tmp.as_file().sync_all()?;

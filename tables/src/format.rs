@@ -512,7 +512,7 @@ pub fn write_table_mapped<E>(
         .checked_add(payload_len)
         .ok_or_else(|| io(io::Error::other("table too large")))?;
     let tmp = crate::atomic::temporary_for(path).map_err(io)?;
-    tmp.as_file().set_len(file_len).map_err(io)?;
+    crate::atomic::allocate(tmp.as_file(), file_len).map_err(io)?;
     // SAFETY: the file is our own new temporary file, which nobody else
     // writes or truncates while it is mapped.
     let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;

@@ -152,6 +152,13 @@ fn first_error_line(text: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    // A write past the file size limit (`ulimit -f`) is then an error (EFBIG)
+    // that names the file, not a signal that kills the run.
+    #[cfg(unix)]
+    // SAFETY: setting a signal to be ignored, before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
     // What is still buffered must reach stdout too, or the run failed.
     let outcome = run(&games).and_then(|code| {

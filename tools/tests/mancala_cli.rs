@@ -554,3 +554,63 @@ fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
     ]);
     common::assert_one_line_error(&out, "expected");
 }
+
+#[test]
+fn a_file_size_limit_is_an_error_not_a_signal() {
+    // Under a 1 MiB file size limit (`ulimit -f`) the 30 MB table cannot be
+    // written: a one-line error naming the file, not SIGXFSZ, and no file
+    // left behind.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.tab");
+    for extra in [&["--out-of-core"][..], &["--values-only"], &[]] {
+        let script = format!(
+            "ulimit -f 1024 && exec \"$0\" build ioiwari --pits 9 --cap 5 -o {} {}",
+            file.display(),
+            extra.join(" ")
+        );
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script, env!("CARGO_BIN_EXE_tabula")])
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, "File too large");
+        assert!(
+            stderr(&out).contains(&file.display().to_string()),
+            "{}",
+            stderr(&out)
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "{extra:?}: {left:?}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_an_error_before_an_out_of_core_build_not_a_sigbus() {
+    // A 4 MiB tmpfs, mounted in a private mount namespace, which needs root
+    // (CI runs as root). Writing through the map of a sparse file on a full
+    // disk faults (SIGBUS); the file's blocks are reserved first instead.
+    // SAFETY: geteuid only reads the process's credentials.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.tab");
+    for extra in ["--out-of-core", "--values-only"] {
+        let script = format!(
+            "mount -t tmpfs -o size=4m tmpfs {dir} && exec \"$0\" build ioiwari --pits 9 --cap 5 -o {file} {extra}",
+            dir = dir.path().display(),
+            file = file.display(),
+        );
+        let out = std::process::Command::new("unshare")
+            .args(["--mount", "--propagation", "private", "sh", "-c", &script])
+            .arg(env!("CARGO_BIN_EXE_tabula"))
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, "No space left on device");
+        assert!(
+            stderr(&out).contains(&file.display().to_string()),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
