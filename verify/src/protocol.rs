@@ -18,12 +18,28 @@ pub const QUOTED_CHARS: usize = 40;
 /// Longest error message [`serve`] writes, in characters.
 pub const MAX_ERROR_CHARS: usize = 200;
 
-/// `text`, or its first `max` characters and `…` if it is longer.
+/// `text`, or its first `max` characters and `…` if it is longer, with
+/// control characters escaped, so that a message stays one printable line.
 fn cut(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
+    let (kept, more) = match text.char_indices().nth(max) {
+        Some((end, _)) => (&text[..end], "…"),
+        None => (text, ""),
+    };
+    let mut out: String = kept
+        .chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect();
+    out.push_str(more);
+    out
+}
+
+/// An error message as [`serve`] writes it: at most [`MAX_ERROR_CHARS`]
+/// characters, control characters escaped.
+pub fn error_text(message: &str) -> String {
+    cut(message, MAX_ERROR_CHARS)
 }
 
 /// At most [`QUOTED_CHARS`] characters of `text` (and `…`), to quote it in an error.
@@ -263,10 +279,7 @@ fn answer(
         Ok(Reply::Silent) => (None, false),
         Ok(Reply::Last(answer)) => (answer, true),
         Err(message) if stop_on_error => return Err(DialogueError::Refused(message)),
-        Err(message) => (
-            Some(format!("error: {}", cut(&message, MAX_ERROR_CHARS))),
-            false,
-        ),
+        Err(message) => (Some(format!("error: {}", error_text(&message))), false),
     };
     if let Some(answer) = answer {
         writeln!(output, "{answer}")?;
@@ -368,6 +381,23 @@ mod tests {
             vec!["error: request line longer than 65536 bytes", "3", "0"]
         );
         assert_eq!(longest, MAX_REQUEST);
+    }
+
+    #[test]
+    fn serve_errors_escape_control_characters() {
+        // A handler that quotes the request raw, as a game's parser may.
+        let input = "bestMove A\x1b[31m1\0 x\x07\n".as_bytes();
+        let mut output = Vec::new();
+        serve(input, &mut output, |line| {
+            Err(format!("'{line}' is not a square"))
+        })
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        assert_eq!(
+            text,
+            "error: 'bestMove A\\u{1b}[31m1\\u{0} x\\u{7}' is not a square\n"
+        );
+        assert_eq!(excerpt("a\tb"), "a\\tb");
     }
 
     #[test]

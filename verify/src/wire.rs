@@ -118,20 +118,7 @@ pub trait Wire<G: Game>: Send {
 /// At most 40 characters of untrusted text, for error messages; control
 /// characters are escaped, so that a message stays one printable line.
 pub fn short(text: &str) -> String {
-    let text = text.trim();
-    let (kept, cut) = match text.char_indices().nth(40) {
-        Some((cut, _)) => (&text[..cut], "…"),
-        None => (text, ""),
-    };
-    let mut out: String = kept
-        .chars()
-        .map(|c| match c.is_control() {
-            true => c.escape_default().to_string(),
-            false => c.to_string(),
-        })
-        .collect();
-    out.push_str(cut);
-    out
+    crate::protocol::excerpt(text.trim())
 }
 
 /// The player side of a dialogue: an agent behind a wire.

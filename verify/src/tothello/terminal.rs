@@ -7,7 +7,7 @@
 //! again instead of losing the game, which is why the seat is its own
 //! [`Player`] rather than a [`crate::seat::Remote`].
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::{Arc, Mutex};
 
 use tabula_solver::tothello::search::SCALE;
@@ -16,6 +16,7 @@ use tabula_solver::{Seat, Turn};
 
 use crate::agent::Agent;
 use crate::arena::play_game;
+use crate::protocol::{MAX_REQUEST, error_text};
 use crate::seat::{Clock, Failure, FaultKind, Local, Player};
 use crate::tournament::{Purpose, stream};
 use crate::wire::{Incoming, Wire};
@@ -166,12 +167,25 @@ impl<R: BufRead, W: Write> Player<Position> for TerminalSeat<R, W> {
         loop {
             let prompt = self.wire.move_request(view);
             self.write(&prompt)?;
-            let mut line = String::new();
-            match self.input.read_line(&mut line) {
+            // At most a request's length: a line without end (`< /dev/zero`)
+            // must not fill the memory.
+            let mut line = Vec::new();
+            let limit = MAX_REQUEST as u64 + 1;
+            match (&mut self.input).take(limit).read_until(b'\n', &mut line) {
                 Ok(0) => return Err(self.fail(Stop::InputEnded)),
                 Ok(_) => {}
                 Err(e) => return Err(self.fail(Stop::Io(e))),
             }
+            if line.len() > MAX_REQUEST && line.last() != Some(&b'\n') {
+                if let Err(e) = self.input.skip_until(b'\n') {
+                    return Err(self.fail(Stop::Io(e)));
+                }
+                self.write(&format!(
+                    "illegal move: line longer than {MAX_REQUEST} bytes\n"
+                ))?;
+                continue;
+            }
+            let line = String::from_utf8_lossy(&line);
             let text = line.trim();
             if text.eq_ignore_ascii_case("quit") {
                 return Err(self.fail(Stop::Quit));
@@ -182,7 +196,7 @@ impl<R: BufRead, W: Write> Player<Position> for TerminalSeat<R, W> {
                     self.pos.apply(mv);
                     return Ok(mv);
                 }
-                Err(e) => self.write(&format!("illegal move: {e}\n"))?,
+                Err(e) => self.write(&format!("illegal move: {}\n", error_text(&e)))?,
             }
         }
     }
@@ -299,6 +313,23 @@ pub fn play_terminal(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_endless_line_is_refused_without_being_kept_or_echoed() {
+        let long = io::repeat(b'a').take(10 * MAX_REQUEST as u64);
+        let input = io::BufReader::new(long.chain(&b"\nZ9\nquit\n"[..]));
+        let mut output = Vec::new();
+        let start = Position::start();
+        let end = play_terminal(input, &mut output, start, Color::Black, 1, 0).unwrap();
+        assert!(matches!(end, TerminalEnd::Quit));
+        let text = String::from_utf8(output).unwrap();
+        assert!(
+            text.contains("illegal move: line longer than 65536 bytes\n"),
+            "{text}"
+        );
+        assert!(text.contains("illegal move: 'Z9' is not a move"), "{text}");
+        assert!(text.len() < 4096, "{} bytes", text.len());
+    }
 
     #[test]
     fn the_terminal_wire_shows_the_board_once_and_checks_answers() {
