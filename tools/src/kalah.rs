@@ -342,6 +342,12 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             sets.push(args.rules.rules(m, n)?);
         }
     }
+    // The search's table: 2^bits slots of 16 bytes.
+    crate::common::check_memory(
+        16u64 << args.table_bits,
+        &format!("--table-bits {}", args.table_bits),
+        "lower --table-bits",
+    )?;
     let progress = bar(sets.len(), "variants solved");
     let mut rows = Vec::new();
     for rules in &sets {

@@ -10,6 +10,7 @@ use tabula_solver::retrograde::{self, Images};
 use tabula_tables::Records;
 use tabula_tables::typed::{self, Tabulated};
 
+use crate::common::check_memory;
 use crate::out::outln;
 use crate::progress::bar;
 
@@ -80,7 +81,7 @@ impl BuildMode {
             let images = match self.images {
                 Some(ImagesArg::WhenSolved) => Images::WhenSolved,
                 Some(ImagesArg::LastPass) => Images::LastPass,
-                None => match available_memory() {
+                None => match crate::common::available_memory() {
                     Some(bytes) if table_bytes <= bytes / 2 => Images::WhenSolved,
                     _ => Images::LastPass,
                 },
@@ -117,57 +118,11 @@ fn check_memory_for_in_memory_build(
 ) -> anyhow::Result<()> {
     // The solution, then the encoded records beside it while the file is written.
     let needed = entries.saturating_mul(retrograde::SOLVE_BYTES_PER_STATE + record_size as u64);
-    match available_memory() {
-        Some(available) if needed > available => anyhow::bail!(
-            "an in-memory build of {what} needs at least {:.1} GiB, but {:.1} GiB is available: \
-             build with --out-of-core, or lower --max-boards",
-            gib(needed),
-            gib(available)
-        ),
-        _ => Ok(()),
-    }
-}
-
-fn gib(bytes: u64) -> f64 {
-    bytes as f64 / f64::from(1u32 << 30)
-}
-
-/// The memory available for new work, in bytes, if the kernel says: its
-/// `MemAvailable`, or this process's memory cgroup limit if lower (as under
-/// Slurm, or `docker --memory`).
-fn available_memory() -> Option<u64> {
-    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let available = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
-    Some(cgroup_memory_limit().map_or(available, |limit| limit.min(available)))
-}
-
-/// This process's memory cgroup limit (cgroup v2 `memory.max`, or v1
-/// `memory.limit_in_bytes`), if it has one.
-fn cgroup_memory_limit() -> Option<u64> {
-    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    groups.lines().filter_map(limit_file).find_map(|file| {
-        let text = std::fs::read_to_string(file).ok()?;
-        // "max" (v2) and v1's huge "no limit" value both mean no limit.
-        text.trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|&bytes| bytes < 1 << 60)
-    })
-}
-
-/// The file holding the memory limit of the cgroup named by a line of
-/// `/proc/self/cgroup` ("ID:CONTROLLERS:PATH"), if the line names one.
-fn limit_file(line: &str) -> Option<String> {
-    let mut fields = line.splitn(3, ':');
-    let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
-    match controllers {
-        "" => Some(format!("/sys/fs/cgroup{path}/memory.max")),
-        c if c.split(',').any(|c| c == "memory") => {
-            Some(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"))
-        }
-        _ => None,
-    }
+    check_memory(
+        needed,
+        &format!("an in-memory build of {what}"),
+        "build with --out-of-core, or lower --max-boards",
+    )
 }
 
 /// Builds `game`'s table with every rank of the MPI job; `Some(ranks)` on

@@ -114,3 +114,32 @@ fn a_path_is_named_once_in_a_message() {
         assert_eq!(stderr(&out).matches(path).count(), 1, "{}", stderr(&out));
     }
 }
+
+#[test]
+fn options_that_need_more_memory_than_allowed_are_refused() {
+    // Under `ulimit -v` (2 GiB of address space) the tables asked for cannot
+    // be allocated: a one-line error, not an abort on allocation.
+    for (args, problem) in [
+        (
+            "sweep kalah --pits 1 --seeds 1 --table-bits 30",
+            "--table-bits 30 needs at least 16.0 GiB, but",
+        ),
+        (
+            "verify tothello --openings 1 --depths 1 --exact 4 --table-bits 28",
+            "--table-bits 28 on",
+        ),
+        (
+            "build ioiwari --pits 11 --cap 5 --max-boards 1000000000 -o t.tab",
+            "an in-memory build of 362797056 boards needs at least",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = std::process::Command::new("sh")
+            .current_dir(dir.path())
+            .args(["-c", &format!("ulimit -v 2000000 && exec \"$0\" {args}")])
+            .arg(env!("CARGO_BIN_EXE_tabula"))
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, problem);
+    }
+}
