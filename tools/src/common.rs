@@ -555,7 +555,7 @@ fn address_space_left() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
     let used = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
-    Some((limit.rlim_cur as u64).saturating_sub(used))
+    Some(limit.rlim_cur.saturating_sub(used))
 }
 
 /// This process's memory cgroup limit (cgroup v2 `memory.max`, or v1
@@ -583,5 +583,28 @@ fn limit_file(line: &str) -> Option<String> {
             Some(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"))
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::limit_file;
+
+    #[test]
+    fn cgroup_lines_name_their_memory_limit_files() {
+        assert_eq!(
+            limit_file("0::/user.slice/job_42").as_deref(),
+            Some("/sys/fs/cgroup/user.slice/job_42/memory.max")
+        );
+        assert_eq!(
+            limit_file("4:memory:/slurm/uid_0/job_7").as_deref(),
+            Some("/sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes")
+        );
+        assert_eq!(
+            limit_file("7:cpuacct,memory:/a").as_deref(),
+            Some("/sys/fs/cgroup/memory/a/memory.limit_in_bytes")
+        );
+        assert_eq!(limit_file("3:cpuset:/"), None);
+        assert_eq!(limit_file("garbage"), None);
     }
 }

@@ -169,26 +169,3 @@ fn distributed<T: Tabulated>(
          (with an MPI library and libclang installed; see the README)"
     )
 }
-
-#[cfg(test)]
-mod tests {
-    use super::limit_file;
-
-    #[test]
-    fn cgroup_lines_name_their_memory_limit_files() {
-        assert_eq!(
-            limit_file("0::/user.slice/job_42").as_deref(),
-            Some("/sys/fs/cgroup/user.slice/job_42/memory.max")
-        );
-        assert_eq!(
-            limit_file("4:memory:/slurm/uid_0/job_7").as_deref(),
-            Some("/sys/fs/cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes")
-        );
-        assert_eq!(
-            limit_file("7:cpuacct,memory:/a").as_deref(),
-            Some("/sys/fs/cgroup/memory/a/memory.limit_in_bytes")
-        );
-        assert_eq!(limit_file("3:cpuset:/"), None);
-        assert_eq!(limit_file("garbage"), None);
-    }
-}
