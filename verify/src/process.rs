@@ -705,9 +705,10 @@ impl ExternalPlayer {
         }
     }
 
-    /// After end of output: an exit if the child ended within [`EXIT_WAIT`],
-    /// else a closed output (the child runs on until the drop kills it).
-    fn exit_error(&mut self) -> PlayerError {
+    /// After end of output, or a broken pipe to its input: an exit if the
+    /// child ended within [`EXIT_WAIT`], else `otherwise` (the child runs on
+    /// until the drop kills it).
+    fn exit_error(&mut self, otherwise: PlayerError) -> PlayerError {
         let deadline = Instant::now() + EXIT_WAIT;
         loop {
             if let Some(status) = self.exit_status() {
@@ -729,7 +730,7 @@ impl ExternalPlayer {
                 };
             }
             if Instant::now() >= deadline {
-                return PlayerError::ClosedOutput;
+                return otherwise;
             }
             thread::sleep(Duration::from_millis(5));
         }
@@ -750,7 +751,11 @@ impl Peer for ExternalPlayer {
         data.push(b'\n');
         match write_by(stdin, &data, deadline) {
             Ok(()) => Ok(()),
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(self.exit_error()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                // Later requests fail at once, without another wait.
+                self.stdin = None;
+                Err(self.exit_error(PlayerError::ClosedInput))
+            }
             Err(e) if e.kind() == io::ErrorKind::TimedOut => Err(PlayerError::TimedOut),
             Err(e) => Err(PlayerError::Io(e)),
         }
@@ -759,7 +764,7 @@ impl Peer for ExternalPlayer {
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
         match self.output.next(deadline)? {
             Some(line) => Ok(line),
-            None => Err(self.exit_error()),
+            None => Err(self.exit_error(PlayerError::ClosedOutput)),
         }
     }
 }
@@ -825,6 +830,20 @@ mod tests {
         player.send_line("two").unwrap();
         assert_eq!(player.recv_line(soon()).unwrap(), "got two");
         assert!(player.finish(Duration::from_secs(5)));
+    }
+
+    #[test]
+    fn a_player_that_closes_its_input_but_runs_on_is_said_to_have_closed_its_input() {
+        // It answers after closing its stdin, so the next request meets no reader.
+        let mut player =
+            ExternalPlayer::spawn("read x; exec 0<&-; echo ready; exec sleep 100000").unwrap();
+        player.send_line("hello").unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "ready");
+        let error = player.send_line("again").unwrap_err();
+        assert!(matches!(error, PlayerError::ClosedInput), "{error}");
+        // Later requests fail the same way at once.
+        let error = player.send_line("more").unwrap_err();
+        assert!(matches!(error, PlayerError::ClosedInput), "{error}");
     }
 
     #[test]
