@@ -11,7 +11,7 @@ use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
 use tabula_verify::tothello::{
-    Player, TerminalEnd, TournamentConfig, answer, play_terminal, referee_best_move,
+    Answerer, Player, TerminalEnd, TournamentConfig, answer, play_terminal, referee_best_move,
     run_tournament, test_cases,
 };
 
@@ -290,9 +290,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         Some(command) => {
             let mut player = ExternalPlayer::spawn_with(command, stderr_mode(args.player_stderr))?;
             let progress = bar(cases.len(), "cases");
-            let report = referee_best_move(&cases, &mut player, timeout, &mut record, &|done| {
-                progress.set_position(done as u64)
-            });
+            let report = referee_best_move(
+                &cases,
+                &mut player,
+                Answerer::Program,
+                timeout,
+                &mut record,
+                &|done| progress.set_position(done as u64),
+            );
             progress.finish_and_clear();
             player.finish(Duration::from_millis(500));
             report
@@ -303,6 +308,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             referee_best_move(
                 &cases,
                 &mut peer as &mut dyn Peer,
+                Answerer::Person,
                 timeout,
                 &mut record,
                 &|_| {},

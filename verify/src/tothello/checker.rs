@@ -137,15 +137,27 @@ pub struct CheckReport {
     pub fault: Option<String>,
 }
 
+/// Who answers the checker's requests, which says what lines already waiting
+/// after an answer mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answerer {
+    /// A program: a line nobody asked for yet is unsolicited (it runs ahead).
+    Program,
+    /// A person, or a file piped in: lines typed ahead wait their turn.
+    Person,
+}
+
 /// Sends every case to `peer` and compares its answers with ours.
 ///
 /// Each answer must come within `timeout` of its request. Every line is passed
 /// to `log` (`>` sent, `<` received), and `progress` hears how many cases are
 /// done. A dead or silent peer stops the check, and so do [`MAX_WRONG`] wrong
-/// or unsolicited answers (lines already waiting when an answer was read).
+/// or unsolicited answers (a program's lines already waiting when an answer
+/// was read).
 pub fn referee_best_move(
     cases: &[Case],
     peer: &mut dyn Peer,
+    answerer: Answerer,
     timeout: Option<Duration>,
     log: &mut dyn FnMut(&str),
     progress: Progress<'_>,
@@ -184,7 +196,9 @@ pub fn referee_best_move(
             });
         }
         // A line already waiting answers nothing: the program runs ahead.
-        while report.failures.len() + report.unsolicited.len() < MAX_WRONG {
+        while answerer == Answerer::Program
+            && report.failures.len() + report.unsolicited.len() < MAX_WRONG
+        {
             match peer.recv_line(Some(Instant::now())) {
                 Ok(extra) => {
                     log(&format!("< {extra}"));
@@ -275,15 +289,53 @@ mod tests {
         let cases = test_cases(50, 1);
         let mut lines = 0;
         let mut good = InProcess::new(None, 0);
-        let report = referee_best_move(&cases, &mut good, None, &mut |_| lines += 1, &|_| {});
+        let report = referee_best_move(
+            &cases,
+            &mut good,
+            Answerer::Program,
+            None,
+            &mut |_| lines += 1,
+            &|_| {},
+        );
         assert_eq!((report.passed, report.failures.len()), (52, 0));
         assert_eq!(lines, 104);
         assert!(report.fault.is_none() && report.unsolicited.is_empty());
         let mut bad = InProcess::new(Some(7), 0);
-        let report = referee_best_move(&cases, &mut bad, None, &mut |_| {}, &|_| {});
+        let report = referee_best_move(
+            &cases,
+            &mut bad,
+            Answerer::Program,
+            None,
+            &mut |_| {},
+            &|_| {},
+        );
         assert_eq!(report.passed, 51);
         assert_eq!(report.failures[0].request, cases[7].request);
         assert_eq!(report.failures[0].got, "0");
+    }
+
+    #[test]
+    fn a_persons_answers_piped_ahead_are_read_in_turn_and_the_end_is_seen() {
+        use crate::process::StreamPeer;
+        let cases = test_cases(3, 1);
+        // The right answers to the first four of five cases, all at once.
+        let answers: String = cases[..4]
+            .iter()
+            .map(|c| format!("{}\n", c.expected))
+            .collect();
+        let mut peer = StreamPeer::for_person(std::io::Cursor::new(answers), std::io::sink());
+        let report = referee_best_move(
+            &cases,
+            &mut peer,
+            Answerer::Person,
+            None,
+            &mut |_| {},
+            &|_| {},
+        );
+        assert_eq!(report.passed, 4);
+        assert!(report.unsolicited.is_empty() && report.failures.is_empty());
+        let fault = report.fault.expect("the input ended");
+        assert!(fault.contains("closed its output"), "{fault}");
     }
 
     #[test]
@@ -292,7 +344,14 @@ mod tests {
         // Three extra lines after every answer, like `yes 16`.
         let mut runaway = InProcess::new(None, 3);
         let mut lines = 0;
-        let report = referee_best_move(&cases, &mut runaway, None, &mut |_| lines += 1, &|_| {});
+        let report = referee_best_move(
+            &cases,
+            &mut runaway,
+            Answerer::Program,
+            None,
+            &mut |_| lines += 1,
+            &|_| {},
+        );
         assert_eq!(
             report.fault.as_deref(),
             Some("10 wrong or unsolicited answers")

@@ -14,7 +14,8 @@ pub mod wire;
 
 pub use agents::{Player, TothelloAgent};
 pub use checker::{
-    Case, CheckReport, Failure, MAX_WRONG, random_valid_board, referee_best_move, test_cases,
+    Answerer, Case, CheckReport, Failure, MAX_WRONG, random_valid_board, referee_best_move,
+    test_cases,
 };
 pub use terminal::{TerminalEnd, TerminalWire, play_terminal};
 pub use tournament::{PairResult, TournamentConfig, TournamentReport, opening, run_tournament};
