@@ -315,28 +315,40 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             )
         }
     };
-    log.finish()?;
+    // The result lines, also kept in the transcript after the dialogue.
+    let mut lines = Vec::new();
     for failure in report.failures.iter().take(10) {
-        outln!(
+        lines.push(format!(
             "wrong: {} -> got '{}', expected {}",
-            failure.request,
-            failure.got,
-            failure.expected
-        )?;
+            failure.request, failure.got, failure.expected
+        ));
     }
     if report.failures.len() > 10 {
-        outln!("... and {} more wrong answers", report.failures.len() - 10)?;
+        lines.push(format!(
+            "... and {} more wrong answers",
+            report.failures.len() - 10
+        ));
     }
     if let Some(first) = report.unsolicited.first() {
-        outln!(
+        lines.push(format!(
             "unsolicited: {} lines answering no request (the first: '{first}')",
             report.unsolicited.len()
-        )?;
+        ));
     }
     if let Some(fault) = &report.fault {
-        outln!("stopped: {fault}")?;
+        lines.push(format!("stopped: {fault}"));
     }
-    outln!("passed {} of {} cases", report.passed, report.cases)?;
+    lines.push(format!(
+        "passed {} of {} cases",
+        report.passed, report.cases
+    ));
+    for line in &lines {
+        log.line(line);
+    }
+    log.finish()?;
+    for line in &lines {
+        outln!("{line}")?;
+    }
     Ok(if report.passed == report.cases {
         ExitCode::SUCCESS
     } else {

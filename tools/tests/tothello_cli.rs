@@ -123,12 +123,27 @@ fn referee_passes_our_server_and_catches_a_wrong_program() {
     assert_eq!(text.trim(), "passed 302 of 302 cases");
 
     let wrong = "while read line; do echo 16; done";
-    let out = run(&["referee", "tothello", "--player", wrong, "--cases", "20"]);
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.txt");
+    let out = run(&[
+        "referee",
+        "tothello",
+        "--player",
+        wrong,
+        "--cases",
+        "20",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     // The first example's answer is 16, the second's 11.
     assert!(text.contains("-> got '16', expected 11"), "{text}");
     assert!(!text.contains("passed 22 of 22"), "{text}");
+    // The transcript ends with the same result lines, after the dialogue.
+    let kept = std::fs::read_to_string(&transcript).unwrap();
+    assert!(kept.starts_with("> bestMove "), "{kept}");
+    assert!(kept.ends_with(&text), "{kept}");
 }
 
 #[test]
