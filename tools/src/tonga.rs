@@ -128,11 +128,18 @@ pub struct VerifyArgs {
 }
 
 fn read_stdin() -> anyhow::Result<String> {
-    let mut text = String::new();
+    // A 16x16 board is under 1 KiB: a megabyte is no board, and endless
+    // input (`< /dev/zero`) must not fill the memory.
+    const MAX_INPUT: u64 = 1 << 20;
+    let mut bytes = Vec::new();
     io::stdin()
-        .read_to_string(&mut text)
+        .take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
         .context("reading stdin")?;
-    Ok(text)
+    if bytes.len() as u64 > MAX_INPUT {
+        bail!("stdin: more than {MAX_INPUT} bytes, too long for a board");
+    }
+    String::from_utf8(bytes).context("stdin: not UTF-8 text")
 }
 
 /// No arguments: the board comes on stdin.

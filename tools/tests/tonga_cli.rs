@@ -33,6 +33,10 @@ fn score_rejects_bad_boards() {
     assert_one_line_error(&out, "'X'");
     let out = run_with_input(&["tonga", "score"], "4\nWWBB\n");
     assert_one_line_error(&out, "expected 4 board rows");
+    // Endless input is cut at a megabyte, not read into memory whole.
+    let long = ".".repeat((1 << 20) + 1);
+    let out = run_with_input(&["tonga", "score"], &long);
+    assert_one_line_error(&out, "stdin: more than 1048576 bytes");
 }
 
 #[test]
