@@ -489,6 +489,11 @@ impl Span {
     pub fn values(self) -> std::ops::RangeInclusive<u32> {
         self.first..=self.last
     }
+
+    /// How many values.
+    pub fn len(self) -> u64 {
+        u64::from(self.last - self.first) + 1
+    }
 }
 
 /// Parses `a..b` (inclusive, `a <= b`) or a single number.

@@ -527,6 +527,19 @@ pub struct SweepArgs {
 
 /// One row per parameter set of the ranges.
 pub fn sweep(args: SweepArgs) -> Outcome {
+    // Each combination is looked at, even those that make no game.
+    const MAX_COMBINATIONS: u64 = 1_000_000;
+    let spans = [args.pits, args.cap, args.beads, args.low, args.high];
+    let combinations = spans
+        .iter()
+        .map(|s| s.len())
+        .fold(1u64, u64::saturating_mul);
+    if combinations > MAX_COMBINATIONS {
+        bail!(
+            "--pits, --cap, --beads, --low and --high make {combinations} combinations, \
+             more than {MAX_COMBINATIONS}: narrow them (a ring holds at most pits × cap beads)"
+        );
+    }
     let small = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
     let mut sets = Vec::new();
     let (mut no_game, mut too_large) = (0usize, Vec::new());

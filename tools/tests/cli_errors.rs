@@ -45,6 +45,19 @@ fn clap_errors_are_one_line() {
             "goes to a file, not stdout",
         ),
         (
+            &[
+                "sweep",
+                "ioiwari",
+                "--pits",
+                "5",
+                "--cap",
+                "4",
+                "--beads",
+                "0..4294967295",
+            ],
+            "make 4294967296 combinations, more than 1000000",
+        ),
+        (
             &["build"],
             "'tabula build' requires a subcommand but one was not provided [subcommands: ioiwari, kalah,",
         ),
