@@ -54,7 +54,7 @@ pub struct QueryArgs {
     #[command(flatten)]
     position: PositionArgs,
     /// Plies of heuristic search when too many squares are empty to solve.
-    #[arg(long, default_value_t = DEPTH)]
+    #[arg(long, default_value_t = DEPTH, value_parser = clap::value_parser!(u8).range(1..=64))]
     depth: u8,
     /// Solve exactly when at most this many squares are empty.
     #[arg(long, default_value_t = EXACT, value_parser = clap::value_parser!(u32).range(0..=64))]
@@ -70,7 +70,7 @@ pub struct PlayArgs {
     #[arg(long, visible_alias = "colour", default_value = "Black")]
     color: String,
     /// Plies the computer searches before the endgame.
-    #[arg(long, default_value_t = DEPTH)]
+    #[arg(long, default_value_t = DEPTH, value_parser = clap::value_parser!(u8).range(1..=64))]
     depth: u8,
     /// Empty squares from which the computer plays perfectly.
     #[arg(long, default_value_t = EXACT, value_parser = clap::value_parser!(u32).range(0..=64))]
@@ -212,8 +212,8 @@ fn squares(mask: u64) -> String {
 /// Prints bestMove and the solver's verdict for a position.
 pub fn query(args: QueryArgs) -> Outcome {
     let pos = parse_position(&args.position)?;
-    outln!("{pos}")?;
     let best = best_move(&pos.board, pos.to_move).context("bestMove")?;
+    outln!("{pos}")?;
     outln!(
         "bestMove: {} pieces, at {}",
         best.pieces,

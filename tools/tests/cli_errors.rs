@@ -58,6 +58,10 @@ fn clap_errors_are_one_line() {
             "make 4294967296 combinations, more than 1000000",
         ),
         (
+            &["query", "tothello", "--depth", "0"],
+            "invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=64",
+        ),
+        (
             &["build"],
             "'tabula build' requires a subcommand but one was not provided [subcommands: ioiwari, kalah,",
         ),
