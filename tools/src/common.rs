@@ -55,8 +55,8 @@ pub fn output_file(text: &str) -> Result<OutputFile, String> {
 /// Checks every output of the command line before any work starts, so that a
 /// long run does not fail at its end: each file can be written (it is absent
 /// or a regular file, its directory exists and takes new files), and no two
-/// outputs name the same file, or both stdout. An output other than `--json`
-/// on stdout (`--log -`) sends the report's lines to stderr.
+/// outputs name the same file, or both stdout. A game log or transcript on
+/// stdout (`--log -`) sends the report's lines to stderr.
 ///
 /// Outputs are the arguments parsed by [`output_path`] and [`output_file`],
 /// found in `matches` whatever the verb.
@@ -97,8 +97,9 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
             }
         }
         seen.push((label, same));
-        if path.is_none() && id != "json" {
-            // `--json -` replaces the report; a log on stdout runs beside it.
+        if path.is_none() && matches!(id, "log" | "transcript") {
+            // Other outputs on stdout replace the report (`--json -`); a log
+            // runs beside it, written as the games end.
             crate::out::report_to_stderr();
         }
     }
