@@ -1,6 +1,7 @@
 //! `tabula replay LOG -o replay.html`: logged games as one self-contained page.
 
-use std::path::PathBuf;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -33,6 +34,13 @@ pub struct ReplayArgs {
 
 /// Replays every game of the log through the rules and writes the page.
 pub fn replay(args: ReplayArgs) -> Outcome {
+    if same_file(&args.log, &args.output) {
+        bail!(
+            "{} and --output {}: the page would overwrite its own log",
+            args.log.display(),
+            args.output.display()
+        );
+    }
     let text =
         std::fs::read_to_string(&args.log).with_context(|| args.log.display().to_string())?;
     let mut lines =
@@ -55,4 +63,12 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         .with_context(|| args.output.display().to_string())?;
     outln!("wrote {} ({} games)", args.output.display(), games.len())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `a` and `b` name one existing file (a hard link or another spelling included).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
 }

@@ -287,3 +287,25 @@ fn stdout_carrying_a_dialogue_takes_no_log() {
         common::assert_one_line_error(&out, &format!("{option} -: stdout carries the dialogue"));
     }
 }
+
+#[test]
+fn replay_refuses_to_overwrite_its_own_log() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    let log = dir.path().join("g.jsonl");
+    let log = log.to_str().unwrap();
+    let out = run(&["referee", "nim", "--agent", "random", "--log", log]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let before = fs::read(log).unwrap();
+    let link = dir.path().join("link.jsonl");
+    fs::hard_link(log, &link).unwrap();
+    let again = dir.path().join("sub/../g.jsonl");
+    for output in [log, again.to_str().unwrap(), link.to_str().unwrap()] {
+        let out = run(&["replay", log, "-o", output]);
+        common::assert_one_line_error(
+            &out,
+            &format!("{log} and --output {output}: the page would overwrite its own log"),
+        );
+        assert_eq!(fs::read(log).unwrap(), before, "{output}");
+    }
+}
