@@ -1,10 +1,12 @@
 //! `tabula replay LOG -o replay.html`: logged games as one self-contained page.
 
-use std::os::unix::fs::MetadataExt;
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::Read;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use tabula_verify::record::read_log;
 use tabula_verify::replay::{page, show};
@@ -34,15 +36,15 @@ pub struct ReplayArgs {
 
 /// Replays every game of the log through the rules and writes the page.
 pub fn replay(args: ReplayArgs) -> Outcome {
-    if same_file(&args.log, &args.output) {
+    let (file, metadata) = open_log(&args.log)?;
+    if same_file(&metadata, &args.output) {
         bail!(
             "{} and --output {}: the page would overwrite its own log",
             args.log.display(),
             args.output.display()
         );
     }
-    let text =
-        std::fs::read_to_string(&args.log).with_context(|| args.log.display().to_string())?;
+    let text = read_capped(file, &metadata, &args.log)?;
     let mut lines =
         read_log(&text).with_context(|| format!("{}: not a game log", args.log.display()))?;
     if lines.is_empty() {
@@ -65,10 +67,50 @@ pub fn replay(args: ReplayArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Whether `a` and `b` name one existing file (a hard link or another spelling included).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::metadata(a), std::fs::metadata(b)) {
-        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
-        _ => false,
+/// The most of a log that is read: a bigger one is refused rather than read
+/// until memory runs out.
+const MAX_LOG_BYTES: u64 = 1 << 30;
+
+/// Opens the log, which must be a regular file.
+fn open_log(path: &Path) -> anyhow::Result<(File, Metadata)> {
+    let name = || path.display().to_string();
+    // Without blocking, so that a FIFO is refused instead of waited on.
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(name)?;
+    let metadata = file.metadata().with_context(name)?;
+    if !metadata.is_file() {
+        bail!("{}: not a regular file", path.display());
     }
+    Ok((file, metadata))
+}
+
+/// Reads the log as text, refusing one over [`MAX_LOG_BYTES`].
+fn read_capped(file: File, metadata: &Metadata, path: &Path) -> anyhow::Result<String> {
+    let too_big = || {
+        anyhow!(
+            "{}: the log is over 1 GiB; refusing to read it",
+            path.display()
+        )
+    };
+    if metadata.len() > MAX_LOG_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    // `take` holds the cap even when the file grows while it is read.
+    file.take(MAX_LOG_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| path.display().to_string())?;
+    if bytes.len() as u64 > MAX_LOG_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow!("{}: not a game log: not UTF-8 text", path.display()))
+}
+
+/// Whether `output` is the file of `log` (another spelling or a hard link included).
+fn same_file(log: &Metadata, output: &Path) -> bool {
+    std::fs::metadata(output).is_ok_and(|out| (out.dev(), out.ino()) == (log.dev(), log.ino()))
 }

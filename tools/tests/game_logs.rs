@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{stderr, stdout, tabula};
+use common::{assert_one_line_error, output_or_kill, stderr, stdout, tabula};
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as Reversi;
 use tabula_solver::{dominoes, ioiwari, tonga, tothello};
@@ -273,6 +273,37 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn replay_reads_only_a_regular_file_of_at_most_1_gib() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("replay.html");
+    let fifo = dir.path().join("fifo");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // A sparse file: over the cap without taking the disk.
+    let big = dir.path().join("big.jsonl");
+    let file = std::fs::File::create(&big).unwrap();
+    file.set_len((1 << 30) + 1).unwrap();
+    for (log, problem) in [
+        (Path::new("/dev/null"), "not a regular file"),
+        (fifo.as_path(), "not a regular file"),
+        (dir.path(), "not a regular file"),
+        (big.as_path(), "the log is over 1 GiB"),
+    ] {
+        let out = output_or_kill(
+            tabula().arg("replay").arg(log).arg("-o").arg(&page),
+            std::time::Duration::from_secs(30),
+        )
+        .unwrap()
+        .unwrap_or_else(|| panic!("replay {} hangs", log.display()));
+        assert_one_line_error(&out, &format!("{}: {problem}", log.display()));
+    }
+    assert!(!page.exists());
 }
 
 #[test]
