@@ -45,11 +45,13 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         );
     }
     let text = read_capped(file, &metadata, &args.log)?;
-    let mut lines =
+    let lines =
         read_log(&text).with_context(|| format!("{}: not a game log", args.log.display()))?;
     if lines.is_empty() {
         bail!("{}: the log holds no game", args.log.display());
     }
+    // Each game keeps its index in the log, which its errors name.
+    let mut lines: Vec<_> = lines.into_iter().enumerate().collect();
     if let Some(k) = args.game {
         if k >= lines.len() {
             bail!("--game {k}: the log has {} games", lines.len());
@@ -58,7 +60,6 @@ pub fn replay(args: ReplayArgs) -> Outcome {
     }
     let games = lines
         .iter()
-        .enumerate()
         .map(|(k, line)| show(line).with_context(|| format!("game {k} of the log")))
         .collect::<anyhow::Result<Vec<_>>>()?;
     tabula_tables::atomic::write_file(&args.output, |out| out.write_all(page(&games).as_bytes()))

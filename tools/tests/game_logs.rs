@@ -275,6 +275,142 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
     );
 }
 
+/// Writes `lines` as a log at `path`.
+fn write_log(path: &Path, lines: &[GameLine]) {
+    let text: String = lines
+        .iter()
+        .map(|l| serde_json::to_string(l).unwrap() + "\n")
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+/// The scores of a Dominoes N=5 H=4 start, built without the log's checks.
+fn dominoes_scores(start: &serde_json::Value) -> Vec<f64> {
+    use tabula_solver::Game;
+    let placed = |list: &serde_json::Value| -> Vec<(u8, u8)> {
+        let list = list.as_array().unwrap().iter();
+        list.map(|t| dominoes::tiles::parse_oriented(t.as_str().unwrap(), 5).unwrap())
+            .collect()
+    };
+    let hand = |seat: usize| -> Vec<dominoes::Tile> {
+        let tiles = placed(&start["hands"][seat]).into_iter();
+        tiles.map(|(a, b)| dominoes::Tile::new(a, b)).collect()
+    };
+    let seat = |name: &str| start[name].as_u64().unwrap() as usize;
+    let game = dominoes::Match::from_parts(
+        dominoes::Rules::new(5, 4).unwrap(),
+        [&hand(0), &hand(1)],
+        &placed(&start["line"]),
+        seat("mover"),
+        seat("opener"),
+    );
+    game.scores().to_vec()
+}
+
+#[test]
+fn replay_refuses_impossible_dominoes_starts_and_faults_after_the_end() {
+    let (_, lines) = logged(&[
+        "referee", "dominoes", "--agent", "random", "--cases", "5:4", "--games", "2", "--seed", "5",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("bad.jsonl");
+    let page = dir.path().join("replay.html");
+    let refused = |bad: GameLine, problem: &str| {
+        // The tampered game is the log's second: both runs must name it so.
+        write_log(&log, &[lines[0].clone(), bad]);
+        for only in [&[][..], &["--game", "1"]] {
+            let mut command = tabula();
+            command
+                .arg("replay")
+                .arg(&log)
+                .args(only)
+                .arg("-o")
+                .arg(&page);
+            let out = command.output().unwrap();
+            assert_one_line_error(&out, &format!("game 1 of the log: {problem}"));
+        }
+    };
+    let opener = lines[1].start["opener"].as_u64().unwrap() as usize;
+    // The opener's hand emptied, no moves: over at once, scores as the start gives them.
+    let mut bad = lines[1].clone();
+    bad.start["hands"][opener] = serde_json::json!([]);
+    bad.moves.clear();
+    bad.scores = dominoes_scores(&bad.start);
+    refused(
+        bad,
+        &format!(
+            "bad start: seat {opener}, the opener, holds 0 tiles, but a deal at H=4 leaves it 3"
+        ),
+    );
+    // Four tiles of the stock added to the other hand: 8 at H=4.
+    let mut bad = lines[1].clone();
+    let start = &lines[1].start;
+    let dealt: Vec<&str> = [&start["hands"][0], &start["hands"][1], &start["line"]]
+        .iter()
+        .flat_map(|l| l.as_array().unwrap())
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    let stock = (0..5u8)
+        .flat_map(|a| (a..5).map(move |b| format!("{a}-{b}")))
+        .filter(|t| {
+            !dealt.contains(&t.as_str())
+                && !dealt.contains(&t.chars().rev().collect::<String>().as_str())
+        });
+    let other = &mut bad.start["hands"][1 - opener];
+    for tile in stock.take(4) {
+        other.as_array_mut().unwrap().push(tile.into());
+    }
+    refused(
+        bad,
+        &format!(
+            "bad start: seat {} holds 8 tiles, but a deal at H=4 leaves it 4",
+            1 - opener
+        ),
+    );
+    // The opener to move again.
+    let mut bad = lines[1].clone();
+    bad.start["mover"] = opener.into();
+    refused(
+        bad,
+        &format!("bad start: seat {opener} opened, but it is also to move"),
+    );
+    // The opening tile exchanged for a lower one of the other hand.
+    let mut bad = lines[1].clone();
+    let opening = bad.start["line"][0].clone();
+    let lower = bad.start["hands"][1 - opener][0].clone();
+    bad.start["line"][0] = lower.clone();
+    bad.start["hands"][1 - opener][0] = opening.clone();
+    refused(
+        bad,
+        &format!(
+            "bad start: the line opens with {}, but the deal's opening tile is {}",
+            lower.as_str().unwrap(),
+            opening.as_str().unwrap()
+        ),
+    );
+    // The params are another case's.
+    let mut bad = lines[1].clone();
+    bad.params = serde_json::json!({"n": 6, "h": 4});
+    refused(
+        bad,
+        "bad start: a deal of N=5 H=4, but the case's params are {\"h\":4,\"n\":6}",
+    );
+    // A fault on a game that ended by the rules (Dominoes' forfeit changes no score).
+    assert!(lines[1].fault.is_none());
+    let mut bad = lines[1].clone();
+    bad.fault = Some(tabula_verify::seat::Fault {
+        seat: 0,
+        kind: tabula_verify::seat::FaultKind::IllegalMove,
+        reason: "made up".into(),
+        ends_case: false,
+    });
+    refused(
+        bad,
+        "a fault is logged, but the game is over after its last move",
+    );
+    assert!(!page.exists());
+}
+
 #[test]
 fn replay_reads_only_a_regular_file_of_at_most_1_gib() {
     let dir = tempfile::tempdir().unwrap();

@@ -256,13 +256,28 @@ impl Notation for dominoes::Match {
                 s => Err(format!("no seat {s}")),
             }
         };
+        let (mover, opener) = (seat("mover")?, seat("opener")?);
+        check_deal(rules, &parsed, &line, mover, opener)?;
         Ok(dominoes::Match::from_parts(
             rules,
             [&parsed[0], &parsed[1]],
             &line,
-            seat("mover")?,
-            seat("opener")?,
+            mover,
+            opener,
         ))
+    }
+
+    fn check_params(&self, params: &Value) -> Result<(), String> {
+        let rules = self.rules();
+        if *params != Self::params_json(&rules) {
+            return Err(format!(
+                "a deal of N={} H={}, but the case's params are {}",
+                rules.numbers,
+                rules.hand,
+                crate::wire::short(&params.to_string())
+            ));
+        }
+        Ok(())
     }
 
     fn move_text(&self, mv: dominoes::Move) -> String {
@@ -291,6 +306,48 @@ impl Notation for dominoes::Match {
                 "'{text}': expected L a-b, R a-b, DRAW, PASS or drawn a-b"
             )),
         }
+    }
+}
+
+/// Refuses a Dominoes start that no deal gives: after the automatic opening
+/// the line is the opening tile alone (the highest of the deal), the opener
+/// holds H−1 tiles and the other seat H, and the other seat moves.
+fn check_deal(
+    rules: Rules,
+    hands: &[Vec<Tile>; 2],
+    line: &[dominoes::rules::Placed],
+    mover: usize,
+    opener: usize,
+) -> Result<(), String> {
+    let &[(a, b)] = line else {
+        return Err(format!(
+            "the line holds {} tiles, but a game starts from the opening tile alone",
+            line.len()
+        ));
+    };
+    let h = usize::from(rules.hand);
+    for (seat, hand) in hands.iter().enumerate() {
+        let (who, dealt) = match seat == opener {
+            true => (", the opener,", h - 1),
+            false => ("", h),
+        };
+        if hand.len() != dealt {
+            return Err(format!(
+                "seat {seat}{who} holds {} tiles, but a deal at H={h} leaves it {dealt}",
+                hand.len()
+            ));
+        }
+    }
+    if mover == opener {
+        return Err(format!("seat {mover} opened, but it is also to move"));
+    }
+    let opening = Tile::new(a, b);
+    let dealt: dominoes::Tiles = hands.iter().flatten().copied().chain([opening]).collect();
+    match dominoes::rules::opening_tile(dealt) {
+        Some(highest) if highest != opening => Err(format!(
+            "the line opens with {opening}, but the deal's opening tile is {highest}"
+        )),
+        _ => Ok(()),
     }
 }
 

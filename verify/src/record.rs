@@ -36,6 +36,13 @@ pub trait Notation: Game {
 
     /// Reads a move written by [`Notation::move_text`] from this state.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+
+    /// Checks a start read back against its case's logged parameters (see
+    /// [`Notation::params_json`]); games whose start says nothing of them check nothing.
+    fn check_params(&self, params: &Value) -> Result<(), String> {
+        let _ = params;
+        Ok(())
+    }
 }
 
 /// One move of a logged game.
@@ -217,6 +224,9 @@ pub enum ReplayError {
     /// The game is not over after its last move, and no fault ended it.
     #[error("the game is not over after its last move and no fault ended it")]
     Unfinished,
+    /// A fault is logged, but the game ended by the rules before it.
+    #[error("a fault is logged, but the game is over after its last move")]
+    FaultAfterEnd,
     /// The replay's scores differ from the logged ones.
     #[error("the replay scores {replayed:?}, the log says {logged:?}")]
     Scores {
@@ -237,6 +247,9 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
         });
     }
     let mut state = G::from_start_json(&line.start).map_err(ReplayError::Start)?;
+    state
+        .check_params(&line.params)
+        .map_err(ReplayError::Start)?;
     let seats = state.seats();
     if line.seats.len() != seats {
         return Err(ReplayError::Seats {
@@ -279,6 +292,8 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
         states.push(state.clone());
     }
     match &line.fault {
+        // A fault stops a game before its end: none is possible after it.
+        Some(_) if state.is_over() => return Err(ReplayError::FaultAfterEnd),
         Some(fault) => {
             state.forfeit(fault.seat);
             states.push(state.clone());
@@ -509,5 +524,14 @@ mod tests {
             replay::<Nim>(&wrong),
             Err(ReplayError::FaultSeat { seat: 9, seats: 2 })
         ));
+        // A fault after the game ended by the rules.
+        let mut wrong = lines[0].clone();
+        wrong.fault = Some(crate::seat::Fault {
+            seat: 0,
+            kind: crate::seat::FaultKind::IllegalMove,
+            reason: "made up".into(),
+            ends_case: false,
+        });
+        assert_eq!(replay::<Nim>(&wrong), Err(ReplayError::FaultAfterEnd));
     }
 }
