@@ -40,21 +40,26 @@ pub fn parse_answer(board: &Board, line: &str) -> Result<Square, String> {
     let [col, row] = words[..] else {
         return Err(bad());
     };
-    let number = |text: &str| -> Result<i64, String> {
-        if text.is_empty() || !text.bytes().all(|c| c.is_ascii_digit() || c == b'-') {
+    // An optional `-` then digits: one too large for i64 is still an integer
+    // (off the board, quoted as written), anything else is no integer.
+    let integer = |text: &str| -> Result<Option<i64>, String> {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
             return Err(bad());
         }
-        // Digits beyond i64 are still a number, just off the board.
-        Ok(text.parse::<i64>().unwrap_or(i64::MAX))
+        Ok(text.parse::<i64>().ok())
     };
-    let (col, row) = (number(col)?, number(row)?);
+    let square = match (integer(col)?, integer(row)?) {
+        (Some(c), Some(r)) => board.geometry().checked_square(r, c),
+        _ => None,
+    };
     let n = board.n();
-    board.geometry().checked_square(row, col).ok_or_else(|| {
+    square.ok_or_else(|| {
         format!(
             "invalid answer '{}': column {} row {} is off the {n}x{n} board",
             short(line),
-            short(&col.to_string()),
-            short(&row.to_string())
+            short(col),
+            short(row)
         )
     })
 }
@@ -220,8 +225,22 @@ mod tests {
             ("3.0 4", "expected two integers"),
             ("8 0", "column 8 row 0 is off the 8x8 board"),
             ("0 -1", "column 0 row -1 is off the 8x8 board"),
-            ("99999999999999999999999 1", "is off the 8x8 board"),
-            ("--1 1", "off the 8x8 board"),
+            (
+                "99999999999999999999999 1",
+                "column 99999999999999999999999 row 1 is off the 8x8 board",
+            ),
+            (
+                "-99999999999999999999999 1",
+                "column -99999999999999999999999 row",
+            ),
+            ("--1 1", "invalid answer '--1 1': expected two integers"),
+            ("1-2 3", "invalid answer '1-2 3': expected two integers"),
+            ("3 4-", "expected two integers"),
+            ("- 1", "expected two integers"),
+            (
+                "1\u{1b}[2J 3",
+                "invalid answer '1\\u{1b}[2J 3': expected two integers",
+            ),
         ] {
             let error = parse_answer(&board, answer).unwrap_err();
             assert!(error.contains(reason), "{answer:?}: {error}");
