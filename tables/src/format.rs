@@ -746,8 +746,14 @@ impl Table {
         if xxh3_64(meta_bytes) != header.meta_hash {
             return Err(corrupted("metadata checksum mismatch"));
         }
-        let meta: Meta = postcard::from_bytes(meta_bytes)
+        let (meta, rest): (Meta, _) = postcard::take_from_bytes(meta_bytes)
             .map_err(|e| corrupted(&format!("metadata does not decode: {e}")))?;
+        if !rest.is_empty() {
+            return Err(corrupted(&format!(
+                "{} bytes are left over after the metadata",
+                rest.len()
+            )));
+        }
         let (payload_offset, payload_len) = header.payload_range;
         let padding = &bytes[(meta_offset + meta_len) as usize..payload_offset as usize];
         if padding.iter().any(|&b| b != 0) {

@@ -200,6 +200,40 @@ fn trailing_bytes_are_damage() {
 }
 
 #[test]
+fn bytes_left_over_after_the_metadata_are_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("leftover.tab");
+    let spec = TableSpec {
+        game: "tonga",
+        params: [4, 0, 0, 0],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1,
+    };
+    let meta = Meta {
+        generator: "gen".into(),
+        description: "abc".into(),
+    };
+    let mut bytes = table_bytes(&spec, &meta, &[0, 0]);
+    // Postcard: length 3 "gen", length 3 "abc". A description of length 1
+    // decodes to "a" and leaves "bc" over; both checksums are recomputed.
+    let start = HEADER_SIZE;
+    assert_eq!(&bytes[start..start + 8], b"\x03gen\x03abc");
+    bytes[start + 4] = 1;
+    let meta_hash = xxh3_64(&bytes[start..start + 8]);
+    bytes[96..104].copy_from_slice(&meta_hash.to_le_bytes());
+    let header_hash = xxh3_64(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
+    fs::write(&path, bytes).unwrap();
+    assert_error(
+        &path,
+        |e| matches!(e, TableError::Corrupted { what, .. } if what == "2 bytes are left over after the metadata"),
+    );
+}
+
+#[test]
 fn nonzero_padding_before_the_payload_is_damage() {
     let dir = tempfile::tempdir().unwrap();
     let path = good_table(dir.path());
