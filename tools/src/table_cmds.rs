@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use tabula_tables::{Table, TableError};
+use tabula_verify::wire::escape_controls;
 
 use crate::Outcome;
 use crate::out::outln;
@@ -51,8 +52,12 @@ pub fn info(args: InfoArgs) -> Outcome {
     )?;
     outln!("payload xxh3-64: {:016x}", h.payload_hash)?;
     outln!("header xxh3-64: {:016x}", h.header_hash)?;
-    outln!("generator: {}", table.meta().generator)?;
-    outln!("description: {}", table.meta().description)?;
+    // The file's own text: escaped, so it cannot fake a line or drive the terminal.
+    outln!("generator: {}", escape_controls(&table.meta().generator))?;
+    outln!(
+        "description: {}",
+        escape_controls(&table.meta().description)
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -160,3 +160,38 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
         assert_one_line_error(&out, problem);
     }
 }
+
+#[test]
+fn info_escapes_the_control_characters_of_a_tables_text() {
+    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("crafted.tab");
+    let spec = TableSpec {
+        game: "tonga",
+        params: [4, 0, 0, 0],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1,
+    };
+    // Sound checksums, but text that would fake a line and drive the terminal.
+    let meta = Meta {
+        generator: "evil\ngame: nim\u{1b}[2J".into(),
+        description: "bell\u{7}".into(),
+    };
+    write_table(&path, &spec, &meta, &[0; 2]).unwrap();
+    let out = run(&["info", path.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("generator: evil\\ngame: nim\\u{1b}[2J\n"),
+        "{text}"
+    );
+    assert!(text.contains("description: bell\\u{7}\n"), "{text}");
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    assert!(!text.lines().any(|l| l == "game: nim"), "{text}");
+}

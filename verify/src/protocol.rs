@@ -25,13 +25,7 @@ fn cut(text: &str, max: usize) -> String {
         Some((end, _)) => (&text[..end], "…"),
         None => (text, ""),
     };
-    let mut out: String = kept
-        .chars()
-        .map(|c| match c.is_control() {
-            true => c.escape_default().to_string(),
-            false => c.to_string(),
-        })
-        .collect();
+    let mut out = crate::wire::escape_controls(kept);
     out.push_str(more);
     out
 }
