@@ -16,6 +16,7 @@ use tabula_solver::{Game, Seat, Turn};
 use crate::arena::GameRecord;
 use crate::seat::Fault;
 use crate::tournament::{Job, Purpose, Schedule, Seatings, stream_name};
+use crate::wire::{escape_controls, short};
 
 /// How a game writes its parameters, its start and its moves in a log, and reads them back.
 pub trait Notation: Game {
@@ -189,10 +190,10 @@ pub enum ReplayError {
     OtherGame {
         /// The game asked for.
         expected: String,
-        /// The game of the line.
+        /// The game of the line (escaped and cut short: it is the log's text).
         found: String,
     },
-    /// The start does not read back.
+    /// The start does not read back (the reason escaped: it may quote the log).
     #[error("bad start: {0}")]
     Start(String),
     /// A move does not read back, is out of turn or illegal.
@@ -200,9 +201,9 @@ pub enum ReplayError {
     Move {
         /// The move's position in the game, from 0.
         index: usize,
-        /// The move as logged.
+        /// The move as logged, escaped and cut short.
         text: String,
-        /// What is wrong with it.
+        /// What is wrong with it (escaped: it may quote the move).
         reason: String,
     },
     /// The seats listed are not the game's.
@@ -243,13 +244,13 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
     if line.game != G::NAME {
         return Err(ReplayError::OtherGame {
             expected: G::NAME.into(),
-            found: line.game.clone(),
+            found: short(&line.game),
         });
     }
-    let mut state = G::from_start_json(&line.start).map_err(ReplayError::Start)?;
-    state
-        .check_params(&line.params)
-        .map_err(ReplayError::Start)?;
+    // A log is untrusted text: what an error quotes of it is escaped, to stay one line.
+    let bad_start = |reason: String| ReplayError::Start(escape_controls(&reason));
+    let mut state = G::from_start_json(&line.start).map_err(bad_start)?;
+    state.check_params(&line.params).map_err(bad_start)?;
     let seats = state.seats();
     if line.seats.len() != seats {
         return Err(ReplayError::Seats {
@@ -267,8 +268,8 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
     for (index, logged) in line.moves.iter().enumerate() {
         let bad = |reason: String| ReplayError::Move {
             index,
-            text: logged.mv.clone(),
-            reason,
+            text: short(&logged.mv),
+            reason: escape_controls(&reason),
         };
         let turn = state.turn();
         let expected = match logged.seat {
@@ -494,6 +495,20 @@ mod tests {
             replay::<Nim>(&wrong),
             Err(ReplayError::Move { .. })
         ));
+        // A move's text is quoted escaped, on one line.
+        let mut wrong = lines[0].clone();
+        wrong.moves[0].mv = "x\nfake\u{1b}[2J".into();
+        let error = replay::<Nim>(&wrong).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "move 0 'x\\nfake\\u{1b}[2J': 'x\\nfake\\u{1b}[2J' is not a count"
+        );
+        let mut wrong = lines[0].clone();
+        wrong.game = "go\nfake".into();
+        assert_eq!(
+            replay::<Nim>(&wrong).unwrap_err().to_string(),
+            "a game of go\\nfake, not nim"
+        );
         let mut wrong = lines[0].clone();
         wrong.moves.pop();
         assert!(matches!(

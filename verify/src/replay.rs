@@ -152,7 +152,7 @@ pub fn show(line: &GameLine) -> Result<Shown, ReplayError> {
         "reversi" => shown::<ReversiBoard>(line),
         other => Err(ReplayError::OtherGame {
             expected: "a game of tabula".into(),
-            found: other.into(),
+            found: crate::wire::short(other),
         }),
     }
 }
