@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_one_line_error, run, stderr, stdout};
+use common::{assert_one_line_error, run, run_after_setup, stderr, stdout};
 
 #[test]
 fn clap_errors_are_one_line() {
@@ -151,12 +151,7 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();
-        let out = std::process::Command::new("sh")
-            .current_dir(dir.path())
-            .args(["-c", &format!("ulimit -v 2000000 && exec \"$0\" {args}")])
-            .arg(env!("CARGO_BIN_EXE_tabula"))
-            .output()
-            .unwrap();
+        let out = run_after_setup(&[], "ulimit -v 2000000", args, dir.path());
         assert_one_line_error(&out, problem);
     }
 }

@@ -2,7 +2,7 @@
 //! variant tables through build, check, info and query.
 
 mod common;
-use common::{assert_one_line_error, run, stderr, stdout};
+use common::{assert_one_line_error, run, run_after_setup, stderr, stdout};
 
 fn json_of(args: &[&str]) -> serde_json::Value {
     let out = run(args);
@@ -563,15 +563,12 @@ fn a_file_size_limit_is_an_error_not_a_signal() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.tab");
     for extra in [&["--out-of-core"][..], &["--values-only"], &[]] {
-        let script = format!(
-            "ulimit -f 1024 && exec \"$0\" build ioiwari --pits 9 --cap 5 -o {} {}",
+        let args = format!(
+            "build ioiwari --pits 9 --cap 5 -o {} {}",
             file.display(),
             extra.join(" ")
         );
-        let out = std::process::Command::new("sh")
-            .args(["-c", &script, env!("CARGO_BIN_EXE_tabula")])
-            .output()
-            .unwrap();
+        let out = run_after_setup(&[], "ulimit -f 1024", &args, dir.path());
         assert_one_line_error(&out, "File too large");
         assert!(
             stderr(&out).contains(&file.display().to_string()),
@@ -596,16 +593,13 @@ fn a_full_disk_is_an_error_before_an_out_of_core_build_not_a_sigbus() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.tab");
     for extra in ["--out-of-core", "--values-only"] {
-        let script = format!(
-            "mount -t tmpfs -o size=4m tmpfs {dir} && exec \"$0\" build ioiwari --pits 9 --cap 5 -o {file} {extra}",
-            dir = dir.path().display(),
-            file = file.display(),
+        let mount = format!("mount -t tmpfs -o size=4m tmpfs {}", dir.path().display());
+        let args = format!(
+            "build ioiwari --pits 9 --cap 5 -o {} {extra}",
+            file.display()
         );
-        let out = std::process::Command::new("unshare")
-            .args(["--mount", "--propagation", "private", "sh", "-c", &script])
-            .arg(env!("CARGO_BIN_EXE_tabula"))
-            .output()
-            .unwrap();
+        let unshare = ["unshare", "--mount", "--propagation", "private"];
+        let out = run_after_setup(&unshare, &mount, &args, dir.path());
         assert_one_line_error(&out, "No space left on device");
         assert!(
             stderr(&out).contains(&file.display().to_string()),

@@ -5,6 +5,7 @@
 
 use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,27 @@ pub fn tabula() -> Command {
 /// Runs `tabula ARGS` with no input and collects its output.
 pub fn run(args: &[&str]) -> Output {
     tabula().args(args).output().expect("tabula runs")
+}
+
+/// Runs `LAUNCHER... sh -c 'SETUP && exec tabula ARGS'` in `dir`: `tabula`
+/// under a limit (`ulimit -v 2000000`) or after a mount, with `launcher` (such
+/// as `unshare --mount`) around the shell when one is needed.
+pub fn run_after_setup(launcher: &[&str], setup: &str, args: &str, dir: &Path) -> Output {
+    let script = format!("{setup} && exec \"$0\" {args}");
+    let (program, before) = match launcher.split_first() {
+        Some((program, rest)) => (*program, rest),
+        None => ("sh", &[][..]),
+    };
+    let mut command = Command::new(program);
+    command.args(before);
+    if !launcher.is_empty() {
+        command.arg("sh");
+    }
+    command
+        .args(["-c", &script, env!("CARGO_BIN_EXE_tabula")])
+        .current_dir(dir)
+        .output()
+        .expect("the shell runs")
 }
 
 /// Runs `tabula ARGS` with `input` on stdin and collects its output.
