@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use tabula_tables::{Table, TableError};
-use tabula_verify::wire::escape_controls;
+use tabula_verify::protocol::escape_controls;
 
 use crate::Outcome;
 use crate::out::outln;

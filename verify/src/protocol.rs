@@ -25,9 +25,20 @@ fn cut(text: &str, max: usize) -> String {
         Some((end, _)) => (&text[..end], "…"),
         None => (text, ""),
     };
-    let mut out = crate::wire::escape_controls(kept);
+    let mut out = escape_controls(kept);
     out.push_str(more);
     out
+}
+
+/// Untrusted text whole, its control characters escaped (`\n`, `\u{1b}`), so
+/// that it prints as it is: no line of its own, no terminal escape.
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// An error message as [`serve`] writes it: at most [`MAX_ERROR_CHARS`]

@@ -14,9 +14,10 @@ use serde_json::Value;
 use tabula_solver::{Game, Seat, Turn};
 
 use crate::arena::GameRecord;
+use crate::protocol::escape_controls;
 use crate::seat::Fault;
 use crate::tournament::{Job, Purpose, Schedule, Seatings, stream_name};
-use crate::wire::{escape_controls, short};
+use crate::wire::short;
 
 /// How a game writes its parameters, its start and its moves in a log, and reads them back.
 pub trait Notation: Game {

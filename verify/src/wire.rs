@@ -121,17 +121,6 @@ pub fn short(text: &str) -> String {
     crate::protocol::excerpt(text.trim())
 }
 
-/// Untrusted text whole, its control characters escaped (`\n`, `\u{1b}`), so
-/// that it prints as it is: no line of its own, no terminal escape.
-pub fn escape_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| match c.is_control() {
-            true => c.escape_default().to_string(),
-            false => c.to_string(),
-        })
-        .collect()
-}
-
 /// The player side of a dialogue: an agent behind a wire.
 pub struct Session<G: Game, W: Wire<G>, A: Agent<G>> {
     wire: W,
