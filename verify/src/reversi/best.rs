@@ -208,10 +208,14 @@ impl Best {
         let worth =
             |&(_, sum, worst): &(Square, f64, f64)| sum / k as f64 + self.tuning.caution * worst;
         // Ties go to the first move in row-major order.
-        rated
-            .iter()
-            .fold(rated[0], |b, x| if worth(x) > worth(&b) { *x } else { b })
-            .0
+        let mut best = (rated[0].0, worth(&rated[0]));
+        for r in &rated[1..] {
+            let w = worth(r);
+            if w > best.1 {
+                best = (r.0, w);
+            }
+        }
+        best.0
     }
 }
 
