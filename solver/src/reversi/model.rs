@@ -355,7 +355,7 @@ impl Model {
     }
 
     /// The `count` candidates that best fit `seat`'s choices (its own
-    /// counting [`OWN_FACTOR`] times, the other opponents' once), best first.
+    /// counting `OWN_FACTOR` times, the other opponents' once), best first.
     pub fn ranked_for(&self, seat: Seat, count: usize) -> Vec<Weights> {
         self.ranking(Some(seat))
             .into_iter()

@@ -137,7 +137,7 @@ impl Default for BestSettings {
 /// the expectimax against the server's policy (uniform tie-breaks) from 12
 /// (15 on boards up to 8×8).
 ///
-/// With a budget, a [`TimeManager`] may step a move down to cheaper work; its
+/// With a budget, a `TimeManager` may step a move down to cheaper work; its
 /// choice depends on a deterministic work estimate only, except (with
 /// `safety_net`) when the real time spent passes [`SAFETY_AT`] of the budget.
 pub struct BestAgent {
