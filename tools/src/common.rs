@@ -517,6 +517,16 @@ pub fn span(text: &str) -> Result<Span, String> {
     Ok(Span { first, last })
 }
 
+/// All of `reader` when it holds at most `max` bytes, `None` when it holds
+/// more (of which only `max + 1` are read, so endless input cannot fill the
+/// memory, and a file growing meanwhile cannot pass the cap).
+pub fn read_at_most(reader: impl std::io::Read, max: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    reader.take(max + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
+
 /// Refuses work that needs `needed` bytes of memory when less is available
 /// (see [`available_memory`]): the allocation would abort the process, or the
 /// kernel would kill it midway. `what` names the work, `instead` what to do.

@@ -1,7 +1,6 @@
 //! `tabula replay LOG -o replay.html`: logged games as one self-contained page.
 
 use std::fs::{File, Metadata, OpenOptions};
-use std::io::Read;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -99,14 +98,9 @@ fn read_capped(file: File, metadata: &Metadata, path: &Path) -> anyhow::Result<S
     if metadata.len() > MAX_LOG_BYTES {
         return Err(too_big());
     }
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    // `take` holds the cap even when the file grows while it is read.
-    file.take(MAX_LOG_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| path.display().to_string())?;
-    if bytes.len() as u64 > MAX_LOG_BYTES {
-        return Err(too_big());
-    }
+    let bytes = crate::common::read_at_most(file, MAX_LOG_BYTES)
+        .with_context(|| path.display().to_string())?
+        .ok_or_else(too_big)?;
     String::from_utf8(bytes)
         .map_err(|_| anyhow!("{}: not a game log: not UTF-8 text", path.display()))
 }

@@ -1,6 +1,6 @@
 //! `tabula … tonga`: score, server-moves, build, query, referee, serve and verify.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -131,14 +131,11 @@ fn read_stdin() -> anyhow::Result<String> {
     // A 16x16 board is under 1 KiB: a megabyte is no board, and endless
     // input (`< /dev/zero`) must not fill the memory.
     const MAX_INPUT: u64 = 1 << 20;
-    let mut bytes = Vec::new();
-    io::stdin()
-        .take(MAX_INPUT + 1)
-        .read_to_end(&mut bytes)
-        .context("reading stdin")?;
-    if bytes.len() as u64 > MAX_INPUT {
+    let Some(bytes) =
+        crate::common::read_at_most(io::stdin(), MAX_INPUT).context("reading stdin")?
+    else {
         bail!("stdin: more than {MAX_INPUT} bytes, too long for a board");
-    }
+    };
     String::from_utf8(bytes).context("stdin: not UTF-8 text")
 }
 
