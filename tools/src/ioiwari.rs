@@ -193,6 +193,12 @@ fn solved_in_memory(params: &Params) -> anyhow::Result<VariantTable> {
             params.cap
         );
     }
+    let record_size = table::variant_spec(params).layout.record_size();
+    crate::common::check_memory(
+        crate::table_build::in_memory_build_bytes(boards, record_size),
+        &format!("solving {boards} boards in memory"),
+        "build a table with `tabula build ioiwari --out-of-core` and pass --table",
+    )?;
     let progress = bar(boards as usize, "solving");
     let table = table::variant_in_memory(params, &|done| progress.set_position(done));
     progress.finish_and_clear();

@@ -109,6 +109,12 @@ impl BuildMode {
     }
 }
 
+/// Bytes an in-memory build of `entries` records of `record_size` bytes holds
+/// at its peak: the solution, then the encoded records beside it.
+pub fn in_memory_build_bytes(entries: u64, record_size: usize) -> u64 {
+    entries.saturating_mul(retrograde::SOLVE_BYTES_PER_STATE + record_size as u64)
+}
+
 /// Refuses an in-memory build that cannot fit in the memory available: the
 /// allocation would abort the process, or the kernel would kill it midway.
 fn check_memory_for_in_memory_build(
@@ -116,10 +122,8 @@ fn check_memory_for_in_memory_build(
     record_size: usize,
     what: &str,
 ) -> anyhow::Result<()> {
-    // The solution, then the encoded records beside it while the file is written.
-    let needed = entries.saturating_mul(retrograde::SOLVE_BYTES_PER_STATE + record_size as u64);
     check_memory(
-        needed,
+        in_memory_build_bytes(entries, record_size),
         &format!("an in-memory build of {what}"),
         "build with --out-of-core, or lower --max-boards",
     )

@@ -154,6 +154,11 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
         let out = run_after_setup(&[], "ulimit -v 2000000", args, dir.path());
         assert_one_line_error(&out, problem);
     }
+    // A variant solved for one query: 6^10 boards need about 0.7 GiB.
+    let dir = tempfile::tempdir().unwrap();
+    let query = "query ioiwari --pits 10 --cap 5 '1 1 1 1 1 1 1 1 1 1'";
+    let out = run_after_setup(&[], "ulimit -v 500000", query, dir.path());
+    assert_one_line_error(&out, "solving 60466176 boards in memory needs at least");
 }
 
 #[test]
