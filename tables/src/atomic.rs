@@ -8,11 +8,17 @@
 //! named `.tabula-tmp-<PID>-<random>`: a writer killed midway leaves at most
 //! one, and the next write into that directory removes those whose process is
 //! gone.
+//!
+//! A record written as a run goes (a game log, a transcript) is a [`Partial`]
+//! instead: it grows under a visible `FILE.part`, so that it can be followed
+//! while the run lasts, and is renamed to `FILE` when the run ends. A run that
+//! fails or is killed leaves its `FILE.part` with every line written so far,
+//! and nothing removes it but the user.
 
 use std::ffi::OsStr;
-use std::fs::{self, File};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
@@ -116,6 +122,112 @@ pub fn persist(tmp: NamedTempFile, path: &Path) -> io::Result<()> {
         let _ = dir.sync_all();
     }
     Ok(())
+}
+
+/// The name under which a [`Partial`] for `path` grows: `path` with `.part` appended.
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".part");
+    PathBuf::from(name)
+}
+
+/// Checks, before any work, that a [`Partial`] for `path` could start: `path`
+/// is absent or a regular file, and `path.part` is absent or an empty regular
+/// file (one with lines is the record of a run that did not finish, and is
+/// not overwritten).
+pub fn check_partial(path: &Path) -> io::Result<()> {
+    check_target(path)?;
+    let part = partial_path(path);
+    match fs::symlink_metadata(&part) {
+        Ok(m) if m.is_file() && m.len() == 0 => Ok(()),
+        Ok(_) => Err(partial_exists(&part)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", part.display()))),
+    }
+}
+
+fn partial_exists(part: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!(
+            "{} exists, left by a run that did not finish: move or remove it",
+            part.display()
+        ),
+    )
+}
+
+/// A file written as a run goes, under `FILE.part` until [`Partial::finish`]
+/// renames it to `FILE` (see the module docs).
+///
+/// Dropped unfinished, it is removed if nothing was written to it, and kept
+/// otherwise: those lines are the only record of the run.
+#[derive(Debug)]
+pub struct Partial {
+    file: File,
+    part: PathBuf,
+    finished: bool,
+}
+
+impl Partial {
+    /// Creates `path.part` (never over an existing file or link) for a record of `path`.
+    pub fn create(path: &Path) -> io::Result<Partial> {
+        check_partial(path)?;
+        let part = partial_path(path);
+        // An empty one, left by a run killed before its first line, holds nothing.
+        if fs::symlink_metadata(&part).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            let _ = fs::remove_file(&part);
+        }
+        // create_new: O_EXCL, which also refuses a symlink planted at `part`.
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&part)
+            .map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => partial_exists(&part),
+                io::ErrorKind::NotFound => io::Error::new(
+                    e.kind(),
+                    format!("directory {} does not exist", parent_of(path).display()),
+                ),
+                _ => io::Error::new(e.kind(), format!("{}: {e}", part.display())),
+            })?;
+        Ok(Partial {
+            file,
+            part,
+            finished: false,
+        })
+    }
+
+    /// The file being written.
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    /// The path it is written under until it is finished.
+    pub fn part_path(&self) -> &Path {
+        &self.part
+    }
+
+    /// Syncs the file and renames it over `path`, the target it was created for.
+    pub fn finish(mut self, path: &Path) -> io::Result<()> {
+        self.file.sync_all()?;
+        // The target may have changed since the check: refuse again just before renaming.
+        check_target(path)?;
+        fs::rename(&self.part, path)?;
+        self.finished = true;
+        if let Ok(dir) = File::open(parent_of(path)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        let empty = self.file.metadata().is_ok_and(|m| m.len() == 0);
+        if !self.finished && empty {
+            let _ = fs::remove_file(&self.part);
+        }
+    }
 }
 
 /// The directory a file of `path` goes in.

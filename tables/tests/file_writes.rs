@@ -128,3 +128,65 @@ fn stale_temporary_files_of_dead_processes_are_removed() {
     expected.sort();
     assert_eq!(names_in(dir.path()), expected);
 }
+
+#[test]
+fn a_partial_record_grows_under_dot_part_and_replaces_the_file_when_finished() {
+    use std::io::Write;
+    use tabula_tables::atomic::Partial;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    fs::write(&log, "old\n").unwrap();
+    let partial = Partial::create(&log).unwrap();
+    writeln!(partial.file(), "game 1").unwrap();
+    // Readable under its .part name while the run goes on; the old file is untouched.
+    let part = dir.path().join("games.jsonl.part");
+    assert_eq!(fs::read_to_string(&part).unwrap(), "game 1\n");
+    assert_eq!(fs::read_to_string(&log).unwrap(), "old\n");
+    partial.finish(&log).unwrap();
+    assert_eq!(fs::read_to_string(&log).unwrap(), "game 1\n");
+    assert_eq!(names_in(dir.path()), ["games.jsonl"]);
+}
+
+#[test]
+fn an_unfinished_partial_keeps_its_lines_and_is_never_overwritten() {
+    use std::io::Write;
+    use tabula_tables::atomic::{Partial, check_partial};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    // Nothing written: nothing left behind.
+    drop(Partial::create(&log).unwrap());
+    assert!(names_in(dir.path()).is_empty());
+    check_partial(&log).unwrap();
+    // An empty one (a run killed before its first line) holds nothing, and is replaced.
+    fs::write(dir.path().join("games.jsonl.part"), "").unwrap();
+    check_partial(&log).unwrap();
+    drop(Partial::create(&log).unwrap());
+    assert!(names_in(dir.path()).is_empty());
+    // Lines written, then the run fails: they stay under .part.
+    let partial = Partial::create(&log).unwrap();
+    writeln!(partial.file(), "game 1").unwrap();
+    drop(partial);
+    assert_eq!(names_in(dir.path()), ["games.jsonl.part"]);
+    let says = "games.jsonl.part exists, left by a run that did not finish";
+    let error = check_partial(&log).unwrap_err().to_string();
+    assert!(error.contains(says), "{error}");
+    let error = Partial::create(&log).unwrap_err().to_string();
+    assert!(error.contains(says), "{error}");
+    assert_eq!(
+        fs::read_to_string(dir.path().join("games.jsonl.part")).unwrap(),
+        "game 1\n"
+    );
+}
+
+#[test]
+fn a_symlink_planted_at_the_part_name_is_not_followed() {
+    use tabula_tables::atomic::{Partial, check_partial};
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim");
+    fs::write(&victim, "keep me").unwrap();
+    let log = dir.path().join("games.jsonl");
+    std::os::unix::fs::symlink(&victim, dir.path().join("games.jsonl.part")).unwrap();
+    assert!(check_partial(&log).is_err());
+    assert!(Partial::create(&log).is_err());
+    assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
+}

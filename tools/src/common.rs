@@ -1,7 +1,6 @@
 //! The options every game shares, validated in one place, and the helpers
 //! that print reports.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -88,6 +87,9 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
         );
         if let Some(path) = path {
             atomic::check_writable(path).with_context(|| label.clone())?;
+            if matches!(id, "log" | "transcript") {
+                atomic::check_partial(path).with_context(|| label.clone())?;
+            }
         }
         let same = path.map(|p| file_identity(p));
         if let Some((first, _)) = seen.iter().find(|(_, other)| *other == same) {
@@ -292,9 +294,9 @@ pub fn emit_report(
 /// A run's records: the game log (`--log`, JSON Lines) and the transcript
 /// (`--transcript`, text: the dialogue with external players and result lines).
 ///
-/// Files are written like every output: to a temporary file beside the
-/// target, renamed into place by [`Log::finish`]; a run that fails leaves the
-/// old file as it was.
+/// Files grow under `FILE.part` as the games end (each line is flushed), and
+/// [`Log::finish`] renames them to `FILE`. A run that fails leaves the old
+/// file as it was, and its `FILE.part` if any line was written.
 #[derive(Clone, Default)]
 pub struct Log {
     games: GameLog,
@@ -303,16 +305,15 @@ pub struct Log {
     text: Option<Arc<Mutex<LineSink>>>,
     /// `--transcript`'s option and path, for its errors.
     text_label: String,
-    /// The temporary files to rename into place when the run is over.
+    /// The partial files to rename into place when the run is over.
     files: Arc<Mutex<Vec<Pending>>>,
 }
 
-/// A temporary file waiting to be renamed over its target.
+/// A partial file waiting to be renamed over its target.
 struct Pending {
     label: String,
     target: PathBuf,
-    file: File,
-    temp: tempfile::TempPath,
+    partial: atomic::Partial,
 }
 
 impl Log {
@@ -373,12 +374,10 @@ impl Log {
         for Pending {
             label,
             target,
-            file,
-            temp,
+            partial,
         } in pending
         {
-            let tmp = tempfile::NamedTempFile::from_parts(file, temp);
-            atomic::persist(tmp, &target).context(label)?;
+            partial.finish(&target).context(label)?;
         }
         Ok(())
     }
@@ -393,8 +392,8 @@ fn label(option: &str, path: Option<&OutputPath>) -> String {
     }
 }
 
-/// Opens an output for streaming: stdout for `-`, else a temporary file beside
-/// the target, added to `files` to be renamed at the end.
+/// Opens an output for streaming: stdout for `-`, else `FILE.part`, added to
+/// `files` to be renamed at the end.
 fn open_output(
     path: Option<&OutputPath>,
     label: &str,
@@ -404,15 +403,12 @@ fn open_output(
         None => None,
         Some(OutputPath::Stdout) => Some(Box::new(crate::out::data_stdout())),
         Some(OutputPath::File(target)) => {
-            let (file, temp) = atomic::temporary_for(target)
-                .context(label.to_string())?
-                .into_parts();
-            let writer = file.try_clone().context(label.to_string())?;
+            let partial = atomic::Partial::create(target).context(label.to_string())?;
+            let writer = partial.file().try_clone().context(label.to_string())?;
             files.push(Pending {
                 label: label.to_string(),
                 target: target.clone(),
-                file,
-                temp,
+                partial,
             });
             Some(Box::new(BufWriter::new(writer)))
         }

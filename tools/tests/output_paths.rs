@@ -1,8 +1,8 @@
 //! Every output (`-o`, `--json`, `--log`, `--transcript`, `--plot`, `--out`)
 //! is checked in one place before any work: a symlink, FIFO, device or
 //! directory is refused, as is a missing directory, with one line naming the
-//! option and the path; logs and transcripts are written like every other
-//! file (a temporary file renamed into place).
+//! option and the path. Logs and transcripts grow under `FILE.part` and are
+//! renamed into place when the run ends.
 
 mod common;
 
@@ -222,6 +222,62 @@ fn a_failed_run_leaves_the_old_log_and_transcript() {
         fs::read_to_string(transcript)
             .unwrap()
             .contains("heap 5 seat 0")
+    );
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let transcript = dir.path().join("dialogue.txt");
+    fs::write(&log, "old log\n").unwrap();
+    let (log, transcript) = (log.to_str().unwrap(), transcript.to_str().unwrap());
+    // The transcript's line for a request is written before the request is
+    // sent, so once the player has read it, the line is in the file.
+    let out = run(&[
+        "referee",
+        "nim",
+        "--player",
+        "read request; kill -9 $PPID",
+        "--log",
+        log,
+        "--transcript",
+        transcript,
+    ]);
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    assert_eq!(fs::read_to_string(log).unwrap(), "old log\n");
+    let part = format!("{transcript}.part");
+    let lines = fs::read_to_string(&part).unwrap();
+    assert!(lines.starts_with("> "), "{lines}");
+    // The empty log.part holds nothing and is replaced; the transcript's is kept.
+    assert_eq!(fs::read_to_string(format!("{log}.part")).unwrap(), "");
+    let again = [
+        "referee",
+        "nim",
+        "--agent",
+        "optimal",
+        "--log",
+        log,
+        "--transcript",
+        transcript,
+    ];
+    let out = run(&again);
+    common::assert_one_line_error(
+        &out,
+        &format!(
+            "--transcript {transcript}: {part} exists, left by a run that did not finish: move or remove it"
+        ),
+    );
+    assert_eq!(fs::read_to_string(&part).unwrap(), lines);
+    fs::remove_file(&part).unwrap();
+    let out = run(&again);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        fs::read_to_string(log)
+            .unwrap()
+            .starts_with("{\"game\":\"nim\"")
     );
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
 }

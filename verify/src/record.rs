@@ -338,10 +338,12 @@ impl LineSink {
         LineSink { out, failed: None }
     }
 
-    /// Writes `line` and a newline, unless a write has failed already.
+    /// Writes `line` and a newline, and flushes them so that a reader
+    /// following the output sees whole lines as they come, unless a write
+    /// has failed already.
     pub fn line(&mut self, line: &str) {
         if self.failed.is_none()
-            && let Err(e) = writeln!(self.out, "{line}")
+            && let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush())
         {
             self.failed = Some(e);
         }
