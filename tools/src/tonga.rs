@@ -326,12 +326,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             )?;
             let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
             drop(player);
-            // PseudoTonga has no chance moves.
-            log.game(
-                &record,
-                &n,
-                &At::new(seed, case, format!("N={n}"), g).with_stream("none"),
-            );
+            log.game(&record, &n, &At::new(seed, case, format!("N={n}"), g));
             let result = GameResult::new(seat, &record);
             let moves: Vec<String> = result
                 .moves

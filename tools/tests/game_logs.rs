@@ -52,7 +52,7 @@ fn nim_referee_and_verify_logs_replay() {
     assert!(out.contains(&format!("total {won} of 6")), "{out}");
     assert_eq!(lines[3].params["heap"], 8);
     assert_eq!(lines[3].case_label, "heap 8");
-    assert_eq!(lines[4].stream, "chance/1/1/0");
+    assert_eq!(lines[4].stream, "none");
     let (_, lines) = logged(&["verify", "nim", "--games", "2", "--heaps", "5,9"]);
     replay_all::<Nim>(&lines);
     // One pair, two heaps, two games, both seatings.
@@ -163,6 +163,11 @@ fn dominoes_logs_replay_with_every_draw() {
             .inspect(|w| assert!(w[1].seat.is_none() && w[1].mv.starts_with("drawn ")))
             .count();
         assert!(draws > 0);
+        // The referee draws case (N,H)'s tiles from stream 10N+H, deal by deal.
+        for (i, line) in lines.iter().enumerate() {
+            let case = if i < 6 { 54 } else { 97 };
+            assert_eq!(line.stream, format!("chance/{case}/{}/0", i % 6));
+        }
     }
     let (_, lines) = logged(&[
         "verify",
@@ -178,6 +183,10 @@ fn dominoes_logs_replay_with_every_draw() {
     ]);
     replay_all::<dominoes::Match>(&lines);
     assert_eq!(lines.len(), 4);
+    // Both seatings of a deal meet the same draws.
+    for line in &lines {
+        assert_eq!(line.stream, format!("chance/0/{}/0", line.game_index / 2));
+    }
 }
 
 #[test]

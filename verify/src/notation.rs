@@ -193,6 +193,7 @@ impl Notation for tothello::Position {
 /// hand, which a log reader cannot see, so the tile is written instead.
 impl Notation for dominoes::Match {
     const NAME: &'static str = "dominoes";
+    const CHANCE: bool = true;
 
     fn params_json(rules: &Rules) -> Value {
         json!({ "n": rules.numbers, "h": rules.hand })

@@ -24,6 +24,10 @@ pub trait Notation: Game {
     /// The game's name in logs, as on the command line (`ioiwari`).
     const NAME: &'static str;
 
+    /// Whether the game has chance moves; the logs of a game without them
+    /// name no stream (`none`).
+    const CHANCE: bool = false;
+
     /// A case's parameters as JSON.
     fn params_json(params: &Self::Params) -> Value;
 
@@ -124,7 +128,8 @@ pub struct GameLine {
     pub game_index: usize,
     /// The seed of the run.
     pub seed: u64,
-    /// The name of the stream chance drew from (see `tournament::stream`).
+    /// The name of the stream chance drew from (see `tournament::stream`);
+    /// `none` for a game without chance moves.
     pub stream: String,
     /// The player in each seat: a built-in agent's name or an external command.
     pub seats: Vec<String>,
@@ -172,7 +177,11 @@ impl GameLine {
             params: G::params_json(params),
             game_index: at.game,
             seed: at.seed,
-            stream: at.stream.clone(),
+            stream: if G::CHANCE {
+                at.stream.clone()
+            } else {
+                "none".to_string()
+            },
             seats: record.players.clone(),
             start: record.start.start_json(),
             moves,
@@ -479,7 +488,8 @@ mod tests {
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[0].game, "nim");
         assert_eq!(lines[1].params, serde_json::json!({"heap": 9}));
-        assert_eq!(lines[1].stream, "chance/0/1/0");
+        // Nim has no chance moves, so no stream is named.
+        assert_eq!(lines[1].stream, "none");
         assert_eq!(lines[0].seats, vec!["optimal", "random"]);
         for line in &lines {
             let states = replay::<Nim>(line).unwrap();

@@ -150,8 +150,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         )?;
         let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);
         drop(tested);
-        // MultiplayerReversi has no chance moves.
-        let at = At::new(seed, case, case_label(n, k), 0).with_stream("none");
+        let at = At::new(seed, case, case_label(n, k), 0);
         log.game(&record, &n, &at);
         log.line(&game_line(&record));
         say(&result.line())?;

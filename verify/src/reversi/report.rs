@@ -212,8 +212,7 @@ pub fn run(
     for (job, (_, record)) in results.iter().enumerate() {
         let c = job % cases.len();
         let (n, k) = cases[c];
-        // MultiplayerReversi has no chance moves.
-        let at = At::new(settings.seed, c, case_label(n, k), 0).with_stream("none");
+        let at = At::new(settings.seed, c, case_label(n, k), 0);
         log.record(record, &n, &at);
     }
     let results: Vec<_> = results.into_iter().map(|(result, _)| result).collect();

@@ -85,12 +85,7 @@ pub fn verify(
     let mut board = Scoreboard::new();
     for (&(a, n, g), (record, seat)) in jobs.iter().zip(&records) {
         let case = sizes.iter().position(|&s| s == n).expect("a listed size");
-        // PseudoTonga has no chance moves.
-        log.record(
-            record,
-            &n,
-            &At::new(seed, case, case_name(n), g).with_stream("none"),
-        );
+        log.record(record, &n, &At::new(seed, case, case_name(n), g));
         board.add(agents[a], &case_name(n), *seat, record);
     }
     Report::new(&board, agents, sizes, games, seed)

@@ -11,7 +11,7 @@ use crate::report::Table;
 use crate::scoreboard::Scoreboard;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
-    Job, Lifetime, Progress, Purpose, Schedule, Seatings, play_schedule, stream, stream_name,
+    Job, Lifetime, Progress, Purpose, Schedule, Seatings, play_schedule, stream,
 };
 
 /// A seeded random opening: `plies` random placements from the standard start,
@@ -123,13 +123,7 @@ pub fn run_tournament(
             );
             for (job, record) in &records {
                 board.add(&entrant, CASE, job.seat_of(0, 2), record);
-                // No chance: the opening comes from the setup stream.
-                let at = At::of_job(config.seed, &schedule, job, CASE).with_stream(stream_name(
-                    Purpose::Setup,
-                    0,
-                    job.game as u64,
-                    0,
-                ));
+                let at = At::of_job(config.seed, &schedule, job, CASE);
                 log.record(record, &record.start, &at);
             }
             done_before += per_pair;
