@@ -137,6 +137,16 @@ pub fn positive(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses a count that may be zero (`referee tothello --cases 0`: the
+/// statement's examples alone), and at most [`MAX_COUNT`].
+pub fn count(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n > MAX_COUNT => Err(format!("must be at most {MAX_COUNT}")),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
+}
+
 /// Refuses a list option that names an item twice (`--players a,a`): the
 /// report would count the item's games twice under one name.
 pub fn given_once<T: PartialEq + std::fmt::Display>(flag: &str, items: &[T]) -> anyhow::Result<()> {

@@ -17,7 +17,8 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, emit_report, positive, stderr_mode,
+    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, count, emit_report, positive,
+    stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -84,8 +85,8 @@ pub struct RefereeArgs {
     /// in the line protocol (default: requests on stderr, answers read from stdin).
     #[arg(long)]
     player: Option<String>,
-    /// Random valid boards sent after the statement's two examples.
-    #[arg(long, default_value_t = 1000)]
+    /// Random valid boards sent after the statement's two examples (0 to 1,000,000).
+    #[arg(long, value_parser = count, default_value = "1000")]
     cases: usize,
     #[command(flatten)]
     seed: SeedArgs,

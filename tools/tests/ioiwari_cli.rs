@@ -630,6 +630,7 @@ fn numbers_out_of_range_are_refused_before_any_work() {
         ],
         &["verify", "reversi", "--cases", "1000001"],
         &["verify", "tothello", "--openings", "4000000000"],
+        &["referee", "tothello", "--cases", "1000001"],
         &["query", "tothello", "--exact", "65"],
         &["verify", "tothello", "--opening-plies", "99999999999"],
         &["sweep", "ioiwari", "--min-win-share", "nan"],
