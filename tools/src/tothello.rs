@@ -260,7 +260,7 @@ pub fn play_session(
     match play_terminal(input, output, start, human, depth, exact).context("the terminal")? {
         TerminalEnd::Finished(end) => Ok(Some(end)),
         TerminalEnd::Quit => Ok(None),
-        TerminalEnd::InputEnded => bail!("input ended before the game did"),
+        TerminalEnd::InputEnded => bail!("stdin: the input ended before the game did"),
     }
 }
 
@@ -451,7 +451,7 @@ mod tests {
             result
                 .unwrap_err()
                 .to_string()
-                .contains("input ended before the game did")
+                .contains("stdin: the input ended before the game did")
         );
     }
 }

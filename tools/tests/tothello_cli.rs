@@ -225,3 +225,13 @@ fn colour_is_accepted_in_any_case_and_either_spelling() {
         stderr(&out)
     );
 }
+
+#[test]
+fn an_input_that_ends_midgame_is_named_in_one_line() {
+    let out = run_with_input(&["play", "tothello", "--depth", "1"], "C4\n");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: stdin: the input ended before the game did\n"
+    );
+}
