@@ -85,7 +85,7 @@ fn run(games: &[GameEntry]) -> Outcome {
     let command = cli(games);
     let matches = match command.clone().try_get_matches() {
         Ok(matches) => matches,
-        Err(error) => return parse_failure(error),
+        Err(error) => return parse_failure(error, games),
     };
     common::check_outputs(&command, &matches)?;
     if let Some(outcome) = registry::dispatch(games, &matches) {
@@ -103,7 +103,13 @@ fn run(games: &[GameEntry]) -> Outcome {
             let args = CompletionsArgs::from_arg_matches(m)?;
             // Rendered first: clap_complete panics when its writer fails.
             let mut script = Vec::new();
-            clap_complete::generate(args.shell, &mut cli(games), "tabula", &mut script);
+            // Hidden games stay out of completions, as they do of help and listings.
+            let visible: Vec<GameEntry> = GAMES
+                .iter()
+                .map(|entry| entry())
+                .filter(|game| !game.hidden)
+                .collect();
+            clap_complete::generate(args.shell, &mut cli(&visible), "tabula", &mut script);
             out::stdout().write_all(&script)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -113,7 +119,7 @@ fn run(games: &[GameEntry]) -> Outcome {
 
 /// A command line clap did not take: help and version shown as clap shows
 /// them, an error as one line (clap's first, without the usage and the hint).
-fn parse_failure(error: clap::Error) -> Outcome {
+fn parse_failure(error: clap::Error, games: &[GameEntry]) -> Outcome {
     use clap::error::ErrorKind;
     match error.kind() {
         ErrorKind::DisplayHelp
@@ -128,10 +134,28 @@ fn parse_failure(error: clap::Error) -> Outcome {
             }
             Ok(ExitCode::from(error.exit_code() as u8))
         }
-        _ => Err(anyhow::anyhow!(first_error_line(
-            &error.render().to_string()
-        ))),
+        kind => {
+            let line = first_error_line(&error.render().to_string());
+            Err(anyhow::anyhow!(match kind {
+                ErrorKind::MissingSubcommand => without_hidden_games(&line, games),
+                _ => line,
+            }))
+        }
     }
+}
+
+/// Clap's list of the subcommands a verb needs names hidden ones too; the
+/// hidden games are taken out of it.
+fn without_hidden_games(line: &str, games: &[GameEntry]) -> String {
+    let Some((head, rest)) = line.split_once("[subcommands: ") else {
+        return line.to_string();
+    };
+    let Some((list, tail)) = rest.split_once(']') else {
+        return line.to_string();
+    };
+    let hidden = |name: &str| games.iter().any(|g| g.hidden && g.name == name);
+    let shown: Vec<&str> = list.split(", ").filter(|name| !hidden(name)).collect();
+    format!("{head}[subcommands: {}]{tail}", shown.join(", "))
 }
 
 /// Clap's message without `error: `, the usage and the hint: its first line,

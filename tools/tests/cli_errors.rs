@@ -69,10 +69,26 @@ fn clap_errors_are_one_line() {
             &["tonga"],
             "'tabula tonga' requires a subcommand but one was not provided [subcommands: score,",
         ),
+        (
+            // The test-only game Nim is hidden here as from help.
+            &["referee"],
+            "'tabula referee' requires a subcommand but one was not provided [subcommands: ioiwari, tothello, tonga, dominoes, reversi, help]",
+        ),
     ] {
         let out = run(args);
         assert_one_line_error(&out, problem);
         assert!(!stderr(&out).contains("error: error:"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn completion_scripts_leave_out_the_hidden_game() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(script.contains("dominoes"), "{shell}");
+        assert!(!script.contains("nim"), "{shell}");
     }
 }
 
