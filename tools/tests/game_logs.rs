@@ -100,6 +100,9 @@ fn tonga_logs_replay_with_the_forfeit_rule() {
         let fault = line.fault.as_ref().expect("a fault");
         assert_eq!(line.seats[fault.seat], "exit 3");
         assert!(line.moves.len() < 36);
+        let lost = tabula_verify::arena::Outcome::Loss;
+        assert_eq!(line.outcomes[fault.seat], lost);
+        assert_ne!(line.outcomes[1 - fault.seat], lost);
     }
     let (_, lines) = logged(&[
         "verify",

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tabula_solver::{Game, Scores, Seat, Turn};
 
 use crate::seat::{Clock, Failure, Fault, FaultKind, Player};
@@ -39,7 +39,7 @@ pub struct GameRecord<G: Game> {
 }
 
 /// A game's result for one seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Strictly ahead of every other seat.
@@ -50,33 +50,31 @@ pub enum Outcome {
     Loss,
 }
 
+/// The outcome of `seat` in a game that ended with `scores`, `faulted`
+/// naming the seat whose fault ended it: that seat loses, and the others are
+/// ranked among themselves by their scores.
+pub fn outcome(scores: &[f64], faulted: Option<Seat>, seat: Seat) -> Outcome {
+    if faulted == Some(seat) {
+        return Outcome::Loss;
+    }
+    let mine = scores[seat];
+    let best_other = (0..scores.len())
+        .filter(|&s| s != seat && Some(s) != faulted)
+        .map(|s| scores[s])
+        .fold(f64::NEG_INFINITY, f64::max);
+    if mine > best_other {
+        Outcome::Win
+    } else if mine == best_other {
+        Outcome::Draw
+    } else {
+        Outcome::Loss
+    }
+}
+
 impl<G: Game> GameRecord<G> {
     /// The seat's outcome: a fault loses, otherwise the scores decide.
     pub fn outcome(&self, seat: Seat) -> Outcome {
-        if let Some(fault) = &self.fault {
-            return if fault.seat == seat {
-                Outcome::Loss
-            } else {
-                // The other seats are ranked among themselves.
-                self.outcome_among(seat, |s| s != fault.seat)
-            };
-        }
-        self.outcome_among(seat, |_| true)
-    }
-
-    fn outcome_among(&self, seat: Seat, counts: impl Fn(Seat) -> bool) -> Outcome {
-        let mine = self.scores[seat];
-        let others = (0..self.scores.len()).filter(|&s| s != seat && counts(s));
-        let best_other = others
-            .map(|s| self.scores[s])
-            .fold(f64::NEG_INFINITY, f64::max);
-        if mine > best_other {
-            Outcome::Win
-        } else if mine == best_other {
-            Outcome::Draw
-        } else {
-            Outcome::Loss
-        }
+        outcome(&self.scores, self.fault.as_ref().map(|f| f.seat), seat)
     }
 
     /// The seat's rank, 1 for the best; tied seats share the better rank.

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tabula_solver::{Game, Seat, Turn};
 
-use crate::arena::GameRecord;
+use crate::arena::{self, GameRecord, Outcome};
 use crate::protocol::escape_controls;
 use crate::seat::Fault;
 use crate::tournament::{Job, Purpose, Schedule, Seatings, stream_name};
@@ -141,6 +141,10 @@ pub struct GameLine {
     pub fault: Option<Fault>,
     /// Final per-seat scores (after the forfeit rule when there was a fault).
     pub scores: Vec<f64>,
+    /// Each seat's result as the reports count it: a faulting seat's game is
+    /// lost whatever the scores say. Empty in logs written before it was added.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outcomes: Vec<Outcome>,
     /// Milliseconds each seat spent answering.
     pub time_ms: Vec<f64>,
 }
@@ -187,6 +191,9 @@ impl GameLine {
             moves,
             fault: record.fault.clone(),
             scores: record.scores.to_vec(),
+            outcomes: (0..record.scores.len())
+                .map(|seat| record.outcome(seat))
+                .collect(),
             time_ms: record.time_used.iter().map(|&t| millis(t)).collect(),
         }
     }
@@ -246,9 +253,17 @@ pub enum ReplayError {
         /// The scores in the log.
         logged: Vec<f64>,
     },
+    /// The outcomes the replay's scores and fault give differ from the logged ones.
+    #[error("the replay's outcomes are {replayed:?}, the log says {logged:?}")]
+    Outcomes {
+        /// The outcomes of the replay.
+        replayed: Vec<Outcome>,
+        /// The outcomes in the log.
+        logged: Vec<Outcome>,
+    },
 }
 
-/// Replays a logged game through the rules and checks its final scores;
+/// Replays a logged game through the rules and checks its final scores and outcomes;
 /// returns every state, the start first and the end last.
 pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
     if line.game != G::NAME {
@@ -317,6 +332,16 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
         return Err(ReplayError::Scores {
             replayed,
             logged: line.scores.clone(),
+        });
+    }
+    let faulted = line.fault.as_ref().map(|f| f.seat);
+    let outcomes: Vec<Outcome> = (0..seats)
+        .map(|seat| arena::outcome(&replayed, faulted, seat))
+        .collect();
+    if !line.outcomes.is_empty() && line.outcomes != outcomes {
+        return Err(ReplayError::Outcomes {
+            replayed: outcomes,
+            logged: line.outcomes.clone(),
         });
     }
     Ok(states)
@@ -561,5 +586,47 @@ mod tests {
             ends_case: false,
         });
         assert_eq!(replay::<Nim>(&wrong), Err(ReplayError::FaultAfterEnd));
+    }
+
+    #[test]
+    fn outcomes_say_what_the_reports_count_and_are_checked_by_the_replay() {
+        let buffer = Shared::default();
+        let log = GameLog::to_writer(Box::new(buffer.clone()));
+        let mut a = Local(Optimal);
+        let mut b = Local(nim::agent("random", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
+        let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
+        let mut clocks = vec![Clock::default(); 2];
+        let mut chance = stream(1, Purpose::Chance, 0, 0, 0);
+        let record =
+            crate::arena::play_game(Nim::new(5), &mut players, &[0, 1], &mut clocks, &mut chance);
+        log.record(&record, &5, &At::new(1, 0, "heap 5", 0));
+        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        let line = read_log(&text).unwrap().remove(0);
+        let expected: Vec<Outcome> = (0..2).map(|seat| record.outcome(seat)).collect();
+        assert_eq!(line.outcomes, expected);
+        assert!(line.outcomes.contains(&Outcome::Win));
+        // Seat 1 faults after the first move: the unfinished game scores 0 to
+        // 0, which reads as a draw, but the outcomes say who lost.
+        let mut faulted = line.clone();
+        faulted.moves.truncate(1);
+        faulted.scores = vec![0.0, 0.0];
+        faulted.fault = Some(crate::seat::Fault {
+            seat: 1,
+            kind: crate::seat::FaultKind::IllegalMove,
+            reason: "made up".into(),
+            ends_case: false,
+        });
+        faulted.outcomes = vec![Outcome::Win, Outcome::Loss];
+        replay::<Nim>(&faulted).unwrap();
+        faulted.outcomes = vec![Outcome::Draw, Outcome::Draw];
+        assert_eq!(
+            replay::<Nim>(&faulted).unwrap_err().to_string(),
+            "the replay's outcomes are [Win, Loss], the log says [Draw, Draw]"
+        );
+        // A log written before the field existed still replays.
+        faulted.outcomes.clear();
+        replay::<Nim>(&faulted).unwrap();
+        let old = text.replace(r#","outcomes":["#, r#","before":["#);
+        assert!(read_log(&old).unwrap()[0].outcomes.is_empty());
     }
 }
