@@ -278,6 +278,7 @@ pub fn query(args: QueryArgs) -> Outcome {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
+        .agents(&tabula_verify::ioiwari::AGENTS)
         .table_check(check_records)
         .verb(Verb::new(
             "build",

@@ -412,6 +412,7 @@ pub fn check_records(table: Table) -> anyhow::Result<usize> {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
+        .agents(&kv::AGENTS)
         .table_check(check_records)
         .verb(Verb::new(
             "build",

@@ -73,7 +73,7 @@ fn cli(games: &[GameEntry]) -> Command {
         )
         .subcommand(
             GamesArgs::augment_args(Command::new("games"))
-                .about("List the games and the verbs each offers"),
+                .about("List the games, the verbs and the built-in players each offers"),
         )
         .subcommand(
             CompletionsArgs::augment_args(Command::new("completions"))

@@ -24,6 +24,7 @@ use crate::registry::{GameEntry, Verb};
 /// The game's registration.
 pub fn entry() -> GameEntry {
     GameEntry::new("nim", "Nim, the toy game of the core's tests")
+        .agents(&tabula_verify::nim::AGENTS)
         .verb(Verb::new(
             "serve",
             "A built-in player on the line protocol",

@@ -100,6 +100,8 @@ pub struct GameEntry {
     pub verbs: Vec<Verb>,
     /// Its own extras, as `tabula <game> <extra>`.
     pub extras: Vec<Verb>,
+    /// The built-in players that `--agent`, `--players` and `--opponent` name.
+    pub agents: Vec<&'static str>,
     /// Kept out of listings and help (the test-only example game).
     pub hidden: bool,
     /// Re-derives every record of one of its table files; returns how many were checked.
@@ -117,6 +119,7 @@ impl GameEntry {
             about,
             verbs: Vec::new(),
             extras: Vec::new(),
+            agents: Vec::new(),
             hidden: false,
             check_table: None,
         }
@@ -142,6 +145,12 @@ impl GameEntry {
     /// Registers the record check of the game's table files (`tabula check`).
     pub fn table_check(mut self, check: CheckTable) -> GameEntry {
         self.check_table = Some(check);
+        self
+    }
+
+    /// Names its built-in players, for `tabula games`.
+    pub fn agents(mut self, names: &[&'static str]) -> GameEntry {
+        self.agents.extend_from_slice(names);
         self
     }
 
@@ -212,6 +221,9 @@ pub fn listing(games: &[GameEntry]) -> String {
             "",
             verbs.join(", ")
         ));
+        if !game.agents.is_empty() {
+            out.push_str(&format!("{:<10} players: {}\n", "", game.agents.join(", ")));
+        }
     }
     out
 }

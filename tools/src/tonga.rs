@@ -146,6 +146,7 @@ pub struct StdinArgs {}
 /// The game's registration: its verbs and extras.
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
+        .agents(&tabula_verify::tonga::AGENTS)
         .table_check(check_records)
         .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
         .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))

@@ -132,6 +132,7 @@ pub struct VerifyArgs {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("tothello", "Tothello, TopCoder Invitational 2001")
+        .agents(&["random", "greedy", "solver-dD-eE"])
         .verb(Verb::new(
             "query",
             "bestMove and the solver's value and move for a position",

@@ -118,3 +118,30 @@ fn the_toy_game_is_registered_but_not_listed() {
     let out = run(&["completions", "bash"]);
     assert!(out.status.success() && stdout(&out).contains("tabula"));
 }
+
+#[test]
+fn games_names_each_games_players_and_serve_takes_them() {
+    let out = run(&["games"]);
+    let listing = stdout(&out);
+    let players = |game: &str| -> Vec<String> {
+        let mut lines = listing.lines().skip_while(|l| !l.starts_with(game));
+        let line = lines
+            .find(|l| l.trim_start().starts_with("players: "))
+            .unwrap();
+        let names = line.trim_start().strip_prefix("players: ").unwrap();
+        names.split(", ").map(String::from).collect()
+    };
+    assert_eq!(listing.matches("players: ").count(), 6, "{listing}");
+    for game in ["tonga", "dominoes"] {
+        for name in players(game) {
+            let out = common::run_with_input(&["serve", game, "--agent", &name], "");
+            // A reference player that sees the other hand says why it cannot serve.
+            let refused = stderr(&out).contains("which the protocol does not show");
+            assert!(
+                out.status.success() || refused,
+                "{game} {name}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
