@@ -7,9 +7,9 @@
 //! index space is cut into blocks of [`StateSpace::layer_chunk`] indices, dealt
 //! round-robin, so every member owns a slice of every layer. A layer is solved
 //! in rounds; in each, every member takes its next batch of states, asks the
-//! owners for the values of the children it does not own (one batched
-//! all-to-all), solves the batch, and sends the records of symmetric images to
-//! their owners (a second one). How messages travel is the group's business:
+//! owners for the values of the children it does not own (two batched
+//! all-to-alls: the indices out, the values back), solves the batch, and sends
+//! the records of symmetric images to their owners (a third). How messages travel is the group's business:
 //! [`Exchange`], implemented by [`ThreadGroup`] here and by MPI in
 //! `tabula-tables`.
 

@@ -31,8 +31,8 @@
 //! is far longer than its header says) is refused without reading the rest.
 //! Then the metadata, the padding and both checksums are checked.
 //!
-//! [`Table::open`] reads files up to [`READ_LIMIT`] bytes into memory (both
-//! tables tabula builds today are far smaller), so a table file changed or
+//! [`Table::open`] reads files up to [`READ_LIMIT`] bytes into memory (the
+//! IOI, PseudoTonga and Dominoes tables, and the smaller variants), so a table file changed or
 //! truncated afterwards cannot affect a running command. Larger files are
 //! memory-mapped ([`Table::map`]). A mapped table is registered with a SIGBUS
 //! handler: if the file shrinks while mapped, the next lookup past its new end

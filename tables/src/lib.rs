@@ -5,7 +5,9 @@
 //! state index (see [`format`](mod@format) for the byte layout). Every header field and both
 //! checksums are verified when a table is opened, whether read or mapped; a
 //! mapped table whose file shrinks ends the process with exit status 2, not a
-//! signal. Every file is written through [`atomic::write_file`].
+//! signal. Every file is written through [`atomic`]: whole files by
+//! [`atomic::write_file`], mapped builds by [`atomic::temporary_for`] and
+//! [`atomic::persist`], logs by [`atomic::Partial`].
 
 pub mod atomic;
 pub mod distributed;

@@ -53,7 +53,7 @@ impl RingArgs {
 pub struct BuildArgs {
     #[command(flatten)]
     ring: RingArgs,
-    /// Build in memory up to this many boards (10 bytes a board), out of core above.
+    /// Build in memory up to this many boards (10 bytes a board plus its record), out of core above.
     #[arg(long, default_value_t = 200_000_000)]
     max_boards: u64,
     #[command(flatten)]
@@ -140,7 +140,8 @@ pub struct VerifyArgs {
 }
 
 /// The table, built in memory or read from `path`; a file's every record is
-/// checked first (value range, legal optimal moves), so play never meets a bad one.
+/// checked first (value range, legal optimal moves, and against its children),
+/// so play never meets a bad one.
 fn open_table(path: Option<&Path>) -> anyhow::Result<Arc<IoiwariTable>> {
     let table = IoiwariTable::open_or_build(path)?;
     if path.is_some() {
@@ -505,7 +506,7 @@ pub struct SweepArgs {
     /// Seed of the random games.
     #[command(flatten)]
     seed: SeedArgs,
-    /// Skip rings with more boards than this (the builder holds 10 bytes a board).
+    /// Skip rings with more boards than this (the builder holds 10 bytes a board plus its record).
     #[arg(long, default_value_t = 50_000_000)]
     max_boards: u64,
     /// Winnable: at least this share of instances are first-player wins.

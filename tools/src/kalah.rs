@@ -75,7 +75,7 @@ pub struct BuildArgs {
     seeds: u32,
     #[command(flatten)]
     rules: RuleArgs,
-    /// Build in memory up to this many records (10 bytes a record), out of core above.
+    /// Build in memory up to this many records (10 bytes a board plus its record), out of core above.
     #[arg(long, default_value_t = 100_000_000)]
     max_boards: u64,
     #[command(flatten)]

@@ -69,7 +69,7 @@ impl Verb {
         self
     }
 
-    /// The clap command of this verb for `game`.
+    /// The clap command of this verb, with `about` as its description.
     pub fn command(&self, about: String) -> Command {
         // The Args derive sets its doc comment as the about: override it after.
         let mut command = (self.command)(Command::new(self.name)).about(about);

@@ -32,7 +32,8 @@ pub struct BuildMode {
     /// `last-pass` keeps them to about one board per rotation class until a
     /// last pass writes the copies in order (for tables larger than memory).
     /// Default: `when-solved` if the table takes at most half the memory
-    /// available (`MemAvailable` in /proc/meminfo), else `last-pass`.
+    /// available (`MemAvailable`, or less under a cgroup limit or `ulimit -v`),
+    /// else `last-pass`.
     /// Builds out of core.
     #[arg(long, value_enum, conflicts_with = "distributed")]
     images: Option<ImagesArg>,

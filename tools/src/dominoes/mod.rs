@@ -12,11 +12,11 @@ use tabula_tables::dominoes::DominoesTable;
 
 use crate::registry::{GameEntry, Verb};
 
-/// `--table FILE`: the N=5 table that `best` answers stock-empty N=5 positions from.
+/// `--table FILE`: the N=5 table that `best` and `pimc` answer stock-empty N=5 positions from.
 #[derive(Args)]
 pub struct TableArgs {
-    /// The N=5 stock-empty table (`tabula build dominoes`); `best` answers
-    /// from it once the stock is empty at N=5 (without it, by exact search).
+    /// The N=5 stock-empty table (`tabula build dominoes`); `best` and `pimc`
+    /// answer from it once the stock is empty at N=5 (without it, by exact search).
     #[arg(long, value_name = "FILE")]
     table: Option<PathBuf>,
 }

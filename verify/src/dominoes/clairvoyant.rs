@@ -23,7 +23,7 @@ pub struct Clairvoyant {
     budget: Budget,
     table_bits: u32,
     /// Allocated at the first decision; kept across decisions and games
-    /// (stored values hold for any position of any deal).
+    /// (stored values hold for any position of any deal) until a reseed drops it.
     table: Option<Table>,
 }
 

@@ -16,7 +16,7 @@ use tabula_solver::dominoes::{Match, Move, Side, Tile, Tiles, View};
 
 use crate::agent::Agent;
 
-/// The ladder, weakest first: the players `tabula dominoes ladder` plays by default.
+/// The ladder, weakest first: the opponents `tabula verify dominoes` uses by default.
 pub const LADDER: [&str; 5] = ["random", "heaviest", "doubles", "blocker", "server"];
 
 /// A set of numbers `0..9`, one bit each.

@@ -73,7 +73,7 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
 /// by name alone, so the one table of a process is kept here for `best`.
 static ENDGAME_TABLE: OnceLock<DominoesTable> = OnceLock::new();
 
-/// Makes the N=5 table available to `best`; false if one was installed already.
+/// Makes the N=5 table available to `best` and `pimc`; false if one was installed already.
 pub fn install_table(table: DominoesTable) -> bool {
     ENDGAME_TABLE.set(table).is_ok()
 }

@@ -52,9 +52,9 @@ use crate::agent::Agent;
 
 /// The model's preference for heavy tiles: `exp(beta * pips)` (see the inference module).
 pub const BETA: f64 = 0.2;
-/// Deals searched per decision by `best` and `pimc`.
+/// Deals searched per decision by `pimc`.
 pub const DEALS: usize = 16;
-/// Positions searched per decision by `best` and `pimc`, over all deals.
+/// Positions searched per decision by `pimc`, over all deals.
 pub const NODES: u64 = 60_000;
 /// Iterations per decision of `ismcts`.
 pub const ITERATIONS: u32 = 1_500;

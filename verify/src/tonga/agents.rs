@@ -133,7 +133,8 @@ impl Default for BestSettings {
 /// from the player's side) are each answered by the server's exact policy,
 /// averaging over some of its tied squares, then by the player's own 3-ply
 /// choice and the server's answer again; the positions reached are scored by
-/// the player's own 3-ply value. Endgame: perfect play from 16 empties, and
+/// the player's own 3-ply value. Endgame: perfect play from 16 empties (14
+/// under a time budget, which every `best` the tools build has), and
 /// the expectimax against the server's policy (uniform tie-breaks) from 12
 /// (15 on boards up to 8×8).
 ///
