@@ -473,16 +473,26 @@ mod tests {
         }
     }
 
+    /// Game `game` of Nim from `heap`: the optimal player in seat 0, `second` in seat 1.
+    fn nim_game(heap: u32, game: usize, second: &str) -> GameRecord<Nim> {
+        let mut a = Local(Optimal);
+        let mut b = Local(nim::agent(second, stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
+        let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
+        let mut clocks = vec![Clock::default(); 2];
+        let mut chance = stream(1, Purpose::Chance, 0, game as u64, 0);
+        crate::arena::play_game(
+            Nim::new(heap),
+            &mut players,
+            &[0, 1],
+            &mut clocks,
+            &mut chance,
+        )
+    }
+
     #[test]
     fn a_failed_write_is_reported_by_flush() {
         let log = GameLog::to_writer(Box::new(Full(10)));
-        let mut a = Local(Optimal);
-        let mut b = Local(Optimal);
-        let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
-        let mut clocks = vec![Clock::default(); 2];
-        let mut chance = stream(1, Purpose::Chance, 0, 0, 0);
-        let record =
-            crate::arena::play_game(Nim::new(5), &mut players, &[0, 1], &mut clocks, &mut chance);
+        let record = nim_game(5, 0, "optimal");
         log.record(&record, &5, &At::new(1, 0, "heap 5", 0));
         log.record(&record, &5, &At::new(1, 0, "heap 5", 1));
         let error = log.flush().unwrap_err();
@@ -494,18 +504,7 @@ mod tests {
         let buffer = Shared::default();
         let log = GameLog::to_writer(Box::new(buffer.clone()));
         for (game, heap) in [5u32, 9].into_iter().enumerate() {
-            let mut a = Local(Optimal);
-            let mut b = Local(nim::agent("random", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
-            let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
-            let mut clocks = vec![Clock::default(); 2];
-            let mut chance = stream(1, Purpose::Chance, 0, game as u64, 0);
-            let record = crate::arena::play_game(
-                Nim::new(heap),
-                &mut players,
-                &[0, 1],
-                &mut clocks,
-                &mut chance,
-            );
+            let record = nim_game(heap, game, "random");
             log.record(&record, &heap, &At::new(1, 0, "heaps", game));
         }
         let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
@@ -592,13 +591,7 @@ mod tests {
     fn outcomes_say_what_the_reports_count_and_are_checked_by_the_replay() {
         let buffer = Shared::default();
         let log = GameLog::to_writer(Box::new(buffer.clone()));
-        let mut a = Local(Optimal);
-        let mut b = Local(nim::agent("random", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
-        let mut players: Vec<&mut dyn Player<Nim>> = vec![&mut a, &mut b];
-        let mut clocks = vec![Clock::default(); 2];
-        let mut chance = stream(1, Purpose::Chance, 0, 0, 0);
-        let record =
-            crate::arena::play_game(Nim::new(5), &mut players, &[0, 1], &mut clocks, &mut chance);
+        let record = nim_game(5, 0, "random");
         log.record(&record, &5, &At::new(1, 0, "heap 5", 0));
         let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
         let line = read_log(&text).unwrap().remove(0);
