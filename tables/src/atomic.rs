@@ -202,11 +202,6 @@ impl Partial {
         &self.file
     }
 
-    /// The path it is written under until it is finished.
-    pub fn part_path(&self) -> &Path {
-        &self.part
-    }
-
     /// Syncs the file and renames it over `path`, the target it was created for.
     pub fn finish(mut self, path: &Path) -> io::Result<()> {
         self.file.sync_all()?;
