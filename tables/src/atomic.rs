@@ -132,21 +132,36 @@ pub fn partial_path(path: &Path) -> PathBuf {
 }
 
 /// Checks, before any work, that a [`Partial`] for `path` could start: `path`
-/// is absent or a regular file, and `path.part` is absent or an empty regular
-/// file (one with lines is the record of a run that did not finish, and is
-/// not overwritten).
+/// is absent or a regular file whose name does not end in `.part` (where
+/// another log grows), and `path.part` is absent or an empty regular file that
+/// no running writer holds (one with lines is the record of a run that did
+/// not finish, and is not overwritten).
 pub fn check_partial(path: &Path) -> io::Result<()> {
     check_target(path)?;
+    if path.as_os_str().to_string_lossy().ends_with(".part") {
+        return Err(refused(
+            "ends in .part, the name a log grows under while it is written: choose another name",
+        ));
+    }
     let part = partial_path(path);
     match fs::symlink_metadata(&part) {
-        Ok(m) if m.is_file() && m.len() == 0 => Ok(()),
-        Ok(_) => Err(partial_exists(&part)),
+        Ok(m) if !m.is_file() => Err(partial_not_a_file(&part, &m.file_type())),
+        Ok(m) => {
+            let file = open_partial(&part, false)?;
+            if !try_lock(&file)? {
+                Err(partial_in_use(&part))
+            } else if m.len() > 0 {
+                Err(partial_left(&part))
+            } else {
+                Ok(())
+            }
+        }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", part.display()))),
     }
 }
 
-fn partial_exists(part: &Path) -> io::Error {
+fn partial_left(part: &Path) -> io::Error {
     io::Error::new(
         io::ErrorKind::AlreadyExists,
         format!(
@@ -156,11 +171,74 @@ fn partial_exists(part: &Path) -> io::Error {
     )
 }
 
+fn partial_in_use(part: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("{} is being written by another run", part.display()),
+    )
+}
+
+fn partial_not_a_file(part: &Path, kind: &fs::FileType) -> io::Error {
+    let what = if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        special_kind(kind)
+    };
+    refused(&format!(
+        "{} is {what}, not a log left by a run: remove or rename it",
+        part.display()
+    ))
+}
+
+/// Opens `part` without following a symlink, creating it when `create`.
+fn open_partial(part: &Path, create: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(create).create(create);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options.open(part).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => io::Error::new(
+            e.kind(),
+            format!("directory {} does not exist", parent_of(part).display()),
+        ),
+        _ => io::Error::new(e.kind(), format!("{}: {e}", part.display())),
+    })
+}
+
+/// Takes the exclusive advisory lock a writer of a partial file holds for its
+/// whole run (the system drops it when the process ends, however it ends);
+/// false when another open file holds it.
+#[cfg(unix)]
+fn try_lock(file: &File) -> io::Result<bool> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain system call on our open file; it changes no memory.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+        return Ok(true);
+    }
+    let error = io::Error::last_os_error();
+    match error.raw_os_error() {
+        Some(libc::EWOULDBLOCK) => Ok(false),
+        _ => Err(error),
+    }
+}
+
+#[cfg(not(unix))]
+fn try_lock(_: &File) -> io::Result<bool> {
+    Ok(true)
+}
+
 /// A file written as a run goes, under `FILE.part` until [`Partial::finish`]
-/// renames it to `FILE` (see the module docs).
+/// renames it to `FILE` (see the module docs). Its writer holds a lock on it,
+/// so another run neither takes it over nor removes it.
 ///
-/// Dropped unfinished, it is removed if nothing was written to it, and kept
-/// otherwise: those lines are the only record of the run.
+/// Dropped unfinished, it is removed if nothing was written to it; otherwise
+/// it is kept, cut back to its last whole line: those lines are the only
+/// record of the run.
 #[derive(Debug)]
 pub struct Partial {
     file: File,
@@ -169,27 +247,23 @@ pub struct Partial {
 }
 
 impl Partial {
-    /// Creates `path.part` (never over an existing file or link) for a record of `path`.
+    /// Creates `path.part` for a record of `path`, or takes over an empty one
+    /// that no running writer holds; never follows a symlink.
     pub fn create(path: &Path) -> io::Result<Partial> {
         check_partial(path)?;
         let part = partial_path(path);
-        // An empty one, left by a run killed before its first line, holds nothing.
-        if fs::symlink_metadata(&part).is_ok_and(|m| m.is_file() && m.len() == 0) {
-            let _ = fs::remove_file(&part);
+        let file = open_partial(&part, true)?;
+        if !try_lock(&file)? {
+            return Err(partial_in_use(&part));
         }
-        // create_new: O_EXCL, which also refuses a symlink planted at `part`.
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&part)
-            .map_err(|e| match e.kind() {
-                io::ErrorKind::AlreadyExists => partial_exists(&part),
-                io::ErrorKind::NotFound => io::Error::new(
-                    e.kind(),
-                    format!("directory {} does not exist", parent_of(path).display()),
-                ),
-                _ => io::Error::new(e.kind(), format!("{}: {e}", part.display())),
-            })?;
+        // Checked again under the lock: a run may have written since.
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            return Err(partial_not_a_file(&part, &metadata.file_type()));
+        }
+        if metadata.len() > 0 {
+            return Err(partial_left(&part));
+        }
         Ok(Partial {
             file,
             part,
@@ -218,11 +292,56 @@ impl Partial {
 
 impl Drop for Partial {
     fn drop(&mut self) {
-        let empty = self.file.metadata().is_ok_and(|m| m.len() == 0);
-        if !self.finished && empty {
-            let _ = fs::remove_file(&self.part);
+        if self.finished {
+            return;
+        }
+        match self.file.metadata() {
+            Ok(m) if m.len() == 0 => {
+                let _ = fs::remove_file(&self.part);
+            }
+            Ok(m) => {
+                // A full disk can stop a write midway through a line.
+                let _ = cut_to_whole_lines(&self.file, m.len());
+                if let Ok(mut kept) = KEPT.lock() {
+                    kept.push(self.part.clone());
+                }
+            }
+            Err(_) => {}
         }
     }
+}
+
+/// The partial files this process left unfinished with lines in them.
+static KEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// The partial files this process has left unfinished with lines in them,
+/// for the last words of a run that stopped early.
+pub fn kept_partials() -> Vec<PathBuf> {
+    KEPT.lock().map(|kept| kept.clone()).unwrap_or_default()
+}
+
+/// Cuts `file`, `len` bytes long, back to the end of its last newline.
+fn cut_to_whole_lines(file: &File, len: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut reader = file;
+    let mut end = len;
+    let mut chunk = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let part = &mut chunk[..(end - start) as usize];
+        reader.seek(SeekFrom::Start(start))?;
+        reader.read_exact(part)?;
+        if let Some(at) = part.iter().rposition(|&b| b == b'\n') {
+            let whole = start + at as u64 + 1;
+            return if whole < len {
+                file.set_len(whole)
+            } else {
+                Ok(())
+            };
+        }
+        end = start;
+    }
+    file.set_len(0)
 }
 
 /// The directory a file of `path` goes in.

@@ -179,6 +179,55 @@ fn an_unfinished_partial_keeps_its_lines_and_is_never_overwritten() {
 }
 
 #[test]
+fn a_partial_in_use_is_neither_taken_over_nor_removed() {
+    use std::io::Write;
+    use tabula_tables::atomic::{Partial, check_partial};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    // A run that has not written its first line yet holds an empty .part.
+    let first = Partial::create(&log).unwrap();
+    let says = "games.jsonl.part is being written by another run";
+    let error = check_partial(&log).unwrap_err().to_string();
+    assert!(error.contains(says), "{error}");
+    let error = Partial::create(&log).unwrap_err().to_string();
+    assert!(error.contains(says), "{error}");
+    writeln!(first.file(), "game 1").unwrap();
+    first.finish(&log).unwrap();
+    assert_eq!(fs::read_to_string(&log).unwrap(), "game 1\n");
+}
+
+#[test]
+fn a_log_named_like_a_partial_or_over_a_directory_is_refused() {
+    use tabula_tables::atomic::{Partial, check_partial};
+    let dir = tempfile::tempdir().unwrap();
+    let error = check_partial(&dir.path().join("other.part")).unwrap_err();
+    assert!(error.to_string().contains("ends in .part"), "{error}");
+    let log = dir.path().join("games.jsonl");
+    fs::create_dir(dir.path().join("games.jsonl.part")).unwrap();
+    for error in [
+        check_partial(&log).unwrap_err(),
+        Partial::create(&log).unwrap_err(),
+    ] {
+        let says = "games.jsonl.part is a directory, not a log left by a run";
+        assert!(error.to_string().contains(says), "{error}");
+    }
+}
+
+#[test]
+fn a_partial_left_with_a_torn_last_line_keeps_its_whole_lines() {
+    use std::io::Write;
+    use tabula_tables::atomic::Partial;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let partial = Partial::create(&log).unwrap();
+    let long = "x".repeat(100_000);
+    write!(partial.file(), "game 1\n{long}\ngame 3 cut sh").unwrap();
+    drop(partial);
+    let kept = fs::read_to_string(dir.path().join("games.jsonl.part")).unwrap();
+    assert_eq!(kept, format!("game 1\n{long}\n"));
+}
+
+#[test]
 fn a_symlink_planted_at_the_part_name_is_not_followed() {
     use tabula_tables::atomic::{Partial, check_partial};
     let dir = tempfile::tempdir().unwrap();

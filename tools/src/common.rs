@@ -91,15 +91,24 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
                 atomic::check_partial(path).with_context(|| label.clone())?;
             }
         }
-        let same = path.map(|p| file_identity(p));
-        if let Some((first, _)) = seen.iter().find(|(_, other)| *other == same) {
-            match same {
-                None => bail!("{first} and {label}: two outputs cannot share stdout"),
-                Some(_) => bail!("{first} and {label}: two outputs cannot share a file"),
-            }
+        let grows = matches!(id, "log" | "transcript");
+        // A log also takes, while it is written, the name it grows under.
+        let mut names = vec![(label.clone(), path.map(|p| file_identity(p)))];
+        if let Some(path) = path.filter(|_| grows) {
+            let part = atomic::partial_path(path);
+            let growing = format!("{label} (written as {} until the run ends)", part.display());
+            names.push((growing, Some(file_identity(&part))));
         }
-        seen.push((label, same));
-        if path.is_none() && matches!(id, "log" | "transcript") {
+        for (label, same) in names {
+            if let Some((first, _)) = seen.iter().find(|(_, other)| *other == same) {
+                match same {
+                    None => bail!("{first} and {label}: two outputs cannot share stdout"),
+                    Some(_) => bail!("{first} and {label}: two outputs cannot share a file"),
+                }
+            }
+            seen.push((label, same));
+        }
+        if path.is_none() && grows {
             // Other outputs on stdout replace the report (`--json -`); a log
             // runs beside it, written as the games end.
             crate::out::report_to_stderr();
@@ -276,8 +285,22 @@ pub fn finish_referee(
     report: &impl Serialize,
 ) -> crate::Outcome {
     log.line(total_line);
-    log.finish()?;
-    emit_report(&format!("{total_line}\n"), json, report)?;
+    report_then_finish(log, || {
+        emit_report(&format!("{total_line}\n"), json, report)
+    })
+}
+
+/// Ends a run: writes its report with `report`, then finishes its logs even
+/// if that failed, so that neither a closed stdout nor a full disk under the
+/// log loses the other. The report's error comes first.
+pub fn report_then_finish(
+    log: &Log,
+    report: impl FnOnce() -> anyhow::Result<()>,
+) -> crate::Outcome {
+    let reported = report();
+    let finished = log.finish();
+    reported?;
+    finished?;
     Ok(std::process::ExitCode::SUCCESS)
 }
 

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::{run, run_or_kill, stderr, stdout};
+use common::{run, run_or_kill, stderr, stdout, tabula};
 
 /// Commands with an output, `{}` standing for the path; each would work
 /// for seconds (or print its report) before writing it.
@@ -280,6 +280,58 @@ fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
             .starts_with("{\"game\":\"nim\"")
     );
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn a_second_run_leaves_a_running_runs_log_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let (started, go) = (dir.path().join("started"), dir.path().join("go"));
+    // The player starts after the log is open, then waits to be let go.
+    let player = format!(
+        "touch '{}'; while [ ! -e '{}' ]; do sleep 0.01; done; exit 3",
+        started.display(),
+        go.display()
+    );
+    let log = log.to_str().unwrap();
+    let mut first = tabula()
+        .args(["referee", "nim", "--player", &player, "--log", log])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let seen = common::eventually(|| started.exists().then_some(()));
+    // Its empty log.part is held: a second run neither takes it over nor removes it.
+    let second = run(&["referee", "nim", "--agent", "random", "--log", log]);
+    fs::write(&go, "").unwrap();
+    let status = first.wait().unwrap();
+    assert!(seen.is_some(), "the first run's player never started");
+    common::assert_one_line_error(
+        &second,
+        &format!("--log {log}: {log}.part is being written by another run"),
+    );
+    assert!(status.success(), "{status}");
+    let games = tabula_verify::record::read_log(&fs::read_to_string(log).unwrap()).unwrap();
+    assert!(games.iter().all(|g| g.seats[0] != "random"));
+    assert!(!games.is_empty());
+}
+
+#[test]
+fn a_log_cannot_be_named_where_another_output_or_log_grows() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let a = a.to_str().unwrap();
+    let part = format!("{a}.part");
+    let out = run(&["verify", "nim", "--log", a, "--json", &part]);
+    common::assert_one_line_error(
+        &out,
+        &format!(
+            "--json {part} and --log {a} (written as {part} until the run ends): two outputs cannot share a file"
+        ),
+    );
+    let out = run(&["referee", "nim", "--agent", "random", "--log", &part]);
+    common::assert_one_line_error(&out, &format!("--log {part}: ends in .part"));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 #[test]
