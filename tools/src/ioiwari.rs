@@ -23,7 +23,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs, SeedArgs, Span,
-    TimeoutArgs, emit_report, output_file, serve_stdio, span, tested_player,
+    TimeoutArgs, emit_report, output_file, report_then_finish, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -428,16 +428,17 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             outln!("{line}")?;
         }
     }
-    log.finish()?;
-    if many {
-        outln!(
-            "tally: {} win, {} draw, {} loss",
-            tally.wins,
-            tally.draws,
-            tally.losses
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        if many {
+            outln!(
+                "tally: {} win, {} draw, {} loss",
+                tally.wins,
+                tally.draws,
+                tally.losses
+            )?;
+        }
+        Ok(())
+    })
 }
 
 /// Prints the official results table, optionally also as JSON.
@@ -460,10 +461,10 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.finish()?;
-    args.plot.write(|| report.plot())?;
-    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        args.plot.write(|| report.plot())?;
+        emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)
+    })
 }
 
 /// `tabula check` for an Ioiwari table: every record against its children.

@@ -189,16 +189,28 @@ fn main() -> ExitCode {
         out::data_stdout().flush()?;
         Ok(code)
     });
-    match outcome {
-        Ok(code) => code,
-        Err(error) if out::reader_went_away(&error) => ExitCode::SUCCESS,
-        Err(error) => {
-            // One line: the whole context chain, joined by colons. It is
-            // written in one call: `eprintln!` writes a line in pieces, and
-            // MPI ranks sharing a stderr then interleave them.
-            let line = format!("error: {error:#}\n");
-            let _ = std::io::stderr().write_all(line.as_bytes());
-            ExitCode::from(2)
+    // A run that stopped early says where its records so far are.
+    let kept: Vec<String> = tabula_tables::atomic::kept_partials()
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect();
+    let kept = match kept.is_empty() {
+        true => String::new(),
+        false => format!("; the records written so far are in {}", kept.join(", ")),
+    };
+    let line = match outcome {
+        Ok(code) => return code,
+        Err(error) if out::reader_went_away(&error) && kept.is_empty() => {
+            return ExitCode::SUCCESS;
         }
-    }
+        Err(error) if out::reader_went_away(&error) => {
+            format!("error: stdout was closed before the run ended{kept}\n")
+        }
+        // One line: the whole context chain, joined by colons.
+        Err(error) => format!("error: {error:#}{kept}\n"),
+    };
+    // Written in one call: `eprintln!` writes a line in pieces, and MPI ranks
+    // sharing a stderr then interleave them.
+    let _ = std::io::stderr().write_all(line.as_bytes());
+    ExitCode::from(2)
 }

@@ -1,8 +1,6 @@
 //! The toy game's registration: `serve`, `referee` and `verify` from the
 //! shared core alone (hidden from listings; the tests use it).
 
-use std::process::ExitCode;
-
 use clap::Args;
 use tabula_solver::nim::Nim;
 use tabula_verify::arena::play_case;
@@ -16,7 +14,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
-    known_agent, serve_stdio, tested_player,
+    known_agent, report_then_finish, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
@@ -120,9 +118,9 @@ fn referee(args: RefereeArgs) -> Outcome {
             wins += record.scores[seat];
         }
     }
-    outln!("total {wins} of {games}")?;
-    log.finish()?;
-    Ok(ExitCode::SUCCESS)
+    let total = format!("total {wins} of {games}");
+    log.line(&total);
+    report_then_finish(&log, || Ok(outln!("{total}")?))
 }
 
 /// Arguments of `tabula verify nim`.
@@ -155,9 +153,6 @@ fn verify(args: VerifyArgs) -> Outcome {
         &|_| {},
         log.games(),
     );
-    log.finish()?;
-    args.plot
-        .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
     let columns = [
         Column::Games,
         Column::Wdl,
@@ -170,10 +165,13 @@ fn verify(args: VerifyArgs) -> Outcome {
         args.seed.seed,
         board.to_markdown(&columns, &wins_and_half_draws)
     );
-    emit_report(
-        &markdown,
-        args.json.json.as_ref(),
-        &board.lines(&wins_and_half_draws),
-    )?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        args.plot
+            .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
+        emit_report(
+            &markdown,
+            args.json.json.as_ref(),
+            &board.lines(&wins_and_half_draws),
+        )
+    })
 }

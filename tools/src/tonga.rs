@@ -24,7 +24,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs,
-    emit_report, known_agent, output_file, seconds, serve_stdio, tested_player,
+    emit_report, known_agent, output_file, report_then_finish, seconds, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -341,9 +341,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             count += 1;
         }
     }
-    log.finish()?;
-    outln!("overall {total:.3} over {count} games")?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        Ok(outln!("overall {total:.3} over {count} games")?)
+    })
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.
@@ -379,10 +379,10 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.finish()?;
-    args.plot.write(|| report.plot())?;
-    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        args.plot.write(|| report.plot())?;
+        emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)
+    })
 }
 
 /// `tabula check` for a tonga table: every record against its children.

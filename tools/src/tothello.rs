@@ -18,7 +18,7 @@ use tabula_verify::tothello::{
 use crate::Outcome;
 use crate::common::{
     JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, count, emit_report, positive,
-    stderr_mode,
+    report_then_finish, stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -347,10 +347,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     for line in &lines {
         log.line(line);
     }
-    log.finish()?;
-    for line in &lines {
-        outln!("{line}")?;
-    }
+    report_then_finish(&log, || {
+        for line in &lines {
+            outln!("{line}")?;
+        }
+        Ok(())
+    })?;
     Ok(if report.passed == report.cases {
         ExitCode::SUCCESS
     } else {
@@ -397,8 +399,6 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.finish()?;
-    args.plot.write(|| report.plot())?;
     // The title is Markdown: `--json -` writes the JSON alone.
     let markdown = format!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n\n{}",
@@ -407,8 +407,10 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         config.seed,
         report.to_markdown()
     );
-    emit_report(&markdown, args.json.json.as_ref(), &report)?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        args.plot.write(|| report.plot())?;
+        emit_report(&markdown, args.json.json.as_ref(), &report)
+    })
 }
 
 #[cfg(test)]

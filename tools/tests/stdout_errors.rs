@@ -1,10 +1,14 @@
 //! A stdout that cannot be written: a full one is a one-line error (exit 2),
 //! a closed pipe (the reader went away, as under `| head`) ends the program
-//! quietly with status 0; never a panic.
+//! quietly with status 0 unless it leaves a log unfinished; never a panic.
 
 mod common;
 
+use std::fs;
+use std::path::Path;
+
 use common::{BadStdout, run_with_stdout, stderr};
+use tabula_verify::record::read_log;
 
 /// Commands that print, each fast, with what they read on stdin.
 const PRINTING: &[(&[&str], &str)] = &[
@@ -67,4 +71,34 @@ fn a_closed_stdout_ends_quietly_with_status_0() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
         assert_eq!(without_report(args, &stderr(&out)), "", "{args:?}");
     }
+}
+
+#[test]
+fn a_closed_stdout_finishes_a_verify_log_and_names_a_referees_unfinished_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let log = log.to_str().unwrap();
+    // verify writes its report last: the log is finished all the same.
+    let args = ["verify", "nim", "--games", "2", "--log", log];
+    let out = run_with_stdout(&args, "", BadStdout::ClosedPipe);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+    assert_eq!(
+        read_log(&fs::read_to_string(log).unwrap()).unwrap().len(),
+        12
+    );
+    // A referee stops at its first result line, with one game logged.
+    fs::remove_file(log).unwrap();
+    let args = ["referee", "nim", "--agent", "random", "--log", log];
+    let out = run_with_stdout(&args, "", BadStdout::ClosedPipe);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: stdout was closed before the run ended; the records written so far are in {log}.part\n"
+        )
+    );
+    assert!(!Path::new(log).exists());
+    let part = fs::read_to_string(format!("{log}.part")).unwrap();
+    assert!(!read_log(&part).unwrap().is_empty());
 }

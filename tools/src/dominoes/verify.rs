@@ -1,14 +1,14 @@
 //! `tabula verify dominoes`: every built-in player against the ladder.
 
-use std::process::ExitCode;
-
 use anyhow::bail;
 use clap::Args;
 use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::Outcome;
-use crate::common::{GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report};
+use crate::common::{
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, report_then_finish,
+};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify dominoes`.
@@ -83,12 +83,12 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.finish()?;
-    args.plot.write(|| report.plot(&settings.cases))?;
-    emit_report(
-        &report.to_markdown(&settings.cases),
-        args.json.json.as_ref(),
-        &report,
-    )?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        args.plot.write(|| report.plot(&settings.cases))?;
+        emit_report(
+            &report.to_markdown(&settings.cases),
+            args.json.json.as_ref(),
+            &report,
+        )
+    })
 }

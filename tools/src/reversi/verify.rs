@@ -1,14 +1,12 @@
 //! `tabula verify reversi`: every player on the same cases, scored as the tester scores them.
 
-use std::process::ExitCode;
-
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, known, run};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report};
+use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, report_then_finish};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify reversi`.
@@ -64,8 +62,8 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    log.finish()?;
-    args.plot.write(|| report.plot())?;
-    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
-    Ok(ExitCode::SUCCESS)
+    report_then_finish(&log, || {
+        args.plot.write(|| report.plot())?;
+        emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)
+    })
 }
