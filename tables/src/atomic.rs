@@ -357,6 +357,10 @@ fn check_target(path: &Path) -> io::Result<()> {
     if path.file_name().is_none() {
         return Err(refused("is not a file name"));
     }
+    // `file_name` reads past a trailing slash, but the system would not.
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        return Err(refused("ends in /, so it names a directory, not a file"));
+    }
     let metadata = match fs::symlink_metadata(path) {
         Ok(metadata) => metadata,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),

@@ -93,6 +93,11 @@ fn an_output_that_is_not_a_regular_file_is_refused() {
     fs::create_dir(&sub).unwrap();
     assert_refused(&sub, "directory");
     assert!(sub.is_dir());
+    // A trailing slash names a directory, whether or not one exists.
+    assert_refused(
+        Path::new(&format!("{}/", dir.path().join("new").display())),
+        "ends in /",
+    );
     // Nothing was left behind.
     assert_eq!(
         names_in(dir.path()),

@@ -71,6 +71,16 @@ pub fn outcome(scores: &[f64], faulted: Option<Seat>, seat: Seat) -> Outcome {
     }
 }
 
+impl std::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        })
+    }
+}
+
 impl<G: Game> GameRecord<G> {
     /// The seat's outcome: a fault loses, otherwise the scores decide.
     pub fn outcome(&self, seat: Seat) -> Outcome {

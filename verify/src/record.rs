@@ -254,13 +254,23 @@ pub enum ReplayError {
         logged: Vec<f64>,
     },
     /// The outcomes the replay's scores and fault give differ from the logged ones.
-    #[error("the replay's outcomes are {replayed:?}, the log says {logged:?}")]
+    #[error(
+        "the replay's outcomes are {}, the log says {}",
+        words(replayed),
+        words(logged)
+    )]
     Outcomes {
         /// The outcomes of the replay.
         replayed: Vec<Outcome>,
         /// The outcomes in the log.
         logged: Vec<Outcome>,
     },
+}
+
+/// Outcomes as the log spells them: `[win, loss]`.
+fn words(outcomes: &[Outcome]) -> String {
+    let words: Vec<String> = outcomes.iter().map(Outcome::to_string).collect();
+    format!("[{}]", words.join(", "))
 }
 
 /// Replays a logged game through the rules and checks its final scores and outcomes;
@@ -614,7 +624,7 @@ mod tests {
         faulted.outcomes = vec![Outcome::Draw, Outcome::Draw];
         assert_eq!(
             replay::<Nim>(&faulted).unwrap_err().to_string(),
-            "the replay's outcomes are [Win, Loss], the log says [Draw, Draw]"
+            "the replay's outcomes are [win, loss], the log says [draw, draw]"
         );
         // A log written before the field existed still replays.
         faulted.outcomes.clear();
