@@ -177,6 +177,14 @@ fn a_refused_log_starts_no_player() {
     assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
 }
 
+/// `tabula referee nim` with `seat` (`--agent NAME` or `--player CMD`), a log and a transcript.
+fn referee_nim(seat: &[&str], log: &str, transcript: &str) -> std::process::Output {
+    let mut args = vec!["referee", "nim"];
+    args.extend(seat);
+    args.extend(["--log", log, "--transcript", transcript]);
+    run(&args)
+}
+
 #[test]
 fn a_failed_run_leaves_the_old_log_and_transcript() {
     let dir = tempfile::tempdir().unwrap();
@@ -186,31 +194,13 @@ fn a_failed_run_leaves_the_old_log_and_transcript() {
     fs::write(&transcript, "old transcript\n").unwrap();
     let (log, transcript) = (log.to_str().unwrap(), transcript.to_str().unwrap());
     // The agent is checked after the files are opened.
-    let out = run(&[
-        "referee",
-        "nim",
-        "--agent",
-        "nobody",
-        "--log",
-        log,
-        "--transcript",
-        transcript,
-    ]);
+    let out = referee_nim(&["--agent", "nobody"], log, transcript);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(log).unwrap(), "old log\n");
     assert_eq!(fs::read_to_string(transcript).unwrap(), "old transcript\n");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
     // A run that ends well replaces both, leaving no temporary file.
-    let out = run(&[
-        "referee",
-        "nim",
-        "--agent",
-        "optimal",
-        "--log",
-        log,
-        "--transcript",
-        transcript,
-    ]);
+    let out = referee_nim(&["--agent", "optimal"], log, transcript);
     assert!(out.status.success(), "{}", stderr(&out));
     let games = tabula_verify::record::read_log(&fs::read_to_string(log).unwrap()).unwrap();
     let results = stdout(&out)
@@ -236,16 +226,11 @@ fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
     let (log, transcript) = (log.to_str().unwrap(), transcript.to_str().unwrap());
     // The transcript's line for a request is written before the request is
     // sent, so once the player has read it, the line is in the file.
-    let out = run(&[
-        "referee",
-        "nim",
-        "--player",
-        "read request; kill -9 $PPID",
-        "--log",
+    let out = referee_nim(
+        &["--player", "read request; kill -9 $PPID"],
         log,
-        "--transcript",
         transcript,
-    ]);
+    );
     assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
     assert_eq!(fs::read_to_string(log).unwrap(), "old log\n");
     let part = format!("{transcript}.part");
@@ -253,17 +238,8 @@ fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
     assert!(lines.starts_with("> "), "{lines}");
     // The empty log.part holds nothing and is replaced; the transcript's is kept.
     assert_eq!(fs::read_to_string(format!("{log}.part")).unwrap(), "");
-    let again = [
-        "referee",
-        "nim",
-        "--agent",
-        "optimal",
-        "--log",
-        log,
-        "--transcript",
-        transcript,
-    ];
-    let out = run(&again);
+    let again = || referee_nim(&["--agent", "optimal"], log, transcript);
+    let out = again();
     common::assert_one_line_error(
         &out,
         &format!(
@@ -272,7 +248,7 @@ fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
     );
     assert_eq!(fs::read_to_string(&part).unwrap(), lines);
     fs::remove_file(&part).unwrap();
-    let out = run(&again);
+    let out = again();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         fs::read_to_string(log)
