@@ -178,7 +178,7 @@ fn against_optimal(
         }
     };
     let setup = |job: &Job| (rings[job.case], RingMatch::new(rings[job.case]));
-    play_schedule(&schedule, &lineup, &make, &setup, seed, &|_| {})
+    play_schedule(&schedule, &lineup, &make, &setup, seed, &|_| {}, &|_, _| {})
         .into_iter()
         .map(|(_, record)| record.end.difference())
         .collect()

@@ -9,7 +9,7 @@ use crate::arena::GameRecord;
 use crate::protocol::Request;
 use crate::record::{At, GameLog};
 use crate::scoreboard::Scoreboard;
-use crate::tournament::{Lifetime, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
 use crate::wire::{Incoming, Wire};
 
 /// The built-in players.
@@ -112,13 +112,14 @@ pub fn verify(
             };
             let make = |name: &str, rng| agent(name, rng).expect("known agent");
             let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));
-            for (job, record) in play_schedule(&schedule, &lineup, &make, &setup, seed, progress) {
-                let case = format!("heap {}", heaps[job.case]);
-                log.record(
-                    &record,
-                    &heaps[job.case],
-                    &At::of_job(seed, &schedule, &job, &case),
-                );
+            let case_name = |job: &Job| format!("heap {}", heaps[job.case]);
+            let each = |job: &Job, record: &GameRecord<Nim>| {
+                let at = At::of_job(seed, &schedule, job, case_name(job));
+                log.record(record, &heaps[job.case], &at);
+            };
+            let records = play_schedule(&schedule, &lineup, &make, &setup, seed, progress, &each);
+            for (job, record) in records {
+                let case = case_name(&job);
                 let seat = job.seat_of(0, record.end.seats());
                 board.add(&format!("{a} vs {b}"), &case, seat, &record);
             }

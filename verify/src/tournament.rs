@@ -1,6 +1,7 @@
 //! Seeded, parallel, reproducible runs of many games: named random streams,
 //! schedules of cases × games × seatings, and the parallel runner.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
@@ -149,8 +150,13 @@ impl Schedule {
 /// Builds the agent named `name` with its random stream; the name is known to be valid.
 pub type MakeAgent<'a, G> = &'a (dyn Fn(&str, ChaCha8Rng) -> Box<dyn Agent<G>> + Sync);
 
+/// Called with each game of a schedule in job order, as soon as it and every
+/// game before it have ended (to write a log as the games come).
+pub type EachGame<'a, G> = &'a (dyn Fn(&Job, &GameRecord<G>) + Sync);
+
 /// Plays every job of `schedule` in parallel with built-in agents and returns
-/// the records in job order.
+/// the records in job order, handing each to `each` in that order as soon as
+/// the games before it are in.
 ///
 /// `lineup[i]` names the agent at lineup position `i`; a job seats the lineup
 /// by its rotation. `setup(job)` gives the case's parameters and the game's
@@ -166,6 +172,7 @@ pub fn play_schedule<G: Game>(
     setup: &(dyn Fn(&Job) -> (G::Params, G) + Sync),
     seed: u64,
     progress: Progress<'_>,
+    each: EachGame<'_, G>,
 ) -> Vec<(Job, GameRecord<G>)> {
     let jobs = schedule.jobs();
     let rotations = match schedule.seatings {
@@ -207,31 +214,32 @@ pub fn play_schedule<G: Game>(
         let mut chance = stream(seed, Purpose::Chance, job.case as u64, job.game as u64, 0);
         play_game(start, &mut players, &identity, &mut clocks, &mut chance)
     };
+    let in_order = |j: usize, record: &GameRecord<G>| each(&jobs[j], record);
     let records = match schedule.lifetime {
-        Lifetime::Game => run(jobs.len(), progress, |j| play(&jobs[j], &mut Vec::new())),
+        Lifetime::Game => run_in_order(
+            jobs.len(),
+            progress,
+            |j| play(&jobs[j], &mut Vec::new()),
+            &in_order,
+        ),
         Lifetime::Case => {
             // One group per case and rotation, its games in schedule order.
             let groups: Vec<(usize, usize)> = (0..schedule.cases)
                 .flat_map(|case| (0..rotations as usize).map(move |r| (case, r)))
                 .collect();
             let done = AtomicUsize::new(0);
-            let played: Vec<Vec<(usize, GameRecord<G>)>> = groups
-                .into_par_iter()
-                .map(|(case, rotation)| {
-                    let mut agents = Vec::new();
-                    (0..jobs.len())
-                        .filter(|&j| jobs[j].case == case && jobs[j].rotation == rotation)
-                        .map(|j| {
-                            let record = play(&jobs[j], &mut agents);
-                            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                            (j, record)
-                        })
-                        .collect()
-                })
-                .collect();
-            let mut all: Vec<(usize, GameRecord<G>)> = played.into_iter().flatten().collect();
-            all.sort_by_key(|&(j, _)| j);
-            all.into_iter().map(|(_, record)| record).collect()
+            let ready = Ready::new(jobs.len(), &in_order);
+            groups.into_par_iter().for_each(|(case, rotation)| {
+                let mut agents = Vec::new();
+                for j in (0..jobs.len())
+                    .filter(|&j| jobs[j].case == case && jobs[j].rotation == rotation)
+                {
+                    let record = play(&jobs[j], &mut agents);
+                    progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                    ready.put(j, record);
+                }
+            });
+            ready.into_results()
         }
     };
     jobs.into_iter().zip(records).collect()
@@ -243,21 +251,115 @@ pub fn run<T: Send>(
     progress: Progress<'_>,
     play: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
+    run_in_order(count, progress, play, &|_, _| {})
+}
+
+/// [`run`], handing each result to `in_order` in index order as soon as it and
+/// every result before it are in (to write a log as the games come).
+pub fn run_in_order<T: Send>(
+    count: usize,
+    progress: Progress<'_>,
+    play: impl Fn(usize) -> T + Sync,
+    in_order: &(dyn Fn(usize, &T) + Sync),
+) -> Vec<T> {
     let done = AtomicUsize::new(0);
-    (0..count)
-        .into_par_iter()
-        .map(|game| {
-            let result = play(game);
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            result
-        })
-        .collect()
+    let ready = Ready::new(count, in_order);
+    (0..count).into_par_iter().for_each(|game| {
+        let result = play(game);
+        progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+        ready.put(game, result);
+    });
+    ready.into_results()
+}
+
+/// Results of parallel work gathered by index, each handed on in index order
+/// as soon as it and every result before it are in.
+struct Ready<'a, T> {
+    /// The next index to hand on, and every result by index.
+    state: Mutex<(usize, Vec<Option<T>>)>,
+    in_order: &'a (dyn Fn(usize, &T) + Sync),
+}
+
+impl<'a, T> Ready<'a, T> {
+    fn new(count: usize, in_order: &'a (dyn Fn(usize, &T) + Sync)) -> Ready<'a, T> {
+        Ready {
+            state: Mutex::new((0, (0..count).map(|_| None).collect())),
+            in_order,
+        }
+    }
+
+    fn put(&self, index: usize, result: T) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let (next, slots) = &mut *state;
+        slots[index] = Some(result);
+        while let Some(Some(ready)) = slots.get(*next) {
+            (self.in_order)(*next, ready);
+            *next += 1;
+        }
+    }
+
+    fn into_results(self) -> Vec<T> {
+        let (_, slots) = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        slots
+            .into_iter()
+            .map(|slot| slot.expect("every index was played"))
+            .collect()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    #[test]
+    fn results_are_handed_on_once_each_in_index_order() {
+        // Early indices take the longest, so later ones tend to finish first.
+        let play = |i: usize| (0..(200 - i) * 2000).fold(i as u64, |a, b| a ^ (b as u64));
+        let seen = Mutex::new(Vec::new());
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let results = pool.install(|| {
+            run_in_order(200, &|_| {}, play, &|i, &r| {
+                seen.lock().unwrap().push((i, r))
+            })
+        });
+        let expected: Vec<(usize, u64)> = results.iter().copied().enumerate().collect();
+        assert_eq!(seen.into_inner().unwrap(), expected);
+        assert_eq!(results, (0..200).map(play).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_schedule_hands_on_its_games_in_job_order_whatever_the_lifetime() {
+        use tabula_solver::nim::Nim;
+        let heaps = [5u32, 8, 9];
+        let lineup = ["random".to_string(), "optimal".to_string()];
+        let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
+        let setup = |job: &Job| (heaps[job.case], Nim::new(heaps[job.case]));
+        for lifetime in [Lifetime::Game, Lifetime::Case] {
+            let schedule = Schedule {
+                cases: 3,
+                games: 5,
+                seats: 2,
+                seatings: Seatings::Rotated,
+                lifetime,
+            };
+            let seen = Mutex::new(Vec::new());
+            let each = |job: &Job, record: &GameRecord<Nim>| {
+                seen.lock().unwrap().push((*job, record.scores.to_vec()));
+            };
+            let records = play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &each);
+            let played: Vec<_> = records
+                .iter()
+                .map(|(j, r)| (*j, r.scores.to_vec()))
+                .collect();
+            assert_eq!(seen.into_inner().unwrap(), played, "{lifetime:?}");
+            let jobs: Vec<Job> = records.iter().map(|(job, _)| *job).collect();
+            assert_eq!(jobs, schedule.jobs(), "{lifetime:?}");
+        }
+    }
 
     #[test]
     fn same_seed_same_results_in_order() {

@@ -10,6 +10,7 @@ use serde::Serialize;
 use tabula_solver::dominoes::{Match, Rules};
 
 use super::{agent, deal, sees_open_hand};
+use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
@@ -159,10 +160,20 @@ fn run_with(
             };
             let make = |name: &str, rng| agent(name, rng).expect("names were checked");
             let offset = done_before;
-            let records =
-                play_schedule(&schedule, &lineup, &make, &setup, settings.seed, &|done| {
-                    progress(offset + done)
-                });
+            let each = |job: &Job, record: &GameRecord<Match>| {
+                let rules = settings.cases[job.case];
+                let at = At::of_job(settings.seed, &schedule, job, case_name(rules));
+                log.record(record, &rules, &at);
+            };
+            let records = play_schedule(
+                &schedule,
+                &lineup,
+                &make,
+                &setup,
+                settings.seed,
+                &|done| progress(offset + done),
+                &each,
+            );
             done_before += per_pairing;
             let mut all = Scoreboard::new();
             let mut roles = Scoreboard::new();
@@ -171,12 +182,6 @@ fn run_with(
                 let seat = job.seat_of(0, 2);
                 scores.push(record.scores[seat]);
                 let case = case_name(settings.cases[job.case]);
-                let rules = settings.cases[job.case];
-                log.record(
-                    record,
-                    &rules,
-                    &At::of_job(settings.seed, &schedule, job, &case),
-                );
                 all.add(player, &case, seat, record);
                 let role = if record.end.opener() == seat {
                     "opener"

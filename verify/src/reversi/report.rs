@@ -21,8 +21,9 @@ use tabula_solver::reversi::board::MAX_CELLS;
 use tabula_solver::reversi::{Board, Rule, Weights};
 
 use super::evolve::Settings as GaSettings;
-use super::referee::{opponents, referee_case};
+use super::referee::{CaseResult, opponents, referee_case};
 use super::{AGENTS, Opponent, Predictions, REFERENCE_AGENTS, case_agent};
+use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::seat::{Limits, Local};
@@ -185,36 +186,40 @@ pub fn run(
     let jobs = settings.players.len() * cases.len();
     // One count per game, summed per side and per player afterwards.
     let predictions: Vec<Arc<Predictions>> = (0..jobs).map(|_| Arc::default()).collect();
-    let results = tournament::run(jobs, progress, |job| {
-        let (p, c) = (job / cases.len(), job % cases.len());
-        let (n, _) = cases[c];
-        let computers: Vec<Opponent> = opponents[c]
-            .0
-            .iter()
-            .map(|&weights| Opponent {
-                weights,
-                rule: settings.rule,
-            })
-            .collect();
-        // The referee's stream for `--agent`: the same player in every case.
-        let rng = stream(settings.seed, Purpose::Agent, 0, 0, 0);
-        let agent = case_agent(&settings.players[p], rng, &computers, &predictions[job])
-            .expect("names were checked");
-        let mut tested = Local(agent);
-        referee_case(
-            n,
-            &opponents[c].0,
-            settings.rule,
-            &mut tested,
-            Limits::default(),
-        )
-    });
-    for (job, (_, record)) in results.iter().enumerate() {
+    let each = |job: usize, (_, record): &(CaseResult, GameRecord<Board>)| {
         let c = job % cases.len();
         let (n, k) = cases[c];
-        let at = At::new(settings.seed, c, case_label(n, k), 0);
-        log.record(record, &n, &at);
-    }
+        log.record(record, &n, &At::new(settings.seed, c, case_label(n, k), 0));
+    };
+    let results = tournament::run_in_order(
+        jobs,
+        progress,
+        |job| {
+            let (p, c) = (job / cases.len(), job % cases.len());
+            let (n, _) = cases[c];
+            let computers: Vec<Opponent> = opponents[c]
+                .0
+                .iter()
+                .map(|&weights| Opponent {
+                    weights,
+                    rule: settings.rule,
+                })
+                .collect();
+            // The referee's stream for `--agent`: the same player in every case.
+            let rng = stream(settings.seed, Purpose::Agent, 0, 0, 0);
+            let agent = case_agent(&settings.players[p], rng, &computers, &predictions[job])
+                .expect("names were checked");
+            let mut tested = Local(agent);
+            referee_case(
+                n,
+                &opponents[c].0,
+                settings.rule,
+                &mut tested,
+                Limits::default(),
+            )
+        },
+        &each,
+    );
     let results: Vec<_> = results.into_iter().map(|(result, _)| result).collect();
     let players = settings
         .players

@@ -1,6 +1,7 @@
 //! `verify tonga`: every built-in player against the server on the same games,
 //! counted on the shared scoreboard, reported as the mean case score per N.
 
+use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use serde::Serialize;
 
@@ -77,15 +78,19 @@ pub fn verify(
                 .flat_map(move |&n| (0..games).map(move |g| (a, n, g)))
         })
         .collect();
-    let records = tournament::run(jobs.len(), progress, |j| {
+    let play = |j: usize| {
         let (a, n, g) = jobs[j];
         let mut player = Local(agent(agents[a], agent_rng(seed, n, g)).expect("known agent"));
         play_game(n, g, seed, &mut player, Limits::default())
-    });
-    let mut board = Scoreboard::new();
-    for (&(a, n, g), (record, seat)) in jobs.iter().zip(&records) {
+    };
+    let each = |j: usize, (record, _): &(GameRecord<tabula_solver::tonga::Position>, usize)| {
+        let (_, n, g) = jobs[j];
         let case = sizes.iter().position(|&s| s == n).expect("a listed size");
         log.record(record, &n, &At::new(seed, case, case_name(n), g));
+    };
+    let records = tournament::run_in_order(jobs.len(), progress, play, &each);
+    let mut board = Scoreboard::new();
+    for (&(a, n, _), (record, seat)) in jobs.iter().zip(&records) {
         board.add(agents[a], &case_name(n), *seat, record);
     }
     Report::new(&board, agents, sizes, games, seed)

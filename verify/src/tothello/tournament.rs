@@ -6,6 +6,7 @@ use tabula_solver::tothello::{Move, Position};
 
 use super::agents::{Player, random_square};
 use crate::agent::Agent;
+use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::Scoreboard;
@@ -113,6 +114,10 @@ pub fn run_tournament(
                 (start, start)
             };
             let pair_progress = |done: usize| progress(done_before + done);
+            let each = |job: &Job, record: &GameRecord<Position>| {
+                let at = At::of_job(config.seed, &schedule, job, CASE);
+                log.record(record, &record.start, &at);
+            };
             let records = play_schedule(
                 &schedule,
                 &lineup,
@@ -120,11 +125,10 @@ pub fn run_tournament(
                 &setup,
                 config.seed,
                 &pair_progress,
+                &each,
             );
             for (job, record) in &records {
                 board.add(&entrant, CASE, job.seat_of(0, 2), record);
-                let at = At::of_job(config.seed, &schedule, job, CASE);
-                log.record(record, &record.start, &at);
             }
             done_before += per_pair;
             names.push((lineup, entrant));
