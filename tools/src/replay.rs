@@ -59,7 +59,7 @@ pub fn replay(args: ReplayArgs) -> Outcome {
     }
     let games = lines
         .iter()
-        .map(|(k, line)| show(line).with_context(|| format!("game {k} of the log")))
+        .map(|(k, line)| show(line).with_context(|| format!("{}: game {k}", args.log.display())))
         .collect::<anyhow::Result<Vec<_>>>()?;
     tabula_tables::atomic::write_file(&args.output, |out| out.write_all(page(&games).as_bytes()))
         .with_context(|| args.output.display().to_string())?;

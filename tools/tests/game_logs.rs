@@ -339,7 +339,7 @@ fn replay_refuses_impossible_dominoes_starts_and_faults_after_the_end() {
                 .arg("-o")
                 .arg(&page);
             let out = command.output().unwrap();
-            assert_one_line_error(&out, &format!("game 1 of the log: {problem}"));
+            assert_one_line_error(&out, &format!("{}: game 1: {problem}", log.display()));
         }
     };
     let opener = lines[1].start["opener"].as_u64().unwrap() as usize;
@@ -486,4 +486,27 @@ fn a_log_on_stdout_has_stdout_to_itself_and_the_report_goes_to_stderr() {
             "{args:?}: {report}"
         );
     }
+}
+
+#[test]
+fn replay_names_the_line_of_a_log_that_is_not_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("g.jsonl");
+    let (_, lines) = logged(&["referee", "nim", "--agent", "random", "--heaps", "5"]);
+    write_log(&log, &lines);
+    // A line torn short, as a killed writer could leave it.
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    text.push_str("{\"game\":\"ni");
+    std::fs::write(&log, text).unwrap();
+    let out = tabula()
+        .args(["replay", log.to_str().unwrap(), "-o"])
+        .arg(dir.path().join("page.html"))
+        .output()
+        .unwrap();
+    let says = format!(
+        "{}: not a game log: line {}: EOF",
+        log.display(),
+        lines.len() + 1
+    );
+    assert_one_line_error(&out, &says);
 }

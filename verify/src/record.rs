@@ -357,11 +357,22 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
     Ok(states)
 }
 
+/// A line of a log that is not a game.
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {error}")]
+pub struct LogLineError {
+    /// The line's number in the text, from 1.
+    pub line: usize,
+    /// What is wrong with it (its column counts within the line).
+    pub error: serde_json::Error,
+}
+
 /// Reads a log: one [`GameLine`] per non-blank line.
-pub fn read_log(text: &str) -> Result<Vec<GameLine>, serde_json::Error> {
+pub fn read_log(text: &str) -> Result<Vec<GameLine>, LogLineError> {
     text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(serde_json::from_str)
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| serde_json::from_str(l).map_err(|error| LogLineError { line: i + 1, error }))
         .collect()
 }
 
