@@ -142,9 +142,9 @@ pub struct GameLine {
     /// Final per-seat scores (after the forfeit rule when there was a fault).
     pub scores: Vec<f64>,
     /// Each seat's result as the reports count it: a faulting seat's game is
-    /// lost whatever the scores say. Empty in logs written before it was added.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub outcomes: Vec<Outcome>,
+    /// lost whatever the scores say. `None` in logs written before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcomes: Option<Vec<Outcome>>,
     /// Milliseconds each seat spent answering.
     pub time_ms: Vec<f64>,
 }
@@ -191,9 +191,11 @@ impl GameLine {
             moves,
             fault: record.fault.clone(),
             scores: record.scores.to_vec(),
-            outcomes: (0..record.scores.len())
-                .map(|seat| record.outcome(seat))
-                .collect(),
+            outcomes: Some(
+                (0..record.scores.len())
+                    .map(|seat| record.outcome(seat))
+                    .collect(),
+            ),
             time_ms: record.time_used.iter().map(|&t| millis(t)).collect(),
         }
     }
@@ -348,10 +350,10 @@ pub fn replay<G: Notation>(line: &GameLine) -> Result<Vec<G>, ReplayError> {
     let outcomes: Vec<Outcome> = (0..seats)
         .map(|seat| arena::outcome(&replayed, faulted, seat))
         .collect();
-    if !line.outcomes.is_empty() && line.outcomes != outcomes {
+    if let Some(logged) = line.outcomes.as_ref().filter(|&logged| *logged != outcomes) {
         return Err(ReplayError::Outcomes {
             replayed: outcomes,
-            logged: line.outcomes.clone(),
+            logged: logged.clone(),
         });
     }
     Ok(states)
@@ -617,8 +619,8 @@ mod tests {
         let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
         let line = read_log(&text).unwrap().remove(0);
         let expected: Vec<Outcome> = (0..2).map(|seat| record.outcome(seat)).collect();
-        assert_eq!(line.outcomes, expected);
-        assert!(line.outcomes.contains(&Outcome::Win));
+        assert_eq!(line.outcomes.as_ref(), Some(&expected));
+        assert!(expected.contains(&Outcome::Win));
         // Seat 1 faults after the first move: the unfinished game scores 0 to
         // 0, which reads as a draw, but the outcomes say who lost.
         let mut faulted = line.clone();
@@ -630,17 +632,23 @@ mod tests {
             reason: "made up".into(),
             ends_case: false,
         });
-        faulted.outcomes = vec![Outcome::Win, Outcome::Loss];
+        faulted.outcomes = Some(vec![Outcome::Win, Outcome::Loss]);
         replay::<Nim>(&faulted).unwrap();
-        faulted.outcomes = vec![Outcome::Draw, Outcome::Draw];
+        faulted.outcomes = Some(vec![Outcome::Draw, Outcome::Draw]);
         assert_eq!(
             replay::<Nim>(&faulted).unwrap_err().to_string(),
             "the replay's outcomes are [win, loss], the log says [draw, draw]"
         );
         // A log written before the field existed still replays.
-        faulted.outcomes.clear();
+        // An empty list is checked like any other.
+        faulted.outcomes = Some(Vec::new());
+        assert!(matches!(
+            replay::<Nim>(&faulted),
+            Err(ReplayError::Outcomes { .. })
+        ));
+        faulted.outcomes = None;
         replay::<Nim>(&faulted).unwrap();
         let old = text.replace(r#","outcomes":["#, r#","before":["#);
-        assert!(read_log(&old).unwrap()[0].outcomes.is_empty());
+        assert!(read_log(&old).unwrap()[0].outcomes.is_none());
     }
 }
