@@ -11,7 +11,7 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::marker::PhantomData;
 use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -21,6 +21,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use crate::protocol::{LineRead, read_line_at_most};
 
 /// Longest line accepted from a player; anything longer is nonsense.
 pub const MAX_LINE: usize = 4096;
@@ -240,15 +242,11 @@ fn read_lines(stream: impl Read, queue: &Queue) {
     let mut reader = BufReader::new(stream);
     loop {
         let mut buf = Vec::new();
-        let incoming = match reader
-            .by_ref()
-            .take(MAX_LINE as u64 + 1)
-            .read_until(b'\n', &mut buf)
-        {
-            Ok(0) => Incoming::Eof,
-            Ok(_) if buf.len() > MAX_LINE => Incoming::TooLong,
-            Ok(_) => match String::from_utf8(buf) {
-                Ok(line) => Incoming::Line(line.trim_end_matches(['\n', '\r']).to_string()),
+        let incoming = match read_line_at_most(&mut reader, MAX_LINE, &mut buf) {
+            Ok(LineRead::End) => Incoming::Eof,
+            Ok(LineRead::TooLong) => Incoming::TooLong,
+            Ok(LineRead::Line) => match String::from_utf8(buf) {
+                Ok(line) => Incoming::Line(line.trim_end_matches('\r').to_string()),
                 Err(_) => Incoming::NotText,
             },
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,

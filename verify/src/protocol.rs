@@ -18,6 +18,40 @@ pub const QUOTED_CHARS: usize = 40;
 /// Longest error message [`serve`] writes, in characters.
 pub const MAX_ERROR_CHARS: usize = 200;
 
+/// What [`read_line_at_most`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// A line, in the buffer without its newline (a last line may have none).
+    Line,
+    /// A line longer than the limit; the rest of it is still unread.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line of at most `max` bytes (besides its newline) into `line`,
+/// which is cleared first. Never reads more than `max + 1` bytes, so a line
+/// without end cannot fill the memory.
+pub fn read_line_at_most(
+    input: &mut impl BufRead,
+    max: usize,
+    line: &mut Vec<u8>,
+) -> io::Result<LineRead> {
+    use std::io::Read;
+    line.clear();
+    if input.take(max as u64 + 1).read_until(b'\n', line)? == 0 {
+        return Ok(LineRead::End);
+    }
+    if line.last() == Some(&b'\n') {
+        line.pop();
+        Ok(LineRead::Line)
+    } else if line.len() > max {
+        Ok(LineRead::TooLong)
+    } else {
+        Ok(LineRead::Line)
+    }
+}
+
 /// `text`, or its first `max` characters and `…` if it is longer, with
 /// control characters escaped, so that a message stays one printable line.
 fn cut(text: &str, max: usize) -> String {
@@ -218,45 +252,24 @@ pub fn serve_dialogue<R: BufRead, W: Write>(
     mut handler: impl FnMut(&str) -> Result<Reply, String>,
 ) -> Result<(), DialogueError> {
     let mut line = Vec::new();
-    // Inside a line that was too long: skip to its newline.
-    let mut skipping = false;
     loop {
-        let buf = match input.fill_buf() {
-            Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e.into()),
-        };
-        if buf.is_empty() {
+        match read_line_at_most(&mut input, MAX_REQUEST, &mut line)? {
+            LineRead::End => return Ok(()),
             // A last line without its newline is still a request.
-            if !skipping && !line.is_empty() {
-                answer(&line, &mut output, stop_on_error, &mut handler)?;
+            LineRead::Line => {
+                if answer(&line, &mut output, stop_on_error, &mut handler)? {
+                    return Ok(());
+                }
             }
-            return Ok(());
-        }
-        let newline = buf.iter().position(|&b| b == b'\n');
-        let content = &buf[..newline.unwrap_or(buf.len())];
-        let used = newline.map_or(buf.len(), |i| i + 1);
-        if !skipping {
-            if line.len() + content.len() > MAX_REQUEST {
-                skipping = true;
-                line.clear();
+            LineRead::TooLong => {
                 let message = format!("request line longer than {MAX_REQUEST} bytes");
                 if stop_on_error {
                     return Err(DialogueError::Refused(message));
                 }
                 writeln!(output, "error: {message}")?;
                 output.flush()?;
-            } else {
-                line.extend_from_slice(content);
+                input.skip_until(b'\n')?;
             }
-        }
-        input.consume(used);
-        if newline.is_some() {
-            if !skipping && answer(&line, &mut output, stop_on_error, &mut handler)? {
-                return Ok(());
-            }
-            skipping = false;
-            line.clear();
         }
     }
 }
@@ -386,6 +399,24 @@ mod tests {
             vec!["error: request line longer than 65536 bytes", "3", "0"]
         );
         assert_eq!(longest, MAX_REQUEST);
+    }
+
+    #[test]
+    fn lines_are_read_up_to_their_limit_and_no_further() {
+        let mut input = io::Cursor::new(&b"abcd\nabcde\nrest\nxy"[..]);
+        let mut line = Vec::new();
+        let mut next = || {
+            let read = read_line_at_most(&mut input, 4, &mut line).unwrap();
+            (read, String::from_utf8(line.clone()).unwrap())
+        };
+        // Exactly the limit, then one byte over it (its rest left unread).
+        assert_eq!(next(), (LineRead::Line, "abcd".into()));
+        assert_eq!(next(), (LineRead::TooLong, "abcde".into()));
+        assert_eq!(next(), (LineRead::Line, "".into()));
+        assert_eq!(next(), (LineRead::Line, "rest".into()));
+        // A last line without its newline, then the end.
+        assert_eq!(next(), (LineRead::Line, "xy".into()));
+        assert_eq!(next(), (LineRead::End, "".into()));
     }
 
     #[test]

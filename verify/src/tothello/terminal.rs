@@ -7,7 +7,7 @@
 //! again instead of losing the game, which is why the seat is its own
 //! [`Player`] rather than a [`crate::seat::Remote`].
 
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Write};
 use std::sync::{Arc, Mutex};
 
 use tabula_solver::tothello::search::SCALE;
@@ -16,7 +16,7 @@ use tabula_solver::{Seat, Turn};
 
 use crate::agent::Agent;
 use crate::arena::play_game;
-use crate::protocol::{MAX_REQUEST, error_text};
+use crate::protocol::{LineRead, MAX_REQUEST, error_text, read_line_at_most};
 use crate::seat::{Clock, Failure, FaultKind, Local, Player};
 use crate::tournament::{Purpose, stream};
 use crate::wire::{Incoming, Wire};
@@ -170,20 +170,19 @@ impl<R: BufRead, W: Write> Player<Position> for TerminalSeat<R, W> {
             // At most a request's length: a line without end (`< /dev/zero`)
             // must not fill the memory.
             let mut line = Vec::new();
-            let limit = MAX_REQUEST as u64 + 1;
-            match (&mut self.input).take(limit).read_until(b'\n', &mut line) {
-                Ok(0) => return Err(self.fail(Stop::InputEnded)),
-                Ok(_) => {}
-                Err(e) => return Err(self.fail(Stop::Io(e))),
-            }
-            if line.len() > MAX_REQUEST && line.last() != Some(&b'\n') {
-                if let Err(e) = self.input.skip_until(b'\n') {
-                    return Err(self.fail(Stop::Io(e)));
+            match read_line_at_most(&mut self.input, MAX_REQUEST, &mut line) {
+                Ok(LineRead::Line) => {}
+                Ok(LineRead::End) => return Err(self.fail(Stop::InputEnded)),
+                Ok(LineRead::TooLong) => {
+                    if let Err(e) = self.input.skip_until(b'\n') {
+                        return Err(self.fail(Stop::Io(e)));
+                    }
+                    self.write(&format!(
+                        "illegal move: line longer than {MAX_REQUEST} bytes\n"
+                    ))?;
+                    continue;
                 }
-                self.write(&format!(
-                    "illegal move: line longer than {MAX_REQUEST} bytes\n"
-                ))?;
-                continue;
+                Err(e) => return Err(self.fail(Stop::Io(e))),
             }
             let line = String::from_utf8_lossy(&line);
             let text = line.trim();
@@ -313,6 +312,7 @@ pub fn play_terminal(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
 
     #[test]
     fn an_endless_line_is_refused_without_being_kept_or_echoed() {
