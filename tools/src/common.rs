@@ -85,13 +85,13 @@ pub fn check_outputs(command: &Command, matches: &ArgMatches) -> anyhow::Result<
             "{option} {}",
             path.map_or("-".into(), |p| p.display().to_string())
         );
+        let grows = matches!(id, "log" | "transcript");
         if let Some(path) = path {
             atomic::check_writable(path).with_context(|| label.clone())?;
-            if matches!(id, "log" | "transcript") {
+            if grows {
                 atomic::check_partial(path).with_context(|| label.clone())?;
             }
         }
-        let grows = matches!(id, "log" | "transcript");
         // A log also takes, while it is written, the name it grows under.
         let mut names = vec![(label.clone(), path.map(|p| file_identity(p)))];
         if let Some(path) = path.filter(|_| grows) {

@@ -512,6 +512,16 @@ mod tests {
         )
     }
 
+    /// An illegal move of `seat` that no game made.
+    fn made_up_fault(seat: usize) -> crate::seat::Fault {
+        crate::seat::Fault {
+            seat,
+            kind: crate::seat::FaultKind::IllegalMove,
+            reason: "made up".into(),
+            ends_case: false,
+        }
+    }
+
     #[test]
     fn a_failed_write_is_reported_by_flush() {
         let log = GameLog::to_writer(Box::new(Full(10)));
@@ -589,24 +599,14 @@ mod tests {
             })
         ));
         let mut wrong = lines[0].clone();
-        wrong.fault = Some(crate::seat::Fault {
-            seat: 9,
-            kind: crate::seat::FaultKind::IllegalMove,
-            reason: "made up".into(),
-            ends_case: false,
-        });
+        wrong.fault = Some(made_up_fault(9));
         assert!(matches!(
             replay::<Nim>(&wrong),
             Err(ReplayError::FaultSeat { seat: 9, seats: 2 })
         ));
         // A fault after the game ended by the rules.
         let mut wrong = lines[0].clone();
-        wrong.fault = Some(crate::seat::Fault {
-            seat: 0,
-            kind: crate::seat::FaultKind::IllegalMove,
-            reason: "made up".into(),
-            ends_case: false,
-        });
+        wrong.fault = Some(made_up_fault(0));
         assert_eq!(replay::<Nim>(&wrong), Err(ReplayError::FaultAfterEnd));
     }
 
@@ -626,12 +626,7 @@ mod tests {
         let mut faulted = line.clone();
         faulted.moves.truncate(1);
         faulted.scores = vec![0.0, 0.0];
-        faulted.fault = Some(crate::seat::Fault {
-            seat: 1,
-            kind: crate::seat::FaultKind::IllegalMove,
-            reason: "made up".into(),
-            ends_case: false,
-        });
+        faulted.fault = Some(made_up_fault(1));
         faulted.outcomes = Some(vec![Outcome::Win, Outcome::Loss]);
         replay::<Nim>(&faulted).unwrap();
         faulted.outcomes = Some(vec![Outcome::Draw, Outcome::Draw]);
@@ -639,13 +634,13 @@ mod tests {
             replay::<Nim>(&faulted).unwrap_err().to_string(),
             "the replay's outcomes are [win, loss], the log says [draw, draw]"
         );
-        // A log written before the field existed still replays.
         // An empty list is checked like any other.
         faulted.outcomes = Some(Vec::new());
         assert!(matches!(
             replay::<Nim>(&faulted),
             Err(ReplayError::Outcomes { .. })
         ));
+        // A log written before the field existed still replays.
         faulted.outcomes = None;
         replay::<Nim>(&faulted).unwrap();
         let old = text.replace(r#","outcomes":["#, r#","before":["#);
