@@ -366,7 +366,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         bail!("--table-bits must be between 8 and 28");
     }
     // Games run in parallel, each with up to two solvers of 2^bits entries of 24 bytes.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let threads = tabula_verify::tournament::games_at_once() as u64;
     crate::common::check_memory(
         (24u64 << args.table_bits) * 2 * threads,
         &format!("--table-bits {} on {threads} threads", args.table_bits),

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_one_line_error, run, run_after_setup, stderr, stdout};
+use common::{assert_one_line_error, run, run_after_setup, stderr, stdout, tabula};
 
 #[test]
 fn clap_errors_are_one_line() {
@@ -175,6 +175,18 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
     let query = "query ioiwari --pits 10 --cap 5 '1 1 1 1 1 1 1 1 1 1'";
     let out = run_after_setup(&[], "ulimit -v 500000", query, dir.path());
     assert_one_line_error(&out, "solving 60466176 boards in memory needs at least");
+}
+
+#[test]
+fn verify_tothello_counts_the_games_that_run_at_once_as_rayon_does() {
+    // 2 solvers of 24 MiB per game, 4096 games at once: about 192 GiB.
+    let out = tabula()
+        .env("RAYON_NUM_THREADS", "4096")
+        .args(["verify", "tothello", "--openings", "1", "--depths", "1"])
+        .args(["--table-bits", "20"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "--table-bits 20 on 4096 threads needs at least");
 }
 
 #[test]

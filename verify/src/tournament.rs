@@ -245,6 +245,11 @@ pub fn play_schedule<G: Game>(
     jobs.into_iter().zip(records).collect()
 }
 
+/// How many games [`run`] plays at once: rayon's threads (`RAYON_NUM_THREADS`).
+pub fn games_at_once() -> usize {
+    rayon::current_num_threads()
+}
+
 /// Plays games `0..count` in parallel with `play` and returns the results in order.
 pub fn run<T: Send>(
     count: usize,
