@@ -3,7 +3,7 @@
 
 use clap::Args;
 use tabula_solver::nim::Nim;
-use tabula_verify::arena::play_case;
+use tabula_verify::arena::{GameRecord, play_case_each};
 use tabula_verify::nim::{self, AGENTS, NimWire};
 use tabula_verify::record::At;
 use tabula_verify::scoreboard::{Column, wins_and_half_draws};
@@ -94,17 +94,7 @@ fn referee(args: RefereeArgs) -> Outcome {
         )?);
         let mut players: Vec<&mut dyn Player<Nim>> = vec![tested.as_mut(), &mut opponent];
         let mut clocks = vec![Clock::new(limits), Clock::default()];
-        let records = play_case(&heap, args.games.games, &mut players, &mut clocks, |game| {
-            let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
-            // The tested player moves first in even games, second in odd ones.
-            let seating = if game % 2 == 0 {
-                vec![0, 1]
-            } else {
-                vec![1, 0]
-            };
-            (Nim::new(heap), chance, seating)
-        });
-        for (game, record) in records.iter().enumerate() {
+        let mut log_game = |game: usize, record: &GameRecord<Nim>| -> std::io::Result<()> {
             let seat = game % 2;
             log.game(
                 record,
@@ -113,10 +103,33 @@ fn referee(args: RefereeArgs) -> Outcome {
             );
             let line = nim::result_line(heap, seat, record);
             log.line(&line);
-            outln!("{line}")?;
             games += 1;
             wins += record.scores[seat];
-        }
+            outln!("{line}")
+        };
+        let mut written = Ok(());
+        play_case_each(
+            &heap,
+            args.games.games,
+            &mut players,
+            &mut clocks,
+            |game| {
+                let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
+                // The tested player moves first in even games, second in odd ones.
+                let seating = if game % 2 == 0 {
+                    vec![0, 1]
+                } else {
+                    vec![1, 0]
+                };
+                (Nim::new(heap), chance, seating)
+            },
+            &mut |game, record| {
+                if written.is_ok() {
+                    written = log_game(game, record);
+                }
+            },
+        );
+        written?;
     }
     let total = format!("total {wins} of {games}");
     log.line(&total);

@@ -259,6 +259,40 @@ fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
 }
 
 #[test]
+fn a_referee_logs_each_game_as_it_ends_not_when_its_case_ends() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    // A served player that kills the referee when the third game of the
+    // first case is announced: the first two games have ended by then.
+    let player = format!(
+        "n=0; while read -r line; do case \"$line\" in reset*) n=$((n+1)); \
+         [ $n -eq 3 ] && kill -9 $PPID;; esac; echo \"$line\"; done \
+         | '{}' serve dominoes --agent random",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let out = run(&[
+        "referee",
+        "dominoes",
+        "--player",
+        &player,
+        "--opponent",
+        "random",
+        "--cases",
+        "5:4",
+        "--games",
+        "10",
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    let part = fs::read_to_string(dir.path().join("games.jsonl.part")).unwrap();
+    let games = tabula_verify::record::read_log(&part).unwrap();
+    let indices: Vec<usize> = games.iter().map(|game| game.game_index).collect();
+    assert_eq!(indices, [0, 1], "{part}");
+}
+
+#[test]
 fn a_second_run_leaves_a_running_runs_log_alone() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("games.jsonl");

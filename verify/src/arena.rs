@@ -188,7 +188,20 @@ pub fn play_case<G: Game>(
     games: usize,
     players: &mut [&mut dyn Player<G>],
     clocks: &mut [Clock],
+    setup: impl FnMut(usize) -> (G, ChaCha8Rng, Vec<usize>),
+) -> Vec<GameRecord<G>> {
+    play_case_each(params, games, players, clocks, setup, &mut |_, _| {})
+}
+
+/// [`play_case`], handing each game's record to `each` as soon as the game
+/// ends (to write a log as the games come).
+pub fn play_case_each<G: Game>(
+    params: &G::Params,
+    games: usize,
+    players: &mut [&mut dyn Player<G>],
+    clocks: &mut [Clock],
     mut setup: impl FnMut(usize) -> (G, ChaCha8Rng, Vec<usize>),
+    each: &mut dyn FnMut(usize, &GameRecord<G>),
 ) -> Vec<GameRecord<G>> {
     let mut records = Vec::with_capacity(games);
     let mut dead: Vec<Option<Fault>> = vec![None; players.len()];
@@ -229,6 +242,7 @@ pub fn play_case<G: Game>(
         if let Some(fault) = record.fault.as_ref().filter(|f| f.ends_case) {
             dead[seating[fault.seat]] = Some(fault.clone());
         }
+        each(game, &record);
         records.push(record);
     }
     records

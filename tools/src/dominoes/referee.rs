@@ -5,6 +5,7 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::dominoes::Match;
 use tabula_verify::agent::Agent;
+use tabula_verify::arena::GameRecord;
 use tabula_verify::dominoes::referee::{
     CaseSetup, RefereeReport, case_key, game_line, parse_cases, referee_case,
 };
@@ -133,22 +134,26 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         ));
         let rng = stream(seed, Purpose::Agent, case_key(rules), 0, 1);
         let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
-        let (result, records) = referee_case(rules, &setup, tested.as_mut(), &mut opponent, limits);
-        for (game, record) in records.iter().enumerate() {
+        let label = format!("({},{})", rules.numbers, rules.hand);
+        let mut log_game = |game: usize, record: &GameRecord<Match>| {
             let draws = stream_name(
                 Purpose::Chance,
                 case_key(rules),
                 setup.deal_index(game) as u64,
                 0,
             );
-            let label = format!("({},{})", rules.numbers, rules.hand);
-            log.game(
-                record,
-                &rules,
-                &At::new(seed, i, label, game).with_stream(draws),
-            );
+            let at = At::new(seed, i, label.clone(), game).with_stream(draws);
+            log.game(record, &rules, &at);
             log.line(&game_line(game, &setup, record));
-        }
+        };
+        let (result, _) = referee_case(
+            rules,
+            &setup,
+            tested.as_mut(),
+            &mut opponent,
+            limits,
+            &mut log_game,
+        );
         say(&result.line())?;
         if result.player_lost && i + 1 < cases.len() {
             // Its late answers would be read as the next case's: start it afresh.

@@ -173,19 +173,26 @@ impl RefereeReport<CaseResult> {
 /// Plays one case between `tested` (player 0) and `opponent` (player 1) on
 /// the shared match loop; `limits` bind the tested player only. A malformed or
 /// illegal answer loses its game; a fault that ends the case (time-out of the
-/// case budget, a dead player) loses the rest of it.
+/// case budget, a dead player) loses the rest of it. Each game's record goes
+/// to `each` as soon as the game ends (to log it).
 pub fn referee_case(
     rules: Rules,
     setup: &CaseSetup,
     tested: &mut dyn Player<Match>,
     opponent: &mut dyn Player<Match>,
     limits: Limits,
+    each: &mut dyn FnMut(usize, &GameRecord<Match>),
 ) -> (CaseResult, Vec<GameRecord<Match>>) {
     let mut players: [&mut dyn Player<Match>; 2] = [tested, opponent];
     let mut clocks = [Clock::new(limits), Clock::default()];
-    let records = arena::play_case(&rules, setup.games, &mut players, &mut clocks, |game| {
-        setup.start(rules, game)
-    });
+    let records = arena::play_case_each(
+        &rules,
+        setup.games,
+        &mut players,
+        &mut clocks,
+        |game| setup.start(rules, game),
+        each,
+    );
     let mut result = CaseResult {
         n: rules.numbers,
         h: rules.hand,
@@ -394,8 +401,14 @@ mod tests {
         let r = rules(5, 4);
         let mut tested = Local(RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 0)));
         let mut opponent = Local(RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 1)));
-        let (result, records) =
-            referee_case(r, &setup, &mut tested, &mut opponent, Limits::default());
+        let (result, records) = referee_case(
+            r,
+            &setup,
+            &mut tested,
+            &mut opponent,
+            Limits::default(),
+            &mut |_, _| {},
+        );
         assert_eq!(records.len(), 40);
         assert_eq!(result.wins + result.ties + result.losses, 40);
         assert_eq!(result.score, result.wins as f64 + result.ties as f64 / 2.0);
@@ -436,8 +449,18 @@ mod tests {
             paired: false,
             ..setup
         };
-        let (result, records) =
-            referee_case(r, &setup, &mut faulty, &mut opponent, Limits::default());
+        // Every game goes to `each` as it ends, the unplayed ones included.
+        let mut handed = Vec::new();
+        let (result, records) = referee_case(
+            r,
+            &setup,
+            &mut faulty,
+            &mut opponent,
+            Limits::default(),
+            &mut |game, record| handed.push((game, record.fault.clone())),
+        );
+        let faults: Vec<_> = records.iter().map(|r| r.fault.clone()).collect();
+        assert_eq!(handed, faults.into_iter().enumerate().collect::<Vec<_>>());
         // Game 0 lost to the bad answer, game 1 to the crash, games 2 to 5 unplayed.
         assert_eq!(result.faults, 6, "{result:?}");
         assert!(result.player_lost);
@@ -501,8 +524,22 @@ mod tests {
                 )))
             };
             let limits = Limits::default();
-            let (a, served) = referee_case(r, &setup, &mut remote, &mut opponent(), limits);
-            let (b, in_process) = referee_case(r, &setup, &mut local, &mut opponent(), limits);
+            let (a, served) = referee_case(
+                r,
+                &setup,
+                &mut remote,
+                &mut opponent(),
+                limits,
+                &mut |_, _| {},
+            );
+            let (b, in_process) = referee_case(
+                r,
+                &setup,
+                &mut local,
+                &mut opponent(),
+                limits,
+                &mut |_, _| {},
+            );
             assert_eq!(a, b);
             assert_eq!(a.faults, 0, "{a:?}");
             for (x, y) in served.iter().zip(&in_process) {
