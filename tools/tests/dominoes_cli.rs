@@ -256,3 +256,41 @@ fn a_table_record_that_contradicts_its_children_stops_best_before_play() {
         &["--cases", "5:4", "--games", "2"],
     );
 }
+
+#[test]
+fn a_verify_case_plays_the_same_games_alone_as_beside_other_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    // The games of case 9:7 in a run of `cases`, each as its seats and moves.
+    let games_of_9_7 = |cases: &str| -> Vec<(Vec<String>, Vec<String>)> {
+        let log = dir
+            .path()
+            .join(format!("{}.jsonl", cases.replace([':', ','], "_")));
+        let args = [
+            "verify",
+            "dominoes",
+            "--players",
+            "random,server",
+            "--opponents",
+            "server",
+            "--games",
+            "6",
+            "--cases",
+            cases,
+            "--log",
+            log.to_str().unwrap(),
+        ];
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = std::fs::read_to_string(&log).unwrap();
+        tabula_verify::record::read_log(&text)
+            .unwrap()
+            .into_iter()
+            .filter(|game| game.case_label == "N=9 H=7")
+            .map(|game| (game.seats, game.moves.into_iter().map(|m| m.mv).collect()))
+            .collect()
+    };
+    let alone = games_of_9_7("9:7");
+    assert_eq!(alone.len(), 2 * 6);
+    assert_eq!(games_of_9_7("5:4,9:7"), alone);
+    assert_eq!(games_of_9_7("all"), alone);
+}

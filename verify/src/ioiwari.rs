@@ -13,7 +13,7 @@ use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog};
 use crate::stats::{Mean, Wdl};
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
 use crate::wire::{Incoming, Wire, short};
 
 /// The built-in players.
@@ -379,7 +379,7 @@ fn against_optimal(
     log: &GameLog,
 ) -> Vec<i32> {
     let schedule = Schedule {
-        cases: boards.len(),
+        case_keys: numbered(boards.len()),
         games,
         seats: 2,
         seatings: Seatings::Fixed,

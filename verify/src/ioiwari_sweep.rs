@@ -14,7 +14,7 @@ use tabula_tables::ioiwari::{Variant, VariantTable, variant_in_memory, variant_s
 
 use crate::agent::{Agent, RandomAgent};
 use crate::stats::Wdl;
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
 
 /// Plays a variant table's optimal move, the lowest optimal pit on ties.
 #[derive(Clone)]
@@ -161,7 +161,7 @@ fn against_optimal(
     seed: u64,
 ) -> Vec<i32> {
     let schedule = Schedule {
-        cases: rings.len(),
+        case_keys: numbered(rings.len()),
         games,
         seats: 2,
         seatings: Seatings::Fixed,

@@ -9,7 +9,7 @@ use crate::arena::GameRecord;
 use crate::protocol::Request;
 use crate::record::{At, GameLog};
 use crate::scoreboard::Scoreboard;
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
 use crate::wire::{Incoming, Wire};
 
 /// The built-in players.
@@ -104,7 +104,7 @@ pub fn verify(
         for b in &agents[i + 1..] {
             let lineup = vec![a.clone(), b.clone()];
             let schedule = Schedule {
-                cases: heaps.len(),
+                case_keys: numbered(heaps.len()),
                 games,
                 seats: 2,
                 seatings: Seatings::Rotated,

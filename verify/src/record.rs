@@ -92,7 +92,7 @@ impl At {
 
     /// Job `job` of `schedule`: its game number counts every seating (game ×
     /// rotations + rotation), and chance draws from the job's chance stream
-    /// (`chance/<case>/<game>/0`, shared by the seatings).
+    /// (`chance/<key>/<game>/0`, the case's key, shared by the seatings).
     pub fn of_job(seed: u64, schedule: &Schedule, job: &Job, label: impl Into<String>) -> At {
         let rotations = match schedule.seatings {
             Seatings::Fixed => 1,
@@ -100,6 +100,7 @@ impl At {
         };
         At {
             game: job.game * rotations + job.rotation,
+            stream: stream_name(Purpose::Chance, job.key, job.game as u64, 0),
             ..At::new(seed, job.case, label, job.game)
         }
     }

@@ -91,6 +91,8 @@ pub enum Lifetime {
 pub struct Job {
     /// The case, `0..cases`.
     pub case: usize,
+    /// The case's key, which names its random streams.
+    pub key: u64,
     /// The game within the case, `0..games`.
     pub game: usize,
     /// The rotation of the players, `0..seats` (0 with fixed seats).
@@ -110,10 +112,13 @@ impl Job {
 }
 
 /// Cases × games × seatings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
-    /// Number of cases.
-    pub cases: usize,
+    /// Each case's key, which names its random streams (distinct keys). A key
+    /// that does not depend on the other cases of the run, such as the case's
+    /// place in the game's full list, lets a case play the same games alone as
+    /// beside the others; [`numbered`] keys the cases by their place in the run.
+    pub case_keys: Vec<u64>,
     /// Games per case (each played once per seating).
     pub games: usize,
     /// Seats of the game.
@@ -124,19 +129,30 @@ pub struct Schedule {
     pub lifetime: Lifetime,
 }
 
+/// The keys `0..cases`: each case keyed by its place in the run.
+pub fn numbered(cases: usize) -> Vec<u64> {
+    (0..cases as u64).collect()
+}
+
 impl Schedule {
+    /// The number of cases.
+    pub fn cases(&self) -> usize {
+        self.case_keys.len()
+    }
+
     /// Every game of the schedule, case by case, then game, then rotation.
     pub fn jobs(&self) -> Vec<Job> {
         let rotations = match self.seatings {
             Seatings::Fixed => 1,
             Seatings::Rotated => self.seats,
         };
-        let mut jobs = Vec::with_capacity(self.cases * self.games * rotations);
-        for case in 0..self.cases {
+        let mut jobs = Vec::with_capacity(self.cases() * self.games * rotations);
+        for (case, &key) in self.case_keys.iter().enumerate() {
             for game in 0..self.games {
                 for rotation in 0..rotations {
                     jobs.push(Job {
                         case,
+                        key,
                         game,
                         rotation,
                     });
@@ -160,9 +176,10 @@ pub type EachGame<'a, G> = &'a (dyn Fn(&Job, &GameRecord<G>) + Sync);
 ///
 /// `lineup[i]` names the agent at lineup position `i`; a job seats the lineup
 /// by its rotation. `setup(job)` gives the case's parameters and the game's
-/// start. Chance draws from stream (seed, chance, case, game, 0), the same for
-/// every rotation, so every seating meets the same deals; the agent in seat `s`
-/// draws from (seed, agent, case, game × rotations + rotation, s). With
+/// start. Chance draws from stream (seed, chance, key, game, 0), `key` the
+/// case's key, the same for every rotation, so every seating meets the same
+/// deals; the agent in seat `s` draws from (seed, agent, key, game ×
+/// rotations + rotation, s). With
 /// [`Lifetime::Case`] the games of one case and rotation are played in order
 /// by the same agents, and the cases and rotations in parallel.
 pub fn play_schedule<G: Game>(
@@ -181,7 +198,7 @@ pub fn play_schedule<G: Game>(
     };
     let agent_rng = |job: &Job, seat: usize| {
         let game = job.game as u64 * rotations + job.rotation as u64;
-        stream(seed, Purpose::Agent, job.case as u64, game, seat as u64)
+        stream(seed, Purpose::Agent, job.key, game, seat as u64)
     };
     // Plays `job` with `agents` (in seat order; built on first use).
     let play = |job: &Job, agents: &mut Vec<Local<Box<dyn Agent<G>>>>| {
@@ -211,7 +228,7 @@ pub fn play_schedule<G: Game>(
                 let _ = player.start_case(&params, &mut clocks[p]);
             }
         }
-        let mut chance = stream(seed, Purpose::Chance, job.case as u64, job.game as u64, 0);
+        let mut chance = stream(seed, Purpose::Chance, job.key, job.game as u64, 0);
         play_game(start, &mut players, &identity, &mut clocks, &mut chance)
     };
     let in_order = |j: usize, record: &GameRecord<G>| each(&jobs[j], record);
@@ -224,7 +241,7 @@ pub fn play_schedule<G: Game>(
         ),
         Lifetime::Case => {
             // One group per case and rotation, its games in schedule order.
-            let groups: Vec<(usize, usize)> = (0..schedule.cases)
+            let groups: Vec<(usize, usize)> = (0..schedule.cases())
                 .flat_map(|case| (0..rotations as usize).map(move |r| (case, r)))
                 .collect();
             let done = AtomicUsize::new(0);
@@ -345,7 +362,7 @@ mod tests {
         let setup = |job: &Job| (heaps[job.case], Nim::new(heaps[job.case]));
         for lifetime in [Lifetime::Game, Lifetime::Case] {
             let schedule = Schedule {
-                cases: 3,
+                case_keys: numbered(3),
                 games: 5,
                 seats: 2,
                 seatings: Seatings::Rotated,
@@ -407,9 +424,48 @@ mod tests {
     }
 
     #[test]
+    fn a_case_plays_the_same_games_alone_as_beside_others_with_the_same_key() {
+        use tabula_solver::nim::Nim;
+        let lineup = ["random".to_string(), "random".to_string()];
+        let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
+        let setup = |_: &Job| (21, Nim::new(21));
+        let moves = |keys: Vec<u64>| -> Vec<(u64, Vec<String>)> {
+            let schedule = Schedule {
+                case_keys: keys,
+                games: 6,
+                seats: 2,
+                seatings: Seatings::Rotated,
+                lifetime: Lifetime::Case,
+            };
+            play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &|_, _| {})
+                .into_iter()
+                .map(|(job, r)| {
+                    (
+                        job.key,
+                        r.plies.iter().map(|p| format!("{:?}", p.mv)).collect(),
+                    )
+                })
+                .collect()
+        };
+        let beside = moves(vec![3, 9]);
+        let alone = moves(vec![9]);
+        let keyed_9: Vec<_> = beside.iter().filter(|(k, _)| *k == 9).cloned().collect();
+        assert_eq!(alone, keyed_9);
+        // Keyed by its place in the run, it would have met key 3's games.
+        let games_of = |key: u64| -> Vec<Vec<String>> {
+            beside
+                .iter()
+                .filter(|(k, _)| *k == key)
+                .map(|(_, m)| m.clone())
+                .collect()
+        };
+        assert_ne!(games_of(9), games_of(3));
+    }
+
+    #[test]
     fn rotated_schedules_seat_everyone_everywhere() {
         let schedule = Schedule {
-            cases: 2,
+            case_keys: numbered(2),
             games: 3,
             seats: 3,
             seatings: Seatings::Rotated,

@@ -4,7 +4,8 @@
 //! Each deal of a case is played twice, seats swapped, so both players of a
 //! pairing hold both hands of every deal, and every pairing meets the same
 //! deals and the same draws (the deal and the chance stream depend only on the
-//! seed, the case and the deal's number).
+//! seed, the case and the deal's number, so a case plays the same games
+//! whichever cases run beside it).
 
 use serde::Serialize;
 use tabula_solver::dominoes::{Match, Rules};
@@ -16,6 +17,14 @@ use crate::report::Table;
 use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
 use crate::stats::{Mean, paired_differences};
 use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
+
+/// A case's key in the schedule's streams: its place among the contest's
+/// cases (`Rules::all`), which a run of every case has always used.
+fn stream_key(rules: Rules) -> u64 {
+    Rules::all()
+        .position(|r| r == rules)
+        .expect("a case of the contest") as u64
+}
 
 /// What a verify run plays.
 #[derive(Clone, Debug)]
@@ -136,7 +145,11 @@ fn run_with(
     );
     let deals = settings.games / 2;
     let schedule = Schedule {
-        cases: settings.cases.len(),
+        case_keys: settings
+            .cases
+            .iter()
+            .map(|&rules| stream_key(rules))
+            .collect(),
         games: deals,
         seats: 2,
         seatings: Seatings::Rotated,

@@ -12,7 +12,7 @@ use crate::report::Table;
 use crate::scoreboard::Scoreboard;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
-    Job, Lifetime, Progress, Purpose, Schedule, Seatings, play_schedule, stream,
+    Job, Lifetime, Progress, Purpose, Schedule, Seatings, numbered, play_schedule, stream,
 };
 
 /// A seeded random opening: `plies` random placements from the standard start,
@@ -98,7 +98,7 @@ pub fn run_tournament(
             let lineup = vec![config.players[i].name(), config.players[j].name()];
             let entrant = format!("{} vs {}", lineup[0], lineup[1]);
             let schedule = Schedule {
-                cases: 1,
+                case_keys: numbered(1),
                 games: config.openings,
                 seats: 2,
                 seatings: Seatings::Rotated,
