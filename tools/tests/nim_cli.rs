@@ -27,7 +27,14 @@ fn serve_answers_the_line_protocol_and_keeps_going_after_errors() {
 fn a_served_player_over_pipes_plays_like_the_built_in_one() {
     let args = ["--heaps", "5,8,9", "--games", "4", "--seed", "3"];
     let remote = tabula()
-        .args(["referee", "nim", "--player", &serve_command()])
+        .args([
+            "referee",
+            "nim",
+            "--player",
+            &serve_command(),
+            "--timeout",
+            "60",
+        ])
         .args(args)
         .output()
         .unwrap();

@@ -117,7 +117,17 @@ fn verify_writes_markdown_and_json() {
 #[test]
 fn referee_passes_our_server_and_catches_a_wrong_program() {
     let server = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
-    let out = run(&["referee", "tothello", "--player", &server, "--cases", "300"]);
+    // A generous limit: this test is about the answers, not the clock.
+    let out = run(&[
+        "referee",
+        "tothello",
+        "--player",
+        &server,
+        "--cases",
+        "300",
+        "--timeout",
+        "60",
+    ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(text.trim(), "passed 302 of 302 cases");
