@@ -69,7 +69,9 @@ pub fn temporary_for(path: &Path) -> io::Result<NamedTempFile> {
 }
 
 /// A new temporary file in `dir`; an error names the directory, not the
-/// temporary file's random name (which would mean nothing to the user).
+/// temporary file's random name (which would mean nothing to the user). The
+/// name is random and the file created exclusively (`O_EXCL`), so nobody can
+/// plant a symlink where it will be written.
 fn create_temporary(dir: &Path) -> io::Result<NamedTempFile> {
     let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
     let mut builder = tempfile::Builder::new();

@@ -32,28 +32,6 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
-#[test]
-fn a_planted_symlink_at_the_old_temporary_name_is_not_followed() {
-    let dir = tempfile::tempdir().unwrap();
-    let victim = dir.path().join("victim");
-    fs::write(&victim, "keep me").unwrap();
-    let out = dir.path().join("out.tab");
-    // The name the old writer used for its temporary file.
-    let planted = dir
-        .path()
-        .join(format!(".out.tab.tmp{}", std::process::id()));
-    std::os::unix::fs::symlink(&victim, &planted).unwrap();
-    write_tiny(&out).unwrap();
-    assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
-    assert!(Table::read(&out).is_ok());
-    assert!(
-        fs::symlink_metadata(&planted)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
-}
-
 fn assert_refused(path: &Path, says: &str) {
     let error = write_tiny(path).expect_err("a non-regular output was replaced");
     let message = error.to_string();
