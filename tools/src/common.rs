@@ -284,7 +284,7 @@ pub fn finish_referee(
     json: Option<&OutputPath>,
     report: &impl Serialize,
 ) -> crate::Outcome {
-    log.line(total_line);
+    log.transcript_line(total_line);
     report_then_finish(log, || {
         emit_report(&format!("{total_line}\n"), json, report)
     })
@@ -379,8 +379,9 @@ impl Log {
         self.games.record(record, params, at);
     }
 
-    /// Writes one line to the transcript; a failure is kept for [`Log::finish`].
-    pub fn line(&self, line: &str) {
+    /// Writes one line to the transcript (`--transcript`, not the game log);
+    /// a failure is kept for [`Log::finish`].
+    pub fn transcript_line(&self, line: &str) {
         if let Some(text) = &self.text
             && let Ok(mut text) = text.lock()
         {
@@ -391,7 +392,7 @@ impl Log {
     /// A transcript for a remote seat, writing into the transcript file.
     pub fn transcript(&self) -> tabula_verify::seat::Transcript {
         let log = self.clone();
-        Box::new(move |line| log.line(line))
+        Box::new(move |line| log.transcript_line(line))
     }
 
     /// Ends the records: flushes both, reports a write that failed, and renames

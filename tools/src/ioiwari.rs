@@ -384,7 +384,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let many = boards.len() > 1;
     let mut tally = Wdl::default();
     for (case, board) in boards.into_iter().enumerate() {
-        log.line(&format!("# game {board}"));
+        log.transcript_line(&format!("# game {board}"));
         // A new player 1 per game, so that a crash loses only that game.
         let mut tested: Box<dyn Player<Match>> = if external {
             let rng = stream(seed, Purpose::Agent, case as u64, 0, 0);
@@ -415,7 +415,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         drop(tested);
         log.game(&record, &board, &At::new(seed, case, board.to_string(), 0));
         let line = result_line(&record);
-        log.line(&line);
+        log.transcript_line(&line);
         tally.add(match record.outcome(0) {
             GameOutcome::Win => 1,
             GameOutcome::Draw => 0,

@@ -102,7 +102,7 @@ fn referee(args: RefereeArgs) -> Outcome {
                 &At::new(seed, case, format!("heap {heap}"), game),
             );
             let line = nim::result_line(heap, seat, record);
-            log.line(&line);
+            log.transcript_line(&line);
             games += 1;
             wins += record.scores[seat];
             outln!("{line}")
@@ -132,7 +132,7 @@ fn referee(args: RefereeArgs) -> Outcome {
         written?;
     }
     let total = format!("total {wins} of {games}");
-    log.line(&total);
+    log.transcript_line(&total);
     report_then_finish(&log, || Ok(outln!("{total}")?))
 }
 

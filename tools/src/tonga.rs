@@ -315,7 +315,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let mut count = 0;
     for (case, &n) in args.sizes.sizes.iter().enumerate() {
         for g in 0..args.games.games {
-            log.line(&format!("# game {g} N {n} seed {seed}"));
+            log.transcript_line(&format!("# game {g} N {n} seed {seed}"));
             // A fresh run of the player for every game, as the statement's tester does.
             let mut player = tested_player(
                 &args.seat,
@@ -334,8 +334,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 .iter()
                 .map(|(c, r, col)| format!("{c}{r},{col}"))
                 .collect();
-            log.line(&format!("moves {}", moves.join(" ")));
-            log.line(&result.line());
+            log.transcript_line(&format!("moves {}", moves.join(" ")));
+            log.transcript_line(&result.line());
             outln!("{}", result.line())?;
             total += signed_sqrt(result.case_score());
             count += 1;

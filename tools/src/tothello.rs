@@ -287,7 +287,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let timeout = Some(args.timeout.timeout);
     let cases = test_cases(args.cases, args.seed.seed);
     let log = Log::open(&args.log)?;
-    let mut record = |line: &str| log.line(line);
+    let mut record = |line: &str| log.transcript_line(line);
     let report = match &args.player {
         Some(command) => {
             let mut player = ExternalPlayer::spawn_with(command, stderr_mode(args.player_stderr))?;
@@ -345,7 +345,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         report.passed, report.cases
     ));
     for line in &lines {
-        log.line(line);
+        log.transcript_line(line);
     }
     report_then_finish(&log, || {
         for line in &lines {

@@ -106,7 +106,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
     let say = |line: &str| -> std::io::Result<()> {
-        log.line(line);
+        log.transcript_line(line);
         if !quiet {
             outln!("{line}")?;
         }
@@ -128,7 +128,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     let mut results = Vec::with_capacity(cases.len());
     for (i, &rules) in cases.iter().enumerate() {
-        log.line(&format!(
+        log.transcript_line(&format!(
             "# case {} {} seed {seed} opponent {}",
             rules.numbers, rules.hand, args.opponent
         ));
@@ -144,7 +144,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             );
             let at = At::new(seed, i, label.clone(), game).with_stream(draws);
             log.game(record, &rules, &at);
-            log.line(&game_line(game, &setup, record));
+            log.transcript_line(&game_line(game, &setup, record));
         };
         let (result, _) = referee_case(
             rules,

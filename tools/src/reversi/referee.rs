@@ -125,7 +125,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     progress.finish_and_clear();
     let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
     let say = |line: &str| -> std::io::Result<()> {
-        log.line(line);
+        log.transcript_line(line);
         if !quiet {
             outln!("{line}")?;
         }
@@ -137,7 +137,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     let mut results = Vec::with_capacity(cases.len());
     for (case, (&(n, k), (weights, indices))) in cases.iter().zip(&drawn).enumerate() {
-        log.line(&format!(
+        log.transcript_line(&format!(
             "# case {n} index {k} seed {seed}: opponents {indices:?} of the final population"
         ));
         // A fresh player per case: one game per process, as in the contest.
@@ -152,7 +152,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         drop(tested);
         let at = At::new(seed, case, case_label(n, k), 0);
         log.game(&record, &n, &at);
-        log.line(&game_line(&record));
+        log.transcript_line(&game_line(&record));
         say(&result.line())?;
         results.push(result);
     }

@@ -15,10 +15,11 @@ use serde::Serialize;
 
 pub use crate::report::RefereeReport;
 use crate::report::RefereedCase;
-use tabula_solver::dominoes::{Deal, Match, Move, Rules, Side};
+use tabula_solver::dominoes::{Deal, Match, Rules};
 use tabula_solver::{Seat, Turn};
 
 use crate::arena::{self, GameRecord, Outcome};
+use crate::record::Notation;
 use crate::seat::{Clock, Limits, Player};
 use crate::tournament::{self, Purpose};
 
@@ -224,8 +225,9 @@ pub fn referee_case(
     (result, records)
 }
 
-/// One game for the log: the tested seat, the result and every move
-/// (`0:L3-4` seat 0 placed 3-4 on the left, `1:DRAW`, `*:2-5` a tile drawn).
+/// One game as a line of the transcript: the tested seat, the result and
+/// every move in the game log's notation (`0:L 3-4` seat 0 placed 3-4 on the
+/// left, `1:DRAW`, `*:drawn 2-5` a tile drawn from the stock).
 pub fn game_line(game: usize, setup: &CaseSetup, record: &GameRecord<Match>) -> String {
     let seat = CaseSetup::tested_seat(game);
     let outcome = match record.outcome(seat) {
@@ -241,14 +243,7 @@ pub fn game_line(game: usize, setup: &CaseSetup, record: &GameRecord<Match>) -> 
                 Turn::Seat(s) => s.to_string(),
                 _ => "*".into(),
             };
-            let what = match ply.mv {
-                Move::Place(t, Side::Left) => format!("L{t}"),
-                Move::Place(t, Side::Right) => format!("R{t}"),
-                Move::Draw => "DRAW".into(),
-                Move::Pass => "PASS".into(),
-                Move::Drawn(t) => t.to_string(),
-            };
-            format!("{who}:{what}")
+            format!("{who}:{}", record.start.move_text(ply.mv))
         })
         .collect();
     let mut line = format!(
@@ -270,6 +265,7 @@ mod tests {
     use crate::seat::{Failure, FaultKind, Local};
     use crate::tournament::stream;
     use tabula_solver::Game;
+    use tabula_solver::dominoes::Move;
 
     fn rules(n: u32, h: u32) -> Rules {
         Rules::new(n, h).unwrap()

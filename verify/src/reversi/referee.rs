@@ -186,7 +186,7 @@ pub fn referee_case(
     (result, record)
 }
 
-/// The game for the log: the end's counts and every move (`2:3,4` = player 2
+/// The game as a line of the transcript: the end's counts and every move (`2:3,4` = player 2
 /// at column 3, row 4).
 pub fn game_line(record: &GameRecord<Board>) -> String {
     let end = &record.end;
