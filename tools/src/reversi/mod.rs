@@ -7,6 +7,7 @@ mod verify;
 use clap::Args;
 use tabula_solver::reversi::Rule;
 use tabula_solver::reversi::strategy::{Ties, ZeroDenominator};
+use tabula_verify::reversi::report::Suite;
 
 use crate::common::positive;
 use crate::registry::{GameEntry, Verb};
@@ -52,6 +53,20 @@ pub struct SuiteArgs {
     pub ga_games: usize,
     #[command(flatten)]
     pub rule: RuleArgs,
+}
+
+impl SuiteArgs {
+    /// The cases these options give on `sizes` (parsed from `--sizes`) for `seed`.
+    pub fn suite(&self, sizes: Vec<usize>, seed: u64) -> Suite {
+        Suite {
+            sizes,
+            cases: self.cases,
+            seed,
+            generations: self.generations,
+            ga_games: self.ga_games,
+            rule: self.rule.rule(),
+        }
+    }
 }
 
 fn zero(text: &str) -> Result<ZeroDenominator, String> {

@@ -7,14 +7,11 @@ use tabula_solver::reversi::Board;
 use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
 use tabula_verify::record::At;
-use tabula_verify::reversi::evolve::Settings;
-use tabula_verify::reversi::referee::{
-    RefereeReport, game_line, opponents, parse_sizes, referee_case,
-};
-use tabula_verify::reversi::report::case_label;
+use tabula_verify::reversi::referee::{RefereeReport, game_line, parse_sizes, referee_case};
+use tabula_verify::reversi::report::{case_label, evolve_cases};
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
 use tabula_verify::seat::Limits;
-use tabula_verify::tournament::{self, Purpose, stream};
+use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
@@ -102,26 +99,11 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let seed = args.seed.seed;
     let log = Log::open(&args.log)?;
     let rule = args.suite.rule.rule();
-    let cases: Vec<(usize, usize)> = sizes
-        .iter()
-        .flat_map(|&n| (0..args.suite.cases).map(move |k| (n, k)))
-        .collect();
+    let suite = args.suite.suite(sizes, seed);
+    let cases = suite.case_list();
     // The opponents first, in parallel: only the tested player's answers are timed.
     let progress = bar(cases.len(), "evolving opponents");
-    let drawn = tournament::run(
-        cases.len(),
-        &|done| progress.set_position(done as u64),
-        |i| {
-            let (n, k) = cases[i];
-            let settings = Settings {
-                generations: args.suite.generations,
-                games: args.suite.ga_games,
-                rule,
-                ..Settings::new(n)
-            };
-            opponents(seed, &settings, k, &|_, _| {})
-        },
-    );
+    let drawn = evolve_cases(&suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
     let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
     let say = |line: &str| -> std::io::Result<()> {

@@ -42,17 +42,12 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     crate::common::given_once("--players", &players)?;
     let settings = Settings {
         players,
-        sizes,
-        cases: args.suite.cases,
-        seed: args.seed.seed,
-        generations: args.suite.generations,
-        ga_games: args.suite.ga_games,
-        rule: args.suite.rule.rule(),
+        suite: args.suite.suite(sizes, args.seed.seed),
     };
     let log = Log::open(&args.log)?;
-    let cases = settings.sizes.len() * settings.cases;
+    let cases = settings.suite.case_list().len();
     let progress = bar(cases, "evolving opponents");
-    let drawn = evolve_cases(&settings, &|done| progress.set_position(done as u64));
+    let drawn = evolve_cases(&settings.suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
     let progress = bar(cases * settings.players.len(), "games");
     let report = run(

@@ -30,11 +30,10 @@ use crate::seat::{Limits, Local};
 use crate::stats::{Mean, paired_differences};
 use crate::tournament::{self, Progress, Purpose, stream};
 
-/// What a verify run plays.
+/// The cases of a run, as the referee's options give them: the sides, the
+/// cases per side and how each case's opponents are evolved.
 #[derive(Clone, Debug)]
-pub struct Settings {
-    /// The players under test.
-    pub players: Vec<String>,
+pub struct Suite {
     /// Board sides.
     pub sizes: Vec<usize>,
     /// Cases per side.
@@ -49,7 +48,7 @@ pub struct Settings {
     pub rule: Rule,
 }
 
-impl Settings {
+impl Suite {
     /// The (side, case index) pairs, side by side.
     pub fn case_list(&self) -> Vec<(usize, usize)> {
         self.sizes
@@ -57,6 +56,15 @@ impl Settings {
             .flat_map(|&n| (0..self.cases).map(move |k| (n, k)))
             .collect()
     }
+}
+
+/// What a verify run plays.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The players under test.
+    pub players: Vec<String>,
+    /// The cases they all play.
+    pub suite: Suite,
 }
 
 /// Whether `name` is a player `case_agent` can build.
@@ -86,17 +94,17 @@ pub type CaseOpponents = (Vec<Weights>, Vec<usize>);
 
 /// Evolves every case's population once and draws its opponents, in
 /// parallel; `progress` counts cases.
-pub fn evolve_cases(settings: &Settings, progress: Progress<'_>) -> Vec<CaseOpponents> {
-    let cases = settings.case_list();
+pub fn evolve_cases(suite: &Suite, progress: Progress<'_>) -> Vec<CaseOpponents> {
+    let cases = suite.case_list();
     tournament::run(cases.len(), progress, |i| {
         let (n, k) = cases[i];
         let ga = GaSettings {
-            generations: settings.generations,
-            games: settings.ga_games,
-            rule: settings.rule,
+            generations: suite.generations,
+            games: suite.ga_games,
+            rule: suite.rule,
             ..GaSettings::new(n)
         };
-        opponents(settings.seed, &ga, k, &|_, _| {})
+        opponents(suite.seed, &ga, k, &|_, _| {})
     })
 }
 
@@ -181,7 +189,7 @@ pub fn run(
     progress: Progress<'_>,
     log: &GameLog,
 ) -> Report {
-    let cases = settings.case_list();
+    let cases = settings.suite.case_list();
     assert_eq!(cases.len(), opponents.len(), "one draw per case");
     let jobs = settings.players.len() * cases.len();
     // One count per game, summed per side and per player afterwards.
@@ -189,7 +197,11 @@ pub fn run(
     let each = |job: usize, (_, record): &(CaseResult, GameRecord<Board>)| {
         let c = job % cases.len();
         let (n, k) = cases[c];
-        log.record(record, &n, &At::new(settings.seed, c, case_label(n, k), 0));
+        log.record(
+            record,
+            &n,
+            &At::new(settings.suite.seed, c, case_label(n, k), 0),
+        );
     };
     let results = tournament::run_in_order(
         jobs,
@@ -202,18 +214,18 @@ pub fn run(
                 .iter()
                 .map(|&weights| Opponent {
                     weights,
-                    rule: settings.rule,
+                    rule: settings.suite.rule,
                 })
                 .collect();
             // The referee's stream for `--agent`: the same player in every case.
-            let rng = stream(settings.seed, Purpose::Agent, 0, 0, 0);
+            let rng = stream(settings.suite.seed, Purpose::Agent, 0, 0, 0);
             let agent = case_agent(&settings.players[p], rng, &computers, &predictions[job])
                 .expect("names were checked");
             let mut tested = Local(agent);
             referee_case(
                 n,
                 &opponents[c].0,
-                settings.rule,
+                settings.suite.rule,
                 &mut tested,
                 Limits::default(),
             )
@@ -239,6 +251,7 @@ pub fn run(
                     })
             };
             let sizes = settings
+                .suite
                 .sizes
                 .iter()
                 .map(|&n| {
@@ -269,11 +282,11 @@ pub fn run(
         })
         .collect();
     let mut report = Report {
-        seed: settings.seed,
-        cases: settings.cases,
-        generations: settings.generations,
-        ga_games: settings.ga_games,
-        rule: settings.rule.to_string(),
+        seed: settings.suite.seed,
+        cases: settings.suite.cases,
+        generations: settings.suite.generations,
+        ga_games: settings.suite.ga_games,
+        rule: settings.suite.rule.to_string(),
         players,
         comparisons: Vec::new(),
     };
@@ -631,27 +644,29 @@ mod tests {
     fn small(players: &[&str], seed: u64) -> Settings {
         Settings {
             players: players.iter().map(|s| s.to_string()).collect(),
-            sizes: vec![7, 8],
-            cases: 2,
-            seed,
-            generations: Some(1),
-            ga_games: 4,
-            rule: Rule::default(),
+            suite: Suite {
+                sizes: vec![7, 8],
+                cases: 2,
+                seed,
+                generations: Some(1),
+                ga_games: 4,
+                rule: Rule::default(),
+            },
         }
     }
 
     #[test]
     fn every_player_meets_the_same_cases_and_scores_as_the_referee_does() {
         let settings = small(&["random", "greedy", "weights"], 3);
-        let drawn = evolve_cases(&settings, &|_| {});
+        let drawn = evolve_cases(&settings.suite, &|_| {});
         let r = run(&settings, &drawn, &|_| {}, &GameLog::off());
         assert_eq!(r.players.len(), 3);
         for (p, name) in r.players.iter().zip(&settings.players) {
-            for (s, &n) in p.sizes.iter().zip(&settings.sizes) {
+            for (s, &n) in p.sizes.iter().zip(&settings.suite.sizes) {
                 assert_eq!(s.scores.len(), 2);
                 for (k, &score) in s.scores.iter().enumerate() {
                     // The referee's own case with the referee's agent stream.
-                    let c = settings.sizes.iter().position(|&m| m == n).unwrap() * 2 + k;
+                    let c = settings.suite.sizes.iter().position(|&m| m == n).unwrap() * 2 + k;
                     let agent = super::super::agent(name, stream(3, Purpose::Agent, 0, 0, 0));
                     let mut tested = Local(agent.unwrap());
                     let (result, _) = referee_case(
@@ -671,7 +686,7 @@ mod tests {
         }
         let again = run(
             &settings,
-            &evolve_cases(&settings, &|_| {}),
+            &evolve_cases(&settings.suite, &|_| {}),
             &|_| {},
             &GameLog::off(),
         );
@@ -686,7 +701,7 @@ mod tests {
         let settings = small(&["greedy", "best"], 4);
         let r = run(
             &settings,
-            &evolve_cases(&settings, &|_| {}),
+            &evolve_cases(&settings.suite, &|_| {}),
             &|_| {},
             &GameLog::off(),
         );
