@@ -277,6 +277,16 @@ pub struct JsonArgs {
     pub json: Option<OutputPath>,
 }
 
+/// Writes a referee's result line to the transcript, and to stdout unless
+/// `--json -` keeps stdout for the JSON alone.
+pub fn say(log: &Log, json: Option<&OutputPath>, line: &str) -> std::io::Result<()> {
+    log.transcript_line(line);
+    if json != Some(&OutputPath::Stdout) {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
 /// Ends a referee run: the total line to the log and stdout, the JSON where asked.
 pub fn finish_referee(
     log: &Log,
@@ -482,12 +492,23 @@ pub fn known_agent<T>(
     agent: impl FnOnce(&str) -> Option<T>,
     known: &[&str],
 ) -> anyhow::Result<T> {
-    agent(name).ok_or_else(|| {
-        anyhow::anyhow!(
-            "--agent {name}: unknown agent (known: {})",
-            known.join(", ")
-        )
-    })
+    agent(name).ok_or_else(|| unknown_agent("--agent", name, known))
+}
+
+/// Checks that `name`, given to `option`, is one of the `known` agents.
+pub fn check_agent(option: &str, name: &str, known: &[&str]) -> anyhow::Result<()> {
+    if known.contains(&name) {
+        Ok(())
+    } else {
+        Err(unknown_agent(option, name, known))
+    }
+}
+
+fn unknown_agent(option: &str, name: &str, known: &[&str]) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{option} {name}: unknown agent (known: {})",
+        known.join(", ")
+    )
 }
 
 /// Serves `session` on stdin/stdout until end of input.

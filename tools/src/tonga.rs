@@ -24,7 +24,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs,
-    emit_report, known_agent, output_file, report_then_finish, seconds, serve_stdio, tested_player,
+    check_agent, emit_report, known_agent, output_file, report_then_finish, seconds, serve_stdio,
+    tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -297,12 +298,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     // Checked before any game, so that a typo costs no player run.
     match (&args.seat.player, &args.seat.agent) {
         (None, None) => bail!("give --player CMD or --agent NAME"),
-        (None, Some(name)) if !AGENTS.contains(&name.as_str()) => {
-            bail!(
-                "--agent: unknown player '{name}' (known: {})",
-                AGENTS.join(", ")
-            )
-        }
+        (None, Some(name)) => check_agent("--agent", name, &AGENTS)?,
         _ => {}
     }
     let log = Log::open(&args.log)?;

@@ -225,7 +225,7 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
         .args(["referee", "tonga", "--agent", "nobody"])
         .output()
         .unwrap();
-    assert_one_line_error(&out, "unknown player 'nobody'");
+    assert_one_line_error(&out, "--agent nobody: unknown agent (known: random");
     let out = tabula()
         .args(["referee", "tonga", "--agent", "random", "--sizes", "7"])
         .output()

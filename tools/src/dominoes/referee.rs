@@ -17,10 +17,9 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
-    known_agent, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
+    finish_referee, known_agent, say, serve_stdio, tested_player,
 };
-use crate::out::outln;
 
 /// Arguments of `tabula referee dominoes`.
 #[derive(Args)]
@@ -77,13 +76,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     if args.paired && !games.is_multiple_of(2) {
         bail!("--games {games}: with --paired each deal is played twice, so give an even number");
     }
-    if !AGENTS.contains(&args.opponent.as_str()) {
-        bail!(
-            "--opponent {}: unknown agent (known: {})",
-            args.opponent,
-            AGENTS.join(", ")
-        );
-    }
+    check_agent("--opponent", &args.opponent, AGENTS)?;
     let seed = args.seed.seed;
     let log = Log::open(&args.log)?;
     let spawn = || {
@@ -104,22 +97,19 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         paired: args.paired,
         open_hand: [tested_open, sees_open_hand(&args.opponent)],
     };
-    let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
-    let say = |line: &str| -> std::io::Result<()> {
-        log.transcript_line(line);
-        if !quiet {
-            outln!("{line}")?;
-        }
-        Ok(())
-    };
+    let json = args.json.json.as_ref();
     for (name, open) in [
         (tested.name(), tested_open),
         (args.opponent.clone(), setup.open_hand[1]),
     ] {
         if open {
-            say(&format!(
-                "note: {name} sees the other hand: a reference ceiling, not a contest score"
-            ))?;
+            say(
+                &log,
+                json,
+                &format!(
+                    "note: {name} sees the other hand: a reference ceiling, not a contest score"
+                ),
+            )?;
         }
     }
     let limits = Limits {
@@ -154,7 +144,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             limits,
             &mut log_game,
         );
-        say(&result.line())?;
+        say(&log, json, &result.line())?;
         if result.player_lost && i + 1 < cases.len() {
             // Its late answers would be read as the next case's: start it afresh.
             drop(tested);
@@ -163,7 +153,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     let report = RefereeReport::new(results);
-    finish_referee(&log, &report.total_line(), args.json.json.as_ref(), &report)
+    finish_referee(&log, &report.total_line(), json, &report)
 }
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.

@@ -16,10 +16,9 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, finish_referee,
-    known_agent, serve_stdio, tested_player,
+    JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, finish_referee, known_agent, say,
+    serve_stdio, tested_player,
 };
-use crate::out::outln;
 use crate::progress::bar;
 
 /// Arguments of `tabula referee reversi`.
@@ -105,14 +104,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let progress = bar(cases.len(), "evolving opponents");
     let drawn = evolve_cases(&suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
-    let quiet = matches!(args.json.json, Some(OutputPath::Stdout));
-    let say = |line: &str| -> std::io::Result<()> {
-        log.transcript_line(line);
-        if !quiet {
-            outln!("{line}")?;
-        }
-        Ok(())
-    };
+    let json = args.json.json.as_ref();
     let limits = Limits {
         per_case: Some(args.timeout.timeout),
         ..Limits::default()
@@ -135,11 +127,11 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let at = At::new(seed, case, case_label(n, k), 0);
         log.game(&record, &n, &at);
         log.transcript_line(&game_line(&record));
-        say(&result.line())?;
+        say(&log, json, &result.line())?;
         results.push(result);
     }
     let report = RefereeReport::new(results);
-    finish_referee(&log, &report.total_line(), args.json.json.as_ref(), &report)
+    finish_referee(&log, &report.total_line(), json, &report)
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.
