@@ -78,7 +78,7 @@ pub struct QueryArgs {
 /// Arguments of `tabula play ioiwari`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The variant (the IOI game by default); its board lines have `--pits` counts.
+    // The variant (the IOI game by default); its board lines have `--pits` counts.
     #[command(flatten)]
     ring: RingArgs,
     /// The table file, of the same variant (built in memory when omitted).
@@ -95,17 +95,17 @@ pub struct RefereeArgs {
     /// The starting board.
     #[arg(long, default_value = "4 3 2 4 2 3 2", conflicts_with_all = ["all", "rotations"])]
     board: String,
-    /// Player 1: `--player CMD` (a new process per game, over pipes) or
-    /// `--agent NAME`; neither talks over this program's own stdin/stdout.
+    // Player 1: `--player CMD` (a new process per game, over pipes) or
+    // `--agent NAME`; neither talks over this program's own stdin/stdout.
     #[command(flatten)]
     seat: SeatArgs,
-    /// Player 1's time limit per game: only the time waiting for its answers counts.
+    // Player 1's time limit per game.
     #[command(flatten)]
     timeout: TimeoutArgs,
-    /// Seed of a random player 1 (`--agent random`).
+    // Seed of a random player 1 (`--agent random`).
     #[command(flatten)]
     seed: SeedArgs,
-    /// Record the dialogue in this file (like ioiwari.out).
+    // `--log` (each game) and `--transcript` (the dialogue, like ioiwari.out).
     #[command(flatten)]
     log: LogArgs,
     /// Play the 51 instances (needs --player or --agent).
@@ -122,10 +122,9 @@ pub struct VerifyArgs {
     /// The table file (built in memory when omitted).
     #[arg(long)]
     table: Option<PathBuf>,
-    /// Random games per instance.
+    // Random games per instance, and their seed.
     #[command(flatten)]
     games: GamesArgs,
-    /// Seed of the random games.
     #[command(flatten)]
     seed: SeedArgs,
     /// All 357 starting boards instead of the 51 instances.
@@ -299,7 +298,7 @@ pub fn entry() -> GameEntry {
         .verb(
             Verb::new(
                 "referee",
-                "The optimal player 2 (ioiwari2) against player 1 (time limit per game, 10 s by default)",
+                "The optimal player 2 (ioiwari2) against player 1 (--timeout per game, 10 s by default, counting only the time waiting for its answers)",
                 referee,
             )
             .default("timeout", "10"),
@@ -307,7 +306,7 @@ pub fn entry() -> GameEntry {
         .verb(
             Verb::new(
                 "verify",
-                "The official results table: optimal, greedy and random play per instance",
+                "The official results table: optimal, greedy and random play per instance; --games random games per instance",
                 verify,
             )
             .default("games", "1000")
@@ -316,7 +315,7 @@ pub fn entry() -> GameEntry {
         .verb(
             Verb::new(
                 "sweep",
-                "The designer's sweep over variants: instances, optimal, greedy and random results, table cost",
+                "The designer's sweep over variants: instances, optimal, greedy and random results, table cost; --games random games per instance",
                 sweep,
             )
             .default("games", "100")
@@ -501,10 +500,10 @@ pub struct SweepArgs {
     /// Most beads in a starting pit: a range or one number.
     #[arg(long, value_parser = span, default_value = "4")]
     high: Span,
-    /// Random games per instance (random player 1 against the optimal player 2).
+    // Random games per instance (random player 1 against the optimal player
+    // 2), and their seed.
     #[command(flatten)]
     games: GamesArgs,
-    /// Seed of the random games.
     #[command(flatten)]
     seed: SeedArgs,
     /// Skip rings with more boards than this (the builder holds 10 bytes a board plus its record).

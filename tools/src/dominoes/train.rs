@@ -21,7 +21,7 @@ pub struct TrainArgs {
     /// Generations of the cross-entropy method.
     #[arg(long, value_parser = positive, default_value = "30")]
     generations: usize,
-    /// Paired deals per candidate and opponent in each generation.
+    // Paired deals per candidate and opponent in each generation.
     #[command(flatten)]
     games: GamesArgs,
     /// Also write the weights and the history as JSON to this file (`-`: stdout).

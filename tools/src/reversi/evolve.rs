@@ -23,7 +23,7 @@ pub struct EvolveArgs {
     /// Generations (default: drawn from 50 to 100, as the statement says).
     #[arg(long, value_parser = positive)]
     generations: Option<usize>,
-    /// Games played in each generation.
+    // Games played in each generation.
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
