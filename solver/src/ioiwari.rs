@@ -4,6 +4,11 @@
 //! most 5 beads during play, so a board is a 7-digit base-6 number: its
 //! [`Board::index`] is dense over all `6^7` boards. Every move lowers the number
 //! of beads in the pits, which is what makes the retrograde layers.
+//!
+//! The variants live here too: [`Params`] (pits, capacity, starting boards),
+//! [`Ring`], a board of up to [`MAX_RING`] pits, and [`RingSpace`], its
+//! state space; [`Sowable`] and [`BankMatch`] play the IOI game and the
+//! variants alike.
 
 use std::fmt;
 use std::ops::Range;

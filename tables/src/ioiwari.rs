@@ -1,4 +1,6 @@
-//! The Ioiwari table: value and optimal moves of each of the 6^7 boards.
+//! The Ioiwari table: value and optimal moves of each of the 6^7 boards; and
+//! the tables of the variants ([`Variant`], [`VariantTable`]), one record per
+//! board of their ring.
 
 use std::convert::Infallible;
 use std::path::Path;

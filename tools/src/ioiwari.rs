@@ -1,4 +1,4 @@
-//! `tabula … ioiwari`: build, query, play, referee and verify.
+//! `tabula … ioiwari`: build, query, play, referee, verify and sweep.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     ring: RingArgs,
     /// Build in memory up to this many boards (10 bytes a board plus its record), out of core above.
-    #[arg(long, default_value_t = 200_000_000)]
+    #[arg(long, default_value_t = MAX_IN_MEMORY)]
     max_boards: u64,
     #[command(flatten)]
     mode: BuildMode,

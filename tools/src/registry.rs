@@ -105,7 +105,7 @@ pub struct GameEntry {
     /// Kept out of listings and help (the test-only example game).
     pub hidden: bool,
     /// Re-derives every record of one of its table files; returns how many were checked.
-    pub check_table: Option<CheckTable>,
+    pub table_check: Option<CheckTable>,
 }
 
 /// A game's record check of a table file whose header names the game.
@@ -121,7 +121,7 @@ impl GameEntry {
             extras: Vec::new(),
             agents: Vec::new(),
             hidden: false,
-            check_table: None,
+            table_check: None,
         }
     }
 
@@ -144,7 +144,7 @@ impl GameEntry {
 
     /// Registers the record check of the game's table files (`tabula check`).
     pub fn table_check(mut self, check: CheckTable) -> GameEntry {
-        self.check_table = Some(check);
+        self.table_check = Some(check);
         self
     }
 

@@ -68,7 +68,7 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
     let checker = games
         .iter()
         .find(|g| g.name == game)
-        .and_then(|g| g.check_table);
+        .and_then(|g| g.table_check);
     let Some(checker) = checker else {
         anyhow::bail!(
             "{}: a table of game '{game}', which tabula does not know: its header and \

@@ -1,4 +1,4 @@
-//! `tabula … tonga`: score, server-moves, build, query, referee, serve and verify.
+//! `tabula … tonga`: score, server-moves, solve, build, query, referee, serve and verify.
 
 use std::io::{self, Write};
 use std::path::PathBuf;

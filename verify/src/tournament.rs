@@ -17,13 +17,14 @@ use crate::seat::{Clock, Local, Player};
 /// How a run reports progress: called with the number of games finished so far.
 pub type Progress<'a> = &'a (dyn Fn(usize) + Sync);
 
-/// The random stream of game `stream` of a run seeded with `seed`.
+/// ChaCha8 seeded with `seed` on stream number `number`: the raw stream under
+/// the named ones of [`stream`], which is what a game's draws should use.
 ///
 /// Each game draws from its own stream, so results do not depend on the order
 /// in which threads happen to play the games.
-pub fn rng(seed: u64, stream: u64) -> ChaCha8Rng {
+pub fn numbered_stream(seed: u64, number: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(stream);
+    rng.set_stream(number);
     rng
 }
 
@@ -56,7 +57,7 @@ impl Purpose {
 /// streams, and a stream does not depend on which other streams a run uses.
 pub fn stream(seed: u64, purpose: Purpose, case: u64, game: u64, seat: u64) -> ChaCha8Rng {
     let name = stream_name(purpose, case, game, seat);
-    rng(seed, xxh3_64(name.as_bytes()))
+    numbered_stream(seed, xxh3_64(name.as_bytes()))
 }
 
 /// The name of a stream, `"<purpose>/<case>/<game>/<seat>"` (as game logs show it).
@@ -267,7 +268,8 @@ pub fn games_at_once() -> usize {
     rayon::current_num_threads()
 }
 
-/// Plays games `0..count` in parallel with `play` and returns the results in order.
+/// Runs jobs `0..count` in parallel with `play` (games, or other seeded work
+/// such as evolving a case's opponents) and returns the results in order.
 pub fn run<T: Send>(
     count: usize,
     progress: Progress<'_>,
@@ -386,7 +388,7 @@ mod tests {
     #[test]
     fn same_seed_same_results_in_order() {
         let play = |i: usize| {
-            let mut r = rng(42, i as u64);
+            let mut r = numbered_stream(42, i as u64);
             (i, r.random_range(0..1_000_000u32))
         };
         let a = run(64, &|_| {}, play);
@@ -396,7 +398,7 @@ mod tests {
         // Different streams differ.
         assert_ne!(a[0].1, a[1].1);
         let c = run(64, &|_| {}, |i| {
-            rng(43, i as u64).random_range(0..1_000_000u32)
+            numbered_stream(43, i as u64).random_range(0..1_000_000u32)
         });
         assert_ne!(a.iter().map(|x| x.1).collect::<Vec<_>>(), c);
     }

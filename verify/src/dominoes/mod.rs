@@ -70,7 +70,8 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
 }
 
 /// The N=5 stock-empty table, once a tool has installed it. Agents are built
-/// by name alone, so the one table of a process is kept here for `best`.
+/// by name alone, so the one table of a process is kept here for `best` and
+/// `pimc`.
 static ENDGAME_TABLE: OnceLock<DominoesTable> = OnceLock::new();
 
 /// Makes the N=5 table available to `best` and `pimc`; false if one was installed already.

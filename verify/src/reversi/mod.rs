@@ -89,12 +89,6 @@ impl Predictions {
             self.asked.load(Ordering::Relaxed),
         )
     }
-
-    /// The share of right predictions, if any were made.
-    pub fn rate(&self) -> Option<f64> {
-        let (right, asked) = self.counts();
-        (asked > 0).then(|| right as f64 / asked as f64)
-    }
 }
 
 /// Takes the most pieces now (the most flips); ties go to the first move in row-major order.
@@ -168,13 +162,14 @@ mod tests {
 
     #[test]
     fn predictions_count_and_rate() {
+        use super::report::rate;
         let p = Predictions::default();
-        assert_eq!(p.rate(), None);
+        assert_eq!(rate(p.counts()), None);
         p.record(true);
         p.record(false);
         p.record(true);
         assert_eq!(p.counts(), (2, 3));
-        assert_eq!(p.rate(), Some(2.0 / 3.0));
+        assert_eq!(rate(p.counts()), Some(2.0 / 3.0));
     }
 
     #[test]

@@ -163,7 +163,7 @@ pub fn referee_case(
     let seating: Vec<usize> = (0..players.len()).collect();
     let mut records = arena::play_case(&n, 1, &mut players, &mut clocks, |_| {
         // No chance in Reversi: the stream is never drawn from.
-        (start, tournament::rng(0, 0), seating.clone())
+        (start, tournament::numbered_stream(0, 0), seating.clone())
     });
     let record = records.pop().expect("one game per case");
     let owned = record.end.pieces(0).count();

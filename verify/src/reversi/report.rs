@@ -67,7 +67,8 @@ pub struct Settings {
     pub suite: Suite,
 }
 
-/// Whether `name` is a player `case_agent` can build.
+/// Whether `name` is a player `case_agent` can build: asked of `case_agent`
+/// itself, with stand-in opponents, so that no second list of names can drift.
 pub fn known(name: &str) -> bool {
     let opponents = [Opponent {
         weights: Weights([0.0; MAX_CELLS]),

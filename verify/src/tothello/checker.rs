@@ -92,7 +92,7 @@ pub fn test_cases(random: usize, seed: u64) -> Vec<Case> {
         })
         .collect();
     for i in 0..random {
-        let mut rng = tournament::rng(seed, i as u64);
+        let mut rng = tournament::numbered_stream(seed, i as u64);
         let board = random_valid_board(&mut rng);
         let turn = if rng.random_bool(0.5) {
             Color::Red
@@ -272,7 +272,7 @@ mod tests {
         assert_eq!(cases[1].expected, 11);
         let mut sizes = std::collections::BTreeSet::new();
         for i in 0..300 {
-            let board = random_valid_board(&mut tournament::rng(3, i));
+            let board = random_valid_board(&mut tournament::numbered_stream(3, i));
             assert_eq!(sandwiched(board.red, board.black), 0);
             assert_eq!(sandwiched(board.black, board.red), 0);
             assert!(board.red.count_ones() <= 50 && board.black.count_ones() <= 50);
