@@ -4,8 +4,8 @@
 //! A [`Game`] value is the whole true state of one game, as a referee holds it.
 //! Players never see it: each seat gets a [`Game::view`] of it (the state itself
 //! for perfect-information games) and an [`Game::observe`]d version of every
-//! move. The exact searches and the retrograde builder work on the narrower
-//! [`crate::ZeroSum`] trait instead.
+//! move. The exact searches work on the narrower [`crate::ZeroSum`] trait
+//! instead, and the retrograde builder on [`crate::retrograde::StateSpace`].
 
 use std::fmt::Debug;
 use std::ops::Deref;

@@ -34,8 +34,8 @@ pub struct Edge {
     pub reward: i32,
     /// Index of the state reached, in the same or a lower layer.
     pub child: u64,
-    /// Whether the mover moves again in the child (Kalah's extra turn, a Dominoes
-    /// draw): the move is then worth `reward + value(child)`, else `reward - value(child)`,
+    /// Whether the mover moves again in the child (Kalah's extra turn): the
+    /// move is then worth `reward + value(child)`, else `reward - value(child)`,
     /// as in [`crate::ZeroSum::move_value`].
     pub keeps_turn: bool,
 }

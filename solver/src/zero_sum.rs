@@ -1,5 +1,6 @@
 //! The two-player, zero-sum, perfect-information view of a game that the
-//! exact searches and the retrograde builder work on.
+//! exact searches work on (the retrograde builder works on
+//! [`crate::retrograde::StateSpace`] instead).
 
 use std::fmt::Debug;
 use std::ops::Deref;
@@ -26,7 +27,7 @@ pub trait ZeroSum: Clone {
     fn play(&mut self, mv: Self::Move) -> i32;
 
     /// Whether the player who plays `mv` moves again afterwards (Kalah's last seed
-    /// in the store, a Dominoes draw); most games alternate, so the default is `false`.
+    /// in the store); most games alternate, so the default is `false`.
     fn keeps_turn(&self, _mv: Self::Move) -> bool {
         false
     }

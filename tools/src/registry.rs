@@ -1,6 +1,6 @@
 //! The registry of games: each game lists the verbs it offers, and the
-//! command line is built from that list, so adding a game is one line in
-//! [`crate::GAMES`].
+//! command line is built from that list, so a game's module reaches the
+//! command line through one line in [`crate::GAMES`] (README: "Adding a game").
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 

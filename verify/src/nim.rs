@@ -1,4 +1,4 @@
-//! The toy game's contest pieces: its wire, agents, referee run and report.
+//! The toy game's contest pieces: its wire, agents, the referee's result line, and its verify run and report.
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::nim::{Nim, winning_take};
