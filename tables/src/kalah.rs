@@ -35,6 +35,25 @@ pub fn spec(rules: &Rules) -> TableSpec {
     }
 }
 
+/// The rules a table's header parameters name (the inverse of [`spec`]).
+pub fn rules_of(params: [u32; 4]) -> Result<Rules, String> {
+    let [m, n, capture, ending] = params;
+    let small = |x: u32, what: &str| u8::try_from(x).map_err(|_| format!("{x} {what}"));
+    let rules = Rules::new(small(m, "pits a side")?, small(n, "seeds a pit")?)
+        .map_err(|e| e.to_string())?;
+    let capture = match capture {
+        0 => Capture::Always,
+        1 => Capture::NonEmpty,
+        other => return Err(format!("capture rule {other} is neither 0 nor 1")),
+    };
+    let ending = match ending {
+        0 => Ending::AfterAnyMove,
+        1 => Ending::MoverStuck,
+        other => return Err(format!("end rule {other} is neither 0 nor 1")),
+    };
+    Ok(rules.with_capture(capture).with_ending(ending))
+}
+
 /// A position of other rules than the table's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("position {position} is of other rules than the table's")]
@@ -128,6 +147,28 @@ pub fn build_out_of_core(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_headers_parameters_name_the_rules_they_were_written_for() {
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
+                let rules = Rules::new(3, 4)
+                    .unwrap()
+                    .with_capture(capture)
+                    .with_ending(ending);
+                assert_eq!(rules_of(spec(&rules).params), Ok(rules));
+            }
+        }
+        for (bad, says) in [
+            ([3, 4, 2, 0], "capture rule 2"),
+            ([3, 4, 0, 7], "end rule 7"),
+            ([300, 4, 0, 0], "300 pits a side"),
+            ([0, 4, 0, 0], "pits"),
+        ] {
+            let error = rules_of(bad).unwrap_err();
+            assert!(error.contains(says), "{bad:?}: {error}");
+        }
+    }
 
     #[test]
     fn a_small_table_checks_and_gives_the_search_value() {

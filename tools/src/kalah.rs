@@ -3,11 +3,9 @@
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use tabula_solver::ZeroSum;
 use tabula_solver::kalah::{Capture, Ending, Kalah, Match, Rules, solve_position};
 use tabula_solver::retrograde::StateSpace;
@@ -15,6 +13,7 @@ use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
 use tabula_verify::arena::play_case;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
+use tabula_verify::kalah_sweep;
 use tabula_verify::process::StreamPeer;
 use tabula_verify::seat::{Clock, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
@@ -281,59 +280,6 @@ pub fn play(args: PlayArgs) -> Outcome {
     }
 }
 
-/// One row of the Kalah sweep.
-#[derive(Serialize)]
-struct Row {
-    pits: u8,
-    seeds: u8,
-    /// The first player's final margin under optimal play.
-    value: i32,
-    /// W, D or L for the first player.
-    outcome: &'static str,
-    /// Positions searched.
-    nodes: u64,
-    #[serde(skip)]
-    seconds: f64,
-}
-
-#[derive(Serialize)]
-struct SweepReport {
-    rows: Vec<Row>,
-}
-
-/// The optimal margins as a plot: seeds per pit along the axis, a line per pit count.
-fn sweep_plot(rows: &[Row], rules: &RuleArgs) -> tabula_verify::plot::Plot {
-    use tabula_verify::plot::{Plot, Point, Series};
-    let mut series: Vec<Series> = Vec::new();
-    for r in rows {
-        let name = format!("m = {} pits", r.pits);
-        let point = Point::exact(format!("n = {}", r.seeds), f64::from(r.value));
-        match series.iter_mut().find(|s| s.name == name) {
-            Some(s) => s.points.push(point),
-            None => series.push(Series {
-                name,
-                points: vec![point],
-            }),
-        }
-    }
-    let capture = if rules.no_empty_capture {
-        "captures from non-empty pits"
-    } else {
-        "empty captures"
-    };
-    Plot {
-        title: format!(
-            "Kalah(m, n): the first player's optimal margin ({capture}, {:?})",
-            rules.ending
-        ),
-        x_label: "seeds per pit at the start (n)".into(),
-        y_label: "first player's final store margin under optimal play (seeds)".into(),
-        series,
-        ceilings: Vec::new(),
-        y_range: None,
-    }
-}
-
 /// The first player's optimal margin for every (m, n).
 pub fn sweep(args: SweepArgs) -> Outcome {
     let mut sets = Vec::new();
@@ -349,60 +295,21 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         "lower --table-bits",
     )?;
     let progress = bar(sets.len(), "variants solved");
-    let mut rows = Vec::new();
-    for rules in &sets {
-        let started = Instant::now();
-        let (value, nodes) = solve_position(&rules.start(), args.table_bits);
-        rows.push(Row {
-            pits: rules.pits,
-            seeds: rules.seeds,
-            value,
-            outcome: match value.signum() {
-                1 => "W",
-                0 => "D",
-                _ => "L",
-            },
-            nodes,
-            seconds: started.elapsed().as_secs_f64(),
-        });
-        progress.inc(1);
-    }
+    let report = kalah_sweep::sweep(&sets, args.table_bits, &|done| {
+        progress.set_position(done as u64)
+    });
     progress.finish_and_clear();
-    let mut md =
-        tabula_verify::report::Table::new(&["m", "n", "value", "result", "nodes", "seconds"]);
-    for r in &rows {
-        md.row(&[
-            r.pits.to_string(),
-            r.seeds.to_string(),
-            r.value.to_string(),
-            r.outcome.to_string(),
-            r.nodes.to_string(),
-            format!("{:.2}", r.seconds),
-        ]);
-    }
-    let markdown = format!(
-        "Kalah(m, n) from the start: the first player's final store margin under optimal play \
-         (W = first player wins).\n\n{}",
-        md.to_markdown()
-    );
-    args.plot.write(|| sweep_plot(&rows, &args.rules))?;
-    emit_report(&markdown, args.json.json.as_ref(), &SweepReport { rows })?;
+    // Spans are never empty, and every variant shares the capture and end rules.
+    args.plot.write(|| report.plot(&sets[0]))?;
+    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// `tabula check` for a Kalah table: every record against its children.
 pub fn check_records(table: Table) -> anyhow::Result<usize> {
-    let p = table.header().params;
-    let rules = RuleArgs {
-        no_empty_capture: p[2] == 1,
-        ending: if p[3] == 1 {
-            EndingArg::MoverStuck
-        } else {
-            EndingArg::AfterAnyMove
-        },
-    }
-    .rules(p[0], p[1])
-    .context("the header's parameters")?;
+    let rules = table::rules_of(table.header().params)
+        .map_err(anyhow::Error::msg)
+        .context("the header's parameters")?;
     let table = KalahTable::new_for(KalahGame { rules }, table)?;
     let checked = table.check_records()?;
     debug_assert!(checked as u64 <= tabula_solver::kalah::KalahSpace::new(rules).len());

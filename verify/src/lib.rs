@@ -18,6 +18,7 @@ pub mod dominoes;
 pub mod ioiwari;
 pub mod ioiwari_sweep;
 pub mod kalah;
+pub mod kalah_sweep;
 pub mod nim;
 pub mod notation;
 pub mod plot;

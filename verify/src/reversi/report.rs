@@ -6,7 +6,10 @@
 //! Each case's population is evolved once and its opponents are shared by
 //! every player, and each player is built as `tabula referee reversi --agent
 //! NAME` builds it (the agent stream of the seed), so a player's case scores
-//! here are its referee run's case scores.
+//! here are its referee run's case scores. That is why it plays each case
+//! with the referee's own `referee_case` through [`tournament::run`] rather
+//! than a `Schedule` of rotated seats: the seats are fixed (the player in 0,
+//! the case's computers after it) and the computers are not named agents.
 //!
 //! Per side the report gives each player's mean case score with a 95%
 //! Student-t interval (a handful of cases), the sum over the cases, and the

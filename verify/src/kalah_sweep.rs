@@ -1,0 +1,144 @@
+//! `sweep kalah`: the first player's optimal margin from the start of every
+//! Kalah(m, n) of a family, with the search's cost: rows for JSON, a Markdown
+//! table and a plot (the Ioiwari sweep's counterpart, `ioiwari_sweep`).
+
+use std::time::Instant;
+
+use serde::Serialize;
+use tabula_solver::kalah::{Capture, Rules, solve_position};
+
+use crate::plot::{Plot, Point, Series};
+use crate::report::Table;
+use crate::tournament::Progress;
+
+/// One variant of the sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// Pits a side (m).
+    pub pits: u8,
+    /// Seeds a pit at the start (n).
+    pub seeds: u8,
+    /// The first player's final margin under optimal play.
+    pub value: i32,
+    /// W, D or L for the first player.
+    pub outcome: &'static str,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Seconds the search took (in the Markdown only: JSON stays reproducible).
+    #[serde(skip)]
+    pub seconds: f64,
+}
+
+/// The sweep's rows, in the order the variants were given.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepReport {
+    /// One row per variant.
+    pub rows: Vec<Row>,
+}
+
+/// Solves each variant's start with a transposition table of 2^`table_bits`
+/// slots; `progress` counts variants.
+pub fn sweep(sets: &[Rules], table_bits: u32, progress: Progress<'_>) -> SweepReport {
+    let mut rows = Vec::with_capacity(sets.len());
+    for (done, rules) in sets.iter().enumerate() {
+        let started = Instant::now();
+        let (value, nodes) = solve_position(&rules.start(), table_bits);
+        rows.push(Row {
+            pits: rules.pits,
+            seeds: rules.seeds,
+            value,
+            outcome: match value.signum() {
+                1 => "W",
+                0 => "D",
+                _ => "L",
+            },
+            nodes,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        progress(done + 1);
+    }
+    SweepReport { rows }
+}
+
+impl SweepReport {
+    /// The rows as a Markdown table under a one-line caption.
+    pub fn to_markdown(&self) -> String {
+        let mut table = Table::new(&["m", "n", "value", "result", "nodes", "seconds"]);
+        for r in &self.rows {
+            table.row(&[
+                r.pits.to_string(),
+                r.seeds.to_string(),
+                r.value.to_string(),
+                r.outcome.to_string(),
+                r.nodes.to_string(),
+                format!("{:.2}", r.seconds),
+            ]);
+        }
+        format!(
+            "Kalah(m, n) from the start: the first player's final store margin under optimal \
+             play (W = first player wins).\n\n{}",
+            table.to_markdown()
+        )
+    }
+
+    /// The margins as a plot: seeds per pit along the axis, a line per pit
+    /// count; `rules` gives the capture and end rules the title names.
+    pub fn plot(&self, rules: &Rules) -> Plot {
+        let mut series: Vec<Series> = Vec::new();
+        for r in &self.rows {
+            let name = format!("m = {} pits", r.pits);
+            let point = Point::exact(format!("n = {}", r.seeds), f64::from(r.value));
+            match series.iter_mut().find(|s| s.name == name) {
+                Some(s) => s.points.push(point),
+                None => series.push(Series {
+                    name,
+                    points: vec![point],
+                }),
+            }
+        }
+        let capture = match rules.capture {
+            Capture::NonEmpty => "captures from non-empty pits",
+            Capture::Always => "empty captures",
+        };
+        Plot {
+            title: format!(
+                "Kalah(m, n): the first player's optimal margin ({capture}, {:?})",
+                rules.ending
+            ),
+            x_label: "seeds per pit at the start (n)".into(),
+            y_label: "first player's final store margin under optimal play (seeds)".into(),
+            series,
+            ceilings: Vec::new(),
+            y_range: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_solver::search::memo_negamax;
+
+    #[test]
+    fn each_row_is_the_plain_negamax_value_of_its_start() {
+        let sets: Vec<Rules> = [(1, 1), (1, 3), (2, 2), (2, 3)]
+            .iter()
+            .map(|&(m, n)| Rules::new(m, n).unwrap())
+            .collect();
+        let report = sweep(&sets, 12, &|_| {});
+        assert_eq!(report.rows.len(), sets.len());
+        for (row, rules) in report.rows.iter().zip(&sets) {
+            let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
+            assert_eq!(
+                (row.pits, row.seeds, row.value),
+                (rules.pits, rules.seeds, value)
+            );
+            let sign = ["L", "D", "W"][(value.signum() + 1) as usize];
+            assert_eq!(row.outcome, sign);
+        }
+        let markdown = report.to_markdown();
+        assert_eq!(markdown.lines().count(), 2 + 2 + sets.len(), "{markdown}");
+        let plot = report.plot(&sets[0]);
+        assert_eq!(plot.series.len(), 2, "one line per pit count");
+    }
+}
