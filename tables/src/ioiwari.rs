@@ -112,6 +112,17 @@ pub fn variant_spec(params: &Params) -> TableSpec {
     }
 }
 
+/// The variant an existing table's header parameters name, if they make one
+/// (the inverse of [`variant_spec`]).
+pub fn variant_of(params: [u32; 4]) -> Option<Variant> {
+    let pits = u8::try_from(params[0]).ok()?;
+    let cap = u8::try_from(params[1]).ok()?;
+    let low = 0;
+    Params::new(pits, cap, 0, low, cap)
+        .ok()
+        .map(|params| Variant { params })
+}
+
 /// An Ioiwari variant as a tabulated game: every board of its ring has a record.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Variant {
@@ -245,6 +256,18 @@ pub fn variant_in_memory(params: &Params, progress: Progress<'_>) -> VariantTabl
 mod tests {
     use super::*;
     use tabula_solver::ioiwari::Ring;
+
+    #[test]
+    fn a_headers_parameters_name_the_variant_they_were_written_for() {
+        for (pits, cap) in [(5, 4), (7, 5), (9, 6)] {
+            let params = Params::new(pits, cap, 10, 1, cap).unwrap();
+            let spec = variant_spec(&params);
+            let variant = variant_of(spec.params).expect("a variant");
+            assert_eq!(variant.spec(), spec);
+        }
+        assert!(variant_of([300, 5, 0, 0]).is_none());
+        assert!(variant_of([7, 0, 0, 0]).is_none());
+    }
 
     #[test]
     fn the_default_variant_table_is_the_ioi_table() {

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 use tabula_solver::ZeroSum;
 use tabula_solver::ioiwari::{Params, Pit, Ring, RingMatch};
-use tabula_tables::ioiwari::{Variant, VariantTable, variant_in_memory, variant_spec};
+use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_spec};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::stats::Wdl;
@@ -408,16 +408,6 @@ impl SweepReport {
             y_range: Some((0.0, 1.0)),
         }
     }
-}
-
-/// The variant of an existing table's header parameters, if they make one.
-pub fn variant_of(params: [u32; 4]) -> Option<Variant> {
-    let pits = u8::try_from(params[0]).ok()?;
-    let cap = u8::try_from(params[1]).ok()?;
-    let low = 0;
-    Params::new(pits, cap, 0, low, cap)
-        .ok()
-        .map(|params| Variant { params })
 }
 
 #[cfg(test)]
