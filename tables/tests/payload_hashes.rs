@@ -3,6 +3,8 @@
 //!
 //! The hashes are those of the tables built before the retrograde builder took
 //! u64 indices, keeps-turn and same-layer edges (checked byte for byte then).
+//! This only detects a change: the values themselves are checked against a
+//! HashMap-memoized negamax in `ioiwari_table.rs`.
 
 use tabula_tables::format::encode_records;
 use tabula_tables::ioiwari;
