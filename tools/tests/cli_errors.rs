@@ -223,3 +223,35 @@ fn info_escapes_the_control_characters_of_a_tables_text() {
     );
     assert!(!text.lines().any(|l| l == "game: nim"), "{text}");
 }
+
+#[test]
+fn check_names_a_kalah_header_whose_rules_do_not_exist() {
+    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
+    let dir = tempfile::tempdir().unwrap();
+    // Sound checksums, but a capture rule that is neither 0 nor 1.
+    let path = dir.path().join("kalah.tab");
+    let spec = TableSpec {
+        game: "kalah",
+        params: [2, 3, 2, 0],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1,
+    };
+    let meta = Meta {
+        generator: "test".into(),
+        description: "crafted".into(),
+    };
+    write_table(&path, &spec, &meta, &[0; 2]).unwrap();
+    let out = run(&["check", path.to_str().unwrap()]);
+    assert_one_line_error(
+        &out,
+        "the header's parameters: capture rule 2 is neither 0 nor 1",
+    );
+    assert!(
+        stderr(&out).contains(path.to_str().unwrap()),
+        "{}",
+        stderr(&out)
+    );
+}
