@@ -254,7 +254,7 @@ pub struct LogArgs {
 /// A plot of the report.
 #[derive(Args, Clone, Debug)]
 pub struct PlotArgs {
-    /// Also draw the report as an SVG plot: means with 95% intervals per player and case, reference ceilings dashed.
+    /// Also draw the report as an SVG plot (a verify's: means with 95% intervals per player and case, reference ceilings dashed).
     #[arg(long, value_name = "FILE.svg", value_parser = output_file)]
     pub plot: Option<OutputFile>,
 }

@@ -13,8 +13,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, emit_report,
-    known_agent, report_then_finish, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
+    emit_report, known_agent, report_then_finish, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
@@ -71,6 +71,8 @@ pub struct RefereeArgs {
 }
 
 fn referee(args: RefereeArgs) -> Outcome {
+    // Checked before the log opens and a player starts.
+    check_agent("--opponent", &args.opponent, &AGENTS)?;
     let log = Log::open(&args.log)?;
     let seed = args.seed.seed;
     let mut tested = tested_player(
@@ -87,11 +89,7 @@ fn referee(args: RefereeArgs) -> Outcome {
     let (mut wins, mut games) = (0.0, 0);
     for (case, &heap) in args.heaps.iter().enumerate() {
         let rng = stream(seed, Purpose::Agent, case as u64, 0, 1);
-        let mut opponent = Local(known_agent(
-            &args.opponent,
-            |n| nim::agent(n, rng),
-            &AGENTS,
-        )?);
+        let mut opponent = Local(nim::agent(&args.opponent, rng).expect("a checked agent"));
         let mut players: Vec<&mut dyn Player<Nim>> = vec![tested.as_mut(), &mut opponent];
         let mut clocks = vec![Clock::new(limits), Clock::default()];
         let mut log_game = |game: usize, record: &GameRecord<Nim>| -> std::io::Result<()> {

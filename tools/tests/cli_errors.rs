@@ -179,14 +179,21 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
 
 #[test]
 fn verify_tothello_counts_the_games_that_run_at_once_as_rayon_does() {
-    // 2 solvers of 24 MiB per game, 4096 games at once: about 192 GiB.
-    let out = tabula()
-        .env("RAYON_NUM_THREADS", "4096")
-        .args(["verify", "tothello", "--openings", "1", "--depths", "1"])
-        .args(["--table-bits", "20"])
-        .output()
-        .unwrap();
-    assert_one_line_error(&out, "--table-bits 20 on 4096 threads needs at least");
+    // 2 solvers of 24 MiB per game, 4096 games at once: about 192 GiB. A
+    // million threads are refused too, before a pool that size is started
+    // (which would take minutes); a hang is killed and fails.
+    for threads in ["4096", "1000000"] {
+        let mut command = tabula();
+        command
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["verify", "tothello", "--openings", "1", "--depths", "1"])
+            .args(["--table-bits", "20"]);
+        let out = common::output_or_kill(&mut command, std::time::Duration::from_secs(120))
+            .unwrap()
+            .expect("refused, not hung");
+        let problem = format!("--table-bits 20 on {threads} threads needs at least");
+        assert_one_line_error(&out, &problem);
+    }
 }
 
 #[test]

@@ -263,9 +263,16 @@ pub fn play_schedule<G: Game>(
     jobs.into_iter().zip(records).collect()
 }
 
-/// How many games [`run`] plays at once: rayon's threads (`RAYON_NUM_THREADS`).
+/// How many games [`run`] plays at once: the threads of rayon's global pool,
+/// found by rayon's own rule (`RAYON_NUM_THREADS` if it is a positive number,
+/// else the machine's cores) without starting the pool, which would first
+/// start that many threads.
 pub fn games_at_once() -> usize {
-    rayon::current_num_threads()
+    let from_env = std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0);
+    from_env.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// Runs jobs `0..count` in parallel with `play` (games, or other seeded work
