@@ -159,6 +159,11 @@ fn dominoes_logs_replay_with_every_draw() {
         assert_eq!(lines.len(), 12);
         assert_eq!(lines[0].seats[0], tested[1]);
         assert_eq!(lines[1].seats[1], tested[1]);
+        // Cases are named as `verify dominoes` names them.
+        assert_eq!(
+            (&*lines[0].case_label, &*lines[6].case_label),
+            ("N=5 H=4", "N=9 H=7")
+        );
         // Draws are followed by chance's tile.
         let draws = lines
             .iter()

@@ -9,6 +9,7 @@ use tabula_verify::arena::GameRecord;
 use tabula_verify::dominoes::referee::{
     CaseSetup, RefereeReport, case_key, game_line, parse_cases, referee_case,
 };
+use tabula_verify::dominoes::report::case_name;
 use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
 use tabula_verify::record::At;
 use tabula_verify::seat::{Limits, Local, Player};
@@ -124,7 +125,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         ));
         let rng = stream(seed, Purpose::Agent, case_key(rules), 0, 1);
         let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
-        let label = format!("({},{})", rules.numbers, rules.hand);
+        let label = case_name(rules);
         let mut log_game = |game: usize, record: &GameRecord<Match>| {
             let draws = stream_name(
                 Purpose::Chance,
