@@ -2,14 +2,14 @@
 //!
 //! - [`wire`]: the `bestMove` line protocol, both ends (`serve` and the checker);
 //! - [`agents`]: the built-in players `random`, `greedy` and `solver-dD-eE`;
-//! - [`tournament`]: every pair of built-in players on seeded openings;
+//! - [`report`]: `verify tothello`, every pair of built-in players on seeded openings;
 //! - [`checker`]: the `bestMove` checker behind `tabula referee tothello`;
 //! - [`terminal`]: a person at the terminal against the solver (`tabula play tothello`).
 
 pub mod agents;
 pub mod checker;
+pub mod report;
 pub mod terminal;
-pub mod tournament;
 pub mod wire;
 
 pub use agents::{Player, TothelloAgent};
@@ -17,6 +17,6 @@ pub use checker::{
     Answerer, Case, CheckReport, Failure, MAX_WRONG, random_valid_board, referee_best_move,
     test_cases,
 };
+pub use report::{PairResult, TournamentConfig, TournamentReport, opening, run_tournament};
 pub use terminal::{TerminalEnd, TerminalWire, play_terminal};
-pub use tournament::{PairResult, TournamentConfig, TournamentReport, opening, run_tournament};
 pub use wire::{RequestError, answer, answer_request, request_line};

@@ -1,5 +1,6 @@
-//! The tournament of the built-in players on the shared core: seeded openings,
-//! every pair on the same openings with colours swapped, one scoreboard.
+//! `verify tothello`: the built-in players' tournament on the shared core:
+//! seeded openings, every pair on the same openings with colours swapped, one
+//! scoreboard.
 
 use serde::Serialize;
 use tabula_solver::tothello::{Move, Position};
