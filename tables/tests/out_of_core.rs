@@ -1,4 +1,5 @@
-//! The out-of-core builder writes the same bytes as the in-memory one.
+//! The builders agree byte for byte: out of core and in memory, and the IOI
+//! table built as a variant and as itself.
 
 use std::fs;
 use std::path::Path;
@@ -12,6 +13,18 @@ use tabula_tables::{Records, Table, Tabulated, TypedTable};
 /// Files in `dir`, so that a build can be seen to leave no temporary file.
 fn files(dir: &Path) -> usize {
     fs::read_dir(dir).unwrap().count()
+}
+
+#[test]
+fn the_ioi_game_built_as_a_variant_is_the_ioi_table() {
+    // `tabula build ioiwari` builds every ring, the IOI one included, as a variant.
+    let dir = tempfile::tempdir().unwrap();
+    let (ioi, variant) = (dir.path().join("ioi"), dir.path().join("variant"));
+    ioiwari::build(&ioi, &|_| {}).unwrap();
+    let params = Params::default();
+    assert!(params.is_ioi_table());
+    ioiwari::build_variant(&variant, &params, &|_| {}).unwrap();
+    assert_eq!(fs::read(&ioi).unwrap(), fs::read(&variant).unwrap());
 }
 
 #[test]
