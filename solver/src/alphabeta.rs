@@ -14,6 +14,7 @@
 //! that ends the game cost no search and a pass with a cheap upper bound be
 //! skipped when it cannot raise alpha.
 
+use bytemuck::Zeroable;
 use std::ops::DerefMut;
 
 /// Search depth meaning "to the end of the game": never decremented, never evaluated.
@@ -336,7 +337,7 @@ impl<'t, T> Searcher<'t, T> {
 }
 
 /// A key of [`AlwaysReplace`]: checked whole on a probe, mixed into a slot index.
-pub trait TableKey: Copy + Eq + Default {
+pub trait TableKey: Copy + Eq + Default + Zeroable {
     /// A well-mixed index; the table keeps its low bits.
     fn slot(self) -> usize;
 }
@@ -356,7 +357,7 @@ impl TableKey for u32 {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Zeroable)]
 struct Slot<K, M> {
     key: K,
     value: i32,
@@ -385,24 +386,15 @@ pub struct AlwaysReplace<M, K = u64> {
     mask: usize,
 }
 
-impl<M: Copy + Default, K: TableKey> AlwaysReplace<M, K> {
-    /// All bytes zero for the usual keys and moves, so a new table is
-    /// allocated zeroed and its pages are only touched when used.
-    fn empty_slot() -> Slot<K, M> {
-        Slot {
-            key: K::default(),
-            value: 0,
-            depth: 0,
-            bound: EMPTY,
-            best: M::default(),
-        }
-    }
-
-    /// An empty table of `2^bits` slots.
+impl<M: Copy + Default + Zeroable, K: TableKey> AlwaysReplace<M, K> {
+    /// An empty table of `2^bits` slots. An empty slot is all zero bytes
+    /// (`bound` is `EMPTY`), so the table is allocated zeroed and the system
+    /// supplies a page only when a slot on it is first stored: a large table
+    /// costs nothing for a small search.
     pub fn new(bits: u32) -> AlwaysReplace<M, K> {
         let len = 1usize << bits;
         AlwaysReplace {
-            slots: vec![Self::empty_slot(); len],
+            slots: bytemuck::zeroed_vec(len),
             mask: len - 1,
         }
     }
@@ -419,7 +411,7 @@ impl<M: Copy + Default, K: TableKey> AlwaysReplace<M, K> {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.slots.fill(Self::empty_slot());
+        self.slots.fill(Slot::zeroed());
     }
 
     /// Number of slots holding a position.
@@ -436,7 +428,7 @@ impl<M, K> std::fmt::Debug for AlwaysReplace<M, K> {
     }
 }
 
-impl<M: Copy + Default, K: TableKey> TranspositionTable<K, M> for AlwaysReplace<M, K> {
+impl<M: Copy + Default + Zeroable, K: TableKey> TranspositionTable<K, M> for AlwaysReplace<M, K> {
     #[inline]
     fn probe(&self, key: &K) -> Option<Hit<M>> {
         let slot = &self.slots[key.slot() & self.mask];
@@ -506,7 +498,8 @@ mod tests {
     }
 
     /// A toy move: take a cell, or pass.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, bytemuck::Zeroable)]
+    #[repr(u8)]
     enum ToyMove {
         Take(u8),
         #[default]

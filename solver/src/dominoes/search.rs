@@ -17,6 +17,8 @@
 //! Tables store moves as "tile on the end showing number x" rather than a
 //! side, so a move read back is right for either orientation of the ends.
 
+use bytemuck::Zeroable;
+
 use super::position::{Position, PositionMoves};
 use super::rules::{Move, Side};
 use super::tiles::{Tile, Tiles};
@@ -113,7 +115,7 @@ fn ends_bits(left: u8, right: u8) -> u64 {
 }
 
 /// A table key: two words that together name the position exactly.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Zeroable)]
 pub struct Key(u64, u64);
 
 impl TableKey for Key {
@@ -408,8 +410,8 @@ impl Budget {
     }
 }
 
-/// One slot of the chance search's table.
-#[derive(Clone, Copy, Debug, Default)]
+/// One slot of the chance search's table (all zero bytes when empty).
+#[derive(Clone, Copy, Debug, Zeroable)]
 struct Entry {
     key: Key,
     lower: f64,
@@ -442,7 +444,7 @@ impl Table {
     /// `2^bits` slots for the chance search (40 bytes each) and as many for the endgame (24 bytes each).
     pub fn new(bits: u32) -> Table {
         Table {
-            entries: vec![Entry::default(); 1 << bits],
+            entries: bytemuck::zeroed_vec(1 << bits),
             mask: (1 << bits) - 1,
             endgame: Endgame::new(bits),
         }
@@ -450,7 +452,7 @@ impl Table {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill(Entry::zeroed());
         self.endgame.clear();
     }
 

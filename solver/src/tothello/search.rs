@@ -18,6 +18,7 @@
 //! strictly better than every placement.
 
 use arrayvec::ArrayVec;
+use bytemuck::Zeroable;
 
 use super::rules::{CORNERS, EDGES, Move, Position, Settled, Square, best_move_bits};
 use crate::alphabeta::{
@@ -51,7 +52,8 @@ pub struct SearchResult {
     pub exact: bool,
 }
 
-#[derive(Clone, Copy, Default)]
+/// One slot of the table (all zero bytes when empty).
+#[derive(Clone, Copy, Zeroable)]
 struct Entry {
     mover: u64,
     opponent: u64,
@@ -334,7 +336,7 @@ impl Solver {
         let len = 1usize << bits;
         Solver {
             table: Table {
-                entries: vec![Entry::default(); len],
+                entries: bytemuck::zeroed_vec(len),
                 mask: len - 1,
             },
         }
@@ -342,7 +344,7 @@ impl Solver {
 
     /// Forgets every stored position.
     pub fn clear(&mut self) {
-        self.table.entries.fill(Entry::default());
+        self.table.entries.fill(Entry::zeroed());
     }
 
     /// The exact value (final piece difference for the mover) and a best move.
