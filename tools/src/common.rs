@@ -204,6 +204,12 @@ pub struct SeatArgs {
     /// Pass the player's stderr through instead of keeping its last lines for the fault reason.
     #[arg(long)]
     pub player_stderr: bool,
+    /// Limit the player's memory to MIB mebibytes, as `ulimit -v` does (its address space,
+    /// children included); the statements' limits: PseudoTonga 64, Dominoes and
+    /// MultiplayerReversi 1024. No limit unless given.
+    #[arg(long, value_name = "MIB", conflicts_with = "agent",
+          value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    pub memory: Option<u64>,
 }
 
 /// How an external player's stderr is handled: captured for fault reasons, or passed through.
@@ -475,7 +481,9 @@ where
     use tabula_verify::seat::{Local, Remote};
     match (&seat.player, &seat.agent) {
         (Some(command), _) => {
-            let peer = ExternalPlayer::spawn_with(command, stderr_mode(seat.player_stderr))?;
+            let memory = seat.memory.map(|mib| mib << 20);
+            let peer =
+                ExternalPlayer::spawn_limited(command, stderr_mode(seat.player_stderr), memory)?;
             Ok(Box::new(
                 Remote::new(command.clone(), Box::new(peer), wire)
                     .with_transcript(log.transcript()),

@@ -234,6 +234,46 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
 }
 
 #[test]
+fn memory_limits_the_player_and_not_the_built_in_agents() {
+    // The player reports its limit (in KiB) on stderr and exits: the fault names both.
+    let out = tabula()
+        .args(["referee", "tonga", "--player", "ulimit -v >&2; exit 3"])
+        .args([
+            "--sizes",
+            "6",
+            "--games",
+            "1",
+            "--timeout",
+            "60",
+            "--memory",
+            "64",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "player exited (exit status: 3, under a memory limit of 64 MiB); stderr: 65536"
+        ),
+        "{text}"
+    );
+    let out = tabula()
+        .args(["referee", "tonga", "--agent", "greedy", "--memory", "64"])
+        .output()
+        .unwrap();
+    assert_one_line_error(
+        &out,
+        "'--agent <NAME>' cannot be used with '--memory <MIB>'",
+    );
+    let out = tabula()
+        .args(["referee", "tonga", "--player", "true", "--memory", "0"])
+        .output()
+        .unwrap();
+    assert_one_line_error(&out, "invalid value '0' for '--memory <MIB>'");
+}
+
+#[test]
 fn serve_answers_the_line_protocol() {
     let out = run_with_input(
         &["serve", "tonga", "--agent", "greedy"],

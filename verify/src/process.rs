@@ -593,6 +593,8 @@ pub struct ExternalPlayer {
     stdin: Option<ChildStdin>,
     output: LineReader,
     stderr: Option<Arc<StderrTail>>,
+    /// The address-space limit it was started under, named when it exits.
+    memory: Option<u64>,
 }
 
 impl ExternalPlayer {
@@ -603,35 +605,67 @@ impl ExternalPlayer {
 
     /// Starts `command` with `sh -c`, its stderr going as `mode` says.
     pub fn spawn_with(command: &str, mode: StderrMode) -> Result<ExternalPlayer, PlayerError> {
+        ExternalPlayer::spawn_limited(command, mode, None)
+    }
+
+    /// Starts `command` with `sh -c`, sending its stderr to `stderr`.
+    pub fn spawn_with_stderr(command: &str, stderr: Stdio) -> Result<ExternalPlayer, PlayerError> {
+        ExternalPlayer::start(command, stderr, None)
+    }
+
+    /// Starts `command` with `sh -c`, its stderr going as `mode` says, its
+    /// address space (and its children's) limited to `memory` bytes if given,
+    /// as `ulimit -v` would: an allocation beyond it fails in the player.
+    pub fn spawn_limited(
+        command: &str,
+        mode: StderrMode,
+        memory: Option<u64>,
+    ) -> Result<ExternalPlayer, PlayerError> {
         let stderr = match mode {
             StderrMode::Capture => Stdio::piped(),
             StderrMode::Inherit => Stdio::inherit(),
             StderrMode::Discard => Stdio::null(),
         };
-        ExternalPlayer::start(command, stderr)
+        ExternalPlayer::start(command, stderr, memory)
     }
 
-    /// Starts `command` with `sh -c`, sending its stderr to `stderr`.
-    pub fn spawn_with_stderr(command: &str, stderr: Stdio) -> Result<ExternalPlayer, PlayerError> {
-        ExternalPlayer::start(command, stderr)
-    }
-
-    fn start(command: &str, stderr: Stdio) -> Result<ExternalPlayer, PlayerError> {
+    fn start(
+        command: &str,
+        stderr: Stdio,
+        memory: Option<u64>,
+    ) -> Result<ExternalPlayer, PlayerError> {
         install_signal_handling();
-        // Registered under the lock, so that a signal cannot miss the new group.
-        let mut groups = lock(&GROUPS);
-        let mut child = Command::new("sh")
+        let mut launch = Command::new("sh");
+        launch
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
-            .process_group(0)
-            .spawn()
-            .map_err(|source| PlayerError::Spawn {
-                command: command.to_string(),
-                source,
-            })?;
+            .process_group(0);
+        if let Some(bytes) = memory {
+            let limit = libc::rlimit {
+                rlim_cur: bytes as libc::rlim_t,
+                rlim_max: bytes as libc::rlim_t,
+            };
+            // SAFETY: between fork and exec the closure only calls setrlimit,
+            // which is async-signal-safe, on a struct it owns.
+            unsafe {
+                launch.pre_exec(move || {
+                    if libc::setrlimit(libc::RLIMIT_AS, &limit) == 0 {
+                        Ok(())
+                    } else {
+                        Err(io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+        // Registered under the lock, so that a signal cannot miss the new group.
+        let mut groups = lock(&GROUPS);
+        let mut child = launch.spawn().map_err(|source| PlayerError::Spawn {
+            command: command.to_string(),
+            source,
+        })?;
         groups.push(child.id() as libc::pid_t);
         drop(groups);
         let output = LineReader::spawn(child.stdout.take().expect("stdout is piped"));
@@ -642,6 +676,7 @@ impl ExternalPlayer {
             stdin,
             output,
             stderr,
+            memory,
         };
         if let Some(stdin) = &player.stdin {
             // SAFETY: fcntl on a descriptor we own.
@@ -722,10 +757,13 @@ impl ExternalPlayer {
                     Some(tail) => tail.last_lines(until),
                     None => String::new(),
                 };
-                return PlayerError::Exited {
-                    status: status.to_string(),
-                    stderr,
+                // A player that ran out of memory dies in many ways (an abort,
+                // an exception, a message): the limit is named for all of them.
+                let status = match self.memory {
+                    Some(bytes) => format!("{status}, under a memory limit of {} MiB", bytes >> 20),
+                    None => status.to_string(),
                 };
+                return PlayerError::Exited { status, stderr };
             }
             if Instant::now() >= deadline {
                 return otherwise;
@@ -1023,6 +1061,29 @@ mod tests {
             eventually(|| live_group_members(group).is_empty()),
             "the sleep outlived the exit"
         );
+    }
+
+    #[test]
+    fn a_memory_limit_reaches_the_player_and_is_named_when_it_exits() {
+        // `ulimit -v` reports the address-space limit in KiB.
+        let mut player = ExternalPlayer::spawn_limited(
+            "ulimit -v; read x; exit 3",
+            StderrMode::Capture,
+            Some(64 << 20),
+        )
+        .unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "65536");
+        player.send_line("go").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "player exited (exit status: 3, under a memory limit of 64 MiB)"
+        );
+        // It holds for the programs the player starts.
+        let mut player =
+            ExternalPlayer::spawn_limited("sh -c 'ulimit -v'", StderrMode::Discard, Some(32 << 20))
+                .unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "32768");
     }
 
     #[test]
