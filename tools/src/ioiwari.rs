@@ -427,11 +427,15 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     report_then_finish(&log, || {
         if many {
+            // The task's scoring: 4 points a win, 2 a tie, 0 otherwise.
+            let games = tally.wins + tally.draws + tally.losses;
             outln!(
-                "tally: {} win, {} draw, {} loss",
+                "tally: {} win, {} draw, {} loss, {} IOI points of {}",
                 tally.wins,
                 tally.draws,
-                tally.losses
+                tally.losses,
+                4 * tally.wins + 2 * tally.draws,
+                4 * games
             )?;
         }
         Ok(())

@@ -194,7 +194,36 @@ fn player_beats_referee_over_pipes_on_all_357_boards_by_the_optimal_difference()
         assert_eq!(words[3], "win", "{line}");
         assert_eq!(words.len(), 4, "{line}");
     }
-    assert_eq!(lines[boards.len()], "tally: 357 win, 0 draw, 0 loss");
+    assert_eq!(
+        lines[boards.len()],
+        "tally: 357 win, 0 draw, 0 loss, 1428 IOI points of 1428"
+    );
+}
+
+#[test]
+fn the_tally_scores_the_instances_as_the_task_does() {
+    // The official report: greedy1 wins 22 of the 51 instances and draws 7;
+    // the task gives 4 points a win and 2 a tie.
+    let out = run(&["referee", "ioiwari", "--agent", "greedy1", "--all"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 52, "{text}");
+    let count = |outcome: &str| {
+        lines[..51]
+            .iter()
+            .filter(|l| l.split_once(": result ").unwrap().1.split(' ').nth(2) == Some(outcome))
+            .count()
+    };
+    assert_eq!(
+        (count("win"), count("draw"), count("loss")),
+        (22, 7, 22),
+        "{text}"
+    );
+    assert_eq!(
+        lines[51],
+        "tally: 22 win, 7 draw, 22 loss, 102 IOI points of 204"
+    );
 }
 
 #[test]
