@@ -5,21 +5,24 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{
+    HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike,
+};
 
 /// How often a progress line is printed when stderr is not a terminal.
 const LINE_EVERY: Duration = Duration::from_secs(10);
 
 /// A bar counting `total` items: drawn on a terminal, printed as a line every
-/// ten seconds when stderr is not one.
+/// ten seconds when stderr is not one, whether or not the count has moved.
 pub fn bar(total: usize, what: &str) -> ProgressBar {
     let bar = ProgressBar::new(total as u64);
     if io::stderr().is_terminal() {
         bar.set_style(
             ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({left})",
             )
-            .expect("valid template"),
+            .expect("valid template")
+            .with_key("left", time_left),
         );
     } else {
         bar.set_draw_target(ProgressDrawTarget::term_like_with_hz(
@@ -27,14 +30,34 @@ pub fn bar(total: usize, what: &str) -> ProgressBar {
             1,
         ));
         bar.set_style(
-            ProgressStyle::with_template(
-                "progress: {msg}: {pos}/{len} after {elapsed}, about {eta} left",
-            )
-            .expect("valid template"),
+            ProgressStyle::with_template("progress: {msg}: {pos}/{len} after {elapsed}, {left}")
+                .expect("valid template")
+                .with_key("left", time_left),
         );
     }
     bar.set_message(what.to_string());
+    // Redrawn on a clock, not only when the count moves: the elapsed time and
+    // the lines on a pipe go on through one long step (a large variant, a layer).
+    bar.enable_steady_tick(Duration::from_millis(500));
     bar
+}
+
+/// The time left at the mean rate so far, once an item is done. (indicatif's
+/// own estimate is 0 s before the first item and, between redraws on a clock,
+/// grows by minutes while one long item runs.)
+fn time_left(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let (done, total) = (state.pos(), state.len().unwrap_or(0));
+    let _ = if done == 0 {
+        write!(out, "no estimate yet")
+    } else {
+        let per_item = state.elapsed().as_secs_f64() / done as f64;
+        let left = per_item * total.saturating_sub(done) as f64;
+        write!(
+            out,
+            "about {:#} left",
+            HumanDuration(Duration::from_secs_f64(left))
+        )
+    };
 }
 
 /// A spinner for work whose size is unknown (a record check, an exact solve):
