@@ -653,14 +653,39 @@ impl Searchable for Kalah {
     }
 }
 
+/// Exact values by alpha-beta, one transposition table kept from position to
+/// position: a board's children, searched after it, are mostly found there.
+pub struct ExactSolver {
+    table: AlwaysReplace<Pit>,
+    /// Nodes searched so far, over every position.
+    pub nodes: u64,
+}
+
+impl ExactSolver {
+    /// A solver whose table has `2^table_bits` slots of 16 bytes.
+    pub fn new(table_bits: u32) -> ExactSolver {
+        ExactSolver {
+            table: AlwaysReplace::new(table_bits),
+            nodes: 0,
+        }
+    }
+
+    /// The exact value of `position` for its mover.
+    pub fn value(&mut self, position: &Kalah) -> i32 {
+        let mut searcher = Searcher::new(&mut self.table);
+        let total = position.seeds() as i32;
+        let value = searcher.search(position, -total - 1, total + 1, EXACT);
+        self.nodes += searcher.nodes;
+        value
+    }
+}
+
 /// Exact value of `position` for its mover by alpha-beta with a table of
 /// `2^table_bits` slots; also returns the number of nodes searched.
 pub fn solve_position(position: &Kalah, table_bits: u32) -> (i32, u64) {
-    let mut table: AlwaysReplace<Pit> = AlwaysReplace::new(table_bits);
-    let mut searcher = Searcher::new(&mut table);
-    let total = position.seeds() as i32;
-    let value = searcher.search(position, -total - 1, total + 1, EXACT);
-    (value, searcher.nodes)
+    let mut solver = ExactSolver::new(table_bits);
+    let value = solver.value(position);
+    (value, solver.nodes)
 }
 
 /// The first player's final margin from the start of `rules` under optimal play.
@@ -775,9 +800,12 @@ mod tests {
                         let start = r.start();
                         let expected = memo_negamax(&start, &mut memo);
                         assert_eq!(solve_position(&start, 12).0, expected, "{r:?}");
-                        // Also from every position the plain search met.
+                        // Also from every position the plain search met, each
+                        // afresh and all through one kept (small, so colliding) table.
+                        let mut kept = ExactSolver::new(6);
                         for (position, &value) in &memo {
                             assert_eq!(solve_position(position, 10).0, value, "{position}");
+                            assert_eq!(kept.value(position), value, "{position}");
                         }
                     }
                 }

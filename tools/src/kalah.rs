@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 use tabula_solver::ZeroSum;
-use tabula_solver::kalah::{Capture, Ending, Kalah, Match, Rules, solve_position};
+use tabula_solver::kalah::{Capture, Ending, ExactSolver, Kalah, Match, Rules};
 use tabula_solver::retrograde::StateSpace;
 use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
@@ -21,7 +21,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use crate::Outcome;
 use crate::common::{JsonArgs, OutputFile, PlotArgs, Span, emit_report, output_file, span};
 use crate::out::outln;
-use crate::progress::bar;
+use crate::progress::{bar, spinner};
 use crate::registry::{GameEntry, Verb};
 use crate::table_build::BuildMode;
 
@@ -207,10 +207,21 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(path) => Some(KalahTable::open_for(KalahGame { rules }, path)?),
         None => None,
     };
+    // Without a table: one search whose table the children's searches share
+    // (2^24 slots of 16 bytes, touched only as used).
+    if table.is_none() {
+        crate::common::check_memory(16 << 24, "a search without --table", "pass --table")?;
+    }
+    let solver = std::cell::RefCell::new(ExactSolver::new(24));
     let value_of = |p: &Kalah| -> anyhow::Result<i32> {
         Ok(match &table {
             Some(t) => t.value(p)?,
-            None => solve_position(p, 20).0,
+            None => {
+                let searching = spinner("searching");
+                let value = solver.borrow_mut().value(p);
+                searching.finish_and_clear();
+                value
+            }
         })
     };
     outln!("board: {position} (mover's pits / opponent's)")?;
