@@ -21,7 +21,7 @@ use crate::common::{
     report_then_finish, stderr_mode,
 };
 use crate::out::outln;
-use crate::progress::bar;
+use crate::progress::{bar, spinner};
 use crate::registry::{GameEntry, Verb};
 
 /// Plies of heuristic search before the exact endgame, for `query` and `play`
@@ -222,11 +222,13 @@ pub fn query(args: QueryArgs) -> Outcome {
         squares(best.squares)
     )?;
     let mut solver = Solver::new(22);
+    let searching = spinner("searching");
     let result = if pos.empties() <= args.exact {
         solver.solve(&pos)
     } else {
         solver.search(&pos, args.depth)
     };
+    searching.finish_and_clear();
     let mv = result.best.map_or("-".to_string(), |m| m.to_string());
     if result.exact {
         outln!(
