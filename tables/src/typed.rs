@@ -11,6 +11,7 @@
 //! position, never a panic. A position no game
 //! reaches has no record to read ([`LookupError::NotAState`]).
 
+use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -313,7 +314,7 @@ impl<T: Tabulated> TypedTable<T> {
     pub fn check_moves(&self) -> Result<usize, TableError> {
         let bounds = self.game.bounds();
         let space = self.game.space();
-        for index in 0..self.table.len() {
+        let check = |index: usize| -> Result<(), TableError> {
             if !space.is_state(index as u64) {
                 // An index that is no position holds an empty record.
                 if (self.table.value(index), self.table.best(index)) != (0, 0) {
@@ -323,7 +324,7 @@ impl<T: Tabulated> TypedTable<T> {
                         problem: "not a position, but the record is not empty".into(),
                     });
                 }
-                continue;
+                return Ok(());
             }
             if self.derive_masks {
                 // The moves come from the children: only the value is the record's own.
@@ -331,7 +332,7 @@ impl<T: Tabulated> TypedTable<T> {
                 if !bounds.values.contains(&value) {
                     self.checked(index as u64, &self.game.position(index as u64))?;
                 }
-                continue;
+                return Ok(());
             }
             let position = self.game.position(index as u64);
             let (value, best) = (self.table.value(index), self.table.best(index));
@@ -341,8 +342,17 @@ impl<T: Tabulated> TypedTable<T> {
             {
                 self.checked(index as u64, &position)?;
             }
+            Ok(())
+        };
+        // In parallel; of several bad records the first is named, as a serial pass would.
+        match (0..self.table.len())
+            .into_par_iter()
+            .with_min_len(1 << 12)
+            .find_map_first(|index| check(index).err())
+        {
+            Some(error) => Err(error),
+            None => Ok(self.table.len()),
         }
-        Ok(self.table.len())
     }
 
     /// Checks every record: its value and moves, then against its children;

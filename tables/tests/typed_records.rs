@@ -11,12 +11,19 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// A good table with the record of `board` replaced by `record`, checksums recomputed.
 fn corrupted(dir: &Path, board: &Board, record: [u8; 2]) -> PathBuf {
+    corrupted_many(dir, &[(*board, record)])
+}
+
+/// A good table with each board's record replaced, checksums recomputed.
+fn corrupted_many(dir: &Path, records: &[(Board, [u8; 2])]) -> PathBuf {
     let path = dir.join("corrupt.tab");
     ioiwari::build(&path, &|_| {}).unwrap();
     let mut bytes = fs::read(&path).unwrap();
     let start = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
-    let at = start + 2 * board.index();
-    bytes[at..at + 2].copy_from_slice(&record);
+    for (board, record) in records {
+        let at = start + 2 * board.index();
+        bytes[at..at + 2].copy_from_slice(record);
+    }
     let payload_hash = xxh3_64(&bytes[start..]);
     bytes[104..112].copy_from_slice(&payload_hash.to_le_bytes());
     let header_hash = xxh3_64(&bytes[..120]);
@@ -135,4 +142,20 @@ fn a_legal_but_wrong_optimal_move_is_caught_against_the_children() {
         }
     }
     assert!(table.check_records().is_err());
+}
+
+#[test]
+fn of_several_bad_records_a_check_names_the_first() {
+    // The check runs in parallel; it must still name the lowest index, whichever
+    // thread comes upon its record first.
+    let dir = tempfile::tempdir().unwrap();
+    let low: Board = "1 0 0 0 0 0 0".parse().unwrap();
+    let high: Board = "5 5 5 5 5 5 4".parse().unwrap();
+    assert!(low.index() < high.index());
+    let path = corrupted_many(dir.path(), &[(high, [100, 1]), (low, [100, 1])]);
+    let table = IoiwariTable::open(&path).unwrap();
+    for _ in 0..20 {
+        let error = table.check_moves().unwrap_err();
+        assert_bad_record(&error, &path, &low, "value 100 outside");
+    }
 }
