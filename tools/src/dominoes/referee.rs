@@ -21,6 +21,7 @@ use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
     finish_referee, known_agent, say, serve_stdio, tested_player,
 };
+use crate::progress::bar;
 
 /// Arguments of `tabula referee dominoes`.
 #[derive(Args)]
@@ -118,6 +119,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         ..Limits::default()
     };
     let mut results = Vec::with_capacity(cases.len());
+    // A case of 100 games takes seconds: the bar counts games within it.
+    let progress = bar(cases.len() * games, "games");
     for (i, &rules) in cases.iter().enumerate() {
         log.transcript_line(&format!(
             "# case {} {} seed {seed} opponent {}",
@@ -136,6 +139,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let at = At::new(seed, i, label.clone(), game).with_stream(draws);
             log.game(record, &rules, &at);
             log.transcript_line(&game_line(game, &setup, record));
+            progress.inc(1);
         };
         let (result, _) = referee_case(
             rules,
@@ -145,7 +149,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             limits,
             &mut log_game,
         );
-        say(&log, json, &result.line())?;
+        progress.set_position(((i + 1) * games) as u64);
+        progress.suspend(|| say(&log, json, &result.line()))?;
         if result.player_lost && i + 1 < cases.len() {
             // Its late answers would be read as the next case's: start it afresh.
             drop(tested);
@@ -153,6 +158,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         }
         results.push(result);
     }
+    progress.finish_and_clear();
     let report = RefereeReport::new(results);
     finish_referee(&log, &report.total_line(), json, &report)
 }
