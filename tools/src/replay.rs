@@ -7,12 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
-use tabula_verify::record::read_log;
-use tabula_verify::replay::{page, show};
+use tabula_verify::record::log_lines;
+use tabula_verify::replay::{show, write_page};
 
 use crate::Outcome;
 use crate::common::{OutputFile, output_file};
 use crate::out::outln;
+use crate::progress::bar;
 
 /// Arguments of `tabula replay`.
 #[derive(Args)]
@@ -44,26 +45,52 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         );
     }
     let text = read_capped(file, &metadata, &args.log)?;
-    let lines =
-        read_log(&text).with_context(|| format!("{}: not a game log", args.log.display()))?;
-    if lines.is_empty() {
+    // The games are parsed, replayed and written one at a time: a page of the
+    // whole log is never in memory (games are numbered as `--game` counts them).
+    let count = text.lines().filter(|l| !l.trim().is_empty()).count();
+    if count == 0 {
         bail!("{}: the log holds no game", args.log.display());
     }
-    // Each game keeps its index in the log, which its errors name.
-    let mut lines: Vec<_> = lines.into_iter().enumerate().collect();
-    if let Some(k) = args.game {
-        if k >= lines.len() {
-            bail!("--game {k}: the log has {} games", lines.len());
+    let wanted = match args.game {
+        Some(k) if k >= count => bail!("--game {k}: the log has {count} games"),
+        Some(k) => k..k + 1,
+        None => 0..count,
+    };
+    let progress = bar(wanted.len(), "games replayed");
+    let log = args.log.display();
+    let games = log_lines(&text)
+        .enumerate()
+        .skip(wanted.start)
+        .take(wanted.len())
+        .map(|(k, line)| {
+            let line = line.with_context(|| format!("{log}: not a game log"))?;
+            let shown = show(&line).with_context(|| format!("{log}: game {k}"))?;
+            progress.inc(1);
+            Ok(shown)
+        });
+    // A game that cannot be shown stops the page, which is then not written;
+    // its error is kept aside, since the writer only passes on I/O errors.
+    let (mut failure, mut written) = (None, 0);
+    let outcome = tabula_tables::atomic::write_file(&args.output, |out| {
+        let games = games.map_while(|game: anyhow::Result<_>| match game {
+            Ok(shown) => Some(Ok::<_, std::io::Error>(shown)),
+            Err(error) => {
+                failure = Some(error);
+                None
+            }
+        });
+        written = write_page(out, games)?;
+        match failure {
+            Some(_) => Err(std::io::Error::other("a game could not be shown")),
+            None => Ok(()),
         }
-        lines = vec![lines.swap_remove(k)];
+    });
+    progress.finish_and_clear();
+    if let Some(error) = failure {
+        return Err(error);
     }
-    let games = lines
-        .iter()
-        .map(|(k, line)| show(line).with_context(|| format!("{}: game {k}", args.log.display())))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    tabula_tables::atomic::write_file(&args.output, |out| out.write_all(page(&games).as_bytes()))
-        .with_context(|| args.output.display().to_string())?;
-    outln!("wrote {} ({} games)", args.output.display(), games.len())?;
+    outcome.with_context(|| args.output.display().to_string())?;
+    outln!("wrote {} ({written} games)", args.output.display())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -291,6 +291,41 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
         "{}",
         stderr(&out)
     );
+    // Games are written as they are replayed: one that cannot be, late in the
+    // log, leaves the page that was there whole and names itself.
+    let before = std::fs::read(&page).unwrap();
+    let mut broken = lines.clone();
+    broken[40].moves[1].mv = "9".into();
+    let bad = dir.path().join("bad.jsonl");
+    write_log(&bad, &broken);
+    let nonsense = dir.path().join("nonsense.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap() + "nonsense\n";
+    std::fs::write(&nonsense, text).unwrap();
+    for (path, problem) in [
+        (
+            &bad,
+            "bad.jsonl: game 40: move 1 '9': '9' is not a pit label 1..7",
+        ),
+        (
+            &nonsense,
+            "nonsense.jsonl: not a game log: line 52: expected ident",
+        ),
+    ] {
+        let out = tabula()
+            .arg("replay")
+            .arg(path)
+            .arg("-o")
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert_one_line_error(&out, problem);
+        assert_eq!(std::fs::read(&page).unwrap(), before);
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            5,
+            "no file left over"
+        );
+    }
 }
 
 /// Writes `lines` as a log at `path`.

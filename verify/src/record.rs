@@ -372,11 +372,16 @@ pub struct LogLineError {
 
 /// Reads a log: one [`GameLine`] per non-blank line.
 pub fn read_log(text: &str) -> Result<Vec<GameLine>, LogLineError> {
+    log_lines(text).collect()
+}
+
+/// A log's games one at a time, as [`read_log`] reads them, each line parsed
+/// only when its turn comes.
+pub fn log_lines(text: &str) -> impl Iterator<Item = Result<GameLine, LogLineError>> + '_ {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| serde_json::from_str(l).map_err(|error| LogLineError { line: i + 1, error }))
-        .collect()
 }
 
 /// A JSON Lines game log shared by threads; writes nothing when off.

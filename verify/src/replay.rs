@@ -157,14 +157,38 @@ pub fn show(line: &GameLine) -> Result<Shown, ReplayError> {
     }
 }
 
-/// The page of `games`: one self-contained HTML document (no network).
-pub fn page(games: &[Shown]) -> String {
-    let data = serde_json::to_string(games)
-        .expect("frames serialize")
-        // A `</script>` inside the data must not end the script.
-        .replace("</", "<\\/");
-    PAGE.replace("/*DATA*/null", &data)
+/// Writes the page of `games`, one self-contained HTML document (no network),
+/// a game at a time as the iterator yields them, so that neither the games nor
+/// the page are ever whole in memory; returns the number of games. The first
+/// error of `games` or of `out` stops it.
+pub fn write_page<E: From<std::io::Error>>(
+    out: &mut dyn std::io::Write,
+    games: impl IntoIterator<Item = Result<Shown, E>>,
+) -> Result<usize, E> {
+    let (head, tail) = PAGE
+        .split_once(DATA_SLOT)
+        .expect("the page has a data slot");
+    out.write_all(head.as_bytes())?;
+    out.write_all(b"[")?;
+    let mut count = 0;
+    for game in games {
+        let json = serde_json::to_string(&game?)
+            .expect("frames serialize")
+            // A `</script>` inside the data must not end the script.
+            .replace("</", "<\\/");
+        if count > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(json.as_bytes())?;
+        count += 1;
+    }
+    out.write_all(b"]")?;
+    out.write_all(tail.as_bytes())?;
+    Ok(count)
 }
+
+/// Where the page's script takes its games.
+const DATA_SLOT: &str = "/*DATA*/null";
 
 const PAGE: &str = include_str!("replay.html");
 
@@ -384,7 +408,11 @@ mod tests {
         // Every Reversi move changes its square and at least one flipped piece.
         let reversi = &games[2];
         assert!(reversi.frames[1..].iter().all(|f| f.changed.len() >= 2));
-        let html = page(&games);
+        let mut html = Vec::new();
+        let written =
+            write_page::<std::io::Error>(&mut html, games.iter().cloned().map(Ok)).unwrap();
+        assert_eq!(written, games.len());
+        let html = String::from_utf8(html).unwrap();
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(!html.contains("/*DATA*/"));
         assert!(
