@@ -1,6 +1,7 @@
 //! PseudoTonga benchmarks: the server's move by board size, a whole N=16 game of
 //! the server against a greedy player, the exact endgame by empty squares, and
-//! the exact endgame at 16 empties over game positions and scattered boards.
+//! the exact endgame at 16 empties over game positions and scattered boards;
+//! the endgame at 8 empties beside plain negamax.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
@@ -8,9 +9,10 @@ use rand_chacha::ChaCha8Rng;
 use std::cell::RefCell;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use tabula_solver::search::negamax;
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
-use tabula_solver::tonga::{Board, Cell, Colour};
+use tabula_solver::tonga::{Board, Cell, Colour, Position};
 
 /// Plays a whole game, server (Black) against greedy (White); first of ties.
 fn server_vs_greedy(geo: &Geometry, n: usize) -> Board {
@@ -82,6 +84,19 @@ fn bench_endgame(c: &mut Criterion) {
             })
         });
     }
+    // The same solve against plain negamax (flood-fill scoring at every leaf,
+    // no table, no pruning), in the same run.
+    let board = midgame(&geo, 16, 8, 2);
+    let position = Position::from_board(board);
+    let solved = Endgame::new(&board).unwrap().solve(board.to_move());
+    assert_eq!(
+        solved,
+        negamax(&position),
+        "the same value, or no comparison"
+    );
+    group.bench_function("8_plain_negamax", |b| {
+        b.iter(|| negamax(black_box(&position)))
+    });
     let board = Board::new(4).unwrap();
     group.bench_function("4x4_empty", |b| {
         b.iter(|| {

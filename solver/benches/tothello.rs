@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tabula_solver::search::negamax;
 use tabula_solver::tothello::rules::best_move_bits;
 use tabula_solver::tothello::{Move, Position, Solver};
 
@@ -83,5 +84,46 @@ fn exact_solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, best_move_throughput, exact_solve);
+/// The exact solver against plain negamax (no table, no ordering, no pruning)
+/// on the same positions, in the same run.
+fn solve_against_plain_negamax(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tothello_solve_vs_negamax");
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let positions: Vec<Position> = (0..4).map(|_| random_position(&mut rng, 7)).collect();
+    let mut solver = Solver::new(16);
+    for pos in &positions {
+        // The same values, or the comparison means nothing.
+        solver.clear();
+        assert_eq!(solver.solve(pos).value, negamax(pos), "{pos}");
+    }
+    group.bench_function("solver_7_empties_x4", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|pos| {
+                    solver.clear();
+                    solver.solve(black_box(pos)).value
+                })
+                .sum::<i32>()
+        })
+    });
+    group.bench_function("plain_negamax_7_empties_x4", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|pos| negamax(black_box(pos)))
+                .sum::<i32>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    best_move_throughput,
+    exact_solve,
+    solve_against_plain_negamax
+);
 criterion_main!(benches);
