@@ -53,8 +53,10 @@ impl RingArgs {
 pub struct BuildArgs {
     #[command(flatten)]
     ring: RingArgs,
-    /// Build in memory up to this many boards (10 bytes a board plus its record), out of core above.
-    #[arg(long, default_value_t = MAX_IN_MEMORY)]
+    /// Build in memory up to this many boards (10 bytes a board plus its record), out of core
+    /// above. By default every ring is built out of core, which is also the faster way for
+    /// rings (6^10 boards: 1.7 s and 183 MB against 4.8 s and 968 MB in memory).
+    #[arg(long, default_value_t = 0)]
     max_boards: u64,
     #[command(flatten)]
     mode: BuildMode,
@@ -175,8 +177,7 @@ pub fn build(args: BuildArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Boards that `query` and `play` solve in memory without a table: the
-/// default of `build --max-boards`.
+/// Boards that `query` and `play` solve in memory without a table.
 const MAX_IN_MEMORY: u64 = 200_000_000;
 
 /// The variant's table solved in memory, unless it is too large for that.

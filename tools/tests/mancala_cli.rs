@@ -206,9 +206,10 @@ fn out_of_core_builds_write_the_in_memory_files() {
     for build in builds {
         let mut files = Vec::new();
         // In memory, out of core on request (copying the symmetric images
-        // either way), and out of core above --max-boards.
+        // either way), and out of core above --max-boards (Ioiwari's default).
         for (name, extra) in [
-            ("memory", vec![]),
+            ("memory", vec!["--max-boards", "100000000"]),
+            ("default", vec![]),
             ("flag", vec!["--out-of-core"]),
             ("limit", vec!["--max-boards", "1000"]),
             ("solved", vec!["--out-of-core", "--images", "when-solved"]),
