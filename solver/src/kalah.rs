@@ -554,7 +554,15 @@ impl StateSpace for KalahSpace {
     }
 
     fn layer(&self, index: u64) -> usize {
-        self.position(index).seeds() as usize
+        // The seed count alone, as `unrank` finds it first: `tabula check` asks
+        // this of every child, and the whole board cost most of the check.
+        let k = 2 * usize::from(self.rules.pits);
+        let c = binomials();
+        let mut seeds = 0;
+        while c[seeds + k][k] <= index {
+            seeds += 1;
+        }
+        seeds
     }
 
     fn layer_range(&self, layer: usize) -> Option<std::ops::Range<u64>> {
@@ -767,6 +775,7 @@ mod tests {
             let p = space.position(index);
             assert_eq!(p.index(), index);
             assert!(p.seeds() <= 8);
+            assert_eq!(space.layer(index), p.seeds() as usize);
             let range = space.layer_range(space.layer(index)).unwrap();
             assert!(range.contains(&index));
         }

@@ -918,7 +918,7 @@ pub struct Inconsistency {
 /// state: its terminal value and no moves); no move may lead to a higher layer.
 /// These local equations pin every value only when the same-layer moves form no
 /// cycle, which [`solve`] requires of the space anyway. Returns the number of
-/// states checked, or the first bad one found.
+/// states checked, or the bad one of the lowest index.
 pub fn check<S: StateSpace>(
     space: &S,
     value: impl Fn(u64) -> i32 + Sync,
@@ -961,14 +961,22 @@ pub fn check<S: StateSpace>(
         }
         Ok(())
     };
-    (0..space.len())
-        .into_par_iter()
-        .filter(|&index| space.is_state(index))
-        .try_for_each(check_one)?;
-    Ok((0..space.len())
-        .into_par_iter()
-        .filter(|&i| space.is_state(i))
-        .count() as u64)
+    let states = || {
+        (0..space.len())
+            .into_par_iter()
+            .filter(|&i| space.is_state(i))
+    };
+    match states()
+        .map(|index| check_one(index).map(|()| 1))
+        .try_reduce(|| 0, |a, b| Ok(a + b))
+    {
+        Ok(count) => Ok(count),
+        // Whichever thread met an inconsistency first: name the one of the
+        // lowest index, the same on every run.
+        Err(met) => Err(states()
+            .find_map_first(|index| check_one(index).err())
+            .unwrap_or(met)),
+    }
 }
 
 #[cfg(test)]
@@ -1178,6 +1186,12 @@ pub(crate) mod tests {
         values[target as usize] += 1;
         let bad = check(&space, |i| value(&values, i), |i| solution.best[i as usize]);
         assert!(bad.is_err());
+        // Of several bad entries, the one of the lowest index, on every run.
+        let named = bad.unwrap_err().index;
+        for _ in 0..20 {
+            let again = check(&space, |i| value(&values, i), |i| solution.best[i as usize]);
+            assert_eq!(again.map_err(|e| e.index), Err(named));
+        }
         // Only the mask wrong: exactly that entry is reported.
         let mut best = solution.best.clone();
         best[target as usize] ^= 1 << PASS;

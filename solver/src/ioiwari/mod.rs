@@ -740,13 +740,17 @@ mod tests {
     #[test]
     fn ring_layers_enumerate_like_the_plain_scan() {
         for (pits, cap) in [(5, 3), (4, 9), (7, 5), (3, 2)] {
-            let space = RingSpace::new(Params::new(pits, cap, 0, 0, cap).unwrap());
+            let params = Params::new(pits, cap, 0, 0, cap).unwrap();
+            let space = RingSpace::new(params);
             let chunk = space.layer_chunk();
             assert!(chunk > 1 && chunk <= space.len());
+            // A layer is the beads on the board, read the plain way.
+            let beads = |i: u64| Ring::from_index(&params, i).beads() as usize;
+            for i in 0..space.len() {
+                assert_eq!(space.layer(i), beads(i), "pits {pits} cap {cap} index {i}");
+            }
             for layer in 0..space.num_layers() {
-                let plain: Vec<u64> = (0..space.len())
-                    .filter(|&i| space.layer(i) == layer)
-                    .collect();
+                let plain: Vec<u64> = (0..space.len()).filter(|&i| beads(i) == layer).collect();
                 // Chunk-aligned pieces and ragged ones.
                 for step in [chunk, 1000] {
                     let mut got = Vec::new();

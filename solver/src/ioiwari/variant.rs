@@ -439,7 +439,13 @@ impl StateSpace for RingSpace {
     }
 
     fn layer(&self, index: u64) -> usize {
-        Ring::from_index(&self.params, index).beads() as usize
+        // Through `digits`' precomputed divisions: `tabula check` asks this of
+        // every child, and a plain u64 division a pit made it most of the check.
+        let n = usize::from(self.params.pits);
+        self.digits(index)[..n]
+            .iter()
+            .map(|&beads| usize::from(beads))
+            .sum()
     }
 
     fn is_canonical(&self, index: u64) -> bool {
