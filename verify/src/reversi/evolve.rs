@@ -12,6 +12,7 @@
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use tabula_solver::reversi::board::MAX_CELLS;
 use tabula_solver::reversi::{Board, Rule, Weights};
 
@@ -107,18 +108,31 @@ pub fn generation(
     rng: &mut ChaCha8Rng,
 ) -> Vec<Weights> {
     let p = Board::players_for(settings.n);
-    let mut points = vec![0.0; population.len()];
-    for _ in 0..settings.games {
-        let mut seats: Vec<usize> = Vec::with_capacity(p);
-        while seats.len() < p {
-            let i = rng.random_range(0..population.len());
-            if !seats.contains(&i) {
-                seats.push(i);
+    // The seats are drawn in order, the games (which draw nothing) played in
+    // parallel, and the points added in order: the same population on any
+    // number of threads.
+    let seatings: Vec<Vec<usize>> = (0..settings.games)
+        .map(|_| {
+            let mut seats: Vec<usize> = Vec::with_capacity(p);
+            while seats.len() < p {
+                let i = rng.random_range(0..population.len());
+                if !seats.contains(&i) {
+                    seats.push(i);
+                }
             }
-        }
-        let players: Vec<&Weights> = seats.iter().map(|&i| &population[i]).collect();
-        let end = play_out(settings.n, &players, settings.rule);
-        for (seat, got) in game_points(&end).into_iter().enumerate() {
+            seats
+        })
+        .collect();
+    let ends: Vec<Board> = seatings
+        .par_iter()
+        .map(|seats| {
+            let players: Vec<&Weights> = seats.iter().map(|&i| &population[i]).collect();
+            play_out(settings.n, &players, settings.rule)
+        })
+        .collect();
+    let mut points = vec![0.0; population.len()];
+    for (seats, end) in seatings.iter().zip(&ends) {
+        for (seat, got) in game_points(end).into_iter().enumerate() {
             points[seats[seat]] += got;
         }
     }
