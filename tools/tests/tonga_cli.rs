@@ -258,6 +258,23 @@ fn memory_limits_the_player_and_not_the_built_in_agents() {
         ),
         "{text}"
     );
+    // Under a lower hard limit of the referee's own, the player gets that one
+    // (raising it would need root), and the fault says so.
+    let referee = format!(
+        "ulimit -v 2000000; exec '{}' referee tonga --player 'ulimit -v >&2; exit 3' \
+         --sizes 6 --games 1 --timeout 60 --memory 4096",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &referee])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("(exit status: 3, under a memory limit of 1953 MiB); stderr: 2000000"),
+        "{text}"
+    );
     let out = tabula()
         .args(["referee", "tonga", "--agent", "greedy", "--memory", "64"])
         .output()

@@ -587,6 +587,19 @@ fn write_by(pipe: &mut ChildStdin, data: &[u8], deadline: Option<Instant>) -> io
     Ok(())
 }
 
+/// This process's hard limit on its address space, in bytes (`u64::MAX` if none).
+fn own_memory_limit() -> u64 {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given.
+    match unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } {
+        0 => limit.rlim_max as u64,
+        _ => u64::MAX,
+    }
+}
+
 /// A running external player.
 pub struct ExternalPlayer {
     child: Child,
@@ -643,6 +656,8 @@ impl ExternalPlayer {
             .stdout(Stdio::piped())
             .stderr(stderr)
             .process_group(0);
+        // Never above this process's own hard limit, which only root may raise.
+        let memory = memory.map(|bytes| bytes.min(own_memory_limit()));
         if let Some(bytes) = memory {
             let limit = libc::rlimit {
                 rlim_cur: bytes as libc::rlim_t,
