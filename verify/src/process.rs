@@ -595,7 +595,7 @@ fn own_memory_limit() -> u64 {
     };
     // SAFETY: getrlimit only writes the struct it is given.
     match unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut limit) } {
-        0 => limit.rlim_max as u64,
+        0 => limit.rlim_max,
         _ => u64::MAX,
     }
 }
