@@ -924,6 +924,19 @@ pub fn check<S: StateSpace>(
     value: impl Fn(u64) -> i32 + Sync,
     best: impl Fn(u64) -> u64 + Sync,
 ) -> Result<u64, Inconsistency> {
+    check_with_progress(space, value, best, &|_| {})
+}
+
+/// Indices checked between two reports of [`check_with_progress`].
+const CHECK_CHUNK: u64 = 1 << 14;
+
+/// [`check`], reporting the indices done (of `space.len()`) as it goes.
+pub fn check_with_progress<S: StateSpace>(
+    space: &S,
+    value: impl Fn(u64) -> i32 + Sync,
+    best: impl Fn(u64) -> u64 + Sync,
+    progress: Progress<'_>,
+) -> Result<u64, Inconsistency> {
     let check_one = |index: u64| -> Result<(), Inconsistency> {
         let layer = space.layer(index);
         let mut computed = i32::MIN;
@@ -961,13 +974,22 @@ pub fn check<S: StateSpace>(
         }
         Ok(())
     };
-    let states = || {
-        (0..space.len())
-            .into_par_iter()
-            .filter(|&i| space.is_state(i))
-    };
-    match states()
-        .map(|index| check_one(index).map(|()| 1))
+    let len = space.len();
+    let done = AtomicU64::new(0);
+    let states = || (0..len).into_par_iter().filter(|&i| space.is_state(i));
+    match (0..len.div_ceil(CHECK_CHUNK))
+        .into_par_iter()
+        .map(|chunk| {
+            let indices = chunk * CHECK_CHUNK..((chunk + 1) * CHECK_CHUNK).min(len);
+            let size = indices.end - indices.start;
+            let mut checked = 0;
+            for index in indices.filter(|&i| space.is_state(i)) {
+                check_one(index)?;
+                checked += 1;
+            }
+            progress(done.fetch_add(size, Relaxed) + size);
+            Ok(checked)
+        })
         .try_reduce(|| 0, |a, b| Ok(a + b))
     {
         Ok(count) => Ok(count),

@@ -13,7 +13,7 @@
 
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use tabula_solver::retrograde::{self, Images, Progress, Solution, StateSpace};
 
@@ -312,6 +312,11 @@ impl<T: Tabulated> TypedTable<T> {
     /// Checks every record's value and moves (not yet against its children);
     /// returns the number checked. Cheap enough to run before a table is played from.
     pub fn check_moves(&self) -> Result<usize, TableError> {
+        self.check_moves_with(&|_| {})
+    }
+
+    /// [`TypedTable::check_moves`], reporting the records done as it goes.
+    fn check_moves_with(&self, progress: Progress<'_>) -> Result<usize, TableError> {
         let bounds = self.game.bounds();
         let space = self.game.space();
         let check = |index: usize| -> Result<(), TableError> {
@@ -344,22 +349,37 @@ impl<T: Tabulated> TypedTable<T> {
             }
             Ok(())
         };
-        // In parallel; of several bad records the first is named, as a serial pass would.
-        match (0..self.table.len())
+        // In parallel chunks; of several bad records the first is named, as a
+        // serial pass would.
+        const CHUNK: usize = 1 << 14;
+        let len = self.table.len();
+        let done = AtomicU64::new(0);
+        match (0..len.div_ceil(CHUNK))
             .into_par_iter()
-            .with_min_len(1 << 12)
-            .find_map_first(|index| check(index).err())
-        {
+            .find_map_first(|chunk| {
+                let indices = chunk * CHUNK..((chunk + 1) * CHUNK).min(len);
+                let size = indices.len() as u64;
+                let bad = indices.map(check).find_map(Result::err);
+                progress(done.fetch_add(size, Ordering::Relaxed) + size);
+                bad
+            }) {
             Some(error) => Err(error),
-            None => Ok(self.table.len()),
+            None => Ok(len),
         }
     }
 
     /// Checks every record: its value and moves, then against its children;
     /// returns the number checked.
     pub fn check_records(&self) -> Result<usize, TableError> {
-        self.check_moves()?;
-        retrograde::check(
+        self.check_records_with(&|_| {})
+    }
+
+    /// [`TypedTable::check_records`], reporting the work done as it goes: the
+    /// records of both passes, so twice the table's length in all.
+    pub fn check_records_with(&self, progress: Progress<'_>) -> Result<usize, TableError> {
+        self.check_moves_with(progress)?;
+        let first = self.table.len() as u64;
+        retrograde::check_with_progress(
             &self.space,
             |i| i32::from(self.table.value(i as usize)),
             |i| match self.derive_masks {
@@ -367,6 +387,7 @@ impl<T: Tabulated> TypedTable<T> {
                 true => self.children_best(i).1,
                 false => self.table.best(i as usize),
             },
+            &|done| progress(first + done),
         )
         .map(|n| {
             self.consistent.store(true, Ordering::Relaxed);

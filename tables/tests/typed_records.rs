@@ -159,3 +159,22 @@ fn of_several_bad_records_a_check_names_the_first() {
         assert_bad_record(&error, &path, &low, "value 100 outside");
     }
 }
+
+#[test]
+fn a_check_reports_its_two_passes_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("good.tab");
+    ioiwari::build(&path, &|_| {}).unwrap();
+    let table = IoiwariTable::open(&path).unwrap();
+    let reports = std::sync::Mutex::new(Vec::new());
+    let checked = table
+        .check_records_with(&|done| reports.lock().unwrap().push(done))
+        .unwrap();
+    let reports = reports.into_inner().unwrap();
+    // Every record once alone, then once against its children.
+    assert_eq!(reports.iter().max(), Some(&(2 * checked as u64)));
+    assert!(
+        reports.len() > 2,
+        "reported as it goes, not only at the end"
+    );
+}

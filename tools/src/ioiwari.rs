@@ -470,10 +470,13 @@ pub fn verify(args: VerifyArgs) -> Outcome {
 }
 
 /// `tabula check` for an Ioiwari table: every record against its children.
-pub fn check_records(table: Table) -> anyhow::Result<usize> {
+pub fn check_records(
+    table: Table,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<usize> {
     if table.header().params == table::SPEC.params {
         let table = IoiwariTable::new(table)?;
-        return Ok(table.check_records()?);
+        return Ok(table.check_records_with(progress)?);
     }
     let params = table.header().params;
     let game = variant_of(params).with_context(|| {
@@ -482,7 +485,7 @@ pub fn check_records(table: Table) -> anyhow::Result<usize> {
             params[0], params[1]
         )
     })?;
-    Ok(VariantTable::new_for(game, table)?.check_records()?)
+    Ok(VariantTable::new_for(game, table)?.check_records_with(progress)?)
 }
 
 /// Arguments of `tabula sweep ioiwari`.

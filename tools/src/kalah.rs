@@ -317,12 +317,15 @@ pub fn sweep(args: SweepArgs) -> Outcome {
 }
 
 /// `tabula check` for a Kalah table: every record against its children.
-pub fn check_records(table: Table) -> anyhow::Result<usize> {
+pub fn check_records(
+    table: Table,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<usize> {
     let rules = table::rules_of(table.header().params)
         .map_err(anyhow::Error::msg)
         .context("the header's parameters")?;
     let table = KalahTable::new_for(KalahGame { rules }, table)?;
-    let checked = table.check_records()?;
+    let checked = table.check_records_with(progress)?;
     debug_assert!(checked as u64 <= tabula_solver::kalah::KalahSpace::new(rules).len());
     Ok(checked)
 }

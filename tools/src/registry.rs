@@ -104,12 +104,14 @@ pub struct GameEntry {
     pub agents: Vec<&'static str>,
     /// Kept out of listings and help (the test-only example game).
     pub hidden: bool,
-    /// Re-derives every record of one of its table files; returns how many were checked.
+    /// Re-derives every record of one of its table files, reporting the work done (of
+    /// twice the records); returns how many were checked.
     pub table_check: Option<CheckTable>,
 }
 
 /// A game's record check of a table file whose header names the game.
-pub type CheckTable = fn(tabula_tables::Table) -> anyhow::Result<usize>;
+pub type CheckTable =
+    fn(tabula_tables::Table, tabula_solver::retrograde::Progress<'_>) -> anyhow::Result<usize>;
 
 impl GameEntry {
     /// A game offering nothing yet.

@@ -76,9 +76,11 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
             args.file.display()
         );
     };
-    let spinner = crate::progress::spinner("checking every record against its children");
-    let records = checker(table);
-    spinner.finish_and_clear();
+    // Two passes over the records: each alone, then each against its children.
+    let entries = table.header().entries;
+    let progress = crate::progress::bar(2 * entries as usize, "records checked (two passes)");
+    let records = checker(table, &|done| progress.set_position(done));
+    progress.finish_and_clear();
     // A table error names the file already; anything else is told where it is.
     let records = records.map_err(|e| match e.chain().any(|c| c.is::<TableError>()) {
         true => e,

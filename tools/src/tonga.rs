@@ -382,7 +382,10 @@ pub fn verify(args: VerifyArgs) -> Outcome {
 }
 
 /// `tabula check` for a tonga table: every record against its children.
-pub fn check_records(table: Table) -> anyhow::Result<usize> {
+pub fn check_records(
+    table: Table,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<usize> {
     let table = TongaTable::new(table)?;
-    Ok(table.check_records()?)
+    Ok(table.check_records_with(progress)?)
 }

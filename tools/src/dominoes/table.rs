@@ -171,6 +171,9 @@ pub fn query(args: QueryArgs) -> CommandOutcome {
 }
 
 /// `tabula check` for dominoes tables: every record against its children.
-pub fn check_records(table: Table) -> anyhow::Result<usize> {
-    Ok(DominoesTable::new(table)?.check_records()?)
+pub fn check_records(
+    table: Table,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<usize> {
+    Ok(DominoesTable::new(table)?.check_records_with(progress)?)
 }
