@@ -386,6 +386,17 @@ pub struct AlwaysReplace<M, K = u64> {
     mask: usize,
 }
 
+/// `len` zeroed slots for a search table: the system supplies a page only when
+/// a slot on it is first stored. A failed allocation ends the process as a
+/// `vec!` would, naming the size (`memory allocation of N bytes failed`).
+pub fn zeroed_slots<T: Zeroable>(len: usize) -> Vec<T> {
+    bytemuck::try_zeroed_vec(len).unwrap_or_else(|_| {
+        let layout =
+            std::alloc::Layout::array::<T>(len).unwrap_or_else(|_| std::alloc::Layout::new::<T>());
+        std::alloc::handle_alloc_error(layout)
+    })
+}
+
 impl<M: Copy + Default + Zeroable, K: TableKey> AlwaysReplace<M, K> {
     /// An empty table of `2^bits` slots. An empty slot is all zero bytes
     /// (`bound` is `EMPTY`), so the table is allocated zeroed and the system
@@ -394,7 +405,7 @@ impl<M: Copy + Default + Zeroable, K: TableKey> AlwaysReplace<M, K> {
     pub fn new(bits: u32) -> AlwaysReplace<M, K> {
         let len = 1usize << bits;
         AlwaysReplace {
-            slots: bytemuck::zeroed_vec(len),
+            slots: zeroed_slots(len),
             mask: len - 1,
         }
     }

@@ -204,9 +204,9 @@ pub struct SeatArgs {
     /// Pass the player's stderr through instead of keeping its last lines for the fault reason.
     #[arg(long)]
     pub player_stderr: bool,
-    /// Limit the player's memory to MIB mebibytes, as `ulimit -v` does (its address space,
-    /// children included); the statements' limits: PseudoTonga 64, Dominoes and
-    /// MultiplayerReversi 1024. No limit unless given.
+    /// Limit the player's memory to MIB mebibytes, as `ulimit -v` does: its address space,
+    /// and that of each process it starts, each on its own; the statements' limits:
+    /// PseudoTonga 64, Dominoes and MultiplayerReversi 1024. No limit unless given.
     #[arg(long, value_name = "MIB", conflicts_with = "agent",
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: Option<u64>,
@@ -592,16 +592,20 @@ pub fn read_at_most(reader: impl std::io::Read, max: u64) -> std::io::Result<Opt
 pub fn check_memory(needed: u64, what: &str, instead: &str) -> anyhow::Result<()> {
     match available_memory() {
         Some(available) if needed > available => bail!(
-            "{what} needs at least {:.1} GiB, but {:.1} GiB is available: {instead}",
-            gib(needed),
-            gib(available)
+            "{what} needs at least {}, but {} is available: {instead}",
+            size(needed),
+            size(available)
         ),
         _ => Ok(()),
     }
 }
 
-fn gib(bytes: u64) -> f64 {
-    bytes as f64 / f64::from(1u32 << 30)
+/// A size in GiB, or in MiB below 1 GiB, with one decimal.
+fn size(bytes: u64) -> String {
+    match bytes >= 1 << 30 {
+        true => format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30)),
+        false => format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20)),
+    }
 }
 
 /// The memory available for new work, in bytes, if the kernel says: its
@@ -630,7 +634,10 @@ fn address_space_left() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
     let used = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
-    Some(limit.rlim_cur.saturating_sub(used))
+    // Threads started after the check (a progress bar's clock, rayon's workers)
+    // each reserve a stack and a malloc arena of address space first.
+    const THREADS_RESERVE: u64 = 128 << 20;
+    Some(limit.rlim_cur.saturating_sub(used + THREADS_RESERVE))
 }
 
 /// This process's memory cgroup limit (cgroup v2 `memory.max`, or v1

@@ -207,21 +207,30 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(path) => Some(KalahTable::open_for(KalahGame { rules }, path)?),
         None => None,
     };
-    // Without a table: one search whose table the children's searches share
-    // (2^24 slots of 16 bytes, touched only as used).
-    if table.is_none() {
-        crate::common::check_memory(16 << 24, "a search without --table", "pass --table")?;
-    }
-    let solver = std::cell::RefCell::new(ExactSolver::new(24));
+    // Without a table: one search whose table the children's searches share,
+    // twice the game's boards in slots (at most 2^24 of 16 bytes).
+    let solver = match table {
+        Some(_) => None,
+        None => {
+            let boards = tabula_solver::kalah::KalahSpace::new(rules).len();
+            let bits = (2 * boards)
+                .next_power_of_two()
+                .trailing_zeros()
+                .clamp(10, 24);
+            crate::common::check_memory(16 << bits, "a search without --table", "pass --table")?;
+            Some(std::cell::RefCell::new(ExactSolver::new(bits)))
+        }
+    };
     let value_of = |p: &Kalah| -> anyhow::Result<i32> {
-        Ok(match &table {
-            Some(t) => t.value(p)?,
-            None => {
+        Ok(match (&table, &solver) {
+            (Some(t), _) => t.value(p)?,
+            (None, Some(solver)) => {
                 let searching = spinner("searching");
                 let value = solver.borrow_mut().value(p);
                 searching.finish_and_clear();
                 value
             }
+            (None, None) => unreachable!("a solver is made when there is no table"),
         })
     };
     outln!("board: {position} (mover's pits / opponent's)")?;

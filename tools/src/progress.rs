@@ -30,8 +30,9 @@ pub fn bar(total: usize, what: &str) -> ProgressBar {
             1,
         ));
         bar.set_style(
-            ProgressStyle::with_template("progress: {msg}: {pos}/{len} after {elapsed}, {left}")
+            ProgressStyle::with_template("progress: {msg}: {pos}/{len} after {spent}, {left}")
                 .expect("valid template")
+                .with_key("spent", time_spent)
                 .with_key("left", time_left),
         );
     }
@@ -40,6 +41,21 @@ pub fn bar(total: usize, what: &str) -> ProgressBar {
     // the lines on a pipe go on through one long step (a large variant, a layer).
     bar.enable_steady_tick(Duration::from_millis(500));
     bar
+}
+
+/// The time spent, to the second (indicatif's `{elapsed}` rounds 90 s to 2m).
+fn time_spent(state: &ProgressState, out: &mut dyn std::fmt::Write) {
+    let _ = write!(out, "{}", exact(state.elapsed()));
+}
+
+/// `13s`, `1m 30s`, `2h 5m 0s`.
+fn exact(time: Duration) -> String {
+    let seconds = time.as_secs();
+    match (seconds / 3600, seconds / 60 % 60, seconds % 60) {
+        (0, 0, s) => format!("{s}s"),
+        (0, m, s) => format!("{m}m {s}s"),
+        (h, m, s) => format!("{h}h {m}m {s}s"),
+    }
 }
 
 /// The time left at the mean rate so far, once an item is done. (indicatif's
@@ -76,8 +92,9 @@ pub fn spinner(what: &str) -> ProgressBar {
             1,
         ));
         bar.set_style(
-            ProgressStyle::with_template("progress: {msg}: still working after {elapsed}")
-                .expect("valid template"),
+            ProgressStyle::with_template("progress: {msg}: still working after {spent}")
+                .expect("valid template")
+                .with_key("spent", time_spent),
         );
     }
     bar.set_message(what.to_string());
@@ -143,5 +160,23 @@ impl TermLike for Lines {
     }
     fn flush(&self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_spent_is_exact_to_the_second() {
+        let cases = [
+            (13, "13s"),
+            (90, "1m 30s"),
+            (3599, "59m 59s"),
+            (7500, "2h 5m 0s"),
+        ];
+        for (seconds, text) in cases {
+            assert_eq!(exact(Duration::from_secs(seconds)), text);
+        }
     }
 }

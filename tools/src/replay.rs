@@ -58,16 +58,22 @@ pub fn replay(args: ReplayArgs) -> Outcome {
     };
     let progress = bar(wanted.len(), "games replayed");
     let log = args.log.display();
-    let games = log_lines(&text)
-        .enumerate()
-        .skip(wanted.start)
-        .take(wanted.len())
-        .map(|(k, line)| {
-            let line = line.with_context(|| format!("{log}: not a game log"))?;
-            let shown = show(&line).with_context(|| format!("{log}: game {k}"))?;
-            progress.inc(1);
-            Ok(shown)
-        });
+    // Every line is parsed, `--game` or not: a log with a line that is no game
+    // is refused whole.
+    let games = log_lines(&text).enumerate().filter_map(|(k, line)| {
+        let line = match line {
+            Ok(line) => line,
+            Err(error) => {
+                return Some(Err(anyhow!(error).context(format!("{log}: not a game log"))));
+            }
+        };
+        if !wanted.contains(&k) {
+            return None;
+        }
+        let shown = show(&line).with_context(|| format!("{log}: game {k}"));
+        progress.inc(1);
+        Some(shown)
+    });
     // A game that cannot be shown stops the page, which is then not written;
     // its error is kept aside, since the writer only passes on I/O errors.
     let (mut failure, mut written) = (None, 0);

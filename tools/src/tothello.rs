@@ -221,6 +221,8 @@ pub fn query(args: QueryArgs) -> Outcome {
         best.pieces,
         squares(best.squares)
     )?;
+    // The search's table: 2^22 entries of 24 bytes.
+    crate::common::check_memory(24 << 22, "the search's table", "free some memory")?;
     let mut solver = Solver::new(22);
     let searching = spinner("searching");
     let result = if pos.empties() <= args.exact {

@@ -301,23 +301,21 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
     let nonsense = dir.path().join("nonsense.jsonl");
     let text = std::fs::read_to_string(&log).unwrap() + "nonsense\n";
     std::fs::write(&nonsense, text).unwrap();
-    for (path, problem) in [
-        (
-            &bad,
-            "bad.jsonl: game 40: move 1 '9': '9' is not a pit label 1..7",
-        ),
-        (
-            &nonsense,
-            "nonsense.jsonl: not a game log: line 52: expected ident",
-        ),
+    // With --game too, a log with a line that is no game is refused whole.
+    let bad_game = "bad.jsonl: game 40: move 1 '9': '9' is not a pit label 1..7";
+    let no_game = "nonsense.jsonl: not a game log: line 52: expected ident";
+    for (path, problem, game) in [
+        (&bad, bad_game, None),
+        (&bad, bad_game, Some("40")),
+        (&nonsense, no_game, None),
+        (&nonsense, no_game, Some("0")),
     ] {
-        let out = tabula()
-            .arg("replay")
-            .arg(path)
-            .arg("-o")
-            .arg(&page)
-            .output()
-            .unwrap();
+        let mut replay = tabula();
+        replay.arg("replay").arg(path).arg("-o").arg(&page);
+        if let Some(game) = game {
+            replay.args(["--game", game]);
+        }
+        let out = replay.output().unwrap();
         assert_one_line_error(&out, problem);
         assert_eq!(std::fs::read(&page).unwrap(), before);
         assert_eq!(

@@ -630,3 +630,38 @@ fn a_full_disk_is_an_error_before_an_out_of_core_build_not_a_sigbus() {
         );
     }
 }
+
+#[test]
+fn a_small_kalah_query_fits_in_a_small_address_space() {
+    // The search's table is sized to the game, and none is made when a table
+    // file answers: neither needs the 256 MiB of a large search.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("k22.tab");
+    let out = run(&[
+        "build",
+        "kalah",
+        "--pits",
+        "2",
+        "--seeds",
+        "2",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = format!("value: {}", plain_start_value(2, 2));
+    for table in [None, Some(&file)] {
+        let mut query = format!(
+            "ulimit -v 200000; exec '{}' query kalah --pits 2 --seeds 2",
+            env!("CARGO_BIN_EXE_tabula")
+        );
+        if let Some(file) = table {
+            query += &format!(" --table '{}'", file.display());
+        }
+        let out = std::process::Command::new("sh")
+            .args(["-c", &query])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{table:?}: {}", stderr(&out));
+        assert!(stdout(&out).contains(&expected), "{}", stdout(&out));
+    }
+}

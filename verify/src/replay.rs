@@ -172,10 +172,12 @@ pub fn write_page<E: From<std::io::Error>>(
     out.write_all(b"[")?;
     let mut count = 0;
     for game in games {
+        // No `<` in the data, written as the JSON escape instead: a logged
+        // `</script>` would end the page's script, and `<!--<script>` (a
+        // player's command or answer is logged) would keep its end from ending it.
         let json = serde_json::to_string(&game?)
             .expect("frames serialize")
-            // A `</script>` inside the data must not end the script.
-            .replace("</", "<\\/");
+            .replace('<', "\\u003c");
         if count > 0 {
             out.write_all(b",")?;
         }
@@ -420,5 +422,23 @@ mod tests {
             "no network"
         );
         assert!(html.contains("\"title\":\"reversi, test, game 0\""));
+    }
+
+    #[test]
+    fn logged_text_cannot_end_or_hide_the_pages_script() {
+        // A player's command and answers reach the log, and so the page.
+        let mut game = show(&random_game(Nim::new(7), &7, 2)).unwrap();
+        game.seats[0] = "echo '<!--<script>'".into();
+        game.fault = Some("answered '</script><b>'".into());
+        let mut html = Vec::new();
+        write_page::<std::io::Error>(&mut html, [Ok(game)]).unwrap();
+        let html = String::from_utf8(html).unwrap();
+        let (before, after) = PAGE.split_once(DATA_SLOT).unwrap();
+        let data = &html[before.len()..html.len() - after.len()];
+        assert!(!data.contains('<'), "{data}");
+        assert!(data.contains("echo '\\u003c!--\\u003cscript>'"), "{data}");
+        // Read back as JSON, the text is the player's own.
+        let value: serde_json::Value = serde_json::from_str(data).unwrap();
+        assert_eq!(value[0]["seats"][0], "echo '<!--<script>'");
     }
 }

@@ -444,7 +444,7 @@ impl Table {
     /// `2^bits` slots for the chance search (40 bytes each) and as many for the endgame (24 bytes each).
     pub fn new(bits: u32) -> Table {
         Table {
-            entries: bytemuck::zeroed_vec(1 << bits),
+            entries: crate::alphabeta::zeroed_slots(1 << bits),
             mask: (1 << bits) - 1,
             endgame: Endgame::new(bits),
         }

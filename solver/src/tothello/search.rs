@@ -336,7 +336,7 @@ impl Solver {
         let len = 1usize << bits;
         Solver {
             table: Table {
-                entries: bytemuck::zeroed_vec(len),
+                entries: crate::alphabeta::zeroed_slots(len),
                 mask: len - 1,
             },
         }
