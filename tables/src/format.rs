@@ -516,6 +516,14 @@ pub fn write_table_mapped<E>(
     // SAFETY: the file is our own new temporary file, which nobody else
     // writes or truncates while it is mapped.
     let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;
+    // Should another program shrink the file anyway, a touch past its end ends
+    // the build with this line and status 2, not with SIGBUS. (Declared after
+    // the map, the guard is dropped before it.)
+    let message = format!(
+        "error: {}: the table being built was truncated by another program\n",
+        path.display()
+    );
+    let guard = Guard::register(map.as_ptr(), map.len(), message).map_err(io)?;
     // Builders read records at random: a fault should not read ahead pages
     // that would only push out others (best effort, as all advice).
     #[cfg(unix)]
@@ -568,6 +576,7 @@ pub fn write_table_mapped<E>(
     map[..HEADER_SIZE].copy_from_slice(&header.encode());
     map[HEADER_SIZE..HEADER_SIZE + meta_bytes.len()].copy_from_slice(&meta_bytes);
     map.flush().map_err(io)?;
+    drop(guard);
     drop(map);
     crate::atomic::persist(tmp, path).map_err(io)?;
     Ok(Ok(()))

@@ -13,10 +13,54 @@ use tabula_tables::{Layout, Meta, Table, TableSpec};
 /// Set in the child: the table it maps.
 const CHILD_ENV: &str = "TABULA_TEST_MAPPED_TABLE";
 const MAPPED: &str = "TABLE-MAPPED";
+/// Set in the child instead: the table it builds, truncating it midway.
+const BUILD_ENV: &str = "TABULA_TEST_BUILT_TABLE";
+
+/// Builds a table into a memory map of its temporary file and, midway,
+/// truncates that file as another program could, then writes on.
+fn build_truncated_under_the_builder(path: &Path) {
+    let spec = TableSpec {
+        game: "big",
+        params: [0; 4],
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1 << 20,
+    };
+    let dir = path.parent().unwrap();
+    let result = tabula_tables::format::write_table_mapped(path, &spec, "", |records, _| {
+        let temporary = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .find(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(".tabula-tmp-")
+            })
+            .expect("the build's temporary file");
+        fs::OpenOptions::new()
+            .write(true)
+            .open(temporary)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        for record in records {
+            record.store(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Ok::<(), ()>(())
+    });
+    println!("built {result:?}");
+    std::process::exit(0);
+}
 
 #[test]
 #[ignore = "the child of truncating_a_mapped_table_ends_with_status_2"]
 fn mapped_table_child() {
+    if let Some(path) = std::env::var_os(BUILD_ENV) {
+        return build_truncated_under_the_builder(Path::new(&path));
+    }
     let Some(path) = std::env::var_os(CHILD_ENV) else {
         return;
     };
@@ -105,4 +149,43 @@ fn truncating_a_mapped_table_ends_with_status_2() {
     );
     assert!(errors.lines().any(|l| l == expected), "stderr: {errors}");
     assert!(!rest.contains("sum"), "read a truncated table: {rest}");
+}
+
+#[test]
+fn truncating_a_table_being_built_ends_with_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("built.tab");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "mapped_table_child",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(BUILD_ENV, &path)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(
+        out.status.signal(),
+        None,
+        "killed by a signal; stderr: {stderr}"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stdout: {stdout} stderr: {stderr}"
+    );
+    let expected = format!(
+        "error: {}: the table being built was truncated by another program",
+        path.display()
+    );
+    assert!(stderr.lines().any(|l| l == expected), "stderr: {stderr}");
+    assert!(!stdout.contains("built"), "the build went on: {stdout}");
+    assert!(!path.exists(), "no table at the path");
 }
