@@ -16,10 +16,9 @@ const MAPPED: &str = "TABLE-MAPPED";
 /// Set in the child instead: the table it builds, truncating it midway.
 const BUILD_ENV: &str = "TABULA_TEST_BUILT_TABLE";
 
-/// Builds a table into a memory map of its temporary file and, midway,
-/// truncates that file as another program could, then writes on.
-fn build_truncated_under_the_builder(path: &Path) {
-    let spec = TableSpec {
+/// A table of 2^20 two-byte records.
+fn big_spec() -> TableSpec {
+    TableSpec {
         game: "big",
         params: [0; 4],
         layout: Layout {
@@ -27,7 +26,26 @@ fn build_truncated_under_the_builder(path: &Path) {
             mask_bytes: 1,
         },
         entries: 1 << 20,
-    };
+    }
+}
+
+/// This test binary, run as the ignored child alone.
+fn child_run() -> Command {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command.args([
+        "--exact",
+        "mapped_table_child",
+        "--ignored",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
+    command
+}
+
+/// Builds a table into a memory map of its temporary file and, midway,
+/// truncates that file as another program could, then writes on.
+fn build_truncated_under_the_builder(path: &Path) {
+    let spec = big_spec();
     let dir = path.parent().unwrap();
     let result = tabula_tables::format::write_table_mapped(path, &spec, "", |records, _| {
         let temporary = fs::read_dir(dir)
@@ -79,26 +97,11 @@ fn mapped_table_child() {
 fn truncating_a_mapped_table_ends_with_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("live.tab");
-    let spec = TableSpec {
-        game: "big",
-        params: [0; 4],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 1 << 20,
-    };
+    let spec = big_spec();
     let payload = vec![1u8; 2 << 20];
     fs::write(&path, table_bytes(&spec, &Meta::default(), &payload)).unwrap();
 
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "mapped_table_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    let mut child = child_run()
         .env(CHILD_ENV, &path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -155,14 +158,7 @@ fn truncating_a_mapped_table_ends_with_status_2() {
 fn truncating_a_table_being_built_ends_with_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("built.tab");
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "mapped_table_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
+    let out = child_run()
         .env(BUILD_ENV, &path)
         .stdin(Stdio::null())
         .output()
