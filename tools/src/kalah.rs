@@ -196,6 +196,12 @@ pub fn build(args: BuildArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Where `query kalah` finds a board's value: its table file, or a search.
+enum Values {
+    Table(KalahTable),
+    Search(ExactSolver),
+}
+
 /// Prints the value and optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
@@ -203,34 +209,29 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(text) => parse_board(&rules, text)?,
         None => rules.start(),
     };
-    let table = match &args.table {
-        Some(path) => Some(KalahTable::open_for(KalahGame { rules }, path)?),
-        None => None,
-    };
-    // Without a table: one search whose table the children's searches share,
-    // twice the game's boards in slots (at most 2^24 of 16 bytes).
-    let solver = match table {
-        Some(_) => None,
+    let mut values = match &args.table {
+        Some(path) => Values::Table(KalahTable::open_for(KalahGame { rules }, path)?),
         None => {
+            // One search whose table the children's searches share: twice the
+            // game's boards in slots, at most 2^24 of 16 bytes.
             let boards = tabula_solver::kalah::KalahSpace::new(rules).len();
             let bits = (2 * boards)
                 .next_power_of_two()
                 .trailing_zeros()
                 .clamp(10, 24);
             crate::common::check_memory(16 << bits, "a search without --table", "pass --table")?;
-            Some(std::cell::RefCell::new(ExactSolver::new(bits)))
+            Values::Search(ExactSolver::new(bits))
         }
     };
-    let value_of = |p: &Kalah| -> anyhow::Result<i32> {
-        Ok(match (&table, &solver) {
-            (Some(t), _) => t.value(p)?,
-            (None, Some(solver)) => {
+    let mut value_of = |p: &Kalah| -> anyhow::Result<i32> {
+        Ok(match &mut values {
+            Values::Table(table) => table.value(p)?,
+            Values::Search(solver) => {
                 let searching = spinner("searching");
-                let value = solver.borrow_mut().value(p);
+                let value = solver.value(p);
                 searching.finish_and_clear();
                 value
             }
-            (None, None) => unreachable!("a solver is made when there is no table"),
         })
     };
     outln!("board: {position} (mover's pits / opponent's)")?;
