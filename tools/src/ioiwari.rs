@@ -474,10 +474,7 @@ pub fn check_records(
     table: Table,
     progress: tabula_solver::retrograde::Progress<'_>,
 ) -> anyhow::Result<usize> {
-    if table.header().params == table::SPEC.params {
-        let table = IoiwariTable::new(table)?;
-        return Ok(table.check_records_with(progress)?);
-    }
+    // The IOI table is the variant of 7 pits and 5 beads, header and all.
     let params = table.header().params;
     let game = variant_of(params).with_context(|| {
         format!(
