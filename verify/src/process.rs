@@ -627,7 +627,7 @@ impl ExternalPlayer {
     }
 
     /// Starts `command` with `sh -c`, its stderr going as `mode` says, its
-    /// address space (and its children's) limited to `memory` bytes if given,
+    /// address space (and that of each child, on its own) limited to `memory` bytes if given,
     /// as `ulimit -v` would: an allocation beyond it fails in the player.
     pub fn spawn_limited(
         command: &str,
