@@ -198,24 +198,16 @@ fn verify_tothello_counts_the_games_that_run_at_once_as_rayon_does() {
 
 #[test]
 fn info_escapes_the_control_characters_of_a_tables_text() {
-    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("crafted.tab");
-    let spec = TableSpec {
-        game: "tonga",
-        params: [4, 0, 0, 0],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 1,
-    };
     // Sound checksums, but text that would fake a line and drive the terminal.
-    let meta = Meta {
-        generator: "evil\ngame: nim\u{1b}[2J".into(),
-        description: "bell\u{7}".into(),
-    };
-    write_table(&path, &spec, &meta, &[0; 2]).unwrap();
+    one_record_table(
+        &path,
+        "tonga",
+        [4, 0, 0, 0],
+        "evil\ngame: nim\u{1b}[2J",
+        "bell\u{7}",
+    );
     let out = run(&["info", path.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -233,24 +225,10 @@ fn info_escapes_the_control_characters_of_a_tables_text() {
 
 #[test]
 fn check_names_a_kalah_header_whose_rules_do_not_exist() {
-    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
     let dir = tempfile::tempdir().unwrap();
     // Sound checksums, but a capture rule that is neither 0 nor 1.
     let path = dir.path().join("kalah.tab");
-    let spec = TableSpec {
-        game: "kalah",
-        params: [2, 3, 2, 0],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 1,
-    };
-    let meta = Meta {
-        generator: "test".into(),
-        description: "crafted".into(),
-    };
-    write_table(&path, &spec, &meta, &[0; 2]).unwrap();
+    one_record_table(&path, "kalah", [2, 3, 2, 0], "test", "crafted");
     let out = run(&["check", path.to_str().unwrap()]);
     assert_one_line_error(
         &out,
@@ -261,4 +239,30 @@ fn check_names_a_kalah_header_whose_rules_do_not_exist() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Writes a sound table of one empty record (one value byte, one mask byte)
+/// with the header's `game` and `params` and the given metadata.
+fn one_record_table(
+    path: &std::path::Path,
+    game: &'static str,
+    params: [u32; 4],
+    generator: &str,
+    description: &str,
+) {
+    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
+    let spec = TableSpec {
+        game,
+        params,
+        layout: Layout {
+            value_bytes: 1,
+            mask_bytes: 1,
+        },
+        entries: 1,
+    };
+    let meta = Meta {
+        generator: generator.into(),
+        description: description.into(),
+    };
+    write_table(path, &spec, &meta, &[0; 2]).unwrap();
 }
