@@ -388,14 +388,15 @@ fn against_optimal(
     let lineup = vec![name.to_string(), "optimal".to_string()];
     let make = |n: &str, rng| agent(n, table, rng).expect("a built-in agent");
     let setup = |job: &Job| (boards[job.case], Match::new(boards[job.case]));
-    let each = |job: &Job, record: &GameRecord<Match>| {
+    let each = |job: &Job, record: GameRecord<Match>| {
         let board = boards[job.case];
         let at = At::of_job(seed, &schedule, job, board.to_string());
-        log.record(record, &board, &at);
+        log.record(&record, &board, &at);
+        record.end.difference()
     };
     play_schedule(&schedule, &lineup, &make, &setup, seed, progress, &each)
         .into_iter()
-        .map(|(_, record)| record.end.difference())
+        .map(|(_, difference)| difference)
         .collect()
 }
 

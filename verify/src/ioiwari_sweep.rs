@@ -13,6 +13,7 @@ use tabula_solver::ioiwari::{Params, Pit, Ring, RingMatch};
 use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_spec};
 
 use crate::agent::{Agent, RandomAgent};
+use crate::arena::GameRecord;
 use crate::stats::Wdl;
 use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
 
@@ -178,9 +179,10 @@ fn against_optimal(
         }
     };
     let setup = |job: &Job| (rings[job.case], RingMatch::new(rings[job.case]));
-    play_schedule(&schedule, &lineup, &make, &setup, seed, &|_| {}, &|_, _| {})
+    let each = |_: &Job, record: GameRecord<RingMatch>| record.end.difference();
+    play_schedule(&schedule, &lineup, &make, &setup, seed, &|_| {}, &each)
         .into_iter()
-        .map(|(_, record)| record.end.difference())
+        .map(|(_, difference)| difference)
         .collect()
 }
 

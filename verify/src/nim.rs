@@ -8,7 +8,7 @@ use crate::agent::{Agent, RandomAgent};
 use crate::arena::GameRecord;
 use crate::protocol::Request;
 use crate::record::{At, GameLog};
-use crate::scoreboard::Scoreboard;
+use crate::scoreboard::{Scoreboard, SeatResult};
 use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
 use crate::wire::{Incoming, Wire};
 
@@ -113,15 +113,14 @@ pub fn verify(
             let make = |name: &str, rng| agent(name, rng).expect("known agent");
             let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));
             let case_name = |job: &Job| format!("heap {}", heaps[job.case]);
-            let each = |job: &Job, record: &GameRecord<Nim>| {
+            let each = |job: &Job, record: GameRecord<Nim>| {
                 let at = At::of_job(seed, &schedule, job, case_name(job));
-                log.record(record, &heaps[job.case], &at);
+                log.record(&record, &heaps[job.case], &at);
+                SeatResult::of(&record, job.seat_of(0, record.end.seats()))
             };
-            let records = play_schedule(&schedule, &lineup, &make, &setup, seed, progress, &each);
-            for (job, record) in records {
-                let case = case_name(&job);
-                let seat = job.seat_of(0, record.end.seats());
-                board.add(&format!("{a} vs {b}"), &case, seat, &record);
+            let results = play_schedule(&schedule, &lineup, &make, &setup, seed, progress, &each);
+            for (job, result) in results {
+                board.add(&format!("{a} vs {b}"), &case_name(&job), result);
             }
         }
     }

@@ -29,18 +29,47 @@ pub struct Tally {
     pub faults: usize,
 }
 
+/// What a tally counts of one seat's game: all a report keeps of the game's
+/// record, so that a long run does not hold every game's moves.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatResult {
+    /// The seat's outcome.
+    pub outcome: Outcome,
+    /// The seat's score.
+    pub score: f64,
+    /// Its score minus the best other seat's.
+    pub margin: f64,
+    /// Its rank (1 is best).
+    pub rank: usize,
+    /// Whether its fault ended the game.
+    pub faulted: bool,
+}
+
+impl SeatResult {
+    /// The result of `seat` in the game of `record`.
+    pub fn of<G: Game>(record: &GameRecord<G>, seat: Seat) -> SeatResult {
+        SeatResult {
+            outcome: record.outcome(seat),
+            score: record.scores[seat],
+            margin: record.margin(seat),
+            rank: record.rank(seat),
+            faulted: record.fault.as_ref().is_some_and(|f| f.seat == seat),
+        }
+    }
+}
+
 impl Tally {
-    /// Counts one game of `record` played from `seat`.
-    pub fn add<G: Game>(&mut self, record: &GameRecord<G>, seat: Seat) {
-        self.wdl.add(match record.outcome(seat) {
+    /// Counts one game.
+    pub fn add(&mut self, result: SeatResult) {
+        self.wdl.add(match result.outcome {
             Outcome::Win => 1,
             Outcome::Draw => 0,
             Outcome::Loss => -1,
         });
-        self.scores.push(record.scores[seat]);
-        self.margins.push(record.margin(seat));
-        self.ranks.push(record.rank(seat));
-        if record.fault.as_ref().is_some_and(|f| f.seat == seat) {
+        self.scores.push(result.score);
+        self.margins.push(result.margin);
+        self.ranks.push(result.rank);
+        if result.faulted {
             self.faults += 1;
         }
     }
@@ -121,11 +150,11 @@ impl Scoreboard {
         }
     }
 
-    /// Counts `record` for `entrant` (who sat in `seat`) in `case`.
-    pub fn add<G: Game>(&mut self, entrant: &str, case: &str, seat: Seat, record: &GameRecord<G>) {
+    /// Counts one game of `entrant` in `case`.
+    pub fn add(&mut self, entrant: &str, case: &str, result: SeatResult) {
         let e = Scoreboard::position(&mut self.entrants, entrant);
         let c = Scoreboard::position(&mut self.cases, case);
-        self.tallies.entry((e, c)).or_default().add(record, seat);
+        self.tallies.entry((e, c)).or_default().add(result);
     }
 
     /// The tally of an entrant in a case, if it played there.

@@ -1,8 +1,9 @@
 //! Seeded, parallel, reproducible runs of many games: named random streams,
 //! schedules of cases × games × seatings, and the parallel runner.
 
-use std::sync::Mutex;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -168,12 +169,14 @@ impl Schedule {
 pub type MakeAgent<'a, G> = &'a (dyn Fn(&str, ChaCha8Rng) -> Box<dyn Agent<G>> + Sync);
 
 /// Called with each game of a schedule in job order, as soon as it and every
-/// game before it have ended (to write a log as the games come).
-pub type EachGame<'a, G> = &'a (dyn Fn(&Job, &GameRecord<G>) + Sync);
+/// game before it have ended: writes the game's log line if there is a log and
+/// keeps what the report needs of the record, so that a long run does not
+/// hold every game's moves.
+pub type EachGame<'a, G, T> = &'a (dyn Fn(&Job, GameRecord<G>) -> T + Sync);
 
-/// Plays every job of `schedule` in parallel with built-in agents and returns
-/// the records in job order, handing each to `each` in that order as soon as
-/// the games before it are in.
+/// Plays every job of `schedule` in parallel with built-in agents, hands each
+/// record to `each` in job order as soon as the games before it are in, and
+/// returns what `each` kept, in job order.
 ///
 /// `lineup[i]` names the agent at lineup position `i`; a job seats the lineup
 /// by its rotation. `setup(job)` gives the case's parameters and the game's
@@ -183,15 +186,15 @@ pub type EachGame<'a, G> = &'a (dyn Fn(&Job, &GameRecord<G>) + Sync);
 /// rotations + rotation, s). With
 /// [`Lifetime::Case`] the games of one case and rotation are played in order
 /// by the same agents, and the cases and rotations in parallel.
-pub fn play_schedule<G: Game>(
+pub fn play_schedule<G: Game, T: Send>(
     schedule: &Schedule,
     lineup: &[String],
     make_agent: MakeAgent<'_, G>,
     setup: &(dyn Fn(&Job) -> (G::Params, G) + Sync),
     seed: u64,
     progress: Progress<'_>,
-    each: EachGame<'_, G>,
-) -> Vec<(Job, GameRecord<G>)> {
+    each: EachGame<'_, G, T>,
+) -> Vec<(Job, T)> {
     let jobs = schedule.jobs();
     let rotations = match schedule.seatings {
         Seatings::Fixed => 1,
@@ -232,8 +235,8 @@ pub fn play_schedule<G: Game>(
         let mut chance = stream(seed, Purpose::Chance, job.key, job.game as u64, 0);
         play_game(start, &mut players, &identity, &mut clocks, &mut chance)
     };
-    let in_order = |j: usize, record: &GameRecord<G>| each(&jobs[j], record);
-    let records = match schedule.lifetime {
+    let in_order = |j: usize, record: GameRecord<G>| (jobs[j], each(&jobs[j], record));
+    match schedule.lifetime {
         Lifetime::Game => run_in_order(
             jobs.len(),
             progress,
@@ -246,21 +249,21 @@ pub fn play_schedule<G: Game>(
                 .flat_map(|case| (0..rotations as usize).map(move |r| (case, r)))
                 .collect();
             let done = AtomicUsize::new(0);
-            let ready = Ready::new(jobs.len(), &in_order);
-            groups.into_par_iter().for_each(|(case, rotation)| {
+            let ready = Ready::new(&in_order);
+            in_index_order(groups.len(), &ready, |g, hand_on| {
+                let (case, rotation) = groups[g];
                 let mut agents = Vec::new();
                 for j in (0..jobs.len())
                     .filter(|&j| jobs[j].case == case && jobs[j].rotation == rotation)
                 {
                     let record = play(&jobs[j], &mut agents);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    ready.put(j, record);
+                    hand_on(j, record);
                 }
             });
-            ready.into_results()
+            ready.into_results(jobs.len())
         }
-    };
-    jobs.into_iter().zip(records).collect()
+    }
 }
 
 /// How many games [`run`] plays at once: the threads of rayon's global pool,
@@ -282,59 +285,122 @@ pub fn run<T: Send>(
     progress: Progress<'_>,
     play: impl Fn(usize) -> T + Sync,
 ) -> Vec<T> {
-    run_in_order(count, progress, play, &|_, _| {})
+    run_in_order(count, progress, play, &|_, result| result)
 }
 
-/// [`run`], handing each result to `in_order` in index order as soon as it and
-/// every result before it are in (to write a log as the games come).
-pub fn run_in_order<T: Send>(
+/// [`run`], handing each result by value to `in_order` in index order as soon
+/// as it and every result before it are in, and returning what `in_order`
+/// kept: a log can be written as the games come, and a long run keeps only
+/// what its report needs.
+pub fn run_in_order<T: Send, U: Send>(
     count: usize,
     progress: Progress<'_>,
     play: impl Fn(usize) -> T + Sync,
-    in_order: &(dyn Fn(usize, &T) + Sync),
-) -> Vec<T> {
+    in_order: &(dyn Fn(usize, T) -> U + Sync),
+) -> Vec<U> {
     let done = AtomicUsize::new(0);
-    let ready = Ready::new(count, in_order);
-    (0..count).into_par_iter().for_each(|game| {
-        let result = play(game);
+    let ready = Ready::new(in_order);
+    in_index_order(count, &ready, |index, hand_on| {
+        let result = play(index);
         progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-        ready.put(game, result);
+        hand_on(index, result);
     });
-    ready.into_results()
+    ready.into_results(count)
 }
+
+/// How many results a thread of [`in_index_order`] keeps before it waits for
+/// [`Ready`] to take them.
+const HELD_AT_MOST: usize = 64;
+
+/// Calls `work` on every index of `0..count` on rayon's threads, each thread
+/// taking the lowest index not yet taken; `work` passes each result it makes,
+/// with the result's own index, to the function it is given, which puts it in
+/// `ready`.
+///
+/// Results then come in nearly in index order, so few wait in [`Ready`] for
+/// an earlier one; splitting the range as `into_par_iter` does would start a
+/// second thread in the middle and keep half the run waiting. A thread that
+/// finds `ready` busy keeps its results until it is free, so that short games
+/// do not queue for the lock one by one (up to [`HELD_AT_MOST`]).
+fn in_index_order<T: Send, U: Send>(
+    count: usize,
+    ready: &Ready<'_, T, U>,
+    work: impl Fn(usize, &mut dyn FnMut(usize, T)) + Sync,
+) {
+    let next = AtomicUsize::new(0);
+    let threads = rayon::current_num_threads().min(count);
+    (0..threads).into_par_iter().for_each(|_| {
+        let mut held = Vec::new();
+        let mut hand_on = |index: usize, result: T| {
+            held.push((index, result));
+            if held.len() < HELD_AT_MOST {
+                ready.try_put(&mut held);
+            } else {
+                ready.put(&mut held);
+            }
+        };
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            if index >= count {
+                break;
+            }
+            work(index, &mut hand_on);
+        }
+        ready.put(&mut held);
+    });
+}
+
+/// The next index to hand on, the results waiting for it, and what was kept.
+type State<T, U> = (usize, BTreeMap<usize, T>, Vec<U>);
 
 /// Results of parallel work gathered by index, each handed on in index order
-/// as soon as it and every result before it are in.
-struct Ready<'a, T> {
-    /// The next index to hand on, and every result by index.
-    state: Mutex<(usize, Vec<Option<T>>)>,
-    in_order: &'a (dyn Fn(usize, &T) + Sync),
+/// as soon as it and every result before it are in; only those waiting for an
+/// earlier one are held.
+struct Ready<'a, T, U> {
+    /// The next index to hand on, the results waiting for it, and what was kept.
+    state: Mutex<State<T, U>>,
+    in_order: &'a (dyn Fn(usize, T) -> U + Sync),
 }
 
-impl<'a, T> Ready<'a, T> {
-    fn new(count: usize, in_order: &'a (dyn Fn(usize, &T) + Sync)) -> Ready<'a, T> {
+impl<'a, T, U> Ready<'a, T, U> {
+    fn new(in_order: &'a (dyn Fn(usize, T) -> U + Sync)) -> Ready<'a, T, U> {
         Ready {
-            state: Mutex::new((0, (0..count).map(|_| None).collect())),
+            state: Mutex::new((0, BTreeMap::new(), Vec::new())),
             in_order,
         }
     }
 
-    fn put(&self, index: usize, result: T) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        let (next, slots) = &mut *state;
-        slots[index] = Some(result);
-        while let Some(Some(ready)) = slots.get(*next) {
-            (self.in_order)(*next, ready);
+    /// Takes every result of `held` and hands on those now in order.
+    fn put(&self, held: &mut Vec<(usize, T)>) {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.take(state, held);
+    }
+
+    /// [`Ready::put`] if no other thread is putting, else nothing.
+    fn try_put(&self, held: &mut Vec<(usize, T)>) {
+        match self.state.try_lock() {
+            Ok(state) => self.take(state, held),
+            Err(TryLockError::Poisoned(e)) => self.take(e.into_inner(), held),
+            Err(TryLockError::WouldBlock) => {}
+        }
+    }
+
+    fn take(&self, mut state: MutexGuard<'_, State<T, U>>, held: &mut Vec<(usize, T)>) {
+        let (next, waiting, kept) = &mut *state;
+        waiting.extend(held.drain(..));
+        while let Some(ready) = waiting.remove(next) {
+            kept.push((self.in_order)(*next, ready));
             *next += 1;
         }
     }
 
-    fn into_results(self) -> Vec<T> {
-        let (_, slots) = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
-        slots
-            .into_iter()
-            .map(|slot| slot.expect("every index was played"))
-            .collect()
+    fn into_results(self, count: usize) -> Vec<U> {
+        let (next, waiting, kept) = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        assert!(
+            next == count && waiting.is_empty(),
+            "every index was played"
+        );
+        kept
     }
 }
 
@@ -353,13 +419,39 @@ mod tests {
             .build()
             .unwrap();
         let results = pool.install(|| {
-            run_in_order(200, &|_| {}, play, &|i, &r| {
-                seen.lock().unwrap().push((i, r))
+            run_in_order(200, &|_| {}, play, &|i, r| {
+                seen.lock().unwrap().push((i, r));
+                r
             })
         });
         let expected: Vec<(usize, u64)> = results.iter().copied().enumerate().collect();
         assert_eq!(seen.into_inner().unwrap(), expected);
         assert_eq!(results, (0..200).map(play).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn ready_hands_on_in_order_and_a_busy_ready_leaves_results_with_their_thread() {
+        let seen = Mutex::new(Vec::new());
+        let in_order = |i: usize, r: char| {
+            seen.lock().unwrap().push(i);
+            r.to_ascii_uppercase()
+        };
+        let ready = Ready::new(&in_order);
+        let mut held = vec![(1, 'b'), (2, 'c')];
+        ready.put(&mut held);
+        assert!(held.is_empty());
+        assert!(seen.lock().unwrap().is_empty(), "index 0 is not in yet");
+        held.push((0, 'a'));
+        {
+            let _busy = ready.state.lock().unwrap();
+            ready.try_put(&mut held);
+        }
+        assert_eq!(held, [(0, 'a')]);
+        ready.try_put(&mut held);
+        assert!(held.is_empty());
+        assert_eq!(*seen.lock().unwrap(), [0, 1, 2]);
+        ready.put(&mut vec![(3, 'd')]);
+        assert_eq!(ready.into_results(4), ['A', 'B', 'C', 'D']);
     }
 
     #[test]
@@ -378,14 +470,12 @@ mod tests {
                 lifetime,
             };
             let seen = Mutex::new(Vec::new());
-            let each = |job: &Job, record: &GameRecord<Nim>| {
+            let each = |job: &Job, record: GameRecord<Nim>| {
                 seen.lock().unwrap().push((*job, record.scores.to_vec()));
+                record.scores.to_vec()
             };
             let records = play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &each);
-            let played: Vec<_> = records
-                .iter()
-                .map(|(j, r)| (*j, r.scores.to_vec()))
-                .collect();
+            let played: Vec<_> = records.iter().map(|(j, s)| (*j, s.clone())).collect();
             assert_eq!(seen.into_inner().unwrap(), played, "{lifetime:?}");
             let jobs: Vec<Job> = records.iter().map(|(job, _)| *job).collect();
             assert_eq!(jobs, schedule.jobs(), "{lifetime:?}");
@@ -446,14 +536,12 @@ mod tests {
                 seatings: Seatings::Rotated,
                 lifetime: Lifetime::Case,
             };
-            play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &|_, _| {})
+            let moves = |_: &Job, r: GameRecord<Nim>| -> Vec<String> {
+                r.plies.iter().map(|p| format!("{:?}", p.mv)).collect()
+            };
+            play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &moves)
                 .into_iter()
-                .map(|(job, r)| {
-                    (
-                        job.key,
-                        r.plies.iter().map(|p| format!("{:?}", p.mv)).collect(),
-                    )
-                })
+                .map(|(job, moves)| (job.key, moves))
                 .collect()
         };
         let beside = moves(vec![3, 9]);

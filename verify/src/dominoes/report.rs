@@ -14,7 +14,7 @@ use super::{agent, deal, sees_open_hand};
 use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use crate::report::Table;
-use crate::scoreboard::{Scoreboard, Tally, wins_and_half_draws};
+use crate::scoreboard::{Scoreboard, SeatResult, Tally, wins_and_half_draws};
 use crate::stats::{Mean, paired_differences};
 use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
 
@@ -173,12 +173,15 @@ fn run_with(
             };
             let make = |name: &str, rng| agent(name, rng).expect("names were checked");
             let offset = done_before;
-            let each = |job: &Job, record: &GameRecord<Match>| {
+            // The tested player's result, and whether it opened the game.
+            let each = |job: &Job, record: GameRecord<Match>| {
                 let rules = settings.cases[job.case];
                 let at = At::of_job(settings.seed, &schedule, job, case_name(rules));
-                log.record(record, &rules, &at);
+                log.record(&record, &rules, &at);
+                let seat = job.seat_of(0, 2);
+                (SeatResult::of(&record, seat), record.end.opener() == seat)
             };
-            let records = play_schedule(
+            let results = play_schedule(
                 &schedule,
                 &lineup,
                 &make,
@@ -190,20 +193,15 @@ fn run_with(
             done_before += per_pairing;
             let mut all = Scoreboard::new();
             let mut roles = Scoreboard::new();
-            let mut scores = Vec::with_capacity(records.len());
-            for (job, record) in &records {
-                let seat = job.seat_of(0, 2);
-                scores.push(record.scores[seat]);
+            let mut scores = Vec::with_capacity(results.len());
+            for (job, (result, opened)) in results {
+                scores.push(result.score);
                 let case = case_name(settings.cases[job.case]);
-                all.add(player, &case, seat, record);
-                let role = if record.end.opener() == seat {
-                    "opener"
-                } else {
-                    "replier"
-                };
-                roles.add(role, &case, seat, record);
-                roles.add(role, "all", seat, record);
-                all.add(player, "all", seat, record);
+                all.add(player, &case, result);
+                let role = if opened { "opener" } else { "replier" };
+                roles.add(role, &case, result);
+                roles.add(role, "all", result);
+                all.add(player, "all", result);
             }
             let mut result = pairing(player, opponent, settings, &all, &roles);
             result.scores = scores;

@@ -198,14 +198,15 @@ pub fn run(
     let jobs = settings.players.len() * cases.len();
     // One count per game, summed per side and per player afterwards.
     let predictions: Vec<Arc<Predictions>> = (0..jobs).map(|_| Arc::default()).collect();
-    let each = |job: usize, (_, record): &(CaseResult, GameRecord<Board>)| {
+    let each = |job: usize, (result, record): (CaseResult, GameRecord<Board>)| {
         let c = job % cases.len();
         let (n, k) = cases[c];
         log.record(
-            record,
+            &record,
             &n,
             &At::new(settings.suite.seed, c, case_label(n, k), 0),
         );
+        result
     };
     let results = tournament::run_in_order(
         jobs,
@@ -236,7 +237,6 @@ pub fn run(
         },
         &each,
     );
-    let results: Vec<_> = results.into_iter().map(|(result, _)| result).collect();
     let players = settings
         .players
         .iter()

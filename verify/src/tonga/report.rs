@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{agent, agent_rng, play_game, signed_sqrt};
 use crate::report;
-use crate::scoreboard::{Line, Scoreboard, Tally};
+use crate::scoreboard::{Line, Scoreboard, SeatResult, Tally};
 use crate::seat::{Limits, Local};
 use crate::stats::Mean;
 use crate::tournament::{self, Progress};
@@ -83,15 +83,16 @@ pub fn verify(
         let mut player = Local(agent(agents[a], agent_rng(seed, n, g)).expect("known agent"));
         play_game(n, g, seed, &mut player, Limits::default())
     };
-    let each = |j: usize, (record, _): &(GameRecord<tabula_solver::tonga::Position>, usize)| {
+    let each = |j: usize, (record, seat): (GameRecord<tabula_solver::tonga::Position>, usize)| {
         let (_, n, g) = jobs[j];
         let case = sizes.iter().position(|&s| s == n).expect("a listed size");
-        log.record(record, &n, &At::new(seed, case, case_name(n), g));
+        log.record(&record, &n, &At::new(seed, case, case_name(n), g));
+        SeatResult::of(&record, seat)
     };
-    let records = tournament::run_in_order(jobs.len(), progress, play, &each);
+    let results = tournament::run_in_order(jobs.len(), progress, play, &each);
     let mut board = Scoreboard::new();
-    for (&(a, n, _), (record, seat)) in jobs.iter().zip(&records) {
-        board.add(agents[a], &case_name(n), *seat, record);
+    for (&(a, n, _), result) in jobs.iter().zip(results) {
+        board.add(agents[a], &case_name(n), result);
     }
     Report::new(&board, agents, sizes, games, seed)
 }

@@ -10,7 +10,7 @@ use crate::agent::Agent;
 use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use crate::report::Table;
-use crate::scoreboard::Scoreboard;
+use crate::scoreboard::{Scoreboard, SeatResult};
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
     Job, Lifetime, Progress, Purpose, Schedule, Seatings, numbered, play_schedule, stream,
@@ -115,9 +115,10 @@ pub fn run_tournament(
                 (start, start)
             };
             let pair_progress = |done: usize| progress(done_before + done);
-            let each = |job: &Job, record: &GameRecord<Position>| {
+            let each = |job: &Job, record: GameRecord<Position>| {
                 let at = At::of_job(config.seed, &schedule, job, CASE);
-                log.record(record, &record.start, &at);
+                log.record(&record, &record.start, &at);
+                SeatResult::of(&record, job.seat_of(0, 2))
             };
             let records = play_schedule(
                 &schedule,
@@ -128,8 +129,8 @@ pub fn run_tournament(
                 &pair_progress,
                 &each,
             );
-            for (job, record) in &records {
-                board.add(&entrant, CASE, job.seat_of(0, 2), record);
+            for (_, result) in records {
+                board.add(&entrant, CASE, result);
             }
             done_before += per_pair;
             names.push((lineup, entrant));
