@@ -5,9 +5,10 @@
 //! over the target. A planted symlink cannot redirect the write, and an output
 //! path that names anything but a regular file (a FIFO, a device, a directory,
 //! a symbolic link, a socket) is refused, not replaced. Temporary files are
-//! named `.tabula-tmp-<PID>-<random>`: a writer killed midway leaves at most
-//! one, and the next write into that directory removes those whose process is
-//! gone.
+//! named `.tabula-tmp-<PID>-<random>`. A run stopped by SIGINT, SIGTERM or
+//! SIGHUP removes its own (see [`crate::stop`]); a writer killed otherwise
+//! leaves at most one, and the next write into that directory removes those
+//! whose process is gone.
 //!
 //! A record written as a run goes (a game log, a transcript) is a [`Partial`]
 //! instead: it grows under a visible `FILE.part`, so that it can be followed
@@ -19,6 +20,7 @@ use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use tempfile::NamedTempFile;
 
@@ -73,7 +75,8 @@ pub fn temporary_for(path: &Path) -> io::Result<NamedTempFile> {
 /// name is random and the file created exclusively (`O_EXCL`), so nobody can
 /// plant a symlink where it will be written.
 fn create_temporary(dir: &Path) -> io::Result<NamedTempFile> {
-    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    remove_own_temporaries_on_stop(dir);
+    let prefix = own_prefix();
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix);
     #[cfg(unix)]
@@ -314,7 +317,7 @@ impl Drop for Partial {
 }
 
 /// The partial files this process left unfinished with lines in them.
-static KEPT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+static KEPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// The partial files this process has left unfinished with lines in them,
 /// for the last words of a run that stopped early.
@@ -415,6 +418,46 @@ fn temp_pid(name: &OsStr) -> Option<u32> {
         return None;
     }
     pid.parse().ok()
+}
+
+/// The start of this process's temporary file names.
+fn own_prefix() -> String {
+    format!("{TEMP_PREFIX}{}-", std::process::id())
+}
+
+/// The directories this process has made temporary files in.
+static TEMPORARY_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Notes `dir` as one to clean if the process is stopped by a signal, which
+/// would not let a temporary file's destructor remove it (a stopped build
+/// would leave a file as large as its table).
+fn remove_own_temporaries_on_stop(dir: &Path) {
+    let mut dirs = TEMPORARY_DIRS.lock().unwrap_or_else(|e| e.into_inner());
+    if !dirs.iter().any(|d| d == dir) {
+        dirs.push(dir.to_path_buf());
+    }
+    drop(dirs);
+    crate::stop::on_stop(remove_own_temporaries);
+}
+
+/// Removes this process's temporary files from every directory it made them in.
+fn remove_own_temporaries() {
+    let prefix = own_prefix();
+    let dirs = TEMPORARY_DIRS.lock().unwrap_or_else(|e| e.into_inner());
+    for dir in dirs.iter() {
+        let Ok(entries) = fs::read_dir(dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let own = entry
+                .file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with(&prefix));
+            if own && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 /// Removes temporary files in `dir` left by processes that no longer run.

@@ -18,6 +18,7 @@ pub mod kalah;
 #[cfg(feature = "mpi")]
 pub mod mpi_group;
 mod sigbus;
+pub mod stop;
 pub mod tonga;
 pub mod typed;
 

@@ -10,15 +10,13 @@
 //! this program is stopped by SIGINT, SIGTERM or SIGHUP.
 
 use std::collections::VecDeque;
-use std::fs::File;
 use std::io::{self, BufReader, Read, Write};
 use std::marker::PhantomData;
-use std::os::fd::{AsRawFd, FromRawFd, RawFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStderr, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -473,82 +471,17 @@ impl StderrTail {
 /// Process groups of the players alive now, killed if this program is stopped.
 static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
 
-/// The write end of the pipe the signal handler writes signal numbers to.
-static SIGNAL_PIPE: AtomicI32 = AtomicI32::new(-1);
-
-extern "C" fn on_signal(signal: libc::c_int) {
-    let byte = signal as u8;
-    // SAFETY: write(2) is async-signal-safe; the pipe never closes; errno is
-    // restored for the interrupted code.
-    unsafe {
-        let errno = *libc::__errno_location();
-        libc::write(
-            SIGNAL_PIPE.load(Ordering::Relaxed),
-            (&raw const byte).cast(),
-            1,
-        );
-        *libc::__errno_location() = errno;
-    }
-}
-
-/// Once per process: on SIGINT, SIGTERM or SIGHUP, kill every registered group,
-/// then exit with status 128 + the signal. Signals ignored at start stay ignored.
-fn install_signal_handling() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let mut fds: [RawFd; 2] = [-1; 2];
-        // SAFETY: pipe2 fills the two descriptors; a full pipe must not block a handler.
+/// Kills every registered group when this program is stopped by a signal.
+fn kill_player_groups() {
+    let groups = lock(&GROUPS);
+    for &group in groups.iter() {
+        // SAFETY: killpg only sends a signal.
         unsafe {
-            if libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) != 0 {
-                return;
-            }
-            let flags = libc::fcntl(fds[1], libc::F_GETFL);
-            libc::fcntl(fds[1], libc::F_SETFL, flags | libc::O_NONBLOCK);
+            libc::killpg(group, libc::SIGKILL);
         }
-        SIGNAL_PIPE.store(fds[1], Ordering::Relaxed);
-        // SAFETY: the read end is ours alone.
-        let mut signals = unsafe { File::from_raw_fd(fds[0]) };
-        let watcher = thread::Builder::new()
-            .name("player-signals".into())
-            .spawn(move || {
-                let mut byte = [0u8];
-                loop {
-                    match signals.read(&mut byte) {
-                        Ok(1) => break,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        _ => return,
-                    }
-                }
-                // Holding the lock keeps new players from starting meanwhile.
-                let groups = lock(&GROUPS);
-                for &group in groups.iter() {
-                    // SAFETY: killpg only sends a signal.
-                    unsafe {
-                        libc::killpg(group, libc::SIGKILL);
-                    }
-                }
-                std::process::exit(128 + i32::from(byte[0]));
-            });
-        if watcher.is_err() {
-            return;
-        }
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: plain sigaction calls with zero-initialised structures.
-            unsafe {
-                let mut old: libc::sigaction = std::mem::zeroed();
-                if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
-                    || old.sa_sigaction == libc::SIG_IGN
-                {
-                    continue;
-                }
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
-                action.sa_flags = libc::SA_RESTART;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(signal, &action, std::ptr::null_mut());
-            }
-        }
-    });
+    }
+    // Kept locked until the exit, so that no new player starts meanwhile.
+    std::mem::forget(groups);
 }
 
 /// Writes all of `data` to a non-blocking pipe, waiting for room until `deadline`.
@@ -647,7 +580,7 @@ impl ExternalPlayer {
         stderr: Stdio,
         memory: Option<u64>,
     ) -> Result<ExternalPlayer, PlayerError> {
-        install_signal_handling();
+        tabula_tables::stop::on_stop(kill_player_groups);
         let mut launch = Command::new("sh");
         launch
             .arg("-c")
