@@ -241,7 +241,8 @@ fn try_lock(_: &File) -> io::Result<bool> {
 /// renames it to `FILE` (see the module docs). Its writer holds a lock on it,
 /// so another run neither takes it over nor removes it.
 ///
-/// Dropped unfinished, it is removed if nothing was written to it; otherwise
+/// Dropped unfinished, or left so when the run is stopped by a signal (see
+/// [`crate::stop`]), it is removed if nothing was written to it; otherwise
 /// it is kept, cut back to its last whole line: those lines are the only
 /// record of the run.
 #[derive(Debug)]
@@ -269,6 +270,7 @@ impl Partial {
         if metadata.len() > 0 {
             return Err(partial_left(&part));
         }
+        keep_on_stop(&part, &file)?;
         Ok(Partial {
             file,
             part,
@@ -288,6 +290,7 @@ impl Partial {
         check_target(path)?;
         fs::rename(&self.part, path)?;
         self.finished = true;
+        forget_on_stop(&self.part);
         if let Ok(dir) = File::open(parent_of(path)) {
             let _ = dir.sync_all();
         }
@@ -300,19 +303,56 @@ impl Drop for Partial {
         if self.finished {
             return;
         }
-        match self.file.metadata() {
-            Ok(m) if m.len() == 0 => {
-                let _ = fs::remove_file(&self.part);
-            }
-            Ok(m) => {
-                // A full disk can stop a write midway through a line.
-                let _ = cut_to_whole_lines(&self.file, m.len());
-                if let Ok(mut kept) = KEPT.lock() {
-                    kept.push(self.part.clone());
-                }
-            }
-            Err(_) => {}
+        forget_on_stop(&self.part);
+        leave_unfinished(&self.part, &self.file);
+    }
+}
+
+/// Removes an unfinished partial file with nothing in it; keeps one with
+/// lines, cut back to its last whole line, and notes it in [`KEPT`].
+fn leave_unfinished(part: &Path, file: &File) {
+    match file.metadata() {
+        Ok(m) if m.len() == 0 => {
+            let _ = fs::remove_file(part);
         }
+        Ok(m) => {
+            // A full disk, or a stop signal, can end a write midway through a line.
+            let _ = cut_to_whole_lines(file, m.len());
+            if let Ok(mut kept) = KEPT.lock() {
+                kept.push(part.to_path_buf());
+            }
+        }
+        Err(_) => {}
+    }
+}
+
+/// The partial files being written now, each with a handle of its own.
+static OPEN: Mutex<Vec<(PathBuf, File)>> = Mutex::new(Vec::new());
+
+/// Notes `part` as one to leave unfinished if the process is stopped by a
+/// signal, which would not let its [`Partial`] be dropped.
+fn keep_on_stop(part: &Path, file: &File) -> io::Result<()> {
+    let handle = file.try_clone()?;
+    OPEN.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((part.to_path_buf(), handle));
+    crate::stop::on_stop(leave_open_partials_unfinished);
+    Ok(())
+}
+
+/// Forgets `part`: its [`Partial`] is finished or dropped.
+fn forget_on_stop(part: &Path) {
+    OPEN.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|(open, _)| open != part);
+}
+
+/// On a stop signal: every partial file being written is left unfinished.
+/// A writer on another thread may still add to it before the process exits.
+fn leave_open_partials_unfinished(_signal: i32) {
+    let open = std::mem::take(&mut *OPEN.lock().unwrap_or_else(|e| e.into_inner()));
+    for (part, file) in open {
+        leave_unfinished(&part, &file);
     }
 }
 
@@ -320,16 +360,20 @@ impl Drop for Partial {
 static KEPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// The partial files this process has left unfinished with lines in them,
-/// for the last words of a run that stopped early.
+/// for the last words of a run that stopped early (by an error, or by a
+/// signal: see [`crate::stop`]).
 pub fn kept_partials() -> Vec<PathBuf> {
     KEPT.lock().map(|kept| kept.clone()).unwrap_or_default()
 }
 
 /// Cuts `file`, `len` bytes long, back to the end of its last newline.
+/// The offset, which a writer's handle may share, is left at the new end, so
+/// that a line written afterwards follows the last whole one.
 fn cut_to_whole_lines(file: &File, len: u64) -> io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     let mut reader = file;
     let mut end = len;
+    let mut whole = 0;
     let mut chunk = vec![0u8; 64 * 1024];
     while end > 0 {
         let start = end.saturating_sub(chunk.len() as u64);
@@ -337,16 +381,15 @@ fn cut_to_whole_lines(file: &File, len: u64) -> io::Result<()> {
         reader.seek(SeekFrom::Start(start))?;
         reader.read_exact(part)?;
         if let Some(at) = part.iter().rposition(|&b| b == b'\n') {
-            let whole = start + at as u64 + 1;
-            return if whole < len {
-                file.set_len(whole)
-            } else {
-                Ok(())
-            };
+            whole = start + at as u64 + 1;
+            break;
         }
         end = start;
     }
-    file.set_len(0)
+    if whole < len {
+        file.set_len(whole)?;
+    }
+    reader.seek(SeekFrom::Start(whole)).map(drop)
 }
 
 /// The directory a file of `path` goes in.
@@ -441,7 +484,7 @@ fn remove_own_temporaries_on_stop(dir: &Path) {
 }
 
 /// Removes this process's temporary files from every directory it made them in.
-fn remove_own_temporaries() {
+fn remove_own_temporaries(_signal: i32) {
     let prefix = own_prefix();
     let dirs = TEMPORARY_DIRS.lock().unwrap_or_else(|e| e.into_inner());
     for dir in dirs.iter() {
@@ -502,6 +545,22 @@ fn process_alive(_: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stop_leaves_an_open_partial_with_whole_lines_and_later_ones_follow_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("games.jsonl");
+        let partial = Partial::create(&log).unwrap();
+        let mut writer = partial.file().try_clone().unwrap();
+        write!(writer, "game 1\ngame 2 cut sh").unwrap();
+        leave_open_partials_unfinished(2);
+        let part = dir.path().join("games.jsonl.part");
+        assert_eq!(fs::read_to_string(&part).unwrap(), "game 1\n");
+        assert!(kept_partials().contains(&part));
+        // A line written before the exit comes right after, with no hole of zeros.
+        writeln!(writer, "game 3").unwrap();
+        assert_eq!(fs::read_to_string(&part).unwrap(), "game 1\ngame 3\n");
+    }
 
     #[test]
     fn temp_names_are_recognised() {

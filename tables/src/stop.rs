@@ -1,6 +1,8 @@
 //! What happens when the user stops a run with SIGINT, SIGTERM or SIGHUP:
-//! every cleanup registered with [`on_stop`] runs, in the order registered,
-//! and the process exits with status 128 + the signal.
+//! every cleanup registered with [`on_stop`] runs, the last registered first
+//! (as with `atexit`, so that what a program registers at its start, such as
+//! its last words, runs after the cleanups of what it opened later), and the
+//! process exits with status 128 + the signal.
 //!
 //! The signal handler only writes the signal's number to a pipe; a watcher
 //! thread reads it and runs the cleanups, so they may lock, allocate and
@@ -9,14 +11,14 @@
 
 use std::sync::Mutex;
 
-/// What to do before the process exits on a stop signal.
-pub type Cleanup = fn();
+/// What to do before the process exits on a stop signal, given the signal.
+pub type Cleanup = fn(signal: i32);
 
 /// The cleanups, in the order registered.
 static CLEANUPS: Mutex<Vec<Cleanup>> = Mutex::new(Vec::new());
 
-/// Runs `cleanup` if the process is stopped by a signal; installs the
-/// handling on first use. Registering the same function again does nothing.
+/// Runs `cleanup` if the process is stopped by a signal, before the cleanups
+/// registered earlier; installs the handling on first use. Registering the same function again does nothing.
 pub fn on_stop(cleanup: Cleanup) {
     let mut cleanups = CLEANUPS.lock().unwrap_or_else(|e| e.into_inner());
     if !cleanups.iter().any(|&c| std::ptr::fn_addr_eq(c, cleanup)) {
@@ -26,11 +28,11 @@ pub fn on_stop(cleanup: Cleanup) {
     imp::install();
 }
 
-/// Runs every cleanup, then exits with 128 + `signal`.
+/// Runs every cleanup, the last registered first, then exits with 128 + `signal`.
 fn stop(signal: i32) -> ! {
     let cleanups = CLEANUPS.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    for cleanup in cleanups {
-        cleanup();
+    for cleanup in cleanups.into_iter().rev() {
+        cleanup(signal);
     }
     std::process::exit(128 + signal)
 }
@@ -112,6 +114,16 @@ mod imp {
                 }
             }
         });
+    }
+}
+
+/// The name of a stop signal, for messages: `SIGINT`, `SIGTERM`, `SIGHUP`.
+pub fn signal_name(signal: i32) -> String {
+    match signal {
+        1 => "SIGHUP".to_string(),
+        2 => "SIGINT".to_string(),
+        15 => "SIGTERM".to_string(),
+        other => format!("signal {other}"),
     }
 }
 

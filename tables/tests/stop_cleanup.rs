@@ -4,7 +4,8 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 /// Set in the child: the file it starts to write.
 const CHILD_ENV: &str = "TABULA_TEST_STOPPED_WRITE";
@@ -17,6 +18,19 @@ fn temporaries(dir: &Path) -> Vec<String> {
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|name| name.starts_with(tabula_tables::atomic::TEMP_PREFIX))
         .collect()
+}
+
+/// The child's exit status, or `None` if it still runs after a minute (a
+/// hang, which then fails the test instead of stalling the run).
+fn exit_within_a_minute(child: &mut Child) -> Option<ExitStatus> {
+    let until = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < until {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    None
 }
 
 #[test]
@@ -72,9 +86,14 @@ fn a_stopped_write_leaves_no_temporary_file() {
             "child said: {said}"
         );
         assert_eq!(temporaries(dir.path()).len(), 1, "the write's temporary");
+        // Held open while the signal is handled: `wait` would close it, and
+        // the child's read would end without the signal.
+        let stdin = child.stdin.take();
         // SAFETY: kill only sends a signal to our own child.
         assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
-        let status = child.wait().unwrap();
+        let status = exit_within_a_minute(&mut child);
+        drop(stdin);
+        let status = status.unwrap_or_else(|| child.wait().unwrap());
         let rest: Vec<String> = lines.map_while(Result::ok).collect();
         assert_eq!(
             status.code(),

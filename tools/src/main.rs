@@ -175,6 +175,29 @@ fn first_error_line(text: &str) -> String {
     line
 }
 
+/// For a run that stopped early: where its records so far are, as the end
+/// of its error line, or nothing.
+fn where_the_records_are() -> String {
+    let kept: Vec<String> = tabula_tables::atomic::kept_partials()
+        .iter()
+        .map(|path| path.display().to_string())
+        .collect();
+    match kept.is_empty() {
+        true => String::new(),
+        false => format!("; the records written so far are in {}", kept.join(", ")),
+    }
+}
+
+/// The last words of a run stopped by a signal that leaves records behind
+/// (registered first, so it runs after the files are left unfinished).
+fn say_where_the_records_are(signal: i32) {
+    let kept = where_the_records_are();
+    if !kept.is_empty() {
+        let name = tabula_tables::stop::signal_name(signal);
+        let _ = std::io::stderr().write_all(format!("error: stopped by {name}{kept}\n").as_bytes());
+    }
+}
+
 fn main() -> ExitCode {
     // A write past the file size limit (`ulimit -f`) is then an error (EFBIG)
     // that names the file, not a signal that kills the run.
@@ -183,21 +206,14 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
+    tabula_tables::stop::on_stop(say_where_the_records_are);
     let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
     // What is still buffered must reach stdout too, or the run failed.
     let outcome = run(&games).and_then(|code| {
         out::data_stdout().flush()?;
         Ok(code)
     });
-    // A run that stopped early says where its records so far are.
-    let kept: Vec<String> = tabula_tables::atomic::kept_partials()
-        .iter()
-        .map(|path| path.display().to_string())
-        .collect();
-    let kept = match kept.is_empty() {
-        true => String::new(),
-        false => format!("; the records written so far are in {}", kept.join(", ")),
-    };
+    let kept = where_the_records_are();
     let line = match outcome {
         Ok(code) => return code,
         Err(error) if out::reader_went_away(&error) && kept.is_empty() => {

@@ -650,6 +650,52 @@ fn a_terminated_referee_kills_its_player_first() {
 }
 
 #[test]
+fn a_referee_stopped_by_a_signal_keeps_its_log_and_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("marker");
+    let file = dir.path().join("group");
+    let log = dir.path().join("games.jsonl");
+    let part = dir.path().join("games.jsonl.part");
+    // The first game's player quits at once; the second's waits to be killed.
+    let second = player_telling_its_group(&file, "sleep 300 & wait");
+    let marker = marker.display();
+    let player = format!("if [ -e '{marker}' ]; then {second}; else touch '{marker}'; exit 1; fi");
+    let referee = tabula()
+        .args(["referee", "ioiwari", "--all", "--timeout", "300"])
+        .args(["--player", &player, "--log", log.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let group = group_of_player(&file);
+    let logged = eventually(|| fs::read_to_string(&part).ok().filter(|t| t.ends_with('\n')));
+    let killed = Command::new("kill")
+        .args(["-INT", &referee.id().to_string()])
+        .status()
+        .unwrap();
+    let out = referee.wait_with_output().unwrap();
+    let gone = group.and_then(|g| eventually(|| live_members(g).is_empty().then_some(())));
+    if let Some(group) = group {
+        kill_group(group);
+    }
+    assert!(killed.success() && group.is_some() && logged.is_some());
+    assert_eq!(out.status.code(), Some(128 + 2), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: stopped by SIGINT; the records written so far are in {}\n",
+            part.display()
+        )
+    );
+    let kept = fs::read_to_string(&part).unwrap();
+    assert_eq!(kept.lines().count(), 1, "{kept}");
+    let game: serde_json::Value = serde_json::from_str(kept.trim_end()).unwrap();
+    assert!(game.is_object(), "{kept}");
+    assert!(!log.exists());
+    assert!(gone.is_some(), "the player outlived its referee");
+}
+
+#[test]
 fn numbers_out_of_range_are_refused_before_any_work() {
     for args in [
         &["verify", "ioiwari", "--games", "4000000000"][..],

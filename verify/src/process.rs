@@ -472,7 +472,7 @@ impl StderrTail {
 static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
 
 /// Kills every registered group when this program is stopped by a signal.
-fn kill_player_groups() {
+fn kill_player_groups(_signal: i32) {
     let groups = lock(&GROUPS);
     for &group in groups.iter() {
         // SAFETY: killpg only sends a signal.
