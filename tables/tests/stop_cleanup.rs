@@ -20,6 +20,27 @@ fn temporaries(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Gives a command's process the default action for SIGINT and SIGTERM: a
+/// test run in the background (`cargo test &`) starts with SIGINT ignored,
+/// and a stop handler rightly leaves an ignored signal ignored.
+trait SignalsByDefault {
+    fn signals_by_default(&mut self) -> &mut Self;
+}
+
+impl SignalsByDefault for Command {
+    fn signals_by_default(&mut self) -> &mut Self {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec, only signal(2), which is async-signal-safe.
+        unsafe {
+            self.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            })
+        }
+    }
+}
+
 /// The child's exit status, or `None` if it still runs after a minute (a
 /// hang, which then fails the test instead of stalling the run).
 fn exit_within_a_minute(child: &mut Child) -> Option<ExitStatus> {
@@ -66,6 +87,7 @@ fn a_stopped_write_leaves_no_temporary_file() {
                 "--test-threads=1",
             ])
             .env(CHILD_ENV, &target)
+            .signals_by_default()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 mod common;
 use common::{
     eventually, group_of_player, kill_group, player_telling_its_group, run, run_with_input, stderr,
-    stdout, tabula,
+    stdout, tabula, tabula_to_stop,
 };
 
 use tabula_solver::ioiwari::{Board, starting_boards};
@@ -660,7 +660,7 @@ fn a_referee_stopped_by_a_signal_keeps_its_log_and_says_where() {
     let second = player_telling_its_group(&file, "sleep 300 & wait");
     let marker = marker.display();
     let player = format!("if [ -e '{marker}' ]; then {second}; else touch '{marker}'; exit 1; fi");
-    let referee = tabula()
+    let referee = tabula_to_stop()
         .args(["referee", "ioiwari", "--all", "--timeout", "300"])
         .args(["--player", &player, "--log", log.to_str().unwrap()])
         .stdout(Stdio::null())

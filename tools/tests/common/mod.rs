@@ -14,6 +14,22 @@ pub fn tabula() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tabula"))
 }
 
+/// [`tabula`] with the default action for SIGINT and SIGTERM, for a test
+/// that stops it: tests run in the background (`cargo test &`) start with
+/// SIGINT ignored, and tabula rightly leaves an ignored signal ignored.
+pub fn tabula_to_stop() -> Command {
+    let mut command = tabula();
+    // SAFETY: between fork and exec, only signal(2), which is async-signal-safe.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            Ok(())
+        });
+    }
+    command
+}
+
 /// Runs `tabula ARGS` with no input and collects its output.
 pub fn run(args: &[&str]) -> Output {
     tabula().args(args).output().expect("tabula runs")
