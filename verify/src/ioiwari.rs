@@ -13,7 +13,9 @@ use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog};
 use crate::stats::{Mean, Wdl};
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
+use crate::tournament::{
+    Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
+};
 use crate::wire::{Incoming, Wire, short};
 
 /// The built-in players.
@@ -391,13 +393,23 @@ fn against_optimal(
     let each = |job: &Job, record: GameRecord<Match>| {
         let board = boards[job.case];
         let at = At::of_job(seed, &schedule, job, board.to_string());
-        log.record(&record, &board, &at);
-        record.end.difference()
+        Played {
+            line: log.line(&record, &board, &at),
+            kept: record.end.difference(),
+        }
     };
-    play_schedule(&schedule, &lineup, &make, &setup, seed, progress, &each)
-        .into_iter()
-        .map(|(_, difference)| difference)
-        .collect()
+    play_schedule(
+        &schedule,
+        &Lineup::new(&lineup, &make),
+        &setup,
+        seed,
+        progress,
+        log,
+        &each,
+    )
+    .into_iter()
+    .map(|(_, difference)| difference)
+    .collect()
 }
 
 /// Plays every column of the results table for each board, in parallel.

@@ -14,8 +14,11 @@ use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_spec};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::GameRecord;
+use crate::record::GameLog;
 use crate::stats::Wdl;
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
+use crate::tournament::{
+    Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
+};
 
 /// Plays a variant table's optimal move, the lowest optimal pit on ties.
 #[derive(Clone)]
@@ -179,11 +182,23 @@ fn against_optimal(
         }
     };
     let setup = |job: &Job| (rings[job.case], RingMatch::new(rings[job.case]));
-    let each = |_: &Job, record: GameRecord<RingMatch>| record.end.difference();
-    play_schedule(&schedule, &lineup, &make, &setup, seed, &|_| {}, &each)
-        .into_iter()
-        .map(|(_, difference)| difference)
-        .collect()
+    let each = |_: &Job, record: GameRecord<RingMatch>| Played {
+        kept: record.end.difference(),
+        line: None,
+    };
+    let off = GameLog::off();
+    play_schedule(
+        &schedule,
+        &Lineup::new(&lineup, &make),
+        &setup,
+        seed,
+        &|_| {},
+        &off,
+        &each,
+    )
+    .into_iter()
+    .map(|(_, difference)| difference)
+    .collect()
 }
 
 /// A built table and how long it took.

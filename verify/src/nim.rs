@@ -9,7 +9,9 @@ use crate::arena::GameRecord;
 use crate::protocol::Request;
 use crate::record::{At, GameLog};
 use crate::scoreboard::{Scoreboard, SeatResult};
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, numbered, play_schedule};
+use crate::tournament::{
+    Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
+};
 use crate::wire::{Incoming, Wire};
 
 /// The built-in players.
@@ -115,10 +117,20 @@ pub fn verify(
             let case_name = |job: &Job| format!("heap {}", heaps[job.case]);
             let each = |job: &Job, record: GameRecord<Nim>| {
                 let at = At::of_job(seed, &schedule, job, case_name(job));
-                log.record(&record, &heaps[job.case], &at);
-                SeatResult::of(&record, job.seat_of(0, record.end.seats()))
+                Played {
+                    line: log.line(&record, &heaps[job.case], &at),
+                    kept: SeatResult::of(&record, job.seat_of(0, record.end.seats())),
+                }
             };
-            let results = play_schedule(&schedule, &lineup, &make, &setup, seed, progress, &each);
+            let results = play_schedule(
+                &schedule,
+                &Lineup::new(&lineup, &make),
+                &setup,
+                seed,
+                progress,
+                log,
+                &each,
+            );
             for (job, result) in results {
                 board.add(&format!("{a} vs {b}"), &case_name(&job), result);
             }

@@ -440,18 +440,40 @@ impl GameLog {
     /// Writes one line. A full disk must not stop the games: the first
     /// failure is kept, later lines are dropped, and [`GameLog::flush`] returns it.
     pub fn write(&self, line: &GameLine) {
-        if let Some(sink) = &self.0
-            && let Ok(mut sink) = sink.lock()
+        if self.is_on()
             && let Ok(text) = serde_json::to_string(line)
         {
-            sink.line(&text);
+            self.write_text(&text);
+        }
+    }
+
+    /// Writes `text`, one line made by [`GameLog::line`], as [`GameLog::write`] does.
+    pub fn write_text(&self, text: &str) {
+        if let Some(sink) = &self.0
+            && let Ok(mut sink) = sink.lock()
+        {
+            sink.line(text);
         }
     }
 
     /// Writes the line of `record`, a game of the case with `params`, at `at`.
     pub fn record<G: Notation>(&self, record: &GameRecord<G>, params: &G::Params, at: &At) {
-        if self.is_on() {
-            self.write(&GameLine::new(record, params, at));
+        if let Some(text) = self.line(record, params, at) {
+            self.write_text(&text);
+        }
+    }
+
+    /// The line [`GameLog::record`] would write, to be written later with
+    /// [`GameLog::write_text`]; `None` when the log is off.
+    pub fn line<G: Notation>(
+        &self,
+        record: &GameRecord<G>,
+        params: &G::Params,
+        at: &At,
+    ) -> Option<String> {
+        match self.is_on() {
+            true => serde_json::to_string(&GameLine::new(record, params, at)).ok(),
+            false => None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Seeded, parallel, reproducible runs of many games: named random streams,
 //! schedules of cases × games × seatings, and the parallel runner.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -13,6 +14,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::agent::Agent;
 use crate::arena::{GameRecord, play_game};
+use crate::record::GameLog;
 use crate::seat::{Clock, Local, Player};
 
 /// How a run reports progress: called with the number of games finished so far.
@@ -168,31 +170,54 @@ impl Schedule {
 /// Builds the agent named `name` with its random stream; the name is known to be valid.
 pub type MakeAgent<'a, G> = &'a (dyn Fn(&str, ChaCha8Rng) -> Box<dyn Agent<G>> + Sync);
 
-/// Called with each game of a schedule in job order, as soon as it and every
-/// game before it have ended: writes the game's log line if there is a log and
-/// keeps what the report needs of the record, so that a long run does not
-/// hold every game's moves.
-pub type EachGame<'a, G, T> = &'a (dyn Fn(&Job, GameRecord<G>) -> T + Sync);
+/// The players of a schedule: the agent named `names[i]` plays at lineup
+/// position `i`, built by `make`.
+pub struct Lineup<'a, G> {
+    names: &'a [String],
+    make: MakeAgent<'a, G>,
+}
 
-/// Plays every job of `schedule` in parallel with built-in agents, hands each
-/// record to `each` in job order as soon as the games before it are in, and
-/// returns what `each` kept, in job order.
+impl<'a, G> Lineup<'a, G> {
+    /// The agents `names`, each built by `make`.
+    pub fn new(names: &'a [String], make: MakeAgent<'a, G>) -> Lineup<'a, G> {
+        Lineup { names, make }
+    }
+}
+
+/// What a game of a schedule leaves once it is played: what the report keeps
+/// of its record, and its log line when the run keeps a log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Played<T> {
+    /// What the report needs of the game.
+    pub kept: T,
+    /// The game's log line ([`GameLog::line`]), `None` without a log.
+    pub line: Option<String>,
+}
+
+/// Called with each game of a schedule on the thread that played it, right
+/// after it ends, in any order: reduces the record to what the run keeps,
+/// so that a long run never holds many games' moves, whichever games end first.
+pub type EachGame<'a, G, T> = &'a (dyn Fn(&Job, GameRecord<G>) -> Played<T> + Sync);
+
+/// Plays every job of `schedule` in parallel with built-in agents, reduces
+/// each record with `each` as soon as its game ends, writes the log lines to
+/// `log` in job order as soon as the games before them are in, and returns
+/// what `each` kept, in job order.
 ///
-/// `lineup[i]` names the agent at lineup position `i`; a job seats the lineup
-/// by its rotation. `setup(job)` gives the case's parameters and the game's
-/// start. Chance draws from stream (seed, chance, key, game, 0), `key` the
-/// case's key, the same for every rotation, so every seating meets the same
-/// deals; the agent in seat `s` draws from (seed, agent, key, game ×
-/// rotations + rotation, s). With
-/// [`Lifetime::Case`] the games of one case and rotation are played in order
-/// by the same agents, and the cases and rotations in parallel.
+/// A job seats the lineup by its rotation. `setup(job)` gives the case's
+/// parameters and the game's start. Chance draws from stream (seed, chance,
+/// key, game, 0), `key` the case's key, the same for every rotation, so every
+/// seating meets the same deals; the agent in seat `s` draws from (seed,
+/// agent, key, game × rotations + rotation, s). With [`Lifetime::Case`] the
+/// games of one case and rotation are played in order by the same agents,
+/// and the cases and rotations in parallel.
 pub fn play_schedule<G: Game, T: Send>(
     schedule: &Schedule,
-    lineup: &[String],
-    make_agent: MakeAgent<'_, G>,
+    lineup: &Lineup<'_, G>,
     setup: &(dyn Fn(&Job) -> (G::Params, G) + Sync),
     seed: u64,
     progress: Progress<'_>,
+    log: &GameLog,
     each: EachGame<'_, G, T>,
 ) -> Vec<(Job, T)> {
     let jobs = schedule.jobs();
@@ -214,7 +239,7 @@ pub fn play_schedule<G: Game, T: Send>(
                 .seating(seats)
                 .iter()
                 .enumerate()
-                .map(|(seat, &p)| Local(make_agent(&lineup[p], agent_rng(job, seat))))
+                .map(|(seat, &p)| Local((lineup.make)(&lineup.names[p], agent_rng(job, seat))))
                 .collect();
         } else {
             for (seat, agent) in agents.iter_mut().enumerate() {
@@ -233,9 +258,15 @@ pub fn play_schedule<G: Game, T: Send>(
             }
         }
         let mut chance = stream(seed, Purpose::Chance, job.key, job.game as u64, 0);
-        play_game(start, &mut players, &identity, &mut clocks, &mut chance)
+        let record = play_game(start, &mut players, &identity, &mut clocks, &mut chance);
+        each(job, record)
     };
-    let in_order = |j: usize, record: GameRecord<G>| (jobs[j], each(&jobs[j], record));
+    let in_order = |j: usize, played: Played<T>| {
+        if let Some(line) = played.line {
+            log.write_text(&line);
+        }
+        (jobs[j], played.kept)
+    };
     match schedule.lifetime {
         Lifetime::Game => run_in_order(
             jobs.len(),
@@ -256,9 +287,9 @@ pub fn play_schedule<G: Game, T: Send>(
                 for j in (0..jobs.len())
                     .filter(|&j| jobs[j].case == case && jobs[j].rotation == rotation)
                 {
-                    let record = play(&jobs[j], &mut agents);
+                    let played = play(&jobs[j], &mut agents);
                     progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-                    hand_on(j, record);
+                    hand_on(j, played);
                 }
             });
             ready.into_results(jobs.len())
@@ -317,11 +348,19 @@ const HELD_AT_MOST: usize = 64;
 /// with the result's own index, to the function it is given, which puts it in
 /// `ready`.
 ///
-/// Results then come in nearly in index order, so few wait in [`Ready`] for
-/// an earlier one; splitting the range as `into_par_iter` does would start a
-/// second thread in the middle and keep half the run waiting. A thread that
-/// finds `ready` busy keeps its results until it is free, so that short games
-/// do not queue for the lock one by one (up to [`HELD_AT_MOST`]).
+/// Results then come in nearly in index order, so when every index takes
+/// about as long, few wait in [`Ready`] for an earlier one; splitting the
+/// range as `into_par_iter` does would start a second thread in the middle
+/// and keep half the run waiting. A thread that finds `ready` busy keeps its
+/// results until it is free, so that short games do not queue for the lock
+/// one by one (up to [`HELD_AT_MOST`], and never the one `ready` waits for,
+/// unless it came while the lock's holder was about to ask for it).
+///
+/// A panic in `work` or in handing on ends every thread's loop at its next
+/// index, so that a lost run stops at once. A thread that waits inside `work`
+/// for parallel work of its own (rayon lets it take other tasks meanwhile)
+/// never starts a second loop of the same call, which would keep its
+/// unfinished result, and every later one, waiting until the end.
 fn in_index_order<T: Send, U: Send>(
     count: usize,
     ready: &Ready<'_, T, U>,
@@ -330,13 +369,17 @@ fn in_index_order<T: Send, U: Send>(
     let next = AtomicUsize::new(0);
     let threads = rayon::current_num_threads().min(count);
     (0..threads).into_par_iter().for_each(|_| {
+        let Some(_looping) = Looping::enter(&next, count) else {
+            return;
+        };
         let mut held = Vec::new();
         let mut hand_on = |index: usize, result: T| {
             held.push((index, result));
-            if held.len() < HELD_AT_MOST {
-                ready.try_put(&mut held);
-            } else {
+            let wanted = ready.wanted();
+            if held.len() >= HELD_AT_MOST || held.iter().any(|(i, _)| *i == wanted) {
                 ready.put(&mut held);
+            } else {
+                ready.try_put(&mut held);
             }
         };
         loop {
@@ -346,8 +389,49 @@ fn in_index_order<T: Send, U: Send>(
             }
             work(index, &mut hand_on);
         }
-        ready.put(&mut held);
+        if !held.is_empty() {
+            ready.put(&mut held);
+        }
     });
+}
+
+thread_local! {
+    /// The loops of [`in_index_order`] running on this thread, by the address
+    /// of their index counter, innermost last.
+    static LOOPS: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A thread's loop of one [`in_index_order`] call, from start to end.
+struct Looping<'a> {
+    next: &'a AtomicUsize,
+    count: usize,
+}
+
+impl<'a> Looping<'a> {
+    /// The loop of the call counting with `next`, or `None` if this thread
+    /// already runs one further up its stack.
+    fn enter(next: &'a AtomicUsize, count: usize) -> Option<Looping<'a>> {
+        let id = std::ptr::from_ref(next) as usize;
+        LOOPS.with_borrow_mut(|loops| {
+            if loops.contains(&id) {
+                return None;
+            }
+            loops.push(id);
+            Some(Looping { next, count })
+        })
+    }
+}
+
+impl Drop for Looping<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            // The other threads take no more indices.
+            self.next.store(self.count, Ordering::Relaxed);
+        }
+        LOOPS.with_borrow_mut(|loops| {
+            loops.pop();
+        });
+    }
 }
 
 /// The next index to hand on, the results waiting for it, and what was kept.
@@ -359,6 +443,8 @@ type State<T, U> = (usize, BTreeMap<usize, T>, Vec<U>);
 struct Ready<'a, T, U> {
     /// The next index to hand on, the results waiting for it, and what was kept.
     state: Mutex<State<T, U>>,
+    /// The next index to hand on, as of the last hand-on, read without the lock.
+    wanted: AtomicUsize,
     in_order: &'a (dyn Fn(usize, T) -> U + Sync),
 }
 
@@ -366,8 +452,14 @@ impl<'a, T, U> Ready<'a, T, U> {
     fn new(in_order: &'a (dyn Fn(usize, T) -> U + Sync)) -> Ready<'a, T, U> {
         Ready {
             state: Mutex::new((0, BTreeMap::new(), Vec::new())),
+            wanted: AtomicUsize::new(0),
             in_order,
         }
+    }
+
+    /// The index the next hand-on waits for.
+    fn wanted(&self) -> usize {
+        self.wanted.load(Ordering::Acquire)
     }
 
     /// Takes every result of `held` and hands on those now in order.
@@ -392,6 +484,7 @@ impl<'a, T, U> Ready<'a, T, U> {
             kept.push((self.in_order)(*next, ready));
             *next += 1;
         }
+        self.wanted.store(*next, Ordering::Release);
     }
 
     fn into_results(self, count: usize) -> Vec<U> {
@@ -454,8 +547,25 @@ mod tests {
         assert_eq!(ready.into_results(4), ['A', 'B', 'C', 'D']);
     }
 
+    /// Text written from several threads, read back by the test.
+    #[derive(Clone, Default)]
+    struct SharedText(std::sync::Arc<Mutex<String>>);
+
+    impl std::io::Write for SharedText {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .unwrap()
+                .push_str(std::str::from_utf8(buf).unwrap());
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
     #[test]
-    fn a_schedule_hands_on_its_games_in_job_order_whatever_the_lifetime() {
+    fn a_schedule_writes_its_log_in_job_order_whatever_the_lifetime() {
         use tabula_solver::nim::Nim;
         let heaps = [5u32, 8, 9];
         let lineup = ["random".to_string(), "optimal".to_string()];
@@ -469,14 +579,30 @@ mod tests {
                 seatings: Seatings::Rotated,
                 lifetime,
             };
-            let seen = Mutex::new(Vec::new());
-            let each = |job: &Job, record: GameRecord<Nim>| {
-                seen.lock().unwrap().push((*job, record.scores.to_vec()));
-                record.scores.to_vec()
+            let text = SharedText::default();
+            let log = GameLog::to_writer(Box::new(text.clone()));
+            let each = |job: &Job, record: GameRecord<Nim>| Played {
+                kept: record.scores.to_vec(),
+                line: Some(format!("{job:?} {:?}", record.scores)),
             };
-            let records = play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &each);
-            let played: Vec<_> = records.iter().map(|(j, s)| (*j, s.clone())).collect();
-            assert_eq!(seen.into_inner().unwrap(), played, "{lifetime:?}");
+            let records = play_schedule(
+                &schedule,
+                &Lineup::new(&lineup, &make),
+                &setup,
+                7,
+                &|_| {},
+                &log,
+                &each,
+            );
+            let in_order: Vec<String> = records
+                .iter()
+                .map(|(job, scores)| format!("{job:?} {scores:?}\n"))
+                .collect();
+            assert_eq!(
+                text.0.lock().unwrap().as_str(),
+                in_order.concat(),
+                "{lifetime:?}"
+            );
             let jobs: Vec<Job> = records.iter().map(|(job, _)| *job).collect();
             assert_eq!(jobs, schedule.jobs(), "{lifetime:?}");
         }
@@ -536,13 +662,27 @@ mod tests {
                 seatings: Seatings::Rotated,
                 lifetime: Lifetime::Case,
             };
-            let moves = |_: &Job, r: GameRecord<Nim>| -> Vec<String> {
-                r.plies.iter().map(|p| format!("{:?}", p.mv)).collect()
+            let moves = |_: &Job, r: GameRecord<Nim>| Played {
+                kept: r
+                    .plies
+                    .iter()
+                    .map(|p| format!("{:?}", p.mv))
+                    .collect::<Vec<_>>(),
+                line: None,
             };
-            play_schedule(&schedule, &lineup, &make, &setup, 7, &|_| {}, &moves)
-                .into_iter()
-                .map(|(job, moves)| (job.key, moves))
-                .collect()
+            let off = GameLog::off();
+            play_schedule(
+                &schedule,
+                &Lineup::new(&lineup, &make),
+                &setup,
+                7,
+                &|_| {},
+                &off,
+                &moves,
+            )
+            .into_iter()
+            .map(|(job, moves)| (job.key, moves))
+            .collect()
         };
         let beside = moves(vec![3, 9]);
         let alone = moves(vec![9]);
@@ -583,5 +723,81 @@ mod tests {
         };
         assert_eq!(fixed.jobs().len(), 6);
         assert!(fixed.jobs().iter().all(|j| j.seating(3) == vec![0, 1, 2]));
+    }
+    #[test]
+    fn every_index_is_handed_on_once_in_order_whatever_the_threads_and_counts() {
+        for threads in [1, 2, 8, 33] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                for count in [0usize, 1, 2, 3, 7, 65, 130, 1000] {
+                    let seen = Mutex::new(Vec::new());
+                    let r = run_in_order(count, &|_| {}, |i| i * 3, &|i, r| {
+                        seen.lock().unwrap().push(i);
+                        r + 1
+                    });
+                    assert_eq!(r, (0..count).map(|i| i * 3 + 1).collect::<Vec<_>>());
+                    assert_eq!(seen.into_inner().unwrap(), (0..count).collect::<Vec<_>>());
+                }
+                use tabula_solver::nim::Nim;
+                let lineup = ["random".to_string(), "optimal".to_string()];
+                let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
+                let setup = |_: &Job| (7, Nim::new(7));
+                for (cases, games, seatings) in [
+                    (0, 5, Seatings::Rotated),
+                    (3, 0, Seatings::Rotated),
+                    (1, 1, Seatings::Fixed),
+                    (5, 3, Seatings::Rotated),
+                ] {
+                    for lifetime in [Lifetime::Game, Lifetime::Case] {
+                        let schedule = Schedule {
+                            case_keys: numbered(cases),
+                            games,
+                            seats: 2,
+                            seatings,
+                            lifetime,
+                        };
+                        let each = |_: &Job, r: GameRecord<Nim>| Played {
+                            kept: r.scores.to_vec(),
+                            line: None,
+                        };
+                        let out = play_schedule(
+                            &schedule,
+                            &Lineup::new(&lineup, &make),
+                            &setup,
+                            1,
+                            &|_| {},
+                            &GameLog::off(),
+                            &each,
+                        );
+                        let jobs: Vec<Job> = out.iter().map(|(j, _)| *j).collect();
+                        assert_eq!(jobs, schedule.jobs());
+                    }
+                }
+            });
+        }
+    }
+
+    #[test]
+    fn a_thread_runs_one_loop_of_a_call_and_a_panic_in_it_ends_the_others() {
+        let next = AtomicUsize::new(0);
+        let outer = Looping::enter(&next, 10).unwrap();
+        // A task of the same call, taken while this thread waits inside a game.
+        assert!(Looping::enter(&next, 10).is_none());
+        // Another call, made from inside a game, runs.
+        let other = AtomicUsize::new(0);
+        assert!(Looping::enter(&other, 5).is_some());
+        drop(outer);
+        assert!(Looping::enter(&next, 10).is_some());
+        let failed = std::panic::catch_unwind(|| {
+            let _looping = Looping::enter(&next, 10).unwrap();
+            panic!("a game fails");
+        });
+        assert!(failed.is_err());
+        assert_eq!(next.load(Ordering::Relaxed), 10, "no index left to take");
+        assert_eq!(other.load(Ordering::Relaxed), 0);
+        assert!(LOOPS.with_borrow(|loops| loops.is_empty()));
     }
 }

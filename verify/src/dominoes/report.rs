@@ -16,7 +16,9 @@ use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::scoreboard::{Scoreboard, SeatResult, Tally, wins_and_half_draws};
 use crate::stats::{Mean, paired_differences};
-use crate::tournament::{Job, Lifetime, Progress, Schedule, Seatings, play_schedule};
+use crate::tournament::{
+    Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, play_schedule,
+};
 
 /// A case's key in the schedule's streams: its place among the contest's
 /// cases (`Rules::all`), which a run of every case has always used.
@@ -177,17 +179,19 @@ fn run_with(
             let each = |job: &Job, record: GameRecord<Match>| {
                 let rules = settings.cases[job.case];
                 let at = At::of_job(settings.seed, &schedule, job, case_name(rules));
-                log.record(&record, &rules, &at);
                 let seat = job.seat_of(0, 2);
-                (SeatResult::of(&record, seat), record.end.opener() == seat)
+                Played {
+                    line: log.line(&record, &rules, &at),
+                    kept: (SeatResult::of(&record, seat), record.end.opener() == seat),
+                }
             };
             let results = play_schedule(
                 &schedule,
-                &lineup,
-                &make,
+                &Lineup::new(&lineup, &make),
                 &setup,
                 settings.seed,
                 &|done| progress(offset + done),
+                log,
                 &each,
             );
             done_before += per_pairing;

@@ -13,7 +13,8 @@ use crate::report::Table;
 use crate::scoreboard::{Scoreboard, SeatResult};
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
-    Job, Lifetime, Progress, Purpose, Schedule, Seatings, numbered, play_schedule, stream,
+    Job, Lifetime, Lineup, Played, Progress, Purpose, Schedule, Seatings, numbered, play_schedule,
+    stream,
 };
 
 /// A seeded random opening: `plies` random placements from the standard start,
@@ -117,16 +118,18 @@ pub fn run_tournament(
             let pair_progress = |done: usize| progress(done_before + done);
             let each = |job: &Job, record: GameRecord<Position>| {
                 let at = At::of_job(config.seed, &schedule, job, CASE);
-                log.record(&record, &record.start, &at);
-                SeatResult::of(&record, job.seat_of(0, 2))
+                Played {
+                    line: log.line(&record, &record.start, &at),
+                    kept: SeatResult::of(&record, job.seat_of(0, 2)),
+                }
             };
             let records = play_schedule(
                 &schedule,
-                &lineup,
-                &make,
+                &Lineup::new(&lineup, &make),
                 &setup,
                 config.seed,
                 &pair_progress,
+                log,
                 &each,
             );
             for (_, result) in records {
