@@ -175,6 +175,26 @@ fn first_error_line(text: &str) -> String {
     line
 }
 
+/// The most characters of an error message, after which its middle is cut.
+const ERROR_CHARS_AT_MOST: usize = 1000;
+
+/// An error message as one printable line of bounded length: the arguments,
+/// file names and file contents it quotes may hold newlines, terminal escapes
+/// or megabytes. Its middle is cut, since the start says which input it is
+/// and the end what is wrong with it.
+fn one_line(message: &str) -> String {
+    let line = tabula_verify::protocol::escape_controls(message);
+    let chars = line.chars().count();
+    if chars <= ERROR_CHARS_AT_MOST {
+        return line;
+    }
+    let (head, tail) = (ERROR_CHARS_AT_MOST * 2 / 3, ERROR_CHARS_AT_MOST / 3);
+    let cut = chars - head - tail;
+    let start: String = line.chars().take(head).collect();
+    let end: String = line.chars().skip(head + cut).collect();
+    format!("{start}…({cut} characters)…{end}")
+}
+
 /// For a run that stopped early: where its records so far are, as the end
 /// of its error line, or nothing.
 fn where_the_records_are() -> String {
@@ -194,7 +214,8 @@ fn say_where_the_records_are(signal: i32) {
     let kept = where_the_records_are();
     if !kept.is_empty() {
         let name = tabula_tables::stop::signal_name(signal);
-        let _ = std::io::stderr().write_all(format!("error: stopped by {name}{kept}\n").as_bytes());
+        let line = format!("error: {}\n", one_line(&format!("stopped by {name}{kept}")));
+        let _ = std::io::stderr().write_all(line.as_bytes());
     }
 }
 
@@ -220,10 +241,11 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) if out::reader_went_away(&error) => {
-            format!("error: stdout was closed before the run ended{kept}\n")
+            let message = format!("stdout was closed before the run ended{kept}");
+            format!("error: {}\n", one_line(&message))
         }
         // One line: the whole context chain, joined by colons.
-        Err(error) => format!("error: {error:#}{kept}\n"),
+        Err(error) => format!("error: {}\n", one_line(&format!("{error:#}{kept}"))),
     };
     // Written in one call: `eprintln!` writes a line in pieces, and MPI ranks
     // sharing a stderr then interleave them.

@@ -82,6 +82,30 @@ fn clap_errors_are_one_line() {
 }
 
 #[test]
+fn quoted_arguments_and_paths_stay_on_one_short_printable_line() {
+    // A newline and a terminal escape in a board and in a file name.
+    let out = run(&["query", "kalah", "a\nb\u{1b}[2J"]);
+    assert_one_line_error(&out, "'a\\nb\\u{1b}[2J'");
+    let out = run(&["check", "no\nsuch\u{1b}[2J.tab"]);
+    assert_one_line_error(&out, "no\\nsuch\\u{1b}[2J.tab");
+    // A board of 100 000 characters: the start and the end are kept.
+    let board = "x".repeat(100_000);
+    let out = run(&["query", "ioiwari", &board]);
+    assert_one_line_error(&out, "…(");
+    let err = stderr(&out);
+    assert!(
+        err.chars().count() < 1100,
+        "{} characters",
+        err.chars().count()
+    );
+    assert!(err.starts_with("error: bad board 'xxx"), "{err}");
+    assert!(
+        err.ends_with("xxx': a board has 7 pits, found 1\n"),
+        "{err}"
+    );
+}
+
+#[test]
 fn completion_scripts_leave_out_the_hidden_game() {
     for shell in ["bash", "zsh", "fish"] {
         let out = run(&["completions", shell]);
