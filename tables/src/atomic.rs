@@ -86,9 +86,10 @@ fn create_temporary(dir: &Path) -> io::Result<NamedTempFile> {
         builder.permissions(fs::Permissions::from_mode(0o666));
     }
     builder.tempfile_in(dir).map_err(|e| {
+        let missing = !is_dir(dir);
         let dir = dir.display();
         let text = match e.kind() {
-            io::ErrorKind::NotFound => format!("directory {dir} does not exist"),
+            io::ErrorKind::NotFound if missing => format!("directory {dir} does not exist"),
             kind => format!("cannot create a file in {dir}: {kind}"),
         };
         io::Error::new(e.kind(), text)
@@ -207,7 +208,7 @@ fn open_partial(part: &Path, create: bool) -> io::Result<File> {
         options.custom_flags(libc::O_NOFOLLOW);
     }
     options.open(part).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => io::Error::new(
+        io::ErrorKind::NotFound if !is_dir(parent_of(part)) => io::Error::new(
             e.kind(),
             format!("directory {} does not exist", parent_of(part).display()),
         ),
@@ -390,6 +391,12 @@ fn cut_to_whole_lines(file: &File, len: u64) -> io::Result<()> {
         file.set_len(whole)?;
     }
     reader.seek(SeekFrom::Start(whole)).map(drop)
+}
+
+/// Whether `dir` is a directory (as a missing one is not; /proc is, though
+/// no file can be made in it).
+fn is_dir(dir: &Path) -> bool {
+    fs::metadata(dir).is_ok_and(|m| m.is_dir())
 }
 
 /// The directory a file of `path` goes in.
@@ -590,6 +597,12 @@ mod tests {
             error.to_string(),
             format!("directory {} does not exist", missing.display())
         );
+        // A directory where no file can be made is not said to be missing.
+        if is_dir(Path::new("/proc/self")) {
+            let error = check_writable(Path::new("/proc/x.tab")).unwrap_err();
+            assert!(!error.to_string().contains("does not exist"), "{error}");
+            assert!(error.to_string().contains("/proc"), "{error}");
+        }
         let file = dir.path().join("file");
         fs::write(&file, "").unwrap();
         let error = check_writable(&file.join("x.tab")).unwrap_err();

@@ -292,11 +292,8 @@ pub fn play(args: PlayArgs) -> Outcome {
     .pop()
     .expect("one game");
     match record.fault {
-        // Only a closed or failed input ends the game early.
-        Some(fault) => bail!(
-            "stdin: the input ended before the game did ({})",
-            fault.reason
-        ),
+        // A closed or failed input, or a line that is not text or too long.
+        Some(fault) => bail!("stdin: the game stopped before its end ({})", fault.reason),
         None => Ok(ExitCode::SUCCESS),
     }
 }

@@ -224,9 +224,15 @@ fn read_view(
     };
     // Every tile held was dealt (H at most) or drawn from the stock.
     let limit = u32::from(rules.hand) + dealt_stock - stock;
-    if view.hand.len() as u32 > limit || opponent > limit {
+    if view.hand.len() as u32 > limit {
         return Err(format!(
-            "stock {stock}: a hand holds more than the {limit} tiles dealt and drawn"
+            "stock {stock}: the hand holds more than the {limit} tiles dealt and drawn"
+        ));
+    }
+    if opponent > limit {
+        return Err(format!(
+            "stock {stock}: the opponent would hold {opponent} tiles (all not in the hand, \
+             the line or the stock), more than the {limit} dealt and drawn"
         ));
     }
     view.stock = stock;
@@ -521,8 +527,10 @@ mod tests {
             // 5 in the hand with nothing drawn yet: more than the 4 dealt.
             (
                 "play 5 0-0 0-1 0-2 0-3 1-1 1 4-4 7",
-                "more than the 4 tiles dealt and drawn",
+                "the hand holds more than the 4 tiles dealt and drawn",
             ),
+            // 1 in the hand, 1 on the line, an empty stock: 13 for the opponent.
+            ("play 1 1-1 1 4-4 0", "the opponent would hold 13 tiles"),
         ] {
             match player.decode_request(request) {
                 Ok(_) => assert_eq!(reason, "ok", "{request:?} was accepted"),
