@@ -404,7 +404,7 @@ fn against_optimal(
         &setup,
         seed,
         progress,
-        log,
+        &|line: &str| log.write_text(line),
         &each,
     )
     .into_iter()

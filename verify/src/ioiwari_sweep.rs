@@ -14,7 +14,6 @@ use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_spec};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::GameRecord;
-use crate::record::GameLog;
 use crate::stats::Wdl;
 use crate::tournament::{
     Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
@@ -186,14 +185,13 @@ fn against_optimal(
         kept: record.end.difference(),
         line: None,
     };
-    let off = GameLog::off();
     play_schedule(
         &schedule,
         &Lineup::new(&lineup, &make),
         &setup,
         seed,
         &|_| {},
-        &off,
+        &|_: &str| {},
         &each,
     )
     .into_iter()

@@ -128,7 +128,7 @@ pub fn verify(
                 &setup,
                 seed,
                 progress,
-                log,
+                &|line: &str| log.write_text(line),
                 &each,
             );
             for (job, result) in results {

@@ -14,7 +14,6 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::agent::Agent;
 use crate::arena::{GameRecord, play_game};
-use crate::record::GameLog;
 use crate::seat::{Clock, Local, Player};
 
 /// How a run reports progress: called with the number of games finished so far.
@@ -184,13 +183,16 @@ impl<'a, G> Lineup<'a, G> {
     }
 }
 
+/// Writes one line of a game log (`GameLog::write_text`), or nothing.
+pub type WriteLine<'a> = &'a (dyn Fn(&str) + Sync);
+
 /// What a game of a schedule leaves once it is played: what the report keeps
 /// of its record, and its log line when the run keeps a log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Played<T> {
     /// What the report needs of the game.
     pub kept: T,
-    /// The game's log line ([`GameLog::line`]), `None` without a log.
+    /// The game's log line (`GameLog::line`), `None` without a log.
     pub line: Option<String>,
 }
 
@@ -200,9 +202,9 @@ pub struct Played<T> {
 pub type EachGame<'a, G, T> = &'a (dyn Fn(&Job, GameRecord<G>) -> Played<T> + Sync);
 
 /// Plays every job of `schedule` in parallel with built-in agents, reduces
-/// each record with `each` as soon as its game ends, writes the log lines to
-/// `log` in job order as soon as the games before them are in, and returns
-/// what `each` kept, in job order.
+/// each record with `each` as soon as its game ends, hands the log lines to
+/// `write_line` in job order as soon as the games before them are in, and
+/// returns what `each` kept, in job order.
 ///
 /// A job seats the lineup by its rotation. `setup(job)` gives the case's
 /// parameters and the game's start. Chance draws from stream (seed, chance,
@@ -217,7 +219,7 @@ pub fn play_schedule<G: Game, T: Send>(
     setup: &(dyn Fn(&Job) -> (G::Params, G) + Sync),
     seed: u64,
     progress: Progress<'_>,
-    log: &GameLog,
+    write_line: WriteLine<'_>,
     each: EachGame<'_, G, T>,
 ) -> Vec<(Job, T)> {
     let jobs = schedule.jobs();
@@ -263,7 +265,7 @@ pub fn play_schedule<G: Game, T: Send>(
     };
     let in_order = |j: usize, played: Played<T>| {
         if let Some(line) = played.line {
-            log.write_text(&line);
+            write_line(&line);
         }
         (jobs[j], played.kept)
     };
@@ -547,23 +549,6 @@ mod tests {
         assert_eq!(ready.into_results(4), ['A', 'B', 'C', 'D']);
     }
 
-    /// Text written from several threads, read back by the test.
-    #[derive(Clone, Default)]
-    struct SharedText(std::sync::Arc<Mutex<String>>);
-
-    impl std::io::Write for SharedText {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0
-                .lock()
-                .unwrap()
-                .push_str(std::str::from_utf8(buf).unwrap());
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     #[test]
     fn a_schedule_writes_its_log_in_job_order_whatever_the_lifetime() {
         use tabula_solver::nim::Nim;
@@ -579,8 +564,7 @@ mod tests {
                 seatings: Seatings::Rotated,
                 lifetime,
             };
-            let text = SharedText::default();
-            let log = GameLog::to_writer(Box::new(text.clone()));
+            let written = Mutex::new(Vec::new());
             let each = |job: &Job, record: GameRecord<Nim>| Played {
                 kept: record.scores.to_vec(),
                 line: Some(format!("{job:?} {:?}", record.scores)),
@@ -591,18 +575,14 @@ mod tests {
                 &setup,
                 7,
                 &|_| {},
-                &log,
+                &|line: &str| written.lock().unwrap().push(line.to_string()),
                 &each,
             );
             let in_order: Vec<String> = records
                 .iter()
-                .map(|(job, scores)| format!("{job:?} {scores:?}\n"))
+                .map(|(job, scores)| format!("{job:?} {scores:?}"))
                 .collect();
-            assert_eq!(
-                text.0.lock().unwrap().as_str(),
-                in_order.concat(),
-                "{lifetime:?}"
-            );
+            assert_eq!(written.into_inner().unwrap(), in_order, "{lifetime:?}");
             let jobs: Vec<Job> = records.iter().map(|(job, _)| *job).collect();
             assert_eq!(jobs, schedule.jobs(), "{lifetime:?}");
         }
@@ -670,14 +650,13 @@ mod tests {
                     .collect::<Vec<_>>(),
                 line: None,
             };
-            let off = GameLog::off();
             play_schedule(
                 &schedule,
                 &Lineup::new(&lineup, &make),
                 &setup,
                 7,
                 &|_| {},
-                &off,
+                &|_: &str| {},
                 &moves,
             )
             .into_iter()
@@ -769,7 +748,7 @@ mod tests {
                             &setup,
                             1,
                             &|_| {},
-                            &GameLog::off(),
+                            &|_: &str| {},
                             &each,
                         );
                         let jobs: Vec<Job> = out.iter().map(|(j, _)| *j).collect();

@@ -191,7 +191,7 @@ fn run_with(
                 &setup,
                 settings.seed,
                 &|done| progress(offset + done),
-                log,
+                &|line: &str| log.write_text(line),
                 &each,
             );
             done_before += per_pairing;

@@ -129,7 +129,7 @@ pub fn run_tournament(
                 &setup,
                 config.seed,
                 &pair_progress,
-                log,
+                &|line: &str| log.write_text(line),
                 &each,
             );
             for (_, result) in records {
