@@ -20,7 +20,7 @@ use std::ffi::OsStr;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 
 use tempfile::NamedTempFile;
 
@@ -201,7 +201,9 @@ fn partial_not_a_file(part: &Path, kind: &fs::FileType) -> io::Error {
 /// Opens `part` without following a symlink, creating it when `create`.
 fn open_partial(part: &Path, create: bool) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options.read(true).write(create).create(create);
+    // Appending: a line written while a stop cuts the file back (another
+    // thread, at the same time) goes after the cut, never into the middle.
+    options.read(true).append(create).create(create);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
@@ -284,6 +286,13 @@ impl Partial {
         &self.file
     }
 
+    /// A writer of the file for a thread of the run. A stop signal waits for
+    /// the write it is making, then lets it make no more, before the file is
+    /// cut back to whole lines.
+    pub fn writer(&self) -> io::Result<PartialWriter> {
+        Ok(PartialWriter(self.file.try_clone()?))
+    }
+
     /// Syncs the file and renames it over `path`, the target it was created for.
     pub fn finish(mut self, path: &Path) -> io::Result<()> {
         self.file.sync_all()?;
@@ -327,6 +336,25 @@ fn leave_unfinished(part: &Path, file: &File) {
     }
 }
 
+/// Held (shared) by every write through a [`PartialWriter`]; a stop takes it
+/// whole, for good, before it cuts the files.
+static WRITES: RwLock<()> = RwLock::new(());
+
+/// Writes to a [`Partial`] file; see [`Partial::writer`].
+#[derive(Debug)]
+pub struct PartialWriter(File);
+
+impl Write for PartialWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _writing = WRITES.read().unwrap_or_else(|e| e.into_inner());
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// The partial files being written now, each with a handle of its own.
 static OPEN: Mutex<Vec<(PathBuf, File)>> = Mutex::new(Vec::new());
 
@@ -348,9 +376,18 @@ fn forget_on_stop(part: &Path) {
         .retain(|(open, _)| open != part);
 }
 
-/// On a stop signal: every partial file being written is left unfinished.
-/// A writer on another thread may still add to it before the process exits.
+/// On a stop signal: every partial file being written is left unfinished,
+/// once the writes through [`PartialWriter`]s are stopped. (A write through
+/// another handle, which only tests make, goes after the cut: the file is
+/// opened to append.)
 fn leave_open_partials_unfinished(_signal: i32) {
+    // No write is in progress, and none starts before the exit.
+    std::mem::forget(WRITES.write().unwrap_or_else(|e| e.into_inner()));
+    leave_open_partials();
+}
+
+/// Leaves every partial file being written unfinished.
+fn leave_open_partials() {
     let open = std::mem::take(&mut *OPEN.lock().unwrap_or_else(|e| e.into_inner()));
     for (part, file) in open {
         leave_unfinished(&part, &file);
@@ -368,29 +405,40 @@ pub fn kept_partials() -> Vec<PathBuf> {
 }
 
 /// Cuts `file`, `len` bytes long, back to the end of its last newline.
-/// The offset, which a writer's handle may share, is left at the new end, so
-/// that a line written afterwards follows the last whole one.
+/// Reads at offsets (pread), leaving alone the file offset that a writer's
+/// handle may share.
 fn cut_to_whole_lines(file: &File, len: u64) -> io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut reader = file;
     let mut end = len;
-    let mut whole = 0;
     let mut chunk = vec![0u8; 64 * 1024];
     while end > 0 {
         let start = end.saturating_sub(chunk.len() as u64);
         let part = &mut chunk[..(end - start) as usize];
-        reader.seek(SeekFrom::Start(start))?;
-        reader.read_exact(part)?;
+        read_exact_at(file, part, start)?;
         if let Some(at) = part.iter().rposition(|&b| b == b'\n') {
-            whole = start + at as u64 + 1;
-            break;
+            let whole = start + at as u64 + 1;
+            return if whole < len {
+                file.set_len(whole)
+            } else {
+                Ok(())
+            };
         }
         end = start;
     }
-    if whole < len {
-        file.set_len(whole)?;
-    }
-    reader.seek(SeekFrom::Start(whole)).map(drop)
+    file.set_len(0)
+}
+
+/// Fills `buf` from `file` at `offset`, without moving the file offset.
+#[cfg(unix)]
+fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
+}
+
+/// Fills `buf` from `file` at `offset` (moving the file offset).
+#[cfg(not(unix))]
+fn read_exact_at(mut file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset))?;
+    file.read_exact(buf)
 }
 
 /// Whether `dir` is a directory (as a missing one is not; /proc is, though
@@ -560,11 +608,13 @@ mod tests {
         let partial = Partial::create(&log).unwrap();
         let mut writer = partial.file().try_clone().unwrap();
         write!(writer, "game 1\ngame 2 cut sh").unwrap();
-        leave_open_partials_unfinished(2);
+        // As a stop does, once it holds the writers off (which this test
+        // process must not do for good).
+        leave_open_partials();
         let part = dir.path().join("games.jsonl.part");
         assert_eq!(fs::read_to_string(&part).unwrap(), "game 1\n");
         assert!(kept_partials().contains(&part));
-        // A line written before the exit comes right after, with no hole of zeros.
+        // A line written through another handle comes right after, with no hole.
         writeln!(writer, "game 3").unwrap();
         assert_eq!(fs::read_to_string(&part).unwrap(), "game 1\ngame 3\n");
     }

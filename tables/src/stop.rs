@@ -1,8 +1,8 @@
 //! What happens when the user stops a run with SIGINT, SIGTERM or SIGHUP:
-//! every cleanup registered with [`on_stop`] runs, the last registered first
-//! (as with `atexit`, so that what a program registers at its start, such as
-//! its last words, runs after the cleanups of what it opened later), and the
-//! process exits with status 128 + the signal.
+//! every cleanup registered with [`on_stop`] runs, in the order registered,
+//! then the program's [`last_words`], and the process exits with status
+//! 128 + the signal. Until a cleanup is registered, a signal has its default
+//! action: a run with nothing to clean up starts no watcher thread.
 //!
 //! The signal handler only writes the signal's number to a pipe; a watcher
 //! thread reads it and runs the cleanups, so they may lock, allocate and
@@ -17,8 +17,18 @@ pub type Cleanup = fn(signal: i32);
 /// The cleanups, in the order registered.
 static CLEANUPS: Mutex<Vec<Cleanup>> = Mutex::new(Vec::new());
 
-/// Runs `cleanup` if the process is stopped by a signal, before the cleanups
-/// registered earlier; installs the handling on first use. Registering the same function again does nothing.
+/// What the program says when it is stopped, after the cleanups.
+static LAST_WORDS: Mutex<Option<Cleanup>> = Mutex::new(None);
+
+/// Sets what the program says if it is stopped by a signal, after every
+/// cleanup (such as where the records it left are); this alone installs
+/// nothing.
+pub fn last_words(words: Cleanup) {
+    *LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner()) = Some(words);
+}
+
+/// Runs `cleanup` if the process is stopped by a signal; installs the
+/// handling on first use. Registering the same function again does nothing.
 pub fn on_stop(cleanup: Cleanup) {
     let mut cleanups = CLEANUPS.lock().unwrap_or_else(|e| e.into_inner());
     if !cleanups.iter().any(|&c| std::ptr::fn_addr_eq(c, cleanup)) {
@@ -28,10 +38,11 @@ pub fn on_stop(cleanup: Cleanup) {
     imp::install();
 }
 
-/// Runs every cleanup, the last registered first, then exits with 128 + `signal`.
+/// Runs every cleanup and the last words, then exits with 128 + `signal`.
 fn stop(signal: i32) -> ! {
     let cleanups = CLEANUPS.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    for cleanup in cleanups.into_iter().rev() {
+    let words = *LAST_WORDS.lock().unwrap_or_else(|e| e.into_inner());
+    for cleanup in cleanups.into_iter().chain(words) {
         cleanup(signal);
     }
     std::process::exit(128 + signal)

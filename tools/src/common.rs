@@ -454,7 +454,7 @@ fn open_output(
         Some(OutputPath::Stdout) => Some(Box::new(crate::out::data_stdout())),
         Some(OutputPath::File(target)) => {
             let partial = atomic::Partial::create(target).context(label.to_string())?;
-            let writer = partial.file().try_clone().context(label.to_string())?;
+            let writer = partial.writer().context(label.to_string())?;
             files.push(Pending {
                 label: label.to_string(),
                 target: target.clone(),

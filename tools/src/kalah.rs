@@ -15,7 +15,7 @@ use tabula_verify::arena::play_case;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
 use tabula_verify::kalah_sweep;
 use tabula_verify::process::StreamPeer;
-use tabula_verify::seat::{Clock, Local, Player, Remote};
+use tabula_verify::seat::{Clock, FaultKind, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
@@ -292,7 +292,11 @@ pub fn play(args: PlayArgs) -> Outcome {
     .pop()
     .expect("one game");
     match record.fault {
-        // A closed or failed input, or a line that is not text or too long.
+        Some(fault) if fault.kind == FaultKind::ClosedPipe => bail!(
+            "stdin: the input ended before the game did ({})",
+            fault.reason
+        ),
+        // A line that is not text, or too long, is not asked again.
         Some(fault) => bail!("stdin: the game stopped before its end ({})", fault.reason),
         None => Ok(ExitCode::SUCCESS),
     }

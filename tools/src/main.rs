@@ -209,7 +209,7 @@ fn where_the_records_are() -> String {
 }
 
 /// The last words of a run stopped by a signal that leaves records behind
-/// (registered first, so it runs after the files are left unfinished).
+/// (said after the cleanups have left the files unfinished).
 fn say_where_the_records_are(signal: i32) {
     let kept = where_the_records_are();
     if !kept.is_empty() {
@@ -227,7 +227,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    tabula_tables::stop::on_stop(say_where_the_records_are);
+    tabula_tables::stop::last_words(say_where_the_records_are);
     let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
     // What is still buffered must reach stdout too, or the run failed.
     let outcome = run(&games).and_then(|code| {

@@ -405,8 +405,16 @@ impl LineSink {
     /// following the output sees whole lines as they come, unless a write
     /// has failed already.
     pub fn line(&mut self, line: &str) {
+        // Line and newline in one write: a run stopped by a signal cuts its
+        // log back to whole lines while other threads may still be writing.
+        let mut whole = String::with_capacity(line.len() + 1);
+        whole.push_str(line);
+        whole.push('\n');
         if self.failed.is_none()
-            && let Err(e) = writeln!(self.out, "{line}").and_then(|()| self.out.flush())
+            && let Err(e) = self
+                .out
+                .write_all(whole.as_bytes())
+                .and_then(|()| self.out.flush())
         {
             self.failed = Some(e);
         }
