@@ -135,13 +135,33 @@ fn parse_failure(error: clap::Error, games: &[GameEntry]) -> Outcome {
             Ok(ExitCode::from(error.exit_code() as u8))
         }
         kind => {
-            let line = first_error_line(&error.render().to_string());
+            let line = first_error_line(&with_arguments_escaped(&error.render().to_string()));
             Err(anyhow::anyhow!(match kind {
                 ErrorKind::MissingSubcommand => without_hidden_games(&line, games),
                 _ => line,
             }))
         }
     }
+}
+
+/// Clap's message with each command-line argument (or value after `=`, or
+/// element of a list) that holds control characters written escaped, as the other errors quote them:
+/// a newline in a value would otherwise end the message's first line.
+fn with_arguments_escaped(text: &str) -> String {
+    use tabula_verify::protocol::escape_controls;
+    let mut text = text.to_string();
+    for arg in std::env::args_os().skip(1) {
+        let arg = arg.to_string_lossy();
+        let value = arg.split_once('=').map_or(&*arg, |(_, value)| value);
+        // Lists (`--heaps 5,8`) are quoted element by element.
+        for quoted in [&*arg, value].into_iter().chain(value.split(',')) {
+            let escaped = escape_controls(quoted);
+            if escaped != quoted && !quoted.is_empty() {
+                text = text.replace(quoted, &escaped);
+            }
+        }
+    }
+    text
 }
 
 /// Clap's list of the subcommands a verb needs names hidden ones too; the
@@ -175,7 +195,8 @@ fn first_error_line(text: &str) -> String {
     line
 }
 
-/// The most characters of an error message, after which its middle is cut.
+/// The most characters of an error message (before its control characters
+/// are escaped), after which its middle is cut.
 const ERROR_CHARS_AT_MOST: usize = 1000;
 
 /// An error message as one printable line of bounded length: the arguments,
@@ -183,16 +204,21 @@ const ERROR_CHARS_AT_MOST: usize = 1000;
 /// or megabytes. Its middle is cut, since the start says which input it is
 /// and the end what is wrong with it.
 fn one_line(message: &str) -> String {
-    let line = tabula_verify::protocol::escape_controls(message);
-    let chars = line.chars().count();
+    use tabula_verify::protocol::escape_controls;
+    let chars = message.chars().count();
     if chars <= ERROR_CHARS_AT_MOST {
-        return line;
+        return escape_controls(message);
     }
+    // Cut before escaping, so that no escape is cut in two.
     let (head, tail) = (ERROR_CHARS_AT_MOST * 2 / 3, ERROR_CHARS_AT_MOST / 3);
     let cut = chars - head - tail;
-    let start: String = line.chars().take(head).collect();
-    let end: String = line.chars().skip(head + cut).collect();
-    format!("{start}…({cut} characters)…{end}")
+    let start: String = message.chars().take(head).collect();
+    let end: String = message.chars().skip(head + cut).collect();
+    format!(
+        "{}…({cut} characters)…{}",
+        escape_controls(&start),
+        escape_controls(&end)
+    )
 }
 
 /// For a run that stopped early: where its records so far are, as the end

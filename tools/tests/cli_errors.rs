@@ -88,6 +88,11 @@ fn quoted_arguments_and_paths_stay_on_one_short_printable_line() {
     assert_one_line_error(&out, "'a\\nb\\u{1b}[2J'");
     let out = run(&["check", "no\nsuch\u{1b}[2J.tab"]);
     assert_one_line_error(&out, "no\\nsuch\\u{1b}[2J.tab");
+    // Values clap refuses: whole, after `=`, and an element of a list.
+    let out = run(&["verify", "nim", "--heaps", "5,\n8"]);
+    assert_one_line_error(&out, "invalid value '\\n8' for '--heaps <HEAPS>'");
+    let out = run(&["verify", "nim", "--heaps=x\ny"]);
+    assert_one_line_error(&out, "invalid value 'x\\ny'");
     // A board of 100 000 characters: the start and the end are kept.
     let board = "x".repeat(100_000);
     let out = run(&["query", "ioiwari", &board]);

@@ -65,14 +65,25 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 /// Untrusted text whole, its control characters escaped (`\n`, `\u{1b}`), so
-/// that it prints as it is: no line of its own, no terminal escape.
+/// that it prints as it is: no line of its own, no terminal escape, and no
+/// invisible or reordering character (line separators, zero widths,
+/// right-to-left overrides).
 pub fn escape_controls(text: &str) -> String {
     text.chars()
-        .map(|c| match c.is_control() {
+        .map(|c| match is_hidden(c) {
             true => c.escape_default().to_string(),
             false => c.to_string(),
         })
         .collect()
+}
+
+/// Whether `c` does not show as itself: a control, a line or paragraph
+/// separator, a zero-width or direction-formatting character, a byte-order mark.
+fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c,
+            '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
 }
 
 /// An error message as [`serve`] writes it: at most [`MAX_ERROR_CHARS`]
@@ -434,6 +445,11 @@ mod tests {
             "error: 'bestMove A\\u{1b}[31m1\\u{0} x\\u{7}' is not a square\n"
         );
         assert_eq!(excerpt("a\tb"), "a\\tb");
+        // Characters that hide or reorder text are escaped too; others are kept.
+        assert_eq!(
+            escape_controls("\u{202e}x\u{2028}\u{200b}\u{feff}é→"),
+            "\\u{202e}x\\u{2028}\\u{200b}\\u{feff}é→"
+        );
     }
 
     #[test]
