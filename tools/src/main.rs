@@ -199,10 +199,15 @@ fn first_error_line(text: &str) -> String {
 /// are escaped), after which its middle is cut.
 const ERROR_CHARS_AT_MOST: usize = 1000;
 
-/// An error message as one printable line of bounded length: the arguments,
-/// file names and file contents it quotes may hold newlines, terminal escapes
-/// or megabytes. Its middle is cut, since the start says which input it is
-/// and the end what is wrong with it.
+/// `error: MESSAGE` as one printable line of bounded length: the arguments,
+/// file names and file contents a message quotes may hold newlines, terminal
+/// escapes or megabytes. Its middle is cut, since the start says which input
+/// it is and the end what is wrong with it.
+fn error_line(message: &str) -> String {
+    format!("error: {}\n", one_line(message))
+}
+
+/// `message` escaped and, past [`ERROR_CHARS_AT_MOST`], cut in the middle.
 fn one_line(message: &str) -> String {
     use tabula_verify::protocol::escape_controls;
     let chars = message.chars().count();
@@ -240,7 +245,7 @@ fn say_where_the_records_are(signal: i32) {
     let kept = where_the_records_are();
     if !kept.is_empty() {
         let name = tabula_tables::stop::signal_name(signal);
-        let line = format!("error: {}\n", one_line(&format!("stopped by {name}{kept}")));
+        let line = error_line(&format!("stopped by {name}{kept}"));
         let _ = std::io::stderr().write_all(line.as_bytes());
     }
 }
@@ -267,11 +272,10 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(error) if out::reader_went_away(&error) => {
-            let message = format!("stdout was closed before the run ended{kept}");
-            format!("error: {}\n", one_line(&message))
+            error_line(&format!("stdout was closed before the run ended{kept}"))
         }
         // One line: the whole context chain, joined by colons.
-        Err(error) => format!("error: {}\n", one_line(&format!("{error:#}{kept}"))),
+        Err(error) => error_line(&format!("{error:#}{kept}")),
     };
     // Written in one call: `eprintln!` writes a line in pieces, and MPI ranks
     // sharing a stderr then interleave them.

@@ -703,6 +703,7 @@ mod tests {
         assert_eq!(fixed.jobs().len(), 6);
         assert!(fixed.jobs().iter().all(|j| j.seating(3) == vec![0, 1, 2]));
     }
+
     #[test]
     fn every_index_is_handed_on_once_in_order_whatever_the_threads_and_counts() {
         for threads in [1, 2, 8, 33] {
