@@ -12,6 +12,7 @@ use serde::Serialize;
 use tabula_tables::atomic;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, GameLog, LineSink, Notation};
+use tabula_verify::terminal::PersonEnd;
 
 use crate::out::{out, outln};
 
@@ -665,6 +666,15 @@ fn limit_file(line: &str) -> Option<String> {
             Some(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"))
         }
         _ => None,
+    }
+}
+
+/// Ends `tabula play <game>`: a finished game or `quit` is a success; input
+/// that ends before the game does is an error.
+pub fn finish_play<G>(end: std::io::Result<PersonEnd<G>>) -> crate::Outcome {
+    match end.context("the terminal")? {
+        PersonEnd::Finished(_) | PersonEnd::Quit => Ok(std::process::ExitCode::SUCCESS),
+        PersonEnd::InputEnded => bail!("stdin: the input ended before the game did"),
     }
 }
 

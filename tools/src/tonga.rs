@@ -14,8 +14,9 @@ use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table};
 use tabula_verify::record::At;
 use tabula_verify::seat::Limits;
+use tabula_verify::tonga::terminal::play_referee_game;
 use tabula_verify::tonga::{
-    AGENTS, GameResult, TongaWire, agent_rng, play_game, signed_sqrt, timed_agent,
+    AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, signed_sqrt, timed_agent,
     verify as verify_report,
 };
 use tabula_verify::tournament::{Purpose, stream};
@@ -24,8 +25,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs,
-    check_agent, emit_report, known_agent, output_file, report_then_finish, seconds, serve_stdio,
-    tested_player,
+    check_agent, emit_report, finish_play, known_agent, output_file, report_then_finish, seconds,
+    serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -90,6 +91,22 @@ pub struct RefereeArgs {
     log: LogArgs,
 }
 
+/// Arguments of `tabula play tonga`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The board side (even, 4 to 16).
+    #[arg(long, default_value_t = 6)]
+    size: usize,
+    /// The referee's game of that side to play (who starts, the server's tie-breaks), from 0.
+    #[arg(long, default_value_t = 0)]
+    game: usize,
+    /// Another built-in opponent instead of the server: random, greedy or best.
+    #[arg(long, value_name = "NAME")]
+    agent: Option<String>,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
 /// Arguments of `tabula serve tonga`.
 #[derive(Args)]
 pub struct ServeArgs {
@@ -151,6 +168,7 @@ pub fn entry() -> GameEntry {
         .table_check(check_records)
         .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
         .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))
+        .verb(Verb::new("play", "Play the referee's game against the server (or --agent NAME) in the terminal", play).default("seed", "6759"))
         .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve).default("seed", "0"))
         .verb(Verb::new("referee", "The server against a player, with the TopCoder scoring; --games per board side, --timeout for the player's whole game (only the time waiting for its answers counts)", referee).default("seed", "6759").default("timeout", "20"))
         .verb(Verb::new("verify", "Mean case score per board side of each built-in player against the server; --games per board side and player", verify).default("seed", "6759").default("games", "20"))
@@ -348,6 +366,34 @@ pub fn serve(args: ServeArgs) -> Outcome {
     let budget = Some(args.budget);
     let agent = known_agent(&args.agent, |name| timed_agent(name, rng, budget), &AGENTS)?;
     serve_stdio(Session::new(TongaWire::default(), agent))
+}
+
+/// Lets a person play the referee's game `--game` of side `--size` in the terminal.
+pub fn play(args: PlayArgs) -> Outcome {
+    if !args.size.is_multiple_of(2) || !(4..=16).contains(&args.size) {
+        bail!(
+            "--size: {} is not an even board side from 4 to 16",
+            args.size
+        );
+    }
+    let seed = args.seed.seed;
+    let opponent = match &args.agent {
+        Some(name) => Some(known_agent(
+            name,
+            |name| agent(name, agent_rng(seed, args.size, args.game)),
+            &AGENTS,
+        )?),
+        None => None,
+    };
+    let end = play_referee_game(
+        io::stdin().lock(),
+        crate::out::data_stdout(),
+        args.size,
+        args.game,
+        seed,
+        opponent,
+    );
+    finish_play(end)
 }
 
 /// Prints the verify report, optionally also as JSON.

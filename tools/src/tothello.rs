@@ -10,9 +10,10 @@ use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
+use tabula_verify::terminal::PersonEnd;
 use tabula_verify::tothello::{
-    Answerer, Player, TerminalEnd, TournamentConfig, answer, play_terminal, referee_best_move,
-    run_tournament, test_cases,
+    Answerer, Player, TournamentConfig, answer, play_terminal, referee_best_move, run_tournament,
+    test_cases,
 };
 
 use crate::Outcome;
@@ -263,9 +264,9 @@ pub fn play_session(
     exact: u32,
 ) -> anyhow::Result<Option<Position>> {
     match play_terminal(input, output, start, human, depth, exact).context("the terminal")? {
-        TerminalEnd::Finished(end) => Ok(Some(end)),
-        TerminalEnd::Quit => Ok(None),
-        TerminalEnd::InputEnded => bail!("stdin: the input ended before the game did"),
+        PersonEnd::Finished(end) => Ok(Some(end)),
+        PersonEnd::Quit => Ok(None),
+        PersonEnd::InputEnded => bail!("stdin: the input ended before the game did"),
     }
 }
 

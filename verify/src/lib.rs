@@ -9,6 +9,7 @@
 //! - [`process`]: external programs over pipes;
 //! - [`record`] and [`notation`]: game logs (JSON Lines), each game's notation, replays;
 //! - [`plot`]: SVG plots of reports; [`replay`]: logged games as an HTML page;
+//! - [`terminal`]: a person at the terminal in one seat (`tabula play`);
 //! - [`tournament`]: named random streams, schedules and the parallel runner;
 //! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
@@ -31,6 +32,7 @@ pub mod reversi;
 pub mod scoreboard;
 pub mod seat;
 pub mod stats;
+pub mod terminal;
 pub mod tonga;
 pub mod tothello;
 pub mod tournament;

@@ -1,6 +1,8 @@
 //! `tabula referee dominoes` (the tester) and `tabula serve dominoes` (the
 //! player side of the init/reset/play protocol).
 
+use std::io;
+
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::dominoes::Match;
@@ -10,6 +12,7 @@ use tabula_verify::dominoes::referee::{
     CaseSetup, RefereeReport, case_key, game_line, parse_cases, referee_case,
 };
 use tabula_verify::dominoes::report::case_name;
+use tabula_verify::dominoes::terminal::play_deal;
 use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
 use tabula_verify::record::At;
 use tabula_verify::seat::{Limits, Local, Player};
@@ -18,7 +21,7 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent, finish_play,
     finish_referee, known_agent, say, serve_stdio, tested_player,
 };
 use crate::progress::bar;
@@ -49,6 +52,50 @@ pub struct RefereeArgs {
     log: LogArgs,
     #[command(flatten)]
     json: JsonArgs,
+}
+
+/// Arguments of `tabula play dominoes`.
+#[derive(Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    table: super::TableArgs,
+    /// The opponent, a built-in player.
+    #[arg(long, value_name = "NAME", default_value = "server")]
+    agent: String,
+    /// The case N:H.
+    #[arg(long, default_value = "7:5")]
+    case: String,
+    /// The referee's deal of that case to play, from 0 (its hands and stock order).
+    #[arg(long, default_value_t = 0)]
+    deal: usize,
+    /// Your seat, 1 or 2 (the deal decides who opens).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    seat: u8,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
+/// Lets a person play one of the referee's deals in the terminal.
+pub fn play(args: PlayArgs) -> Outcome {
+    args.table.install()?;
+    let cases = parse_cases(&args.case).map_err(|e| anyhow!("--case: {e}"))?;
+    let [rules] = cases[..] else {
+        bail!("--case: give one case N:H, not {}", cases.len());
+    };
+    let seed = args.seed.seed;
+    let rng = stream(seed, Purpose::Agent, case_key(rules), 0, 1);
+    let opponent = known_agent(&args.agent, |name| agent(name, rng), AGENTS)?;
+    let person = usize::from(args.seat) - 1;
+    let end = play_deal(
+        io::stdin().lock(),
+        crate::out::data_stdout(),
+        rules,
+        args.deal,
+        seed,
+        person,
+        opponent,
+    );
+    finish_play(end)
 }
 
 /// Arguments of `tabula serve dominoes`.

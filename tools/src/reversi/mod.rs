@@ -1,6 +1,6 @@
 //! MultiplayerReversi (TopCoder Marathon Match 31): its verbs and extras.
 
-mod evolve;
+pub mod evolve;
 mod referee;
 mod verify;
 
@@ -93,6 +93,7 @@ pub fn entry() -> GameEntry {
     )
     .agents(tabula_verify::reversi::AGENTS)
     .agents(tabula_verify::reversi::REFERENCE_AGENTS)
+    .verb(Verb::new("play", "Play player 1 of one of the referee's cases against its evolved opponents in the terminal", referee::play))
     .verb(Verb::new("serve", "A built-in player on the getNextMove line protocol (one game per process)", referee::serve))
     .verb(Verb::new("referee", "The tester: one game per case against opponents evolved afresh by the statement's genetic algorithm, scored owned x P / (N x N); --timeout for the player's whole case (only the time waiting for its answers counts), a fresh player process per case", referee::referee).default("timeout", "30"))
     .verb(Verb::new("verify", "Every player on the same cases (opponents evolved once per case), mean case score +- 95% per size, totals, the share of the oracle's margin over greedy, prediction rates", verify::verify))

@@ -1,14 +1,20 @@
 //! `tabula referee reversi` (the tester) and `tabula serve reversi` (the
 //! player side of the getNextMove protocol).
 
+use std::io;
+
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_solver::reversi::Board;
 use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
 use tabula_verify::record::At;
-use tabula_verify::reversi::referee::{RefereeReport, game_line, parse_sizes, referee_case};
+use tabula_verify::reversi::evolve::Settings as GaSettings;
+use tabula_verify::reversi::referee::{
+    RefereeReport, game_line, opponents, parse_sizes, referee_case,
+};
 use tabula_verify::reversi::report::{case_label, evolve_cases};
+use tabula_verify::reversi::terminal::play_case;
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
 use tabula_verify::seat::Limits;
 use tabula_verify::tournament::{Purpose, stream};
@@ -16,8 +22,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, finish_referee, known_agent, say,
-    serve_stdio, tested_player,
+    JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, finish_play, finish_referee,
+    known_agent, positive, say, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 
@@ -36,6 +42,52 @@ pub struct RefereeArgs {
     log: LogArgs,
     #[command(flatten)]
     json: JsonArgs,
+}
+
+/// Arguments of `tabula play reversi`.
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The board side, 7 to 12.
+    #[arg(long, value_parser = super::evolve::side, default_value = "7")]
+    size: usize,
+    /// The referee's case of that side to play (its evolved opponents), from 0.
+    #[arg(long, default_value_t = 0)]
+    case: usize,
+    /// Generations of the case's genetic algorithm (default: drawn from 50 to 100, as the referee's).
+    #[arg(long, value_parser = positive)]
+    generations: Option<usize>,
+    /// Games per generation of the case's genetic algorithm.
+    #[arg(long, value_parser = positive, default_value = "100")]
+    ga_games: usize,
+    #[command(flatten)]
+    rule: super::RuleArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
+/// Lets a person play player 1 of one of the referee's cases in the terminal.
+pub fn play(args: PlayArgs) -> Outcome {
+    let rule = args.rule.rule();
+    let settings = GaSettings {
+        generations: args.generations,
+        games: args.ga_games,
+        rule,
+        ..GaSettings::new(args.size)
+    };
+    let progress = bar(0, "generations of the opponents' evolution");
+    let (weights, _) = opponents(args.seed.seed, &settings, args.case, &|done, total| {
+        progress.set_length(total as u64);
+        progress.set_position(done as u64);
+    });
+    progress.finish_and_clear();
+    let end = play_case(
+        io::stdin().lock(),
+        crate::out::data_stdout(),
+        args.size,
+        &weights,
+        rule,
+    );
+    finish_play(end)
 }
 
 /// Arguments of `tabula serve reversi`.

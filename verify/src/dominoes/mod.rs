@@ -8,6 +8,7 @@ pub mod players;
 pub mod referee;
 pub mod report;
 pub mod server;
+pub mod terminal;
 pub mod train;
 pub mod wire;
 

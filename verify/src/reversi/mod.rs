@@ -7,6 +7,7 @@ pub mod evolve;
 pub mod oracle;
 pub mod referee;
 pub mod report;
+pub mod terminal;
 pub mod wire;
 
 pub use wire::ReversiWire;

@@ -17,6 +17,7 @@
 
 pub mod agents;
 pub mod report;
+pub mod terminal;
 pub mod wire;
 
 pub use agents::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};

@@ -48,7 +48,8 @@ pub fn parse_answer(board: &Board, line: &str) -> Result<Cell, String> {
     Ok(board.cell(row as usize, col as usize))
 }
 
-fn square(board: &Board, cell: Cell) -> String {
+/// A square as the wire writes it, `row col`.
+pub fn square(board: &Board, cell: Cell) -> String {
     let (r, c) = board.row_col(cell);
     format!("{r} {c}")
 }

@@ -18,5 +18,5 @@ pub use checker::{
     test_cases,
 };
 pub use report::{PairResult, TournamentConfig, TournamentReport, opening, run_tournament};
-pub use terminal::{TerminalEnd, TerminalWire, play_terminal};
+pub use terminal::play_terminal;
 pub use wire::{RequestError, answer, answer_request, request_line};

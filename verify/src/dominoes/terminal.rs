@@ -1,0 +1,214 @@
+//! Dominoes at the terminal (`tabula play dominoes`): moves typed as on the
+//! wire (`L<i>`, `R<i>`, `DRAW`, `PASS`, in either case), `i` the tile's
+//! place in the hand as shown.
+
+use std::io::{self, BufRead, Write};
+
+use tabula_solver::dominoes::{Match, Move, Observation, Rules, Side, Tiles, View};
+use tabula_solver::{Game, Seat, Turn};
+
+use super::referee::{deal, draws};
+use super::wire::{answer_text, parse_answer};
+use crate::agent::Agent;
+use crate::seat::{Local, Player};
+use crate::terminal::{PersonEnd, Remark, Terminal, play_person};
+
+/// Plays deal `index` of case `rules` for `seed` (the referee's deal and
+/// stock order) with a person in `person`'s seat against `opponent`; an
+/// opponent that sees the other hand (`clairvoyant`) is given it.
+pub fn play_deal(
+    input: impl BufRead,
+    output: impl Write,
+    rules: Rules,
+    index: usize,
+    seed: u64,
+    person: Seat,
+    opponent: Box<dyn Agent<Match>>,
+) -> io::Result<PersonEnd<Match>> {
+    let mut start = Match::new(&deal(seed, rules, index));
+    if super::sees_open_hand(&opponent.name()) {
+        start = start.with_open_hand(1 - person);
+    }
+    let mut opponent = Local(opponent);
+    let mut others: [&mut dyn Player<Match>; 1] = [&mut opponent];
+    let mut chance = draws(seed, rules, index);
+    play_person(
+        input,
+        output,
+        start,
+        person,
+        &mut others,
+        Remark::default(),
+        &mut chance,
+    )
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Left => "left",
+        Side::Right => "right",
+    }
+}
+
+/// `count` tiles, in words.
+fn tiles(count: u32) -> String {
+    match count {
+        1 => "1 tile".into(),
+        n => format!("{n} tiles"),
+    }
+}
+
+/// Tiles in the other hand: every tile but the line, this hand and the stock.
+fn other_hand_len(view: &View) -> u32 {
+    view.rules.tiles().len() - view.line.len() as u32 - view.hand.len() as u32 - view.stock
+}
+
+impl Terminal for Match {
+    fn move_hint(_view: &View) -> String {
+        "L or R and a tile's place in your hand (L0 puts your first tile at the left end), DRAW or PASS".into()
+    }
+
+    fn seat_name(seat: Seat) -> String {
+        format!("player {}", seat + 1)
+    }
+
+    fn draw(view: &View) -> String {
+        let line: Vec<String> = view.line.iter().map(|&(a, b)| format!("{a}-{b}")).collect();
+        let hand: Vec<String> = view
+            .hand
+            .iter()
+            .enumerate()
+            .map(|(i, tile)| format!("{i}:{tile}"))
+            .collect();
+        let (left, right) = view.ends();
+        let mut text = format!(
+            "line: {} (ends {left} and {right})\nstock: {}; the other hand: {}\nyour hand: {}\n",
+            line.join(" "),
+            tiles(view.stock),
+            tiles(other_hand_len(view)),
+            hand.join(" ")
+        );
+        if let Some(open) = view.open_hand {
+            let open: Vec<String> = open.iter().map(|t| t.to_string()).collect();
+            text += &format!("the other hand (open): {}\n", open.join(" "));
+        }
+        text
+    }
+
+    fn parse_move(view: &View, text: &str) -> Result<Move, String> {
+        parse_answer(view, &text.to_ascii_uppercase())
+    }
+
+    fn move_text(view: &View, mv: Move) -> String {
+        answer_text(view, mv)
+    }
+
+    fn told(_seen: &View, mover: Turn, observation: &Observation) -> Option<String> {
+        let who = match mover {
+            Turn::Seat(seat) => Self::seat_name(seat),
+            _ => "chance".into(),
+        };
+        Some(match observation {
+            Observation::Placed(tile, side) => {
+                format!("{who} plays {tile} at the {} end", side_name(*side))
+            }
+            Observation::Draw => format!("{who} draws from the stock"),
+            Observation::Pass => format!("{who} passes"),
+            Observation::Drawn(Some(tile)) => format!("you drew {tile}"),
+            Observation::Drawn(None) => return None,
+        })
+    }
+
+    fn result(end: &Match) -> String {
+        let scores = end.scores();
+        let hands: Vec<String> = (0..2)
+            .map(|seat| {
+                let tiles: Tiles = end.hand(seat).iter().copied().collect();
+                let shown: Vec<String> = end.hand(seat).iter().map(|t| t.to_string()).collect();
+                format!(
+                    "{} holds {} ({} pips)",
+                    Self::seat_name(seat),
+                    if shown.is_empty() {
+                        "nothing".to_string()
+                    } else {
+                        shown.join(" ")
+                    },
+                    tiles.pips()
+                )
+            })
+            .collect();
+        let verdict = if scores[0] > scores[1] {
+            "player 1 wins"
+        } else if scores[1] > scores[0] {
+            "player 2 wins"
+        } else {
+            "a tie"
+        };
+        format!("{}; {verdict}", hands.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::{Purpose, stream};
+
+    /// A person who answers every request with each of the answers below in
+    /// turn plays a whole game: the wrong ones are refused, one right one is
+    /// always among them.
+    #[test]
+    fn a_person_plays_a_whole_game_against_the_server() {
+        let rules = Rules::new(5, 4).unwrap();
+        let start = Match::new(&deal(3, rules, 0));
+        let mut typed = String::from("x9\n?\n");
+        for _ in 0..40 {
+            for answer in [
+                "L0", "r0", "L1", "R1", "L2", "R2", "L3", "R3", "L4", "R4", "draw", "PASS",
+            ] {
+                typed += answer;
+                typed.push('\n');
+            }
+        }
+        let mut server =
+            Local(super::super::agent("server", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
+        let mut others: [&mut dyn Player<Match>; 1] = [&mut server];
+        let mut output = Vec::new();
+        let end = play_person(
+            typed.as_bytes(),
+            &mut output,
+            start,
+            1,
+            &mut others,
+            Remark::default(),
+            &mut draws(3, rules, 0),
+        )
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let PersonEnd::Finished(end) = end else {
+            panic!("{text}")
+        };
+        assert!(end.is_over(), "{text}");
+        assert!(text.starts_with("You play player 2. Type L or R"), "{text}");
+        assert!(text.contains("illegal move: invalid answer 'X9'"), "{text}");
+        assert!(text.contains("legal moves: "), "{text}");
+        assert!(text.contains("player 1 plays "), "{text}");
+        assert!(text.contains("\nline: "), "{text}");
+        assert!(text.contains("\nyour hand: 0:"), "{text}");
+        assert!(
+            text.ends_with(&format!("Game over: {}\n", Match::result(&end))),
+            "{text}"
+        );
+        let verdict = Match::result(&end);
+        let scores = end.scores();
+        assert_eq!(
+            verdict.ends_with("player 2 wins"),
+            scores[1] > scores[0],
+            "{verdict}"
+        );
+        assert_eq!(
+            verdict.ends_with("a tie"),
+            scores[1] == scores[0],
+            "{verdict}"
+        );
+    }
+}
