@@ -152,3 +152,49 @@ fn games_names_each_games_players_and_serve_takes_them() {
         }
     }
 }
+
+#[test]
+fn a_line_that_is_not_text_loses_one_game_and_a_line_too_long_the_rest() {
+    // The first answer is bad, every later one a legal `1`.
+    let first_bad = |bad: &str| {
+        format!(
+            "n=0; while read l; do n=$((n+1)); if [ $n = 1 ]; then {bad}; else echo 1; fi; done"
+        )
+    };
+    let not_text = first_bad(r"printf '\377\n'");
+    let too_long = first_bad("head -c 5000 /dev/zero | tr '\\0' a; echo");
+    for (player, later) in [(not_text, None), (too_long, Some("longer than 4096 bytes"))] {
+        let out = run(&[
+            "referee",
+            "nim",
+            "--player",
+            &player,
+            "--heaps",
+            "5",
+            "--games",
+            "2",
+            "--timeout",
+            "60",
+        ]);
+        assert!(out.status.success(), "{player}: {}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("loss"), "{text}");
+        assert!(!text.contains("timed out"), "{text}");
+        match later {
+            // The reading went on: the second game is played.
+            None => {
+                assert!(lines[0].contains("not text"), "{text}");
+                assert!(
+                    !lines[1].contains("fault") && !lines[1].contains("not text"),
+                    "{text}"
+                );
+            }
+            // The rest of the long line cannot be told from an answer: the case is lost.
+            Some(reason) => {
+                assert!(lines[0].contains(reason), "{text}");
+                assert!(lines[1].contains(reason), "{text}");
+            }
+        }
+    }
+}

@@ -260,7 +260,8 @@ fn read_lines(stream: impl Read, queue: &Queue) {
         if pending.abandoned {
             return;
         }
-        let mut stop = !matches!(incoming, Incoming::Line(_));
+        // A line that is not text still ends where lines end: reading goes on.
+        let mut stop = !matches!(incoming, Incoming::Line(_) | Incoming::NotText);
         if !stop && pending.items.len() >= MAX_PENDING_LINES {
             // Dropping the stream here also stops the writer, by a broken pipe.
             pending.flooded = true;

@@ -72,9 +72,14 @@ impl Failure {
                 reason: format!("{reason} ({} limit)", clock.binding_limit()),
                 ends_case: true,
             },
-            PlayerError::LineTooLong | PlayerError::NotText => {
-                Failure::new(FaultKind::MalformedAnswer, reason)
-            }
+            PlayerError::NotText => Failure::new(FaultKind::MalformedAnswer, reason),
+            // The rest of the long line is unread, so no later answer can be
+            // told from it; a flood has stopped the reading too.
+            PlayerError::LineTooLong | PlayerError::Flooding => Failure {
+                kind: FaultKind::MalformedAnswer,
+                reason,
+                ends_case: true,
+            },
             PlayerError::Spawn { .. } | PlayerError::Exited { .. } => Failure {
                 kind: FaultKind::Crash,
                 reason,
