@@ -327,7 +327,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     for failure in report.failures.iter().take(10) {
         lines.push(format!(
             "wrong: {} -> got '{}', expected {}",
-            failure.request, failure.got, failure.expected
+            failure.request,
+            protocol::excerpt(&failure.got),
+            failure.expected
         ));
     }
     if report.failures.len() > 10 {
@@ -337,9 +339,13 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         ));
     }
     if let Some(first) = report.unsolicited.first() {
+        let count = match report.unsolicited.len() {
+            1 => "1 line".to_string(),
+            n => format!("{n} lines"),
+        };
         lines.push(format!(
-            "unsolicited: {} lines answering no request (the first: '{first}')",
-            report.unsolicited.len()
+            "unsolicited: {count} answering no request (the first: '{}')",
+            protocol::excerpt(first)
         ));
     }
     if let Some(fault) = &report.fault {

@@ -245,3 +245,26 @@ fn an_input_that_ends_midgame_is_named_in_one_line() {
         "error: stdin: the input ended before the game did\n"
     );
 }
+
+#[test]
+fn two_answers_written_at_once_give_the_same_verdict_every_run() {
+    // Each request gets two lines in one write: the second answers nothing.
+    // Whether it had reached the referee when the answer was read used to be
+    // a race, and the verdict changed from run to run.
+    let twice = r"while read l; do printf '16\n\033[2J\n'; done";
+    let verdicts: Vec<String> = (0..5)
+        .map(|_| {
+            let out = run(&["referee", "tothello", "--player", twice, "--cases", "0"]);
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        })
+        .collect();
+    assert!(verdicts.iter().all(|v| v == &verdicts[0]), "{verdicts:#?}");
+    let text = &verdicts[0];
+    // What the player wrote is quoted with its controls escaped.
+    assert!(
+        text.contains("unsolicited: 2 lines answering no request (the first: '\\u{1b}[2J')"),
+        "{text}"
+    );
+    assert!(text.contains("got '16', expected 11"), "{text}");
+    assert!(text.contains("passed 1 of 2 cases"), "{text}");
+}

@@ -239,8 +239,53 @@ impl Drop for LineReader {
 fn read_lines(stream: impl Read, queue: &Queue) {
     let mut reader = BufReader::new(stream);
     loop {
+        // Every whole line that came in with this one is queued with it, so
+        // lines written at once are seen at once (a checker that asks what is
+        // already waiting after an answer gets the same reply every run).
+        let mut batch = Vec::new();
+        loop {
+            let incoming = read_incoming(&mut reader);
+            let last = !matches!(incoming, Incoming::Line(_) | Incoming::NotText);
+            batch.push(incoming);
+            if last || !reader.buffer().contains(&b'\n') {
+                break;
+            }
+        }
+        let mut pending = lock(&queue.pending);
+        let mut stop = false;
+        for incoming in batch {
+            while queue.patient && !pending.abandoned && pending.items.len() >= MAX_PENDING_LINES {
+                pending = queue
+                    .taken
+                    .wait(pending)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+            if pending.abandoned {
+                return;
+            }
+            // A line that is not text still ends where lines end: reading goes on.
+            stop = !matches!(incoming, Incoming::Line(_) | Incoming::NotText);
+            if !stop && pending.items.len() >= MAX_PENDING_LINES {
+                // Dropping the stream here also stops the writer, by a broken pipe.
+                pending.flooded = true;
+                stop = true;
+                break;
+            }
+            pending.items.push_back(incoming);
+        }
+        drop(pending);
+        queue.arrived.notify_all();
+        if stop {
+            return;
+        }
+    }
+}
+
+/// The next line of `reader`, or why there is none.
+fn read_incoming(reader: &mut BufReader<impl Read>) -> Incoming {
+    loop {
         let mut buf = Vec::new();
-        let incoming = match read_line_at_most(&mut reader, MAX_LINE, &mut buf) {
+        return match read_line_at_most(reader, MAX_LINE, &mut buf) {
             Ok(LineRead::End) => Incoming::Eof,
             Ok(LineRead::TooLong) => Incoming::TooLong,
             Ok(LineRead::Line) => match String::from_utf8(buf) {
@@ -250,30 +295,6 @@ fn read_lines(stream: impl Read, queue: &Queue) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => Incoming::Failed(e),
         };
-        let mut pending = lock(&queue.pending);
-        while queue.patient && !pending.abandoned && pending.items.len() >= MAX_PENDING_LINES {
-            pending = queue
-                .taken
-                .wait(pending)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-        if pending.abandoned {
-            return;
-        }
-        // A line that is not text still ends where lines end: reading goes on.
-        let mut stop = !matches!(incoming, Incoming::Line(_) | Incoming::NotText);
-        if !stop && pending.items.len() >= MAX_PENDING_LINES {
-            // Dropping the stream here also stops the writer, by a broken pipe.
-            pending.flooded = true;
-            stop = true;
-        } else {
-            pending.items.push_back(incoming);
-        }
-        drop(pending);
-        queue.arrived.notify_all();
-        if stop {
-            return;
-        }
     }
 }
 

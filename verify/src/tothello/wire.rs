@@ -49,11 +49,23 @@ pub fn decode_request(line: &str) -> Result<(Board, Color), RequestError> {
             let black = req.strings("blackPieces")?;
             let turn = req.string("whoseTurn")?;
             req.finish()?;
-            let board = Board::from_squares(&red, &black)?;
-            let turn: Color = turn.parse()?;
+            let board = Board::from_squares(&red, &black).map_err(quoted_short)?;
+            let turn: Color = turn.parse().map_err(quoted_short)?;
             Ok((board, turn))
         }
         other => Err(RequestError::UnknownMethod(crate::protocol::excerpt(other))),
+    }
+}
+
+/// The error with the text it quotes cut to an excerpt with its control
+/// characters escaped, as every protocol error quotes a request.
+fn quoted_short(error: TothelloError) -> TothelloError {
+    use crate::protocol::excerpt;
+    match error {
+        TothelloError::BadSquare(text) => TothelloError::BadSquare(excerpt(&text)),
+        TothelloError::BadTurn(text) => TothelloError::BadTurn(excerpt(&text)),
+        TothelloError::BadMove(text) => TothelloError::BadMove(excerpt(&text)),
+        other => other,
     }
 }
 
@@ -104,6 +116,15 @@ mod tests {
             ("bestMoves 0 0 Red", "error: unknown method 'bestMoves'"),
             ("bestMove 1 I9 0 Red", "error: 'I9' is not a square"),
             ("bestMove 1 c4 0 Red", "error: 'c4' is not a square"),
+            // What an error quotes is cut to an excerpt, its controls escaped.
+            (
+                &format!("bestMove 1 {} 0 Red", "Y".repeat(300)),
+                &format!("error: '{}…' is not a square", "Y".repeat(40)),
+            ),
+            (
+                "bestMove 0 0 R\u{1b}d",
+                "error: 'R\\u{1b}d' is not a player",
+            ),
             (
                 "bestMove 5 A1 B2 0 Red",
                 "error: argument redPieces: bad array length '5'",
