@@ -549,3 +549,22 @@ fn replay_names_the_line_of_a_log_that_is_not_a_game() {
     );
     assert_one_line_error(&out, &says);
 }
+
+#[test]
+fn a_timed_out_wait_counts_in_the_seats_time() {
+    // The referee waits at least the limit before it gives up, so the time
+    // logged for the silent seat is at least that (it was 0 before).
+    let (text, lines) = logged(&[
+        "referee",
+        "ioiwari",
+        "--player",
+        "exec sleep 100",
+        "--timeout",
+        "0.5",
+        "--board",
+        "4 3 2 4 2 3 2",
+    ]);
+    assert!(text.contains("timed out"), "{text}");
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0].time_ms[0] >= 500.0, "{:?}", lines[0].time_ms);
+}

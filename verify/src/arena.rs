@@ -142,11 +142,11 @@ pub fn play_game<G: Game>(
                 Turn::Seat(seat) => {
                     let p = seating[seat];
                     let started = Instant::now();
-                    let mv = players[p]
-                        .choose(&state.view(seat), &mut clocks[p])
-                        .map_err(|f| f.at(seat))?;
+                    let chosen = players[p].choose(&state.view(seat), &mut clocks[p]);
+                    // Counted before a failure returns: a time-out's wait is time used.
                     let time = started.elapsed();
                     record.time_used[seat] += time;
+                    let mv = chosen.map_err(|f| f.at(seat))?;
                     state.check_move(mv).map_err(|illegal| {
                         Failure::new(FaultKind::IllegalMove, illegal.to_string()).at(seat)
                     })?;
