@@ -274,8 +274,14 @@ fn misbehaving(script: &str, reason: &str) {
 
 #[test]
 fn misbehaving_players_lose_with_the_reason() {
-    misbehaving("read board; echo 9", "malformed move '9'");
-    misbehaving("read board; echo hello", "malformed move 'hello'");
+    misbehaving(
+        "read board; echo 9",
+        "malformed move: '9' is not a pit label 1..7",
+    );
+    misbehaving(
+        "read board; echo hello",
+        "malformed move: 'hello' is not a pit label 1..7",
+    );
     // Pit 5 is emptied by the first move, then played again.
     misbehaving(
         "read board; echo 5; read reply; echo 5",
@@ -605,7 +611,7 @@ fn what_a_player_leaves_running_ends_with_its_game() {
     let out = run(&["referee", "ioiwari", "--timeout", "60", "--player", &player]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stdout(&out).contains("malformed move '9'"),
+        stdout(&out).contains("malformed move: '9' is not a pit label 1..7"),
         "{}",
         stdout(&out)
     );

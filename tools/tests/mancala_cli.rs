@@ -525,35 +525,8 @@ fn tables_of_values_only_answer_like_the_full_ones() {
 /// here against a player 2 that takes the lowest non-empty pit.
 #[test]
 fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
-    use tabula_solver::Game;
-    use tabula_solver::ioiwari::{Params, Ring, RingMatch};
-    use tabula_tables::ioiwari::variant_in_memory;
-
-    let params = Params::new(5, 3, 0, 0, 3).unwrap();
-    let table = variant_in_memory(&params, &|_| {});
-    let board = "1 2 0 3 1";
-    let mut game = RingMatch::new(Ring::parse(&params, board).unwrap());
-    let (mut input, mut expected) = (vec![board.to_string()], Vec::new());
-    while !game.is_over() {
-        let pit = if game.mover == 0 {
-            let pit = table.best_move(&game.board).unwrap().unwrap();
-            expected.push((pit + 1).to_string());
-            pit
-        } else {
-            let pit = game.moves()[0];
-            input.push((pit + 1).to_string());
-            pit
-        };
-        game.apply(pit);
-    }
-    assert!(expected.len() >= 2, "a game of a few moves");
-    let out = common::run_with_input(
-        &["play", "ioiwari", "--pits", "5", "--cap", "3"],
-        &(input.join("\n") + "\n"),
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), expected);
-
+    let (params, board) = (["--pits", "5", "--cap", "3"], "1 2 0 3 1");
+    play_variant(params, board, |moves| moves[0]);
     // A board of the wrong size, and a table of another variant.
     let out = common::run_with_input(&["play", "ioiwari", "--pits", "5", "--cap", "3"], "1 2 3\n");
     common::assert_one_line_error(&out, "a board has 5 pits, found 3");
@@ -569,6 +542,60 @@ fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
         "play", "ioiwari", "--pits", "5", "--cap", "3", "--table", file,
     ]);
     common::assert_one_line_error(&out, "expected");
+}
+
+/// Player 2's moves on a ring of more than 7 pits take labels above 7 (they
+/// were refused as "not a pit label 1..7").
+#[test]
+fn play_ioiwari_takes_labels_up_to_the_rings_pits() {
+    let input = play_variant(
+        ["--pits", "9", "--cap", "3"],
+        "1 0 2 0 3 0 1 2 3",
+        |moves| *moves.last().unwrap(),
+    );
+    assert!(
+        input
+            .iter()
+            .skip(1)
+            .any(|label| label == "8" || label == "9"),
+        "{input:?}"
+    );
+}
+
+/// Plays a variant through `tabula play ioiwari`, player 2 choosing with
+/// `choose` among its legal pits, and checks that player 1's moves are the
+/// table's lowest optimal pits; returns the lines sent (the board, then
+/// player 2's moves).
+fn play_variant(options: [&str; 4], board: &str, choose: impl Fn(&[u8]) -> u8) -> Vec<String> {
+    use tabula_solver::Game;
+    use tabula_solver::ioiwari::{Params, Ring, RingMatch};
+    use tabula_tables::ioiwari::variant_in_memory;
+
+    let pits: u8 = options[1].parse().unwrap();
+    let cap: u8 = options[3].parse().unwrap();
+    let params = Params::new(pits, cap, 0, 0, 3).unwrap();
+    let table = variant_in_memory(&params, &|_| {});
+    let mut game = RingMatch::new(Ring::parse(&params, board).unwrap());
+    let (mut input, mut expected) = (vec![board.to_string()], Vec::new());
+    while !game.is_over() {
+        let pit = if game.mover == 0 {
+            let pit = table.best_move(&game.board).unwrap().unwrap();
+            expected.push((pit + 1).to_string());
+            pit
+        } else {
+            let pit = choose(&game.moves());
+            input.push((pit + 1).to_string());
+            pit
+        };
+        game.apply(pit);
+    }
+    assert!(expected.len() >= 2, "a game of a few moves");
+    let mut args = vec!["play", "ioiwari"];
+    args.extend(options);
+    let out = common::run_with_input(&args, &(input.join("\n") + "\n"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().collect::<Vec<_>>(), expected);
+    input
 }
 
 #[test]

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::ioiwari::{Board, Match, PITS, Params, Pit, Ring, RingMatch, parse_label};
+use tabula_solver::ioiwari::{Board, Match, PITS, Params, Pit, Ring, RingMatch};
 use tabula_solver::{Game, Seat, Turn, ZeroSum};
 use tabula_tables::ioiwari::IoiwariTable;
 
@@ -132,6 +132,18 @@ pub trait Banked: Game<Move = Pit, Observation = Pit, View = Self> + Copy {
 
     /// The board as the dialogue writes it: bead counts, pit 1 first.
     fn board_line(&self) -> String;
+
+    /// Pits on the board (7 in the IOI game).
+    fn pits(&self) -> usize;
+
+    /// A pit label `1`..=[`Banked::pits`] of the dialogue, as a pit.
+    fn parse_pit(&self, line: &str) -> Result<Pit, String> {
+        let pits = self.pits();
+        match line.trim().parse::<usize>() {
+            Ok(n) if (1..=pits).contains(&n) => Ok((n - 1) as Pit),
+            _ => Err(format!("'{}' is not a pit label 1..{pits}", short(line))),
+        }
+    }
 }
 
 impl Banked for Match {
@@ -147,6 +159,10 @@ impl Banked for Match {
     fn board_line(&self) -> String {
         self.board.to_string()
     }
+
+    fn pits(&self) -> usize {
+        PITS
+    }
 }
 
 impl Banked for RingMatch {
@@ -160,6 +176,10 @@ impl Banked for RingMatch {
 
     fn board_line(&self) -> String {
         self.board.to_string()
+    }
+
+    fn pits(&self) -> usize {
+        self.board.pits().len()
     }
 }
 
@@ -223,8 +243,9 @@ impl<M: Banked> Wire<M> for IoiWire<M> {
         }
     }
 
-    fn decode_answer(&mut self, _view: &M, line: &str) -> Result<Pit, String> {
-        parse_label(line).map_err(|_| format!("malformed move '{}'", short(line)))
+    fn decode_answer(&mut self, view: &M, line: &str) -> Result<Pit, String> {
+        view.parse_pit(line)
+            .map_err(|e| format!("malformed move: {e}"))
     }
 
     fn end_lines(&mut self, _view: &M) -> Vec<String> {
@@ -248,7 +269,9 @@ impl<M: Banked> Wire<M> for IoiWire<M> {
                 view: game,
             });
         };
-        let pit = parse_label(line).map_err(|e| format!("player 2's move: {e}"))?;
+        let pit = game
+            .parse_pit(line)
+            .map_err(|e| format!("player 2's move: {e}"))?;
         if game.check_move(pit).is_err() {
             return Err(format!(
                 "player 2 played pit {}, which is empty on {}",
