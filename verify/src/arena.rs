@@ -87,13 +87,23 @@ impl<G: Game> GameRecord<G> {
         outcome(&self.scores, self.fault.as_ref().map(|f| f.seat), seat)
     }
 
-    /// The seat's rank, 1 for the best; tied seats share the better rank.
+    /// The seat's rank, 1 for the best; tied seats share the better rank. As
+    /// with [`GameRecord::outcome`], a seat at fault is last and the others are
+    /// ranked among themselves by their scores.
     pub fn rank(&self, seat: Seat) -> usize {
+        let faulted = self.fault.as_ref().map(|f| f.seat);
+        if faulted == Some(seat) {
+            return self.scores.len();
+        }
         let mine = self.scores[seat];
-        1 + self.scores.iter().filter(|&&s| s > mine).count()
+        let ahead = (0..self.scores.len())
+            .filter(|&s| Some(s) != faulted && self.scores[s] > mine)
+            .count();
+        1 + ahead
     }
 
-    /// The seat's score minus the best score among the other seats.
+    /// The seat's score minus the best score among the other seats, as the
+    /// scores stand (after the forfeit rule when a seat faulted).
     pub fn margin(&self, seat: Seat) -> f64 {
         let best_other = (0..self.scores.len())
             .filter(|&s| s != seat)
@@ -505,5 +515,23 @@ mod tests {
         assert!(fault.reason.contains("Roll(6)"), "{}", fault.reason);
         assert_eq!(record.outcome(0), Outcome::Loss);
         assert_eq!(record.players, vec!["cheat", "cautious"]);
+    }
+
+    #[test]
+    fn a_seat_at_fault_ranks_last_whatever_the_scores() {
+        // Three seats; seat 1 leads on the scores but faulted.
+        let mut record = play_game(
+            Dice::new(),
+            &mut [&mut cautious(), &mut cautious()],
+            &[0, 1],
+            &mut [Clock::default(), Clock::default()],
+            &mut stream(5, Purpose::Chance, 0, 0, 0),
+        );
+        record.scores = [3.0, 9.0, 5.0].into_iter().collect();
+        assert_eq!((record.rank(0), record.rank(1), record.rank(2)), (3, 1, 2));
+        record.fault = Some(Failure::new(FaultKind::IllegalMove, "test").at(1));
+        assert_eq!((record.rank(0), record.rank(1), record.rank(2)), (2, 3, 1));
+        assert_eq!(record.outcome(1), Outcome::Loss);
+        assert_eq!(record.outcome(2), Outcome::Win);
     }
 }
