@@ -209,14 +209,6 @@ impl Direction {
         Direction::NorthWest,
     ];
 
-    /// The 4 orthogonal directions.
-    pub const ORTHOGONAL: [Direction; 4] = [
-        Direction::North,
-        Direction::East,
-        Direction::South,
-        Direction::West,
-    ];
-
     /// (row step, column step).
     #[inline]
     pub fn delta(self) -> (i32, i32) {

@@ -576,11 +576,6 @@ impl ExternalPlayer {
         ExternalPlayer::spawn_limited(command, mode, None)
     }
 
-    /// Starts `command` with `sh -c`, sending its stderr to `stderr`.
-    pub fn spawn_with_stderr(command: &str, stderr: Stdio) -> Result<ExternalPlayer, PlayerError> {
-        ExternalPlayer::start(command, stderr, None)
-    }
-
     /// Starts `command` with `sh -c`, its stderr going as `mode` says, its
     /// address space (and that of each child, on its own) limited to `memory` bytes if given,
     /// as `ulimit -v` would: an allocation beyond it fails in the player.

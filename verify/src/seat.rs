@@ -176,11 +176,6 @@ impl Clock {
         self.case_used += spent;
     }
 
-    /// Whether the case budget is used up.
-    pub fn case_spent(&self) -> bool {
-        self.limits.per_case.is_some_and(|l| self.case_used >= l)
-    }
-
     /// The limit that binds now, for messages: `answer`, `game` or `case`.
     pub fn binding_limit(&self) -> &'static str {
         let [_, game, case] = self.left();
@@ -298,11 +293,6 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
     pub fn with_transcript(mut self, transcript: Transcript) -> Remote<G, W> {
         self.transcript = Some(transcript);
         self
-    }
-
-    /// The peer, to finish or inspect it.
-    pub fn peer_mut(&mut self) -> &mut (dyn Peer + Send) {
-        self.peer.as_mut()
     }
 
     fn log(&mut self, direction: char, line: &str) {

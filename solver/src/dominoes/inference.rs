@@ -820,11 +820,6 @@ impl Sampler {
         self.exact
     }
 
-    /// The number of tiles the opponent holds now.
-    pub fn hand_size(&self) -> u32 {
-        self.in_hand
-    }
-
     /// One exact sample of the opponent's hand with its model weight.
     ///
     /// With no consistent assignment (views that contradict the rules), a

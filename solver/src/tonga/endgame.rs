@@ -435,11 +435,6 @@ impl Endgame {
         };
         ctx.value(0, 0, mover)
     }
-
-    /// Number of transposition table entries in use (for reports).
-    pub fn table_entries(&self) -> usize {
-        self.table.as_ref().map_or(0, AlwaysReplace::used)
-    }
 }
 
 struct Expecti<'a> {

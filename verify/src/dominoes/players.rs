@@ -477,11 +477,6 @@ impl Ismcts {
             played: false,
         }
     }
-
-    /// The same player with UCT's exploration constant `explore`.
-    pub fn exploring(self, explore: f64) -> Ismcts {
-        Ismcts { explore, ..self }
-    }
 }
 
 /// Hands the mover tiles from the stock until one fits (or the stock is empty).

@@ -41,8 +41,6 @@ use crate::tournament::{self, Purpose};
 /// Names of the built-in players.
 pub const AGENTS: [&str; 4] = ["random", "greedy", "server", "best"];
 
-/// Board sides of the contest.
-pub const SIZES: [usize; 6] = [6, 8, 10, 12, 14, 16];
 
 /// The statement's time limit for the player's whole game (only the time the
 /// referee waits for its answers counts).
