@@ -170,6 +170,21 @@ pub fn given_once<T: PartialEq + std::fmt::Display>(flag: &str, items: &[T]) -> 
     }
 }
 
+/// Checks a list of players given to `flag`: each one known, none twice.
+pub fn known_players<T: AsRef<str>>(flag: &str, names: &[T], known: &[&str]) -> anyhow::Result<()> {
+    for name in names {
+        let name = name.as_ref();
+        if !known.contains(&name) {
+            anyhow::bail!(
+                "{flag}: unknown player '{name}' (known: {})",
+                known.join(", ")
+            );
+        }
+    }
+    let names: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+    given_once(flag, &names)
+}
+
 /// Parses a share of instances or games: a number from 0 to 1.
 pub fn share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {

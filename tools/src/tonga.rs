@@ -399,15 +399,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 /// Prints the verify report, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
     check_sizes(&args.sizes.sizes, true)?;
-    crate::common::given_once("--agents", &args.agents)?;
-    for name in &args.agents {
-        if !AGENTS.contains(&name.as_str()) {
-            bail!(
-                "--agents: unknown agent '{name}' (known: {})",
-                AGENTS.join(", ")
-            );
-        }
-    }
+    crate::common::known_players("--agents", &args.agents, &AGENTS)?;
     let names: Vec<&str> = args.agents.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = bar(total, "games");

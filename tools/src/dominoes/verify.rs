@@ -53,15 +53,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         ("--players", &args.players),
         ("--opponents", &args.opponents),
     ] {
-        crate::common::given_once(flag, names)?;
-        for name in names {
-            if !AGENTS.contains(&name.as_str()) {
-                bail!(
-                    "{flag}: unknown player '{name}' (known: {})",
-                    AGENTS.join(", ")
-                );
-            }
-        }
+        crate::common::known_players(flag, names, AGENTS)?;
     }
     let games = args.games.games;
     if !games.is_multiple_of(2) {

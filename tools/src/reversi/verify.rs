@@ -1,9 +1,9 @@
 //! `tabula verify reversi`: every player on the same cases, scored as the tester scores them.
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 use clap::Args;
 use tabula_verify::reversi::referee::parse_sizes;
-use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, known, run};
+use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, run};
 
 use crate::Outcome;
 use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, report_then_finish};
@@ -31,15 +31,9 @@ pub struct VerifyArgs {
 pub fn verify(args: VerifyArgs) -> Outcome {
     let sizes = parse_sizes(&args.suite.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
     let players = args.players.unwrap_or_else(default_players);
-    for name in &players {
-        if !known(name) {
-            bail!(
-                "--players: unknown player '{name}' (known: {})",
-                default_players().join(", ")
-            );
-        }
-    }
-    crate::common::given_once("--players", &players)?;
+    let every = default_players();
+    let every: Vec<&str> = every.iter().map(String::as_str).collect();
+    crate::common::known_players("--players", &players, &every)?;
     let settings = Settings {
         players,
         suite: args.suite.suite(sizes, args.seed.seed),

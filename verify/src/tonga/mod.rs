@@ -41,7 +41,6 @@ use crate::tournament::{self, Purpose};
 /// Names of the built-in players.
 pub const AGENTS: [&str; 4] = ["random", "greedy", "server", "best"];
 
-
 /// The statement's time limit for the player's whole game (only the time the
 /// referee waits for its answers counts).
 pub const GAME_TIME: Duration = Duration::from_secs(20);
