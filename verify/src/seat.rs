@@ -9,6 +9,7 @@ use tabula_solver::{Game, IllegalMove, Seat, Turn};
 
 use crate::agent::Agent;
 use crate::process::{Peer, PlayerError};
+use crate::protocol::excerpt;
 use crate::wire::Wire;
 
 /// The kinds of fault that lose a game.
@@ -312,12 +313,16 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
         let deadline = clock.deadline(started);
         if let Err(e) = self.peer.send_line_by(line, deadline) {
             clock.charge(started.elapsed());
-            return Err(Failure::from_player(&e, clock, "sending a request"));
+            let context = format!("sending '{}'", excerpt(line));
+            return Err(Failure::from_player(&e, clock, &context));
         }
         let answer = self.peer.recv_line(deadline);
         clock.charge(started.elapsed());
-        let answer =
-            answer.map_err(|e| Failure::from_player(&e, clock, "waiting for an answer"))?;
+        let answer = answer.map_err(|e| {
+            // The request is named: a player silent on `reset` is not one slow on `play`.
+            let context = format!("waiting for an answer to '{}'", excerpt(line));
+            Failure::from_player(&e, clock, &context)
+        })?;
         self.log('<', &answer);
         Ok(answer)
     }

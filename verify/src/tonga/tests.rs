@@ -127,7 +127,7 @@ fn invalid_answers_fill_the_board_for_the_server() {
     let seed = seed_where_player_starts(false);
     let (peer, sent) = Script::new(&[]);
     let r = referee_game(6, 0, seed, Box::new(peer), None, None);
-    // The shared seat says what it was doing: `waiting for an answer: …`.
+    // The shared seat says what it was doing: `waiting for an answer to '…': …`.
     assert!(
         r.reason
             .as_deref()
