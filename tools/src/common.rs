@@ -212,7 +212,7 @@ pub fn seconds(text: &str) -> Result<Duration, String> {
 #[derive(Args, Clone, Debug)]
 pub struct SeatArgs {
     /// The player's command, run with `sh -c` and spoken to over pipes in the game's protocol.
-    #[arg(long, value_name = "CMD", conflicts_with = "agent")]
+    #[arg(long, value_name = "CMD", conflicts_with = "agent", value_parser = command)]
     pub player: Option<String>,
     /// A built-in player instead (see `tabula games` and each game's section of the README).
     #[arg(long, value_name = "NAME")]
@@ -226,6 +226,15 @@ pub struct SeatArgs {
     #[arg(long, value_name = "MIB", conflicts_with = "agent",
           value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub memory: Option<u64>,
+}
+
+/// Parses a player's command: anything `sh -c` runs, but not nothing.
+pub fn command(text: &str) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("an empty command runs no player".into())
+    } else {
+        Ok(text.to_string())
+    }
 }
 
 /// How an external player's stderr is handled: captured for fault reasons, or passed through.

@@ -96,7 +96,12 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         return Err(error);
     }
     outcome.with_context(|| args.output.display().to_string())?;
-    outln!("wrote {} ({written} games)", args.output.display())?;
+    let games = if written == 1 {
+        "1 game".to_string()
+    } else {
+        format!("{written} games")
+    };
+    outln!("wrote {} ({games})", args.output.display())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -58,6 +58,14 @@ fn clap_errors_are_one_line() {
             "make 4294967296 combinations, more than 1000000",
         ),
         (
+            &["referee", "nim", "--player", " "],
+            "invalid value ' ' for '--player <CMD>': an empty command runs no player",
+        ),
+        (
+            &["referee", "tothello", "--player", ""],
+            "an empty command runs no player",
+        ),
+        (
             &["query", "tothello", "--depth", "0"],
             "invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=64",
         ),

@@ -48,7 +48,15 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         .map(String::as_str)
         .collect();
     let mut expected = [
-        "n", "h", "games", "wins", "ties", "losses", "score", "faults",
+        "n",
+        "h",
+        "games",
+        "wins",
+        "ties",
+        "losses",
+        "score",
+        "faults",
+        "first_fault",
     ];
     expected.sort();
     let mut keys = keys;
@@ -113,6 +121,8 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             "0.5",
         ),
     ] {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("report.json");
         let out = tabula()
             .args([
                 "referee",
@@ -123,8 +133,17 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
                 &player,
             ])
             .args(["--cases", "5:4,6:5", "--games", "3", "--timeout", timeout])
+            .arg("--json")
+            .arg(&json)
             .output()
             .unwrap();
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        for case in report["cases"].as_array().unwrap() {
+            assert_eq!(case["first_fault"]["game"].as_u64(), Some(0), "{case}");
+            let why = case["first_fault"]["reason"].as_str().unwrap_or_default();
+            assert!(why.contains(reason), "{player}: {why}");
+        }
         assert!(out.status.success(), "{player}: {}", stderr(&out));
         let text = stdout(&out);
         let lines = case_lines(&text);

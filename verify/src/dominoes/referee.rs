@@ -128,12 +128,31 @@ pub struct CaseResult {
     pub score: f64,
     /// Games the tested player lost by a fault.
     pub faults: usize,
-    /// The first of those games and its fault's reason.
-    #[serde(skip)]
+    /// The first of those games and its fault's reason (JSON: `{"game", "reason"}` or null).
+    #[serde(serialize_with = "game_and_reason")]
     pub first_fault: Option<(usize, String)>,
     /// Whether the tested player cannot go on (dead, or out of case time).
     #[serde(skip)]
     pub player_lost: bool,
+}
+
+/// `first_fault` as `{"game": G, "reason": "..."}`.
+fn game_and_reason<S: serde::Serializer>(
+    fault: &Option<(usize, String)>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct GameAndReason<'a> {
+        game: usize,
+        reason: &'a str,
+    }
+    fault
+        .as_ref()
+        .map(|(game, reason)| GameAndReason {
+            game: *game,
+            reason,
+        })
+        .serialize(serializer)
 }
 
 impl CaseResult {
