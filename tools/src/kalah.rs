@@ -251,11 +251,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     for &pit in position.legal_moves().iter() {
         let (child, sowing) = position.child(pit);
         let reward = sowing.mover as i32 - sowing.opponent as i32;
-        let value = if sowing.again {
-            reward + value_of(&child)?
-        } else {
-            reward - value_of(&child)?
-        };
+        let value = position.move_value(pit, reward, value_of(&child)?);
         outln!(
             "move {}: value {value} (gains {reward}{}, leaves {child})",
             pit + 1,

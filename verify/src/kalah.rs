@@ -90,14 +90,7 @@ impl OptimalAgent {
                     let value = table
                         .value(&child)
                         .unwrap_or_else(|e| panic!("the table does not fit the game: {e}"));
-                    (
-                        pit,
-                        if sowing.again {
-                            reward + value
-                        } else {
-                            reward - value
-                        },
-                    )
+                    (pit, position.move_value(pit, reward, value))
                 })
                 .collect(),
             Oracle::Search(table) => {

@@ -255,6 +255,8 @@ fn read_lines(stream: impl Read, queue: &Queue) {
         let mut stop = false;
         for incoming in batch {
             while queue.patient && !pending.abandoned && pending.items.len() >= MAX_PENDING_LINES {
+                // The reader waits for room: what it queued so far must be seen first.
+                queue.arrived.notify_all();
                 pending = queue
                     .taken
                     .wait(pending)

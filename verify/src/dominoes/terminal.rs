@@ -159,7 +159,6 @@ mod tests {
     #[test]
     fn a_person_plays_a_whole_game_against_the_server() {
         let rules = Rules::new(5, 4).unwrap();
-        let start = Match::new(&deal(3, rules, 0));
         let mut typed = String::from("x9\n?\n");
         for _ in 0..40 {
             for answer in [
@@ -169,20 +168,9 @@ mod tests {
                 typed.push('\n');
             }
         }
-        let mut server =
-            Local(super::super::agent("server", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
-        let mut others: [&mut dyn Player<Match>; 1] = [&mut server];
+        let server = super::super::agent("server", stream(1, Purpose::Agent, 0, 0, 1)).unwrap();
         let mut output = Vec::new();
-        let end = play_person(
-            typed.as_bytes(),
-            &mut output,
-            start,
-            1,
-            &mut others,
-            Remark::default(),
-            &mut draws(3, rules, 0),
-        )
-        .unwrap();
+        let end = play_deal(typed.as_bytes(), &mut output, rules, 0, 3, 1, server).unwrap();
         let text = String::from_utf8(output).unwrap();
         let PersonEnd::Finished(end) = end else {
             panic!("{text}")

@@ -107,7 +107,6 @@ mod tests {
     /// The person plays the first empty square every time; the server answers.
     #[test]
     fn a_person_plays_a_whole_game_against_the_server() {
-        let start = Position::start(4).unwrap();
         let mut typed = String::from("4 0\nzz\n?\n");
         // More first-empty answers than the game needs: wrong ones are refused.
         for row in 0..4 {
@@ -115,20 +114,10 @@ mod tests {
                 typed += &format!("{row} {col}\n");
             }
         }
-        let mut server =
-            Local(super::super::agent("server", stream(1, Purpose::Agent, 0, 0, 1)).unwrap());
-        let mut others: [&mut dyn Player<Position>; 1] = [&mut server];
         let mut output = Vec::new();
-        let end = play_person(
-            typed.as_bytes(),
-            &mut output,
-            start,
-            0,
-            &mut others,
-            Remark::default(),
-            &mut stream(1, Purpose::Chance, 0, 0, 0),
-        )
-        .unwrap();
+        // Seed 2's game 0 of side 4 has the person start (a test below checks).
+        assert!(player_starts(2, 4, 0));
+        let end = play_referee_game(typed.as_bytes(), &mut output, 4, 0, 2, None).unwrap();
         let text = String::from_utf8(output).unwrap();
         let PersonEnd::Finished(end) = end else {
             panic!("{text}")
