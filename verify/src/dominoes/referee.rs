@@ -500,7 +500,8 @@ mod tests {
             json,
             serde_json::json!({"cases": [{"n": 5, "h": 4, "games": 6, "wins": result.wins,
                 "ties": result.ties, "losses": result.losses, "score": result.score,
-                "faults": result.faults}], "total": result.score})
+                "faults": result.faults,
+                "first_fault": {"game": 0, "reason": "bad answer 'x'"}}], "total": result.score})
         );
     }
 
