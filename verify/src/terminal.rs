@@ -13,9 +13,10 @@ use std::sync::{Arc, Mutex};
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::{Game, Seat, Turn};
 
+use crate::agent::Agent;
 use crate::arena::play_game;
 use crate::protocol::{LineRead, MAX_REQUEST, error_text, read_line_at_most};
-use crate::seat::{Clock, Failure, FaultKind, Player};
+use crate::seat::{Clock, Failure, FaultKind, Local, Player};
 
 /// What a game shows a person at the terminal, and how the person types a move.
 pub trait Terminal: Game {
@@ -284,6 +285,30 @@ pub fn play_person<G: Terminal>(
     )?;
     seat.output.flush()?;
     Ok(PersonEnd::Finished(end))
+}
+
+/// Plays one game from `start` between a person in seat `person` and one
+/// built-in `opponent` in the other seat (the two-seat games without a
+/// remark); chance moves draw from `chance`.
+pub fn play_against<G: Terminal>(
+    input: impl BufRead,
+    output: impl Write,
+    start: G,
+    person: Seat,
+    opponent: Box<dyn Agent<G>>,
+    chance: &mut ChaCha8Rng,
+) -> io::Result<PersonEnd<G>> {
+    let mut opponent = Local(opponent);
+    let mut others: [&mut dyn Player<G>; 1] = [&mut opponent];
+    play_person(
+        input,
+        output,
+        start,
+        person,
+        &mut others,
+        Remark::default(),
+        chance,
+    )
 }
 
 /// An N×N board drawn with its column numbers above and its row numbers on

@@ -10,8 +10,7 @@ use tabula_solver::{Game, Seat, Turn};
 use super::referee::{deal, draws};
 use super::wire::{answer_text, parse_answer};
 use crate::agent::Agent;
-use crate::seat::{Local, Player};
-use crate::terminal::{PersonEnd, Remark, Terminal, play_person};
+use crate::terminal::{PersonEnd, Terminal, play_against};
 
 /// Plays deal `index` of case `rules` for `seed` (the referee's deal and
 /// stock order) with a person in `person`'s seat against `opponent`; an
@@ -29,18 +28,8 @@ pub fn play_deal(
     if super::sees_open_hand(&opponent.name()) {
         start = start.with_open_hand(1 - person);
     }
-    let mut opponent = Local(opponent);
-    let mut others: [&mut dyn Player<Match>; 1] = [&mut opponent];
     let mut chance = draws(seed, rules, index);
-    play_person(
-        input,
-        output,
-        start,
-        person,
-        &mut others,
-        Remark::default(),
-        &mut chance,
-    )
+    play_against(input, output, start, person, opponent, &mut chance)
 }
 
 fn side_name(side: Side) -> &'static str {

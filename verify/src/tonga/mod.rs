@@ -61,6 +61,12 @@ pub fn server_rng(seed: u64, n: usize, game: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Chance, n as u64, game as u64, 0)
 }
 
+/// The chance stream of game `game` of side `n` (the game has no chance
+/// moves: the match loop's stream is never drawn from).
+pub fn chance_rng(seed: u64, n: usize, game: usize) -> ChaCha8Rng {
+    tournament::stream(seed, Purpose::Chance, n as u64, game as u64, 1)
+}
+
 /// The player's own random choices in game `game` of side `n`.
 pub fn agent_rng(seed: u64, n: usize, game: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Agent, n as u64, game as u64, 0)
@@ -151,8 +157,7 @@ pub fn play_game(
     };
     let mut clocks = [Clock::new(limits), Clock::default()];
     let mut players: [&mut dyn Player<Position>; 2] = [player, &mut server];
-    // The game has no chance moves; the stream is never drawn from.
-    let mut chance = tournament::stream(seed, Purpose::Chance, n as u64, game as u64, 1);
+    let mut chance = chance_rng(seed, n, game);
     let record = arena::play_game(start, &mut players, &seating, &mut clocks, &mut chance);
     (record, seat)
 }

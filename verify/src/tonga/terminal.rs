@@ -7,11 +7,9 @@ use tabula_solver::tonga::{Cell, Colour, Position};
 use tabula_solver::{Seat, Turn};
 
 use super::wire::{parse_answer, square};
-use super::{ServerAgent, player_starts, server_rng};
+use super::{ServerAgent, chance_rng, player_starts, server_rng};
 use crate::agent::Agent;
-use crate::seat::{Local, Player};
-use crate::terminal::{PersonEnd, Remark, Terminal, numbered_grid, play_person};
-use crate::tournament::{Purpose, stream};
+use crate::terminal::{PersonEnd, Terminal, numbered_grid, play_against};
 
 /// Plays the referee's game `game` of side `n` for `seed` with a person in
 /// the tested player's seat (who starts is the referee's draw): against the
@@ -27,20 +25,9 @@ pub fn play_referee_game(
     let start = Position::start(n).expect("a valid board side");
     let opponent =
         opponent.unwrap_or_else(|| Box::new(ServerAgent::new(server_rng(seed, n, game))));
-    let mut opponent = Local(opponent);
-    let mut others: [&mut dyn Player<Position>; 1] = [&mut opponent];
     let person = if player_starts(seed, n, game) { 0 } else { 1 };
-    // The game has no chance moves; the stream is never drawn from.
-    let mut chance = stream(seed, Purpose::Chance, n as u64, game as u64, 1);
-    play_person(
-        input,
-        output,
-        start,
-        person,
-        &mut others,
-        Remark::default(),
-        &mut chance,
-    )
+    let mut chance = chance_rng(seed, n, game);
+    play_against(input, output, start, person, opponent, &mut chance)
 }
 
 fn colour_name(colour: Colour) -> &'static str {
@@ -115,7 +102,7 @@ mod tests {
             }
         }
         let mut output = Vec::new();
-        // Seed 2's game 0 of side 4 has the person start (a test below checks).
+        // Seed 2's game 0 of side 4 has the person start, as Black.
         assert!(player_starts(2, 4, 0));
         let end = play_referee_game(typed.as_bytes(), &mut output, 4, 0, 2, None).unwrap();
         let text = String::from_utf8(output).unwrap();
