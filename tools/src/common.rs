@@ -693,13 +693,20 @@ fn limit_file(line: &str) -> Option<String> {
     }
 }
 
-/// Ends `tabula play <game>`: a finished game or `quit` is a success; input
-/// that ends before the game does is an error.
-pub fn finish_play<G>(end: std::io::Result<PersonEnd<G>>) -> crate::Outcome {
+/// A person's game as a result: the final state, `None` after `quit`, or an
+/// error for an input that ended before the game did.
+pub fn person_end<G>(end: std::io::Result<PersonEnd<G>>) -> anyhow::Result<Option<G>> {
     match end.context("the terminal")? {
-        PersonEnd::Finished(_) | PersonEnd::Quit => Ok(std::process::ExitCode::SUCCESS),
+        PersonEnd::Finished(end) => Ok(Some(end)),
+        PersonEnd::Quit => Ok(None),
         PersonEnd::InputEnded => bail!("stdin: the input ended before the game did"),
     }
+}
+
+/// Ends `tabula play <game>`: a finished game or `quit` is a success.
+pub fn finish_play<G>(end: std::io::Result<PersonEnd<G>>) -> crate::Outcome {
+    person_end(end)?;
+    Ok(std::process::ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -10,7 +10,6 @@ use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
-use tabula_verify::terminal::PersonEnd;
 use tabula_verify::tothello::{
     Answerer, Player, TournamentConfig, answer, play_terminal, referee_best_move, run_tournament,
     test_cases,
@@ -18,8 +17,8 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, count, emit_report, positive,
-    report_then_finish, stderr_mode,
+    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, count, emit_report, person_end,
+    positive, report_then_finish, stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -252,7 +251,7 @@ pub fn query(args: QueryArgs) -> Outcome {
 }
 
 /// Plays a game between a person (reading `input`) and the solver, through
-/// the core's match loop (see `tabula_verify::tothello::terminal`).
+/// the core's person seat (see `tabula_verify::terminal`).
 ///
 /// Returns the final position, or `None` when the person typed `quit`.
 pub fn play_session(
@@ -263,11 +262,7 @@ pub fn play_session(
     depth: u8,
     exact: u32,
 ) -> anyhow::Result<Option<Position>> {
-    match play_terminal(input, output, start, human, depth, exact).context("the terminal")? {
-        PersonEnd::Finished(end) => Ok(Some(end)),
-        PersonEnd::Quit => Ok(None),
-        PersonEnd::InputEnded => bail!("stdin: the input ended before the game did"),
-    }
+    person_end(play_terminal(input, output, start, human, depth, exact))
 }
 
 /// Lets a person play against the solver in the terminal.

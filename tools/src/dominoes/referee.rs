@@ -9,7 +9,7 @@ use tabula_solver::dominoes::Match;
 use tabula_verify::agent::Agent;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::dominoes::referee::{
-    CaseSetup, RefereeReport, case_key, game_line, parse_cases, referee_case,
+    CaseSetup, RefereeReport, case_key, game_line, opponent_rng, parse_cases, referee_case,
 };
 use tabula_verify::dominoes::report::case_name;
 use tabula_verify::dominoes::terminal::play_deal;
@@ -83,7 +83,7 @@ pub fn play(args: PlayArgs) -> Outcome {
         bail!("--case: give one case N:H, not {}", cases.len());
     };
     let seed = args.seed.seed;
-    let rng = stream(seed, Purpose::Agent, case_key(rules), 0, 1);
+    let rng = opponent_rng(seed, rules);
     let opponent = known_agent(&args.agent, |name| agent(name, rng), AGENTS)?;
     let person = usize::from(args.seat) - 1;
     let end = play_deal(
@@ -173,7 +173,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             "# case {} {} seed {seed} opponent {}",
             rules.numbers, rules.hand, args.opponent
         ));
-        let rng = stream(seed, Purpose::Agent, case_key(rules), 0, 1);
+        let rng = opponent_rng(seed, rules);
         let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
         let label = case_name(rules);
         let mut log_game = |game: usize, record: &GameRecord<Match>| {

@@ -40,6 +40,12 @@ pub fn draws(seed: u64, rules: Rules, index: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Chance, case_key(rules), index as u64, 0)
 }
 
+/// The referee's built-in opponent's own random choices in case `rules`
+/// (one opponent serves the whole case).
+pub fn opponent_rng(seed: u64, rules: Rules) -> ChaCha8Rng {
+    tournament::stream(seed, Purpose::Agent, case_key(rules), 0, 1)
+}
+
 /// Parses `--cases`: `all` (the contest's 20 cases) or `N:H` pairs separated
 /// by commas, each a case of the contest and none twice.
 pub fn parse_cases(text: &str) -> Result<Vec<Rules>, String> {
