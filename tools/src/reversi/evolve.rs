@@ -10,7 +10,6 @@ use tabula_verify::reversi::referee::opponents_population;
 
 use crate::Outcome;
 use crate::common::{GamesArgs, JsonArgs, SeedArgs, emit_report, positive};
-use crate::progress::bar;
 
 /// Arguments of `tabula reversi evolve`.
 #[derive(Args)]
@@ -61,13 +60,9 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
         rule: args.rule.rule(),
         ..Settings::new(n)
     };
-    let progress = bar(0, "generations");
-    let (population, generations) =
-        opponents_population(args.seed.seed, &settings, 0, &|done, total| {
-            progress.set_length(total as u64);
-            progress.set_position(done as u64);
-        });
-    progress.finish_and_clear();
+    let (population, generations) = super::with_generations_bar(|progress| {
+        opponents_population(args.seed.seed, &settings, 0, progress)
+    });
     let cells = n * n;
     let weights: Vec<Vec<f64>> = population.iter().map(|w| w.0[..cells].to_vec()).collect();
     // The mean weight of each cell over the population, as a grid.

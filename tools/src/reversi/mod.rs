@@ -7,6 +7,7 @@ mod verify;
 use clap::Args;
 use tabula_solver::reversi::Rule;
 use tabula_solver::reversi::strategy::{Ties, ZeroDenominator};
+use tabula_verify::reversi::evolve::Settings as GaSettings;
 use tabula_verify::reversi::report::Suite;
 
 use crate::common::positive;
@@ -35,16 +36,10 @@ impl RuleArgs {
     }
 }
 
-/// The tester's cases (`--sizes`, `--cases`, the genetic algorithm's
-/// settings and the opponents' rule), shared by `referee` and `verify`.
+/// Each case's genetic algorithm (`--generations`, `--ga-games`) and the
+/// opponents' rule, shared by `referee`, `verify` and `play`.
 #[derive(Args)]
-pub struct SuiteArgs {
-    /// Board sides, separated by commas.
-    #[arg(long, default_value = "7,8,9,10,11,12")]
-    pub sizes: String,
-    /// Cases per size (the full suite has 5).
-    #[arg(long, value_parser = positive, default_value = "5")]
-    pub cases: usize,
+pub struct GaArgs {
     /// Generations of each case's genetic algorithm (default: drawn from 50 to 100 per case).
     #[arg(long, value_parser = positive)]
     pub generations: Option<usize>,
@@ -55,6 +50,32 @@ pub struct SuiteArgs {
     pub rule: RuleArgs,
 }
 
+impl GaArgs {
+    /// The genetic algorithm's settings for side `n`.
+    pub fn settings(&self, n: usize) -> GaSettings {
+        GaSettings {
+            generations: self.generations,
+            games: self.ga_games,
+            rule: self.rule.rule(),
+            ..GaSettings::new(n)
+        }
+    }
+}
+
+/// The tester's cases (`--sizes`, `--cases`, the genetic algorithm's
+/// settings and the opponents' rule), shared by `referee` and `verify`.
+#[derive(Args)]
+pub struct SuiteArgs {
+    /// Board sides, separated by commas.
+    #[arg(long, default_value = "7,8,9,10,11,12")]
+    pub sizes: String,
+    /// Cases per size (the full suite has 5).
+    #[arg(long, value_parser = positive, default_value = "5")]
+    pub cases: usize,
+    #[command(flatten)]
+    pub ga: GaArgs,
+}
+
 impl SuiteArgs {
     /// The cases these options give on `sizes` (parsed from `--sizes`) for `seed`.
     pub fn suite(&self, sizes: Vec<usize>, seed: u64) -> Suite {
@@ -62,11 +83,23 @@ impl SuiteArgs {
             sizes,
             cases: self.cases,
             seed,
-            generations: self.generations,
-            ga_games: self.ga_games,
-            rule: self.rule.rule(),
+            generations: self.ga.generations,
+            ga_games: self.ga.ga_games,
+            rule: self.ga.rule.rule(),
         }
     }
+}
+
+/// Runs an evolution behind a progress bar of its generations: `run` gets
+/// the callback that moves the bar.
+pub fn with_generations_bar<T>(run: impl FnOnce(&dyn Fn(usize, usize)) -> T) -> T {
+    let progress = crate::progress::bar(0, "generations");
+    let result = run(&|done, total| {
+        progress.set_length(total as u64);
+        progress.set_position(done as u64);
+    });
+    progress.finish_and_clear();
+    result
 }
 
 fn zero(text: &str) -> Result<ZeroDenominator, String> {

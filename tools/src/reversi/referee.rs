@@ -9,7 +9,6 @@ use tabula_solver::reversi::Board;
 use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
 use tabula_verify::record::At;
-use tabula_verify::reversi::evolve::Settings as GaSettings;
 use tabula_verify::reversi::referee::{
     RefereeReport, game_line, opponents, parse_sizes, referee_case,
 };
@@ -23,7 +22,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, finish_play, finish_referee,
-    known_agent, positive, say, serve_stdio, tested_player,
+    known_agent, say, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 
@@ -53,33 +52,19 @@ pub struct PlayArgs {
     /// The referee's case of that side to play (its evolved opponents), from 0.
     #[arg(long, default_value_t = 0)]
     case: usize,
-    /// Generations of the case's genetic algorithm (default: drawn from 50 to 100, as the referee's).
-    #[arg(long, value_parser = positive)]
-    generations: Option<usize>,
-    /// Games per generation of the case's genetic algorithm.
-    #[arg(long, value_parser = positive, default_value = "100")]
-    ga_games: usize,
     #[command(flatten)]
-    rule: super::RuleArgs,
+    ga: super::GaArgs,
     #[command(flatten)]
     seed: SeedArgs,
 }
 
 /// Lets a person play player 1 of one of the referee's cases in the terminal.
 pub fn play(args: PlayArgs) -> Outcome {
-    let rule = args.rule.rule();
-    let settings = GaSettings {
-        generations: args.generations,
-        games: args.ga_games,
-        rule,
-        ..GaSettings::new(args.size)
-    };
-    let progress = bar(0, "generations of the opponents' evolution");
-    let (weights, _) = opponents(args.seed.seed, &settings, args.case, &|done, total| {
-        progress.set_length(total as u64);
-        progress.set_position(done as u64);
+    let rule = args.ga.rule.rule();
+    let settings = args.ga.settings(args.size);
+    let (weights, _) = super::with_generations_bar(|progress| {
+        opponents(args.seed.seed, &settings, args.case, progress)
     });
-    progress.finish_and_clear();
     let end = play_case(
         io::stdin().lock(),
         crate::out::data_stdout(),
@@ -141,7 +126,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         (None, Some(name)) => {
             known_agent(
                 name,
-                |n| case_tested_agent(n, 0, &[], args.suite.rule.rule()),
+                |n| case_tested_agent(n, 0, &[], args.suite.ga.rule.rule()),
                 &referee_agents(),
             )?;
         }
@@ -149,7 +134,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     let seed = args.seed.seed;
     let log = Log::open(&args.log)?;
-    let rule = args.suite.rule.rule();
+    let rule = args.suite.ga.rule.rule();
     let suite = args.suite.suite(sizes, seed);
     let cases = suite.case_list();
     // The opponents first, in parallel: only the tested player's answers are timed.

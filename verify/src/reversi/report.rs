@@ -52,6 +52,16 @@ pub struct Suite {
 }
 
 impl Suite {
+    /// The genetic algorithm's settings for the cases of side `n`.
+    pub fn ga_settings(&self, n: usize) -> GaSettings {
+        GaSettings {
+            generations: self.generations,
+            games: self.ga_games,
+            rule: self.rule,
+            ..GaSettings::new(n)
+        }
+    }
+
     /// The (side, case index) pairs, side by side.
     pub fn case_list(&self) -> Vec<(usize, usize)> {
         self.sizes
@@ -102,13 +112,7 @@ pub fn evolve_cases(suite: &Suite, progress: Progress<'_>) -> Vec<CaseOpponents>
     let cases = suite.case_list();
     tournament::run(cases.len(), progress, |i| {
         let (n, k) = cases[i];
-        let ga = GaSettings {
-            generations: suite.generations,
-            games: suite.ga_games,
-            rule: suite.rule,
-            ..GaSettings::new(n)
-        };
-        opponents(suite.seed, &ga, k, &|_, _| {})
+        opponents(suite.seed, &suite.ga_settings(n), k, &|_, _| {})
     })
 }
 
