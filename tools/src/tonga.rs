@@ -297,22 +297,22 @@ pub fn query(args: QueryArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-fn check_sizes(sizes: &[usize], allow_small: bool) -> anyhow::Result<()> {
-    let low = if allow_small { 4 } else { 6 };
+/// Checks the board sides given to `flag`: even, 4 to 16, at least one, none twice.
+fn check_sizes(flag: &str, sizes: &[usize]) -> anyhow::Result<()> {
     for &n in sizes {
-        if n % 2 != 0 || !(low..=16).contains(&n) {
-            bail!("--sizes: {n} is not an even board side from {low} to 16");
+        if !n.is_multiple_of(2) || !(4..=16).contains(&n) {
+            bail!("{flag}: {n} is not an even board side from 4 to 16");
         }
     }
     if sizes.is_empty() {
-        bail!("--sizes: no board side given");
+        bail!("{flag}: no board side given");
     }
-    crate::common::given_once("--sizes", sizes)
+    crate::common::given_once(flag, sizes)
 }
 
 /// Referees games against an external player or a built-in one.
 pub fn referee(args: RefereeArgs) -> Outcome {
-    check_sizes(&args.sizes.sizes, true)?;
+    check_sizes("--sizes", &args.sizes.sizes)?;
     // Checked before any game, so that a typo costs no player run.
     match (&args.seat.player, &args.seat.agent) {
         (None, None) => bail!("give --player CMD or --agent NAME"),
@@ -370,12 +370,7 @@ pub fn serve(args: ServeArgs) -> Outcome {
 
 /// Lets a person play the referee's game `--game` of side `--size` in the terminal.
 pub fn play(args: PlayArgs) -> Outcome {
-    if !args.size.is_multiple_of(2) || !(4..=16).contains(&args.size) {
-        bail!(
-            "--size: {} is not an even board side from 4 to 16",
-            args.size
-        );
-    }
+    check_sizes("--size", &[args.size])?;
     let seed = args.seed.seed;
     let opponent = match &args.agent {
         Some(name) => Some(known_agent(
@@ -398,7 +393,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 
 /// Prints the verify report, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
-    check_sizes(&args.sizes.sizes, true)?;
+    check_sizes("--sizes", &args.sizes.sizes)?;
     crate::common::known_players("--agents", &args.agents, &AGENTS)?;
     let names: Vec<&str> = args.agents.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
