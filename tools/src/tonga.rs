@@ -13,10 +13,11 @@ use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table};
 use tabula_verify::record::At;
+use tabula_verify::report::RefereeReport;
 use tabula_verify::seat::Limits;
 use tabula_verify::tonga::terminal::play_referee_game;
 use tabula_verify::tonga::{
-    AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, signed_sqrt, timed_agent,
+    AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, timed_agent,
     verify as verify_report,
 };
 use tabula_verify::tournament::{Purpose, stream};
@@ -25,8 +26,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs,
-    check_agent, emit_report, finish_play, known_agent, output_file, report_then_finish, seconds,
-    serve_stdio, tested_player,
+    check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
+    report_then_finish, say, seconds, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -89,6 +90,8 @@ pub struct RefereeArgs {
     timeout: TimeoutArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 /// Arguments of `tabula play tonga`.
@@ -325,8 +328,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         per_game: Some(args.timeout.timeout),
         ..Limits::default()
     };
-    let mut total = 0.0;
-    let mut count = 0;
+    let json = args.json.json.as_ref();
+    let mut results = Vec::new();
     for (case, &n) in args.sizes.sizes.iter().enumerate() {
         for g in 0..args.games.games {
             log.transcript_line(&format!("# game {g} N {n} seed {seed}"));
@@ -349,15 +352,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 .map(|(c, r, col)| format!("{c}{r},{col}"))
                 .collect();
             log.transcript_line(&format!("moves {}", moves.join(" ")));
-            log.transcript_line(&result.line());
-            outln!("{}", result.line())?;
-            total += signed_sqrt(result.case_score());
-            count += 1;
+            say(&log, json, &result.line())?;
+            results.push(result);
         }
     }
-    report_then_finish(&log, || {
-        Ok(outln!("overall {total:.3} over {count} games")?)
-    })
+    let report = RefereeReport::new(results);
+    finish_referee(&log, &report.total_line(), json, &report)
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.

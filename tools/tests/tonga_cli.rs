@@ -352,3 +352,42 @@ fn input_for_a_program_that_does_not_read_it_is_no_failure() {
 fn time_limits_are_checked() {
     common::assert_timeouts_refused("tonga");
 }
+
+#[test]
+fn referee_json_has_every_game_with_its_score_and_the_total() {
+    // A greedy player, then one that answers nonsense on its second move.
+    let fixed = [
+        "referee", "tonga", "--sizes", "6,8", "--games", "2", "--seed", "3",
+    ];
+    let nonsense = "read a; echo 0 0; read a; echo nonsense; cat > /dev/null";
+    for seat in [vec!["--agent", "greedy"], vec!["--player", nonsense]] {
+        let text = common::run_ok(&fixed, &seat);
+        let lines: Vec<&str> = text.lines().collect();
+        let json = common::run_ok(&fixed, &[&seat[..], &["--json", "-"]].concat());
+        let report: serde_json::Value =
+            serde_json::from_str(&json).expect("--json - is JSON alone");
+        let cases = report["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), 4);
+        assert_eq!(lines.len(), 5, "{text}");
+        let mut total = 0.0;
+        for (case, line) in cases.iter().zip(&lines) {
+            let (player, server) = (
+                case["player_points"].as_i64().unwrap(),
+                case["server_points"].as_i64().unwrap(),
+            );
+            let mut expect = format!("result {} {player} {server} {}", case["n"], player - server);
+            if let Some(reason) = case["reason"].as_str() {
+                expect = format!("{expect} {reason}");
+            }
+            assert_eq!(&expect, line);
+            let score = case["score"].as_f64().unwrap();
+            let difference = (player - server) as f64;
+            assert!((score - difference.signum() * difference.abs().sqrt()).abs() < 1e-9);
+            total += score;
+        }
+        assert_eq!(report["total"].as_f64(), Some(total));
+        assert_eq!(lines[4], format!("overall {total:.3} over 4 games"));
+        let faults = cases.iter().filter(|c| !c["reason"].is_null()).count();
+        assert_eq!(faults, if seat[0] == "--player" { 4 } else { 0 }, "{json}");
+    }
+}

@@ -35,6 +35,7 @@ use tabula_solver::{Seat, Turn};
 use crate::agent::Agent;
 use crate::arena::{self, GameRecord};
 use crate::process::Peer;
+use crate::report::{RefereeReport, RefereedCase};
 use crate::seat::{Clock, Limits, Local, Player, Remote, Transcript};
 use crate::tournament::{self, Purpose};
 
@@ -72,8 +73,8 @@ pub fn agent_rng(seed: u64, n: usize, game: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Agent, n as u64, game as u64, 0)
 }
 
-/// A finished game against the server.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A finished game against the server: a test case of the referee's run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GameResult {
     /// Board side.
     pub n: usize,
@@ -83,6 +84,8 @@ pub struct GameResult {
     pub player_points: u32,
     /// The server's points.
     pub server_points: u32,
+    /// The game's part of the overall score: the signed square root of the case score.
+    pub score: f64,
     /// Why the game ended early, if it did (the server then filled the board).
     pub reason: Option<String>,
     /// Every stone in order as (colour letter, row, col); the filler stones are not listed.
@@ -105,11 +108,14 @@ impl GameResult {
                 (letter, r, c)
             })
             .collect();
+        let player_points = record.scores[player] as u32;
+        let server_points = record.scores[1 - player] as u32;
         GameResult {
             n: board.n(),
             player_first: player == 0,
-            player_points: record.scores[player] as u32,
-            server_points: record.scores[1 - player] as u32,
+            player_points,
+            server_points,
+            score: signed_sqrt(i64::from(player_points) - i64::from(server_points)),
             reason: record.fault.as_ref().map(|f| f.reason.clone()),
             moves,
         }
@@ -134,6 +140,19 @@ impl GameResult {
             line.push_str(reason);
         }
         line
+    }
+}
+
+impl RefereedCase for GameResult {
+    fn score(&self) -> f64 {
+        self.score
+    }
+}
+
+impl RefereeReport<GameResult> {
+    /// `overall SCORE over GAMES games`.
+    pub fn total_line(&self) -> String {
+        format!("overall {:.3} over {} games", self.total, self.cases.len())
     }
 }
 
