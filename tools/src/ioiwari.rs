@@ -10,13 +10,13 @@ use clap::Args;
 use tabula_solver::ioiwari::{Board, Match, Params, Ring, RingMatch, instances, starting_boards};
 use tabula_tables::Table;
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
-use tabula_verify::arena::{Outcome as GameOutcome, play_case};
-use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, result_line};
+use tabula_verify::arena::play_case;
+use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, RefereedGame};
 use tabula_verify::ioiwari_sweep::{RingOptimal, Thresholds, sweep as run_sweep};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::At;
+use tabula_verify::report::RefereeReport;
 use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
-use tabula_verify::stats::Wdl;
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
@@ -116,6 +116,8 @@ pub struct RefereeArgs {
     /// Play all 357 starting boards (needs --player or --agent).
     #[arg(long, conflicts_with = "all")]
     rotations: bool,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 /// Arguments of `tabula verify ioiwari`.
@@ -348,6 +350,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         for (option, path) in [
             ("--log", &args.log.log),
             ("--transcript", &args.log.transcript),
+            ("--json", &args.json.json),
         ] {
             if path == &Some(OutputPath::Stdout) {
                 bail!(
@@ -380,7 +383,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     };
     let seed = args.seed.seed;
     let many = boards.len() > 1;
-    let mut tally = Wdl::default();
+    let json = args.json.json.as_ref();
+    let mut games = Vec::new();
     for (case, board) in boards.into_iter().enumerate() {
         log.transcript_line(&format!("# game {board}"));
         // A new player 1 per game, so that a crash loses only that game.
@@ -412,34 +416,28 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         drop(players);
         drop(tested);
         log.game(&record, &board, &At::new(seed, case, board.to_string(), 0));
-        let line = result_line(&record);
+        let game = RefereedGame::new(&record);
+        let line = game.line();
         log.transcript_line(&line);
-        tally.add(match record.outcome(0) {
-            GameOutcome::Win => 1,
-            GameOutcome::Draw => 0,
-            GameOutcome::Loss => -1,
-        });
         // Over stdin/stdout the summary follows the dialogue's last line.
-        if many {
-            outln!("{board}: {line}")?;
-        } else {
-            outln!("{line}")?;
+        if json != Some(&OutputPath::Stdout) {
+            if many {
+                outln!("{board}: {line}")?;
+            } else {
+                outln!("{line}")?;
+            }
         }
+        games.push(game);
     }
+    let report = RefereeReport::new(games);
     report_then_finish(&log, || {
-        if many {
-            // The task's scoring: 4 points a win, 2 a tie, 0 otherwise.
-            let games = tally.wins + tally.draws + tally.losses;
-            outln!(
-                "tally: {} win, {} draw, {} loss, {} IOI points of {}",
-                tally.wins,
-                tally.draws,
-                tally.losses,
-                4 * tally.wins + 2 * tally.draws,
-                4 * games
-            )?;
-        }
-        Ok(())
+        // The task's scoring over many boards: 4 points a win, 2 a draw.
+        let tally = if many {
+            format!("{}\n", report.tally_line())
+        } else {
+            String::new()
+        };
+        emit_report(&tally, json, &report)
     })
 }
 

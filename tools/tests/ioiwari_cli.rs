@@ -227,6 +227,55 @@ fn the_tally_scores_the_instances_as_the_task_does() {
 }
 
 #[test]
+fn referee_json_has_every_game_as_its_line_says_and_the_points() {
+    let text = stdout(&run(&["referee", "ioiwari", "--agent", "greedy1", "--all"]));
+    let lines: Vec<&str> = text.lines().collect();
+    let out = run(&[
+        "referee", "ioiwari", "--agent", "greedy1", "--all", "--json", "-",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout(&out)).expect("--json - is JSON alone");
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 51);
+    for (case, line) in cases.iter().zip(&lines) {
+        let board: Vec<String> = case["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.to_string())
+            .collect();
+        let banks = &case["banks"];
+        let outcome = case["outcome"].as_str().unwrap();
+        let expect = format!(
+            "{}: result {} {} {outcome}",
+            board.join(" "),
+            banks[0],
+            banks[1]
+        );
+        assert_eq!(&expect, line);
+        let points = [("win", 4), ("draw", 2), ("loss", 0)];
+        assert!(
+            points.contains(&(outcome, case["points"].as_u64().unwrap())),
+            "{case}"
+        );
+        assert!(case["fault"].is_null());
+    }
+    assert_eq!(report["total"].as_f64(), Some(102.0));
+    // A player that answers nonsense loses with the reason in its case.
+    let nonsense = "read board; echo x; cat > /dev/null";
+    let out = run(&["referee", "ioiwari", "--player", nonsense, "--json", "-"]);
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let fault = report["cases"][0]["fault"].as_str().unwrap();
+    assert!(fault.contains("'x'"), "{fault}");
+    assert_eq!(report["cases"][0]["outcome"], "loss");
+    // Over the referee's own stdout the dialogue leaves no room for JSON.
+    let out = run_with_input(&["referee", "ioiwari", "--json", "-"], "2\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--json -: stdout carries the dialogue"));
+}
+
+#[test]
 fn referee_over_its_own_stdin_and_stdout_plays_the_seed_example() {
     let mut child = tabula()
         .args(["referee", "ioiwari", "--board", "4 3 2 4 2 3 2"])

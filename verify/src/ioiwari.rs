@@ -12,6 +12,7 @@ use tabula_tables::ioiwari::IoiwariTable;
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog};
+use crate::report::{RefereeReport, RefereedCase};
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
     Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
@@ -320,21 +321,69 @@ impl<M: Banked> Wire<M> for IoiWire<M> {
     }
 }
 
-/// The referee's line for a game from player 1's side:
-/// `result <bank1> <bank2> <win|draw|loss> [reason]`.
-pub fn result_line(record: &GameRecord<Match>) -> String {
-    let outcome = match record.outcome(0) {
-        Outcome::Win => "win",
-        Outcome::Draw => "draw",
-        Outcome::Loss => "loss",
-    };
-    let banks = record.end.banks;
-    let mut line = format!("result {} {} {outcome}", banks[0], banks[1]);
-    if let Some(fault) = &record.fault {
-        line.push(' ');
-        line.push_str(&fault.reason);
+/// Player 1's game against the referee's optimal player 2: a case of the referee's run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RefereedGame {
+    /// The starting board, pit 1 first.
+    pub board: [u8; PITS],
+    /// Player 1's bank, then player 2's, when the game stopped.
+    pub banks: [u32; 2],
+    /// `win`, `draw` or `loss`, for player 1.
+    pub outcome: &'static str,
+    /// The task's points: 4 for a win, 2 for a draw, 0 for a loss.
+    pub points: u32,
+    /// Why player 1 lost the game early, if it did.
+    pub fault: Option<String>,
+}
+
+impl RefereedGame {
+    /// Player 1's result in `record`.
+    pub fn new(record: &GameRecord<Match>) -> RefereedGame {
+        let (outcome, points) = match record.outcome(0) {
+            Outcome::Win => ("win", 4),
+            Outcome::Draw => ("draw", 2),
+            Outcome::Loss => ("loss", 0),
+        };
+        RefereedGame {
+            board: record.start.board.pits(),
+            banks: record.end.banks,
+            outcome,
+            points,
+            fault: record.fault.as_ref().map(|f| f.reason.clone()),
+        }
     }
-    line
+
+    /// `result <bank1> <bank2> <win|draw|loss> [reason]`.
+    pub fn line(&self) -> String {
+        let [first, second] = self.banks;
+        let mut line = format!("result {first} {second} {}", self.outcome);
+        if let Some(reason) = &self.fault {
+            line.push(' ');
+            line.push_str(reason);
+        }
+        line
+    }
+}
+
+impl RefereedCase for RefereedGame {
+    fn score(&self) -> f64 {
+        f64::from(self.points)
+    }
+}
+
+impl RefereeReport<RefereedGame> {
+    /// `tally: W win, D draw, L loss, P IOI points of M`.
+    pub fn tally_line(&self) -> String {
+        let count = |outcome| self.cases.iter().filter(|c| c.outcome == outcome).count();
+        format!(
+            "tally: {} win, {} draw, {} loss, {} IOI points of {}",
+            count("win"),
+            count("draw"),
+            count("loss"),
+            self.total,
+            4 * self.cases.len()
+        )
+    }
 }
 
 /// One row of the results table.
@@ -766,7 +815,7 @@ mod tests {
             let moves = |r: &GameRecord<Match>| r.plies.iter().map(|p| p.mv).collect::<Vec<_>>();
             assert_eq!(moves(&over_wire), moves(&local), "{board}");
             assert_eq!(over_wire.end, local.end, "{board}");
-            assert_eq!(result_line(&over_wire), result_line(&local));
+            assert_eq!(RefereedGame::new(&over_wire), RefereedGame::new(&local));
             // The dialogue: the board, then each of player 2's moves, the last one included.
             let lines = sent.lock().unwrap().clone();
             let to_player: Vec<&str> = lines.iter().filter_map(|l| l.strip_prefix("> ")).collect();
