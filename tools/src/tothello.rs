@@ -98,6 +98,8 @@ pub struct RefereeArgs {
     /// the reason of an exit.
     #[arg(long, requires = "player")]
     player_stderr: bool,
+    #[command(flatten)]
+    json: JsonArgs,
 }
 
 /// Arguments of `tabula verify tothello`.
@@ -354,10 +356,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         log.transcript_line(line);
     }
     report_then_finish(&log, || {
-        for line in &lines {
-            outln!("{line}")?;
-        }
-        Ok(())
+        let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+        emit_report(&text, args.json.json.as_ref(), &report)
     })?;
     Ok(if report.passed == report.cases {
         ExitCode::SUCCESS

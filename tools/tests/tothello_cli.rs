@@ -154,6 +154,31 @@ fn referee_passes_our_server_and_catches_a_wrong_program() {
     let kept = std::fs::read_to_string(&transcript).unwrap();
     assert!(kept.starts_with("> bestMove "), "{kept}");
     assert!(kept.ends_with(&text), "{kept}");
+
+    // The JSON holds the same verdict: every wrong answer with the right one.
+    let out = run(&[
+        "referee", "tothello", "--player", wrong, "--cases", "20", "--json", "-",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("--json - is JSON alone");
+    let failures = report["failures"].as_array().unwrap();
+    assert_eq!(report["cases"], 22);
+    let passed = format!("passed {} of 22 cases", report["passed"]);
+    assert!(text.ends_with(&format!("{passed}\n")), "{text}");
+    assert_eq!(failures.len(), text.matches("wrong: ").count());
+    for failure in failures {
+        assert_eq!(failure["got"], "16");
+        let line = format!(
+            "wrong: {} -> got '16', expected {}",
+            failure["request"].as_str().unwrap(),
+            failure["expected"]
+        );
+        assert!(text.contains(&line), "{line}");
+    }
+    let fault = report["fault"].as_str().unwrap();
+    assert!(text.contains(&format!("stopped: {fault}\n")), "{text}");
+    assert_eq!(report["unsolicited"], serde_json::json!([]));
 }
 
 #[test]

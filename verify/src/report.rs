@@ -24,7 +24,8 @@ pub trait RefereedCase {
 }
 
 /// The results of a referee run: every case and the total score; its JSON
-/// is `{"cases":[...],"total":T}` for every game.
+/// is `{"cases":[...],"total":T}` for every game that plays games (Tothello's
+/// `bestMove` checker reports a `CheckReport` instead).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RefereeReport<C> {
     /// One entry per case, in the order played.
