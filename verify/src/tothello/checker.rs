@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::tothello::rules::sandwiched;
-use tabula_solver::tothello::{Board, Color, best_move};
+use tabula_solver::tothello::rules::{place, sandwiched};
+use tabula_solver::tothello::{Board, Color, Square, best_move};
 
 use super::wire::{decode_answer, request_line};
 use crate::process::Peer;
@@ -28,6 +28,10 @@ pub struct Case {
 
 /// A random board the statement calls valid: at most 50 pieces of a colour,
 /// no piece between two of the other colour, at least one empty square.
+///
+/// Squares are filled at random, then every caught piece is emptied, so these
+/// boards are rarely more than 40 pieces full: [`played_valid_board`] gives
+/// the dense ones.
 pub fn random_valid_board(rng: &mut ChaCha8Rng) -> Board {
     let fill = rng.random_range(0.0..0.95);
     let share = rng.random_range(0.2..0.8);
@@ -65,10 +69,47 @@ pub fn random_valid_board(rng: &mut ChaCha8Rng) -> Board {
     board
 }
 
+/// A valid board reached by play from the empty board: up to 0 to 63 pieces,
+/// evenly, so that nearly full boards are tested as often as sparse ones.
+///
+/// Random placements by alternate colours, with their chain reactions; a
+/// placement that would leave a piece caught (the new piece between two of
+/// the other colour) or more than 50 of a colour is skipped, as a pass.
+pub fn played_valid_board(rng: &mut ChaCha8Rng) -> Board {
+    let target = rng.random_range(0..=63u32);
+    let mut board = Board::default();
+    let mut color = Color::Black;
+    // Skipped placements make some targets unreachable: the tries are bounded.
+    for _ in 0..4 * 64 {
+        let empty = board.empty();
+        if 64 - empty.count_ones() >= target {
+            break;
+        }
+        let square = nth_square(empty, rng.random_range(0..empty.count_ones()));
+        let (mover, opponent) = place(board.pieces(color), board.pieces(color.opponent()), square);
+        let next = Board::from_sides(mover, opponent, color);
+        let caught = sandwiched(next.red, next.black) | sandwiched(next.black, next.red);
+        if caught == 0 && mover.count_ones() <= 50 {
+            board = next;
+        }
+        color = color.opponent();
+    }
+    board
+}
+
+/// The `n`-th set square of `squares`, from the lowest.
+fn nth_square(mut squares: u64, n: u32) -> Square {
+    for _ in 0..n {
+        squares &= squares - 1;
+    }
+    squares.trailing_zeros() as Square
+}
+
 /// The statement's two examples, then `random` seeded random valid boards.
 ///
-/// Board `i` draws from ChaCha8 stream `i` of `seed` (unchanged since the
-/// first release, so a seed names the same cases as before).
+/// Board `i` draws from ChaCha8 stream `i` of `seed`: an even `i` gives a
+/// [`random_valid_board`] (the same cases as before the played boards came),
+/// an odd one a [`played_valid_board`].
 pub fn test_cases(random: usize, seed: u64) -> Vec<Case> {
     let examples = [
         (
@@ -93,7 +134,11 @@ pub fn test_cases(random: usize, seed: u64) -> Vec<Case> {
         .collect();
     for i in 0..random {
         let mut rng = tournament::numbered_stream(seed, i as u64);
-        let board = random_valid_board(&mut rng);
+        let board = if i % 2 == 0 {
+            random_valid_board(&mut rng)
+        } else {
+            played_valid_board(&mut rng)
+        };
         let turn = if rng.random_bool(0.5) {
             Color::Red
         } else {
@@ -270,17 +315,25 @@ mod tests {
         assert_eq!(cases.len(), 302);
         assert_eq!(cases[0].expected, 16);
         assert_eq!(cases[1].expected, 11);
-        let mut sizes = std::collections::BTreeSet::new();
+        let mut sizes = [0; 8];
         for i in 0..300 {
-            let board = random_valid_board(&mut tournament::numbered_stream(3, i));
-            assert_eq!(sandwiched(board.red, board.black), 0);
-            assert_eq!(sandwiched(board.black, board.red), 0);
-            assert!(board.red.count_ones() <= 50 && board.black.count_ones() <= 50);
-            assert_ne!(board.empty(), 0);
-            sizes.insert((board.red | board.black).count_ones() / 8);
+            let rng = &mut tournament::numbered_stream(3, i);
+            for board in [random_valid_board(rng), played_valid_board(rng)] {
+                assert_eq!(sandwiched(board.red, board.black), 0);
+                assert_eq!(sandwiched(board.black, board.red), 0);
+                assert!(board.red.count_ones() <= 50 && board.black.count_ones() <= 50);
+                assert_ne!(board.empty(), 0);
+                sizes[(board.red | board.black).count_ones() as usize / 8] += 1;
+            }
         }
-        // Sparse and dense boards alike.
-        assert!(sizes.len() >= 6, "{sizes:?}");
+        // Sparse and dense boards alike, up to a single empty square.
+        assert!(sizes.iter().all(|&count| count >= 20), "{sizes:?}");
+        let fullest = cases[2..]
+            .iter()
+            .map(|case| case.request.split(' ').count())
+            .max();
+        // `bestMove R <red> B <black> colour`: 60 pieces are 64 words.
+        assert!(fullest >= Some(64), "{fullest:?}");
         assert_eq!(test_cases(300, 3), cases);
     }
 
