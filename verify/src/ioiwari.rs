@@ -623,11 +623,13 @@ impl Report {
             x_label: "starting board (beads in pits 1 to 7)".into(),
             y_label: "player 1's bank minus player 2's (beads)".into(),
             series: vec![
-                series("random", &|r| Point {
-                    case: case(r),
-                    mean: r.random_mean,
-                    low: r.random_mean - r.random_mean_ci95,
-                    high: r.random_mean + r.random_mean_ci95,
+                series("random", &|r| {
+                    let mean = Mean {
+                        n: self.totals.random_games,
+                        mean: r.random_mean,
+                        ci95: r.random_mean_ci95,
+                    };
+                    Point::mean(case(r), &mean)
                 }),
                 series("greedy1", &|r| Point::exact(case(r), f64::from(r.greedy1))),
                 series("greedy2", &|r| Point::exact(case(r), f64::from(r.greedy2))),

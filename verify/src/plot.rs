@@ -25,13 +25,14 @@ pub struct Point {
 }
 
 impl Point {
-    /// A mean ± its 95% half-width.
+    /// A mean ± its 95% half-width (no bar for a single sample, which has none).
     pub fn mean(case: impl Into<String>, mean: &Mean) -> Point {
+        let half = if mean.ci95.is_nan() { 0.0 } else { mean.ci95 };
         Point {
             case: case.into(),
             mean: mean.mean,
-            low: mean.mean - mean.ci95,
-            high: mean.mean + mean.ci95,
+            low: mean.mean - half,
+            high: mean.mean + half,
         }
     }
 

@@ -12,7 +12,9 @@ pub struct Mean {
     pub n: usize,
     /// Sample mean (0 for an empty sample).
     pub mean: f64,
-    /// Half-width of the normal-approximation 95% interval (0 below two samples).
+    /// Half-width of the 95% interval, Student's t with n − 1 degrees of
+    /// freedom; NaN below two samples, where no interval can be drawn (null
+    /// in JSON, `n/a` in reports).
     pub ci95: f64,
 }
 
@@ -20,44 +22,41 @@ impl Mean {
     /// Summarizes a sample.
     pub fn of(sample: &[f64]) -> Mean {
         let n = sample.len();
-        if n == 0 {
-            return Mean {
-                n,
-                mean: 0.0,
-                ci95: 0.0,
-            };
-        }
-        let mean = sample.iter().sum::<f64>() / n as f64;
-        let ci95 = if n < 2 {
+        let mean = if n == 0 {
             0.0
         } else {
+            sample.iter().sum::<f64>() / n as f64
+        };
+        let ci95 = if n < 2 {
+            f64::NAN
+        } else {
             let variance = sample.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-            Z95 * (variance / n as f64).sqrt()
+            t975(n - 1) * (variance / n as f64).sqrt()
         };
         Mean { n, mean, ci95 }
     }
 
-    /// Summarizes a small sample with Student's t in place of z: the 95%
-    /// interval of a mean from a handful of cases (0 below two samples).
-    pub fn student(sample: &[f64]) -> Mean {
-        let m = Mean::of(sample);
-        if m.n < 2 {
-            return m;
-        }
-        Mean {
-            ci95: m.ci95 / Z95 * t975(m.n - 1),
-            ..m
-        }
-    }
-
-    /// `mean ± ci95` with the given number of decimals.
+    /// `mean ± ci95` with the given number of decimals (`± n/a` without an interval).
     pub fn display(&self, decimals: usize) -> String {
-        format!("{:.*} ± {:.*}", decimals, self.mean, decimals, self.ci95)
+        format!("{:.*} ± {}", decimals, self.mean, self.half_width(decimals))
     }
 
     /// A difference's `±mean ± ci95`, its sign always shown.
     pub fn display_signed(&self, decimals: usize) -> String {
-        format!("{:+.*} ± {:.*}", decimals, self.mean, decimals, self.ci95)
+        format!(
+            "{:+.*} ± {}",
+            decimals,
+            self.mean,
+            self.half_width(decimals)
+        )
+    }
+
+    fn half_width(&self, decimals: usize) -> String {
+        if self.ci95.is_nan() {
+            "n/a".to_string()
+        } else {
+            format!("{:.*}", decimals, self.ci95)
+        }
     }
 
     /// Whether the 95% interval leaves out 0: for a difference, "yes" when
@@ -79,8 +78,8 @@ pub fn paired_differences(a: &[f64], b: &[f64]) -> Vec<f64> {
     a.iter().zip(b).map(|(x, y)| x - y).collect()
 }
 
-/// Student's t quantile 0.975 with `df` degrees of freedom (`df` ≥ 1); past 30
-/// the value of the bracket's lowest tabulated df, which errs on the wide side.
+/// Student's t quantile 0.975 with `df` degrees of freedom (`df` ≥ 1): the
+/// table up to 30, then the Cornish–Fisher expansion about z, within 10⁻³.
 pub fn t975(df: usize) -> f64 {
     const T: [f64; 30] = [
         12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
@@ -90,10 +89,11 @@ pub fn t975(df: usize) -> f64 {
     match df {
         0 => f64::INFINITY,
         1..=30 => T[df - 1],
-        31..=40 => 2.042,
-        41..=60 => 2.021,
-        61..=120 => 2.000,
-        _ => 1.980,
+        _ => {
+            let (z, v) = (Z95, df as f64);
+            let z3 = z.powi(3);
+            z + (z3 + z) / (4.0 * v) + (5.0 * z.powi(5) + 16.0 * z3 + 3.0 * z) / (96.0 * v * v)
+        }
     }
 }
 
@@ -170,24 +170,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn mean_and_interval() {
+    fn mean_and_a_student_interval() {
         let m = Mean::of(&[1.0, 2.0, 3.0, 4.0]);
-        assert_eq!(m.n, 4);
-        assert!((m.mean - 2.5).abs() < 1e-12);
-        // s = sqrt(5/3), half-width = 1.96 * s / 2
-        assert!((m.ci95 - Z95 * (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        assert_eq!((m.n, m.mean), (4, 2.5));
+        // s = sqrt(5/3), t(3) = 3.182, half-width = 3.182 * s / 2
+        assert!((m.ci95 - 3.182 * (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
+        assert_eq!(m.display(2), "2.50 ± 2.05");
         assert_eq!(Mean::of(&[]).mean, 0.0);
-        assert_eq!(Mean::of(&[7.0]).ci95, 0.0);
+        // One sample has no interval, not a zero-width one.
+        let one = Mean::of(&[7.0]);
+        assert!(one.ci95.is_nan());
+        assert_eq!(
+            (one.display(1), one.display_signed(1)),
+            ("7.0 ± n/a".into(), "+7.0 ± n/a".into())
+        );
+        assert_eq!(one.clear_of_zero(), "no");
+        assert_eq!(
+            serde_json::to_value(one).unwrap()["ci95"],
+            serde_json::Value::Null
+        );
     }
 
     #[test]
-    fn a_student_interval_is_wider_than_the_normal_one_on_few_samples() {
-        let m = Mean::student(&[1.0, 2.0, 3.0, 4.0]);
-        // s = sqrt(5/3), t(3) = 3.182, half-width = 3.182 * s / 2
-        assert!((m.ci95 - 3.182 * (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-12);
-        assert_eq!(m.mean, 2.5);
-        assert_eq!(Mean::student(&[7.0]).ci95, 0.0);
-        assert_eq!((t975(4), t975(35), t975(1000)), (2.776, 2.042, 1.980));
+    fn t_quantiles_match_the_published_ones_and_fall_to_z() {
+        assert_eq!((t975(1), t975(4), t975(30)), (12.706, 2.776, 2.042));
+        // Published values (to 4 decimals) past the table.
+        for (df, t) in [
+            (31, 2.0395),
+            (40, 2.0211),
+            (60, 2.0003),
+            (120, 1.9799),
+            (1000, 1.9623),
+        ] {
+            assert!((t975(df) - t).abs() < 1e-3, "{df}: {}", t975(df));
+        }
+        let mut previous = t975(30);
+        for df in 31..5000 {
+            assert!(t975(df) < previous && t975(df) > Z95, "{df}");
+            previous = t975(df);
+        }
     }
 
     #[test]

@@ -268,7 +268,7 @@ pub fn run(
                     SizeResult {
                         n,
                         players: Board::players_for(n),
-                        mean: Mean::student(&scores),
+                        mean: Mean::of(&scores),
                         total: scores.iter().sum(),
                         scores,
                         oracle_share: None,
@@ -357,7 +357,7 @@ impl Report {
                     n: leader.sizes[i].n,
                     leader: leader.player.clone(),
                     other: other.player.clone(),
-                    difference: Mean::student(&paired_differences(a, b)),
+                    difference: Mean::of(&paired_differences(a, b)),
                 });
             }
         }
@@ -516,7 +516,7 @@ mod tests {
             n,
             players: Board::players_for(n),
             scores: scores.to_vec(),
-            mean: Mean::student(scores),
+            mean: Mean::of(scores),
             total: scores.iter().sum(),
             oracle_share: None,
             faults: 0,
