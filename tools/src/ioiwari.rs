@@ -552,6 +552,8 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     let small = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
     let mut sets = Vec::new();
     let (mut no_game, mut too_large) = (0usize, Vec::new());
+    // Why the first set that makes no game makes none, for the report.
+    let mut first_reason = None;
     for pits in args.pits.values() {
         for cap in args.cap.values() {
             for beads in args.beads.values() {
@@ -560,16 +562,20 @@ pub fn sweep(args: SweepArgs) -> Outcome {
                         match Params::new(small(pits), small(cap), beads, small(low), small(high)) {
                             Ok(p) if p.boards() > args.max_boards => too_large.push(p),
                             Ok(p) => sets.push(p),
-                            Err(_) => no_game += 1,
+                            Err(e) => {
+                                no_game += 1;
+                                first_reason.get_or_insert_with(|| e.to_string());
+                            }
                         }
                     }
                 }
             }
         }
     }
+    let why = first_reason.map_or(String::new(), |reason| format!(" (the first: {reason})"));
     if sets.is_empty() {
         bail!(
-            "no parameter set to sweep ({no_game} make no game, {} have more than --max-boards {} boards)",
+            "no parameter set to sweep: {no_game} make no game{why}, {} have more than --max-boards {} boards",
             too_large.len(),
             args.max_boards
         );
@@ -594,7 +600,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     let mut markdown = report.to_markdown();
     if no_game > 0 || !too_large.is_empty() {
         markdown.push_str(&format!(
-            "Skipped: {no_game} set(s) whose beads cannot fill the pits, {} set(s) above --max-boards {}.\n",
+            "Skipped: {no_game} set(s) that make no game{why}, {} set(s) above --max-boards {}.\n",
             too_large.len(),
             args.max_boards
         ));

@@ -58,6 +58,14 @@ fn clap_errors_are_one_line() {
             "make 4294967296 combinations, more than 1000000",
         ),
         (
+            &["sweep", "ioiwari", "--pits", "14"],
+            "1 make no game (the first: bad Ioiwari parameters: 14 pits, a ring has 2 to 13)",
+        ),
+        (
+            &["sweep", "ioiwari", "--high", "6"],
+            "a starting pit holds 2 to 6 beads, which must lie within 0..=5",
+        ),
+        (
             &["referee", "nim", "--player", " "],
             "invalid value ' ' for '--player <CMD>': an empty command runs no player",
         ),
