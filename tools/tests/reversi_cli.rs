@@ -190,7 +190,7 @@ fn evolve_writes_a_reproducible_population() {
             seed,
             "--generations",
             "2",
-            "--games",
+            "--ga-games",
             "10",
             "--json",
             path.to_str().unwrap(),
@@ -218,7 +218,7 @@ fn evolve_writes_a_reproducible_population() {
         "7",
         "--generations",
         "1",
-        "--games",
+        "--ga-games",
         "2",
         "--ties",
         "last",
@@ -229,6 +229,36 @@ fn evolve_writes_a_reproducible_population() {
     ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["rule"], "zero numerator, ties last");
+}
+
+#[test]
+fn evolve_names_the_opponents_the_referee_draws_for_each_case() {
+    let ga = ["--seed", "1", "--generations", "3", "--ga-games", "10"];
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.txt");
+    let fixed = [
+        "referee", "reversi", "--agent", "greedy", "--sizes", "7", "--cases", "3",
+    ];
+    let path = transcript.to_str().unwrap();
+    common::run_ok(&fixed, &[&ga[..], &["--transcript", path]].concat());
+    let kept = std::fs::read_to_string(&transcript).unwrap();
+    for case in ["0", "2"] {
+        let fixed = ["reversi", "evolve", "--size", "7", "--case", case];
+        let json = common::run_ok(&fixed, &[&ga[..], &["--json", "-"]].concat());
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let drawn: Vec<String> = json["opponents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i.to_string())
+            .collect();
+        assert_eq!(drawn.len(), 2);
+        let line = format!(
+            "# case 7 index {case} seed 1: opponents [{}] of the final population",
+            drawn.join(", ")
+        );
+        assert!(kept.contains(&line), "{line}");
+    }
 }
 
 #[test]

@@ -5,11 +5,10 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::reversi::{MAX_N, MIN_N};
-use tabula_verify::reversi::evolve::Settings;
-use tabula_verify::reversi::referee::opponents_population;
+use tabula_verify::reversi::referee::case_population;
 
 use crate::Outcome;
-use crate::common::{GamesArgs, JsonArgs, SeedArgs, emit_report, positive};
+use crate::common::{JsonArgs, SeedArgs, emit_report};
 
 /// Arguments of `tabula reversi evolve`.
 #[derive(Args)]
@@ -17,16 +16,13 @@ pub struct EvolveArgs {
     /// The board side, 7 to 12.
     #[arg(long, value_parser = side)]
     size: usize,
+    /// The referee's case of that side whose population this is, from 0.
+    #[arg(long, default_value_t = 0)]
+    case: usize,
     #[command(flatten)]
     seed: SeedArgs,
-    /// Generations (default: drawn from 50 to 100, as the statement says).
-    #[arg(long, value_parser = positive)]
-    generations: Option<usize>,
-    // Games played in each generation.
     #[command(flatten)]
-    games: GamesArgs,
-    #[command(flatten)]
-    rule: super::RuleArgs,
+    ga: super::GaArgs,
     #[command(flatten)]
     json: JsonArgs,
 }
@@ -44,33 +40,35 @@ pub fn side(text: &str) -> Result<usize, String> {
 struct Population {
     n: usize,
     seed: u64,
+    case: usize,
     generations: usize,
     games: usize,
     /// The opponents' corner cases the games were played with.
     rule: String,
+    /// The indices in `weights` of the case's opponents, seats 2.. in order.
+    opponents: Vec<usize>,
     weights: Vec<Vec<f64>>,
 }
 
 /// Runs `tabula reversi evolve`.
 pub fn run_evolve(args: EvolveArgs) -> Outcome {
     let n = args.size;
-    let settings = Settings {
-        generations: args.generations,
-        games: args.games.games,
-        rule: args.rule.rule(),
-        ..Settings::new(n)
-    };
-    let (population, generations) = super::with_generations_bar(|progress| {
-        opponents_population(args.seed.seed, &settings, 0, progress)
+    let settings = args.ga.settings(n);
+    let (population, generations, drawn) = super::with_generations_bar(|progress| {
+        case_population(args.seed.seed, &settings, args.case, progress)
     });
     let cells = n * n;
     let weights: Vec<Vec<f64>> = population.iter().map(|w| w.0[..cells].to_vec()).collect();
     // The mean weight of each cell over the population, as a grid.
+    let opponents: Vec<String> = drawn.iter().map(usize::to_string).collect();
     let mut text = format!(
-        "population of {} strategies, {n}x{n}, seed {}, {generations} generations of {} games; mean weight per cell:\n",
+        "population of {} strategies, {n}x{n}, seed {}, case {}, {generations} generations of {} games; \
+         the case's opponents are strategies {} (from 0); mean weight per cell:\n",
         weights.len(),
         args.seed.seed,
-        settings.games
+        args.case,
+        settings.games,
+        opponents.join(", ")
     );
     for row in 0..n {
         let means: Vec<String> = (0..n)
@@ -85,9 +83,11 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
     let out = Population {
         n,
         seed: args.seed.seed,
+        case: args.case,
         generations,
         games: settings.games,
         rule: settings.rule.to_string(),
+        opponents: drawn,
         weights,
     };
     emit_report(&text, args.json.json.as_ref(), &out)?;

@@ -130,5 +130,5 @@ pub fn entry() -> GameEntry {
     .verb(Verb::new("serve", "A built-in player on the getNextMove line protocol (one game per process)", referee::serve))
     .verb(Verb::new("referee", "The tester: one game per case against opponents evolved afresh by the statement's genetic algorithm, scored owned x P / (N x N); --timeout for the player's whole case (only the time waiting for its answers counts), a fresh player process per case", referee::referee).default("timeout", "30"))
     .verb(Verb::new("verify", "Every player on the same cases (opponents evolved once per case), mean case score +- 95% per size, totals, the share of the oracle's margin over greedy, prediction rates", verify::verify))
-    .extra(Verb::new("evolve", "Evolve one population of opponents' strategies (the referee's case 0 of that size and seed); --games games per generation", evolve::run_evolve).default("games", "100"))
+    .extra(Verb::new("evolve", "Evolve the population of one of the referee's cases (--case, 0 by default) of that size and seed, and name the opponents it draws; --ga-games games per generation", evolve::run_evolve))
 }

@@ -45,31 +45,32 @@ fn evolved(
     (population, generations.get(), rng)
 }
 
-/// The final population of case `index` of side `settings.n` (what its
-/// opponents are drawn from) and the number of generations it took.
-pub fn opponents_population(
+/// Case `index` of side `settings.n`: its final population (what its
+/// opponents are drawn from), the generations it took, and the indices of the
+/// P−1 opponents drawn from it, uniformly with replacement (seats 1.. in the
+/// order drawn).
+pub fn case_population(
     seed: u64,
     settings: &Settings,
     index: usize,
     progress: &dyn Fn(usize, usize),
-) -> (Vec<Weights>, usize) {
-    let (population, generations, _) = evolved(seed, settings, index, progress);
-    (population, generations)
+) -> (Vec<Weights>, usize, Vec<usize>) {
+    let (population, generations, mut rng) = evolved(seed, settings, index, progress);
+    let drawn: Vec<usize> = (1..Board::players_for(settings.n))
+        .map(|_| rng.random_range(0..population.len()))
+        .collect();
+    (population, generations, drawn)
 }
 
-/// The opponents of case `index` of side `settings.n`: a new population
-/// evolved with `settings`, then P−1 strategies drawn uniformly with
-/// replacement from it (seats 1.. in the order drawn), with the indices drawn.
+/// The opponents of case `index` of side `settings.n` (see
+/// [`case_population`]), with the indices drawn.
 pub fn opponents(
     seed: u64,
     settings: &Settings,
     index: usize,
     progress: &dyn Fn(usize, usize),
 ) -> (Vec<Weights>, Vec<usize>) {
-    let (population, _, mut rng) = evolved(seed, settings, index, progress);
-    let drawn: Vec<usize> = (1..Board::players_for(settings.n))
-        .map(|_| rng.random_range(0..population.len()))
-        .collect();
+    let (population, _, drawn) = case_population(seed, settings, index, progress);
     (drawn.iter().map(|&i| population[i]).collect(), drawn)
 }
 
@@ -253,7 +254,7 @@ mod tests {
         let mut rng = case_stream(5, 8, 0);
         let population = evolve::evolve(&small(8), &mut rng, none);
         assert_eq!(population[ia[0]], a[0]);
-        assert_eq!(opponents_population(5, &small(8), 0, none), (population, 1));
+        assert_eq!(case_population(5, &small(8), 0, none), (population, 1, ia));
     }
 
     #[test]
