@@ -131,13 +131,14 @@ pub struct VerifyArgs {
     sizes: SizesArgs,
     #[command(flatten)]
     games: GamesArgs,
-    /// Players to measure, comma-separated.
+    /// Players to measure, comma-separated (`--agents` is its older name).
     #[arg(
         long,
+        alias = "agents",
         value_delimiter = ',',
         default_value = "random,greedy,server,best"
     )]
-    agents: Vec<String>,
+    players: Vec<String>,
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
@@ -394,8 +395,8 @@ pub fn play(args: PlayArgs) -> Outcome {
 /// Prints the verify report, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
     check_sizes("--sizes", &args.sizes.sizes)?;
-    crate::common::known_players("--agents", &args.agents, &AGENTS)?;
-    let names: Vec<&str> = args.agents.iter().map(String::as_str).collect();
+    crate::common::known_players("--players", &args.players, &AGENTS)?;
+    let names: Vec<&str> = args.players.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = bar(total, "games");
     let log = Log::open(&args.log)?;

@@ -800,8 +800,8 @@ fn list_options_refuse_an_item_given_twice() {
     for (args, flag, item) in [
         (&["verify", "tonga", "--sizes", "4,4"][..], "--sizes", "'4'"),
         (
-            &["verify", "tonga", "--agents", "random,random"],
-            "--agents",
+            &["verify", "tonga", "--players", "random,random"],
+            "--players",
             "'random'",
         ),
         (
