@@ -446,3 +446,38 @@ fn verify_logs_every_game_and_plots_the_oracle_as_ceiling() {
         assert!(text.contains(label), "{label} missing from {text}");
     }
 }
+
+#[test]
+fn a_reference_player_or_opponent_is_marked_as_such() {
+    let oracle = common::run_ok(
+        &[
+            "referee", "reversi", "--agent", "oracle", "--sizes", "7", "--cases", "1",
+        ],
+        &["--generations", "1", "--ga-games", "2"],
+    );
+    assert!(oracle.starts_with("note: oracle knows the opponents' weights: a reference ceiling"));
+    let seen = common::run_ok(
+        &[
+            "referee",
+            "dominoes",
+            "--agent",
+            "random",
+            "--opponent",
+            "clairvoyant",
+        ],
+        &["--cases", "5:4", "--games", "2"],
+    );
+    assert!(seen.starts_with("note: the opponent clairvoyant sees the tested player's hand"));
+    let sees = common::run_ok(
+        &[
+            "referee",
+            "dominoes",
+            "--agent",
+            "clairvoyant",
+            "--opponent",
+            "random",
+        ],
+        &["--cases", "5:4", "--games", "2"],
+    );
+    assert!(sees.starts_with("note: clairvoyant sees the other hand: a reference ceiling"));
+}

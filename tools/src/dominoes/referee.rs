@@ -147,19 +147,18 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         open_hand: [tested_open, sees_open_hand(&args.opponent)],
     };
     let json = args.json.json.as_ref();
-    for (name, open) in [
-        (tested.name(), tested_open),
-        (args.opponent.clone(), setup.open_hand[1]),
-    ] {
-        if open {
-            say(
-                &log,
-                json,
-                &format!(
-                    "note: {name} sees the other hand: a reference ceiling, not a contest score"
-                ),
-            )?;
-        }
+    if tested_open {
+        let name = tested.name();
+        let note =
+            format!("note: {name} sees the other hand: a reference ceiling, not a contest score");
+        say(&log, json, &note)?;
+    }
+    if setup.open_hand[1] {
+        let name = &args.opponent;
+        let note = format!(
+            "note: the opponent {name} sees the tested player's hand: an opponent the contest never had"
+        );
+        say(&log, json, &note)?;
     }
     let limits = Limits {
         per_case: Some(args.timeout.timeout),

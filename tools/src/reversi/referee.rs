@@ -142,6 +142,17 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let drawn = evolve_cases(&suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
     let json = args.json.json.as_ref();
+    if let Some(name) = args
+        .seat
+        .agent
+        .as_deref()
+        .filter(|n| REFERENCE_AGENTS.contains(n))
+    {
+        let note = format!(
+            "note: {name} knows the opponents' weights: a reference ceiling, not a contest score"
+        );
+        say(&log, json, &note)?;
+    }
     let limits = Limits {
         per_case: Some(args.timeout.timeout),
         ..Limits::default()
