@@ -46,7 +46,7 @@ const WRITERS: &[(&[&str], &str)] = &[
             "7",
             "--generations",
             "1",
-            "--games",
+            "--ga-games",
             "1",
             "--json",
             "{}",
