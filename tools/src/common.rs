@@ -52,6 +52,18 @@ pub fn output_file(text: &str) -> Result<OutputFile, String> {
     }
 }
 
+/// Parses `--plot`: a file whose name, if it has an extension, says SVG, the
+/// only format drawn (`--plot p.png` would hold SVG under a PNG's name).
+pub fn svg_file(text: &str) -> Result<OutputFile, String> {
+    let file = output_file(text)?;
+    match file.0.extension().and_then(|e| e.to_str()) {
+        Some(extension) if !extension.eq_ignore_ascii_case("svg") => Err(format!(
+            "the plot is drawn as SVG: name the file .svg, not .{extension}"
+        )),
+        _ => Ok(file),
+    }
+}
+
 /// Checks every output of the command line before any work starts, so that a
 /// long run does not fail at its end: each file can be written (it is absent
 /// or a regular file, its directory exists and takes new files), and no two
@@ -286,7 +298,7 @@ pub struct LogArgs {
 #[derive(Args, Clone, Debug)]
 pub struct PlotArgs {
     /// Also draw the report as an SVG plot (a verify's: means with 95% intervals per player and case, reference ceilings dashed).
-    #[arg(long, value_name = "FILE.svg", value_parser = output_file)]
+    #[arg(long, value_name = "FILE.svg", value_parser = svg_file)]
     pub plot: Option<OutputFile>,
 }
 

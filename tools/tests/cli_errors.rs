@@ -45,6 +45,10 @@ fn clap_errors_are_one_line() {
             "goes to a file, not stdout",
         ),
         (
+            &["verify", "nim", "--plot", "nim.png"],
+            "the plot is drawn as SVG: name the file .svg, not .png",
+        ),
+        (
             &[
                 "sweep",
                 "ioiwari",
