@@ -1,17 +1,15 @@
 //! The toy game's contest pieces: its wire, agents, the referee's result line, and its verify run and report.
 
 use rand_chacha::ChaCha8Rng;
+use tabula_solver::Seat;
 use tabula_solver::nim::{Nim, winning_take};
-use tabula_solver::{Game, Seat};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::GameRecord;
 use crate::protocol::Request;
-use crate::record::{At, GameLog};
-use crate::scoreboard::{Scoreboard, SeatResult};
-use crate::tournament::{
-    Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
-};
+use crate::record::GameLog;
+use crate::scoreboard::Scoreboard;
+use crate::tournament::{Case, Job, Progress, RoundRobin, numbered};
 use crate::wire::{Incoming, Wire};
 
 /// The built-in players.
@@ -101,42 +99,26 @@ pub fn verify(
     progress: Progress<'_>,
     log: &GameLog,
 ) -> Scoreboard {
-    let mut board = Scoreboard::new();
-    for (i, a) in agents.iter().enumerate() {
-        for b in &agents[i + 1..] {
-            let lineup = vec![a.clone(), b.clone()];
-            let schedule = Schedule {
-                case_keys: numbered(heaps.len()),
-                games,
-                seats: 2,
-                seatings: Seatings::Rotated,
-                lifetime: Lifetime::Game,
-            };
-            let make = |name: &str, rng| agent(name, rng).expect("known agent");
-            let setup = |job: &crate::tournament::Job| (heaps[job.case], Nim::new(heaps[job.case]));
-            let case_name = |job: &Job| format!("heap {}", heaps[job.case]);
-            let each = |job: &Job, record: GameRecord<Nim>| {
-                let at = At::of_job(seed, &schedule, job, case_name(job));
-                Played {
-                    line: log.line(&record, &heaps[job.case], &at),
-                    kept: SeatResult::of(&record, job.seat_of(0, record.end.seats())),
-                }
-            };
-            let results = play_schedule(
-                &schedule,
-                &Lineup::new(&lineup, &make),
-                &setup,
-                seed,
-                progress,
-                &|line: &str| log.write_text(line),
-                &each,
-            );
-            for (job, result) in results {
-                board.add(&format!("{a} vs {b}"), &case_name(&job), result);
-            }
-        }
+    let make = |name: &str, rng| agent(name, rng).expect("known agent");
+    RoundRobin {
+        agents,
+        // Keyed by place in the run, as before the round robin was shared:
+        // the same seed gives the same games as it always did.
+        cases: heaps
+            .iter()
+            .zip(numbered(heaps.len()))
+            .map(|(&heap, key)| Case {
+                key,
+                name: format!("heap {heap}"),
+                params: heap,
+            })
+            .collect(),
+        start: &|_: &Job, &heap: &u32| Nim::new(heap),
+        make: &make,
+        games,
+        seed,
     }
-    board
+    .play(progress, log)
 }
 
 /// The win rate of each pairing's first player per heap, as a plot.
@@ -157,6 +139,7 @@ mod tests {
     use crate::scoreboard::wins_and_half_draws;
     use crate::tournament::{Purpose, stream};
     use crate::wire::Session;
+    use tabula_solver::Game;
 
     #[test]
     fn the_wire_round_trips_through_both_ends() {
