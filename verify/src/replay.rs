@@ -7,6 +7,7 @@
 use serde::Serialize;
 use tabula_solver::dominoes;
 use tabula_solver::ioiwari;
+use tabula_solver::kalah;
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as ReversiBoard;
 use tabula_solver::tonga::{self, Colour};
@@ -146,6 +147,7 @@ pub fn show(line: &GameLine) -> Result<Shown, ReplayError> {
     match line.game.as_str() {
         "nim" => shown::<Nim>(line),
         "ioiwari" => shown::<ioiwari::Match>(line),
+        "kalah" => shown::<kalah::Match>(line),
         "tonga" => shown::<tonga::Position>(line),
         "tothello" => shown::<tothello::Position>(line),
         "dominoes" => shown::<dominoes::Match>(line),
@@ -217,6 +219,39 @@ impl Draw for ioiwari::Match {
     fn notes(&self) -> Vec<String> {
         vec![
             "pits 1 to 7, then the banks [player 1] [player 2]".into(),
+            if tabula_solver::Game::is_over(self) {
+                "game over".into()
+            } else {
+                format!("player {} to move", self.mover + 1)
+            },
+        ]
+    }
+}
+
+impl Draw for kalah::Match {
+    fn board(&self) -> Vec<Vec<String>> {
+        // As the board lies between the players: seat 1's pits right to left
+        // above seat 0's left to right, each store at its owner's right.
+        let m = usize::from(self.position.rules().pits);
+        let pits = self.position.pits();
+        let (mine, theirs) = (&pits[..m], &pits[m..2 * m]);
+        let (seat0, seat1) = match self.mover {
+            0 => (mine, theirs),
+            _ => (theirs, mine),
+        };
+        let mut top = vec![format!("[{}]", self.stores[1])];
+        top.extend(seat1.iter().rev().map(u8::to_string));
+        top.push(".".into());
+        let mut bottom = vec![".".to_string()];
+        bottom.extend(seat0.iter().map(u8::to_string));
+        bottom.push(format!("[{}]", self.stores[0]));
+        vec![top, bottom]
+    }
+    fn notes(&self) -> Vec<String> {
+        vec![
+            "player 1's pits below, left to right; player 2's above, right to left; \
+             stores [in brackets]"
+                .into(),
             if tabula_solver::Game::is_over(self) {
                 "game over".into()
             } else {
@@ -395,6 +430,10 @@ mod tests {
             random_game(ReversiBoard::start(8).unwrap(), &8, 4),
             random_game(tonga::Position::start(6).unwrap(), &6, 2),
             random_game(Nim::new(7), &7, 2),
+            {
+                let rules = kalah::Rules::new(3, 3).unwrap();
+                random_game(kalah::Match::new(rules), &rules, 2)
+            },
             {
                 let rules = dominoes::Rules::new(5, 4).unwrap();
                 let deal = dominoes::Deal::random(rules, &mut stream(4, Purpose::Setup, 0, 0, 0));
