@@ -131,6 +131,14 @@ pub fn build(path: &Path, rules: &Rules, progress: Progress<'_>) -> Result<(), T
     typed::build_for(&KalahGame { rules: *rules }, path, progress)
 }
 
+/// Solves every board of `rules` and keeps the table in memory (checked: its
+/// records are the solver's own); `progress` counts the boards solved.
+pub fn in_memory(rules: &Rules, progress: Progress<'_>) -> KalahTable {
+    let game = KalahGame { rules: *rules };
+    let solution = typed::solve_for(&game, true, progress);
+    TypedTable::from_solution_for(game, &solution)
+}
+
 /// Builds the table out of core (solved in a memory map of the file; with
 /// moves, byte-identical to [`build`]'s).
 pub fn build_out_of_core(

@@ -11,32 +11,40 @@
 //!   answered by one pit label `1..m`; each side's pits are in its sowing
 //!   order, so the board reads like `tabula query kalah`'s;
 //! - `result <your store> <tabula's store> <win|draw|loss>` when the game is over.
+//!
+//! [`verify`] plays every pair of the built-in players on Kalah(m, n)
+//! variants, each variant solved in memory first ([`Variant`]).
 
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
 use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher};
 use tabula_solver::kalah::{Kalah, Match, Pit, Rules, parse_label};
 use tabula_solver::{Game, IllegalMove, Seat, Turn, ZeroSum};
 use tabula_tables::kalah::KalahTable;
 
 use crate::agent::{Agent, RandomAgent};
+use crate::record::GameLog;
+use crate::scoreboard::Scoreboard;
+use crate::tournament::{Case, Job, Progress, RoundRobin};
 use crate::wire::{Incoming, Wire, short};
 
 /// The built-in players.
 pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
 
-/// The built-in agent `name`, if there is one; `table` (if any) backs the
-/// optimal player, `rng` is the random player's stream.
+/// The built-in agent `name`, if there is one; the optimal player reads
+/// the table of the game's rules among `tables`, or searches when there are
+/// none; `rng` is the random player's stream.
 pub fn agent(
     name: &str,
-    table: Option<&Arc<KalahTable>>,
+    tables: &[Arc<KalahTable>],
     rng: ChaCha8Rng,
 ) -> Option<Box<dyn Agent<Match>>> {
     match name {
-        "optimal" => Some(Box::new(match table {
-            Some(t) => OptimalAgent::from_table(t.clone()),
-            None => OptimalAgent::by_search(SEARCH_BITS),
+        "optimal" => Some(Box::new(match tables {
+            [] => OptimalAgent::by_search(SEARCH_BITS),
+            _ => OptimalAgent::from_tables(tables.to_vec()),
         })),
         "greedy" => Some(Box::new(Greedy)),
         "random" => Some(Box::new(RandomAgent::new(rng))),
@@ -49,8 +57,8 @@ pub const SEARCH_BITS: u32 = 20;
 
 /// Where the optimal agent gets its values.
 enum Oracle {
-    /// A checked table of the game's rules.
-    Table(Arc<KalahTable>),
+    /// Checked tables, one of which is of the game's rules.
+    Tables(Vec<Arc<KalahTable>>),
     /// Exact alpha-beta, its transposition table kept from move to move.
     Search(Box<AlwaysReplace<Pit>>),
 }
@@ -58,7 +66,8 @@ enum Oracle {
 /// Plays a move of the best value, the lowest pit on ties.
 ///
 /// A table must be of the game's rules and have passed
-/// [`tabula_tables::TypedTable::check_moves`]: its values are then trusted.
+/// [`tabula_tables::TypedTable::check_moves`] (or be built in memory): its
+/// values are then trusted.
 pub struct OptimalAgent {
     oracle: Oracle,
 }
@@ -66,8 +75,15 @@ pub struct OptimalAgent {
 impl OptimalAgent {
     /// An optimal agent reading `table`.
     pub fn from_table(table: Arc<KalahTable>) -> OptimalAgent {
+        OptimalAgent::from_tables(vec![table])
+    }
+
+    /// An optimal agent for games of several rules, reading each game's own
+    /// table among `tables` (a run over many variants builds its agents
+    /// without knowing which variant they will play).
+    pub fn from_tables(tables: Vec<Arc<KalahTable>>) -> OptimalAgent {
         OptimalAgent {
-            oracle: Oracle::Table(table),
+            oracle: Oracle::Tables(tables),
         }
     }
 
@@ -81,18 +97,25 @@ impl OptimalAgent {
     /// The value of each legal pit for the mover of `position`, pit order.
     pub fn move_values(&mut self, position: &Kalah) -> Vec<(Pit, i32)> {
         match &mut self.oracle {
-            Oracle::Table(table) => position
-                .legal_moves()
-                .iter()
-                .map(|&pit| {
-                    let (child, sowing) = position.child(pit);
-                    let reward = sowing.mover as i32 - sowing.opponent as i32;
-                    let value = table
-                        .value(&child)
-                        .unwrap_or_else(|e| panic!("the table does not fit the game: {e}"));
-                    (pit, position.move_value(pit, reward, value))
-                })
-                .collect(),
+            Oracle::Tables(tables) => {
+                let rules = position.rules();
+                let table = tables
+                    .iter()
+                    .find(|t| t.game().rules == rules)
+                    .unwrap_or_else(|| panic!("no table of the game's rules {rules:?}"));
+                position
+                    .legal_moves()
+                    .iter()
+                    .map(|&pit| {
+                        let (child, sowing) = position.child(pit);
+                        let reward = sowing.mover as i32 - sowing.opponent as i32;
+                        let value = table
+                            .value(&child)
+                            .unwrap_or_else(|e| panic!("the table does not fit the game: {e}"));
+                        (pit, position.move_value(pit, reward, value))
+                    })
+                    .collect()
+            }
             Oracle::Search(table) => {
                 let mut searcher = Searcher::new(table.as_mut());
                 let total = position.seeds() as i32;
@@ -377,6 +400,113 @@ impl Wire<Match> for KalahWire {
     }
 }
 
+/// A variant of a `verify kalah` run: its rules and its table, solved
+/// before any game: the optimal player reads it, and the report's exact value
+/// comes from it.
+pub struct Variant {
+    /// The rules.
+    pub rules: Rules,
+    /// Every board's value and optimal pits.
+    pub table: Arc<KalahTable>,
+}
+
+/// One variant as the report's JSON gives it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantLine {
+    /// The variant's name in the scoreboard's lines (`Kalah(3, 4)`).
+    pub case: String,
+    /// Pits a side (m).
+    pub pits: u8,
+    /// Seeds a pit at the start (n).
+    pub seeds: u8,
+    /// Boards in the variant's table.
+    pub boards: u64,
+    /// The first player's final margin under optimal play from the start.
+    pub value: i32,
+}
+
+impl Variant {
+    /// The variant of `rules`, its table solved in memory; `progress` counts boards.
+    pub fn solved(rules: Rules, progress: tabula_solver::retrograde::Progress<'_>) -> Variant {
+        Variant {
+            rules,
+            table: Arc::new(tabula_tables::kalah::in_memory(&rules, progress)),
+        }
+    }
+
+    /// The variant's name in the report: `Kalah(3, 4)`.
+    pub fn name(&self) -> String {
+        format!("Kalah({}, {})", self.rules.pits, self.rules.seeds)
+    }
+
+    /// The key of the variant's random streams: its own m and n, so that a
+    /// variant plays the same games alone as beside others (the variants of a
+    /// run share their capture and end rules).
+    pub fn key(&self) -> u64 {
+        100 * u64::from(self.rules.pits) + u64::from(self.rules.seeds)
+    }
+
+    /// The first player's final margin under optimal play from the start.
+    pub fn value(&self) -> i32 {
+        self.table
+            .value(&self.rules.start())
+            .unwrap_or_else(|e| panic!("the table is the variant's own: {e}"))
+    }
+
+    /// The variant as the report's JSON gives it.
+    pub fn line(&self) -> VariantLine {
+        VariantLine {
+            case: self.name(),
+            pits: self.rules.pits,
+            seeds: self.rules.seeds,
+            boards: self.table.table().header().entries,
+            value: self.value(),
+        }
+    }
+}
+
+/// Every pair of `agents` (both seatings) on every variant, `games` times per
+/// seating; `progress` counts the games of the whole run.
+pub fn verify(
+    agents: &[String],
+    variants: &[Variant],
+    games: usize,
+    seed: u64,
+    progress: Progress<'_>,
+    log: &GameLog,
+) -> Scoreboard {
+    let tables: Vec<Arc<KalahTable>> = variants.iter().map(|v| v.table.clone()).collect();
+    let make = |name: &str, rng| agent(name, &tables, rng).expect("known agent");
+    RoundRobin {
+        agents,
+        cases: variants
+            .iter()
+            .map(|v| Case {
+                key: v.key(),
+                name: v.name(),
+                params: v.rules,
+            })
+            .collect(),
+        start: &|_: &Job, &rules: &Rules| Match::new(rules),
+        make: &make,
+        games,
+        seed,
+    }
+    .play(progress, log)
+}
+
+/// The win rate of each pairing's first-named player per variant, as a plot.
+pub fn plot(board: &Scoreboard, games: usize, seed: u64) -> crate::plot::Plot {
+    crate::plot::Plot {
+        title: format!("Kalah: win rate per variant ({games} games per seating, seed {seed})"),
+        x_label: "variant Kalah(m, n): m pits a side, n seeds a pit".into(),
+        y_label: "win rate of the first-named player (fraction of games)".into(),
+        series: crate::plot::win_rates(board),
+        ceilings: Vec::new(),
+        y_range: Some((0.0, 1.0)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
@@ -517,5 +647,156 @@ mod tests {
         assert!(player.handle("your move: 9 9 / 9 9 stores 0 0").is_err());
         assert!(player.handle("kalah 3 3 you are player 1:").is_err());
         assert!(check(&game, 3).is_err());
+    }
+
+    /// A game log kept in memory.
+    #[derive(Clone, Default)]
+    struct Kept(Arc<std::sync::Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Kept {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn variants(sizes: &[(u8, u8)]) -> Vec<Variant> {
+        sizes
+            .iter()
+            .map(|&(m, n)| Variant::solved(rules(m, n), &|_| {}))
+            .collect()
+    }
+
+    fn names(agents: &[&str]) -> Vec<String> {
+        agents.iter().map(|a| a.to_string()).collect()
+    }
+
+    #[test]
+    fn optimal_never_loses_from_the_side_the_exact_value_says_wins() {
+        // Kalah(2, 2) is a second-player win, (3, 3) and (1, 3) first-player wins.
+        let variants = variants(&[(2, 2), (3, 3), (1, 3)]);
+        let kept = Kept::default();
+        let log = GameLog::to_writer(Box::new(kept.clone()));
+        let most = std::sync::atomic::AtomicUsize::new(0);
+        let progress = |done: usize| {
+            most.fetch_max(done, std::sync::atomic::Ordering::Relaxed);
+        };
+        let agents = names(&AGENTS);
+        let board = verify(&agents, &variants, 8, 11, &progress, &log);
+        log.flush().unwrap();
+        // 3 pairs × 3 variants × 8 games × 2 seatings, counted across the pairs.
+        assert_eq!(most.into_inner(), 144);
+        let text = String::from_utf8(kept.0.lock().unwrap().clone()).unwrap();
+        let lines = crate::record::read_log(&text).unwrap();
+        assert_eq!(lines.len(), 144);
+        let mut checked = 0;
+        for variant in &variants {
+            // The exact value by alpha-beta, independent of the retrograde table.
+            let exact = tabula_solver::kalah::start_value(&variant.rules, 16);
+            assert_eq!(variant.value(), exact, "{}", variant.name());
+            assert_ne!(exact, 0, "{}", variant.name());
+            for line in lines.iter().filter(|l| l.case_label == variant.name()) {
+                crate::record::replay::<Match>(line).unwrap();
+                let Some(seat) = line.seats.iter().position(|s| s == "optimal") else {
+                    continue;
+                };
+                let margin = line.scores[seat] - line.scores[1 - seat];
+                let owed = if seat == 0 { exact } else { -exact };
+                // Optimal play keeps at least the value against anyone.
+                assert!(margin >= f64::from(owed), "{line:?}");
+                if owed > 0 {
+                    assert_eq!(
+                        line.outcomes.as_ref().unwrap()[seat],
+                        crate::arena::Outcome::Win
+                    );
+                    checked += 1;
+                }
+            }
+            for opponent in ["greedy", "random"] {
+                let tally = board
+                    .tally(&format!("optimal vs {opponent}"), &variant.name())
+                    .unwrap();
+                assert_eq!(tally.wdl.games(), 16);
+                // At least the 8 games it plays from the winning side.
+                assert!(tally.wdl.wins >= 8, "{opponent}: {:?}", tally.wdl);
+            }
+        }
+        // Per variant, 8 games from the winning side against each of 2 opponents.
+        assert_eq!(checked, 3 * 2 * 8);
+    }
+
+    #[test]
+    fn the_report_is_reproducible_and_follows_its_seed() {
+        use crate::scoreboard::wins_and_half_draws;
+        let variants = variants(&[(3, 3)]);
+        let agents = names(&["greedy", "random"]);
+        let lines = |seed| {
+            verify(&agents, &variants, 20, seed, &|_| {}, &GameLog::off())
+                .lines(&wins_and_half_draws)
+        };
+        let first = lines(3);
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].entrant, "greedy vs random");
+        assert_eq!(first[0].games, 40);
+        assert_eq!(lines(3), first);
+        assert_ne!(lines(4), first);
+    }
+
+    #[test]
+    fn a_variant_plays_the_same_games_alone_as_beside_others() {
+        use crate::scoreboard::wins_and_half_draws;
+        let agents = names(&["greedy", "random"]);
+        let alone = verify(
+            &agents,
+            &variants(&[(2, 3)]),
+            10,
+            5,
+            &|_| {},
+            &GameLog::off(),
+        );
+        let beside = verify(
+            &agents,
+            &variants(&[(1, 2), (2, 3)]),
+            10,
+            5,
+            &|_| {},
+            &GameLog::off(),
+        );
+        let of = |board: &Scoreboard| {
+            board
+                .lines(&wins_and_half_draws)
+                .into_iter()
+                .filter(|l| l.case == "Kalah(2, 3)")
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(of(&alone), of(&beside));
+    }
+
+    #[test]
+    fn a_logged_start_reads_back_whoever_moves() {
+        use crate::record::Notation;
+        let r = rules(3, 2).with_capture(tabula_solver::kalah::Capture::NonEmpty);
+        let mut game = Match::new(r);
+        // Pit 2 (two seeds) ends in the store, pit 1 does not: seat 1 to move.
+        for pit in [1, 0] {
+            Game::apply(&mut game, pit);
+        }
+        assert_eq!(game.mover, 1);
+        let start = game.start_json();
+        assert_eq!(start["rules"]["capture"], "non-empty");
+        assert_eq!(Match::from_start_json(&start), Ok(game));
+        assert_eq!(game.check_params(&Match::params_json(&r)), Ok(()));
+        assert!(
+            game.check_params(&Match::params_json(&rules(3, 2)))
+                .is_err()
+        );
+        let mut tampered = start.clone();
+        tampered["stores"][0] = serde_json::json!(5);
+        assert!(Match::from_start_json(&tampered).is_err());
+        assert_eq!(game.parse_move(&game.move_text(2)), Ok(2));
+        assert!(game.parse_move("4").is_err());
     }
 }
