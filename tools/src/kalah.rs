@@ -1,4 +1,4 @@
-//! `tabula … kalah`: build, query, play and sweep Kalah(m, n).
+//! `tabula … kalah`: build, query, play, verify and sweep Kalah(m, n).
 
 use std::io;
 use std::path::PathBuf;
@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use tabula_solver::ZeroSum;
 use tabula_solver::kalah::{Capture, Ending, ExactSolver, Kalah, Match, Rules};
 use tabula_solver::retrograde::StateSpace;
@@ -15,11 +16,15 @@ use tabula_verify::arena::play_case;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
 use tabula_verify::kalah_sweep;
 use tabula_verify::process::StreamPeer;
+use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
 use tabula_verify::seat::{Clock, FaultKind, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, OutputFile, PlotArgs, Span, emit_report, output_file, span};
+use crate::common::{
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeedArgs, Span, emit_report,
+    output_file, report_then_finish, span,
+};
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 use crate::registry::{GameEntry, Verb};
@@ -141,6 +146,36 @@ pub struct SweepArgs {
     plot: PlotArgs,
     #[command(flatten)]
     json: JsonArgs,
+}
+
+/// Arguments of `tabula verify kalah`.
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// Pits a side: numbers and ranges `a..b`, comma-separated; one case per m and n.
+    #[arg(long, value_parser = span, value_delimiter = ',', default_value = "2..3")]
+    pits: Vec<Span>,
+    /// Seeds a pit: numbers and ranges `a..b`, comma-separated.
+    #[arg(long, value_parser = span, value_delimiter = ',', default_value = "1..4")]
+    seeds: Vec<Span>,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// The players, comma-separated: every pair plays, with both seatings.
+    #[arg(long, value_delimiter = ',', default_value = "optimal,greedy,random")]
+    players: Vec<String>,
+    /// Refuse variants with more boards than this: each variant is solved in
+    /// memory before play (Kalah(3, 7) has 12 million boards, Kalah(4, 4) 77 million).
+    #[arg(long, default_value_t = 20_000_000)]
+    max_boards: u64,
+    #[command(flatten)]
+    games: GamesArgs,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
 }
 
 fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
@@ -323,6 +358,146 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The values of a list of spans, in order, each value once.
+fn values_once(flag: &str, spans: &[Span]) -> anyhow::Result<Vec<u32>> {
+    let values: Vec<u32> = spans.iter().flat_map(|s| s.values()).collect();
+    crate::common::given_once(flag, &values)?;
+    Ok(values)
+}
+
+/// What `verify kalah --json` writes besides the scoreboard's lines.
+#[derive(Serialize)]
+struct VerifySettings {
+    /// Games per variant, pair and seating.
+    games: usize,
+    /// The capture rule, as `--no-empty-capture` sets it (`always`, `non-empty`).
+    capture: &'static str,
+    /// The end rule, as `--ending` spells it.
+    ending: String,
+    /// The players, in the order their pairs are played.
+    players: Vec<String>,
+    /// Each variant with its exact value from the start.
+    variants: Vec<kv::VariantLine>,
+}
+
+/// Every pair of the built-in players on each Kalah(m, n), both seatings.
+pub fn verify(args: VerifyArgs) -> Outcome {
+    crate::common::known_players("--players", &args.players, &kv::AGENTS)?;
+    if args.players.len() < 2 {
+        bail!("--players: give at least two players (each pair plays)");
+    }
+    let mut sets = Vec::new();
+    for m in values_once("--pits", &args.pits)? {
+        for n in values_once("--seeds", &args.seeds)? {
+            sets.push(args.rules.rules(m, n)?);
+        }
+    }
+    // Checked before any work: every variant is solved in memory and kept
+    // while the games are played.
+    let mut boards = 0;
+    let (mut kept, mut peak) = (0u64, 0u64);
+    for rules in &sets {
+        let spec = table::spec(rules);
+        if spec.entries > args.max_boards {
+            bail!(
+                "Kalah({}, {}) has {} boards, more than --max-boards {}: each variant is \
+                 solved in memory before play (raise --max-boards to try it)",
+                rules.pits,
+                rules.seeds,
+                spec.entries,
+                args.max_boards
+            );
+        }
+        let record_size = spec.layout.record_size();
+        boards += spec.entries;
+        kept += spec.entries * record_size as u64;
+        peak = peak.max(crate::table_build::in_memory_build_bytes(
+            spec.entries,
+            record_size,
+        ));
+    }
+    crate::common::check_memory(
+        kept + peak,
+        &format!("solving {boards} boards in memory"),
+        "give fewer or smaller variants",
+    )?;
+    let log = Log::open(&args.log)?;
+    let solving = bar(boards as usize, "boards solved");
+    let mut before = 0;
+    let variants: Vec<kv::Variant> = sets
+        .iter()
+        .map(|&rules| {
+            let variant = kv::Variant::solved(rules, &|done| solving.set_position(before + done));
+            before += table::spec(&rules).entries;
+            variant
+        })
+        .collect();
+    solving.finish_and_clear();
+    let (games, seed) = (args.games.games, args.seed.seed);
+    let total = args.players.len() * (args.players.len() - 1) / 2 * variants.len() * games * 2;
+    let playing = bar(total, "games");
+    let board = kv::verify(
+        &args.players,
+        &variants,
+        games,
+        seed,
+        &|done| playing.set_position(done as u64),
+        log.games(),
+    );
+    playing.finish_and_clear();
+    let rules = sets[0];
+    let capture = match rules.capture {
+        Capture::Always => "always",
+        Capture::NonEmpty => "non-empty",
+    };
+    let ending = args
+        .rules
+        .ending
+        .to_possible_value()
+        .expect("no value is skipped")
+        .get_name()
+        .to_string();
+    let mut values =
+        tabula_verify::report::Table::new(&["variant", "boards", "first player's optimal margin"]);
+    for v in &variants {
+        let line = v.line();
+        values.row(&[
+            line.case,
+            line.boards.to_string(),
+            format!("{:+}", line.value),
+        ]);
+    }
+    let columns = [
+        Column::Games,
+        Column::Wdl,
+        Column::WinRate,
+        Column::Margin,
+        Column::CaseScore,
+    ];
+    let markdown = format!(
+        "Kalah(m, n), capture {capture}, ending {ending}: every pair of players, {games} games \
+         per variant and seating, seed {seed}.\n\n{}\n{}",
+        values.to_markdown(),
+        board.to_markdown(&columns, &wins_and_half_draws)
+    );
+    let json = ScoreboardJson {
+        game: "kalah",
+        seed,
+        extra: VerifySettings {
+            games,
+            capture,
+            ending,
+            players: args.players.clone(),
+            variants: variants.iter().map(kv::Variant::line).collect(),
+        },
+        lines: board.lines(&wins_and_half_draws),
+    };
+    report_then_finish(&log, || {
+        args.plot.write(|| kv::plot(&board, games, seed))?;
+        emit_report(&markdown, args.json.json.as_ref(), &json)
+    })
+}
+
 /// `tabula check` for a Kalah table: every record against its children.
 pub fn check_records(
     table: Table,
@@ -357,6 +532,14 @@ pub fn entry() -> GameEntry {
             "Play against the optimal player over a line dialogue on stdin/stdout",
             play,
         ))
+        .verb(
+            Verb::new(
+                "verify",
+                "Every pair of built-in players on Kalah(m, n) variants, both seatings",
+                verify,
+            )
+            .default("games", "10"),
+        )
         .verb(Verb::new(
             "sweep",
             "The first player's optimal margin for each Kalah(m, n)",

@@ -8,7 +8,7 @@ use std::path::Path;
 use common::{assert_one_line_error, output_or_kill, stderr, stdout, tabula};
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as Reversi;
-use tabula_solver::{dominoes, ioiwari, tonga, tothello};
+use tabula_solver::{dominoes, ioiwari, kalah, tonga, tothello};
 use tabula_verify::record::{GameLine, Notation, read_log, replay};
 
 /// Runs `tabula ARGS --log FILE`, which must succeed; returns stdout and the log's games.
@@ -59,6 +59,38 @@ fn nim_referee_and_verify_logs_replay() {
     assert_eq!(lines.len(), 8);
     assert_eq!(lines[0].seats, ["optimal", "random"]);
     assert_eq!(lines[1].seats, ["random", "optimal"]);
+}
+
+#[test]
+fn kalah_verify_logs_replay() {
+    let (_, lines) = logged(&[
+        "verify",
+        "kalah",
+        "--pits",
+        "2",
+        "--seeds",
+        "2,3",
+        "--games",
+        "2",
+        "--no-empty-capture",
+    ]);
+    let ends = replay_all::<kalah::Match>(&lines);
+    // Three pairs, two variants, two games, both seatings.
+    assert_eq!(lines.len(), 24);
+    assert_eq!(lines[0].seats, ["optimal", "greedy"]);
+    assert_eq!(lines[1].seats, ["greedy", "optimal"]);
+    assert_eq!(lines[4].case_label, "Kalah(2, 3)");
+    assert_eq!(lines[4].params["seeds"], 3);
+    assert_eq!(lines[4].params["capture"], "non-empty");
+    assert_eq!(lines[4].start["board"], "3 3 / 3 3");
+    assert_eq!(lines[23].seats, ["random", "greedy"]);
+    for (line, end) in lines.iter().zip(&ends) {
+        assert!(tabula_solver::Game::is_over(end), "{line:?}");
+        assert_eq!(
+            end.stores.iter().sum::<u32>(),
+            4 * line.params["seeds"].as_u64().unwrap() as u32
+        );
+    }
 }
 
 #[test]

@@ -692,3 +692,106 @@ fn a_small_kalah_query_fits_in_a_small_address_space() {
         assert!(stdout(&out).contains(&expected), "{}", stdout(&out));
     }
 }
+
+/// The cells of a Markdown table's rows, after the header and its rule.
+fn markdown_rows(table: &str) -> Vec<Vec<String>> {
+    table
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn kalah_verify_markdown_and_json_agree() {
+    let args = [
+        "verify", "kalah", "--pits", "2,3", "--seeds", "2..3", "--games", "4", "--seed", "7",
+    ];
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let markdown = stdout(&out);
+    let json = json_of(&[&args[..], &["--json", "-"]].concat());
+    assert_eq!(json["game"], "kalah");
+    assert_eq!(json["seed"], 7);
+    assert_eq!(json["extra"]["games"], 4);
+    assert_eq!(json["extra"]["capture"], "always");
+    assert_eq!(json["extra"]["ending"], "after-any-move");
+    // The first table: one row per variant, with its exact value.
+    let (values, scoreboard) = markdown.split_once("\n\n| entrant").expect("two tables");
+    let variants = json["extra"]["variants"].as_array().unwrap();
+    let rows = markdown_rows(values);
+    assert_eq!(rows.len(), 4);
+    assert_eq!(variants.len(), 4);
+    for (row, v) in rows.iter().zip(variants) {
+        let (m, n) = (v["pits"].as_u64().unwrap(), v["seeds"].as_u64().unwrap());
+        assert_eq!(row[0], format!("Kalah({m}, {n})"));
+        assert_eq!(v["case"], row[0]);
+        assert_eq!(row[1], v["boards"].to_string());
+        let value = v["value"].as_i64().unwrap();
+        assert_eq!(value, i64::from(plain_start_value(m as u8, n as u8)));
+        assert!(
+            row[2].starts_with(&format!("{value:+}").replace("+0", "0")),
+            "{row:?}"
+        );
+    }
+    // The scoreboard: every pair of the three players on every variant.
+    let rows = markdown_rows(&format!("| entrant{scoreboard}"));
+    let lines = json["lines"].as_array().unwrap();
+    assert_eq!(rows.len(), 3 * 4);
+    assert_eq!(lines.len(), rows.len());
+    for (row, line) in rows.iter().zip(lines) {
+        assert_eq!(line["entrant"], row[0]);
+        assert_eq!(line["case"], row[1]);
+        assert_eq!(line["games"], 8);
+        assert_eq!(row[2], "8");
+        let wdl = &line["wdl"];
+        assert_eq!(
+            row[3],
+            format!("{}/{}/{}", wdl["wins"], wdl["draws"], wdl["losses"])
+        );
+        let margin = line["margin"]["mean"].as_f64().unwrap();
+        assert!(
+            row[5].starts_with(&format!("{margin:.2}")),
+            "{row:?} {margin}"
+        );
+    }
+    let pairs: Vec<&str> = lines
+        .iter()
+        .map(|l| l["entrant"].as_str().unwrap())
+        .collect();
+    assert_eq!(pairs[0], "optimal vs greedy");
+    assert_eq!(pairs[4], "optimal vs random");
+    assert_eq!(pairs[8], "greedy vs random");
+    // Reproducible: the same seed gives the same report.
+    assert_eq!(stdout(&run(&args)), markdown);
+}
+
+#[test]
+fn kalah_verify_refuses_unknown_players_and_large_variants_in_one_line() {
+    let out = run(&["verify", "kalah", "--players", "optimal,minimax"]);
+    assert_one_line_error(
+        &out,
+        "unknown player 'minimax' (known: optimal, greedy, random)",
+    );
+    let out = run(&["verify", "kalah", "--pits", "4", "--seeds", "4"]);
+    assert_one_line_error(
+        &out,
+        "Kalah(4, 4) has 76904685 boards, more than --max-boards",
+    );
+    let out = run(&["verify", "kalah", "--players", "random"]);
+    assert_one_line_error(&out, "at least two players");
+    let out = run(&["games"]);
+    let listing = stdout(&out);
+    let kalah = listing
+        .lines()
+        .skip_while(|l| !l.starts_with("kalah"))
+        .nth(1)
+        .unwrap();
+    assert!(kalah.contains("verify"), "{kalah}");
+}

@@ -183,6 +183,16 @@ fn chromium_shows_nim_final_scores() {
 }
 
 #[test]
+fn chromium_shows_kalah_final_scores() {
+    check_last_game(
+        &[
+            "verify", "kalah", "--pits", "3", "--seeds", "3", "--games", "1",
+        ],
+        "",
+    );
+}
+
+#[test]
 fn chromium_shows_ioiwari_final_scores() {
     check_last_game(&["referee", "ioiwari", "--agent", "random", "--all"], "");
 }

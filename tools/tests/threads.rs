@@ -19,7 +19,7 @@ fn report(threads: usize, game: &str, args: &[&str]) -> String {
 
 #[test]
 fn every_verify_gives_the_same_report_on_one_thread_and_on_three() {
-    let runs: [(&str, &[&str]); 6] = [
+    let runs: [(&str, &[&str]); 7] = [
         ("ioiwari", &["--games", "12", "--seed", "5"]),
         (
             "tothello",
@@ -44,6 +44,12 @@ fn every_verify_gives_the_same_report_on_one_thread_and_on_three() {
             ],
         ),
         ("nim", &["--games", "12", "--seed", "5"]),
+        (
+            "kalah",
+            &[
+                "--pits", "2..3", "--seeds", "2..3", "--games", "12", "--seed", "5",
+            ],
+        ),
     ];
     for (game, args) in runs {
         let one = report(1, game, args);
