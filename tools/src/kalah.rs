@@ -461,11 +461,13 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         tabula_verify::report::Table::new(&["variant", "boards", "first player's optimal margin"]);
     for v in &variants {
         let line = v.line();
-        values.row(&[
-            line.case,
-            line.boards.to_string(),
-            format!("{:+}", line.value),
-        ]);
+        // The sweep's W/D/L beside the margin: who wins under optimal play.
+        let margin = match line.value.signum() {
+            1 => format!("+{} (W)", line.value),
+            0 => "0 (D)".to_string(),
+            _ => format!("{} (L)", line.value),
+        };
+        values.row(&[line.case, line.boards.to_string(), margin]);
     }
     let columns = [
         Column::Games,
