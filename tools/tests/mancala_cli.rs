@@ -735,10 +735,12 @@ fn kalah_verify_markdown_and_json_agree() {
         assert_eq!(row[1], v["boards"].to_string());
         let value = v["value"].as_i64().unwrap();
         assert_eq!(value, i64::from(plain_start_value(m as u8, n as u8)));
-        assert!(
-            row[2].starts_with(&format!("{value:+}").replace("+0", "0")),
-            "{row:?}"
-        );
+        let margin = match value.signum() {
+            1 => format!("+{value} (W)"),
+            0 => "0 (D)".to_string(),
+            _ => format!("{value} (L)"),
+        };
+        assert_eq!(row[2], margin);
     }
     // The scoreboard: every pair of the three players on every variant.
     let rows = markdown_rows(&format!("| entrant{scoreboard}"));
