@@ -118,7 +118,7 @@ fn bad_output_paths_are_refused_with_one_line_before_any_work() {
         (at("dir"), "is a directory".to_string()),
         ("/dev/null".to_string(), "is a device".to_string()),
         (
-            format!("{missing}/x.out"),
+            format!("{missing}/x.svg"),
             format!("directory {missing} does not exist"),
         ),
     ];
@@ -350,9 +350,11 @@ fn two_outputs_naming_the_same_file_or_stdout_are_refused() {
     fs::create_dir(dir.path().join("sub")).unwrap();
     let y = dir.path().join("y.json");
     let y = y.to_str().unwrap();
-    // The same file spelled another way.
-    let again = dir.path().join("sub/../y.json");
-    let again = again.to_str().unwrap();
+    // The same file spelled another way (a plot's is named .svg).
+    let z = dir.path().join("z.svg");
+    let z = z.to_str().unwrap();
+    let z_again = dir.path().join("sub/../z.svg");
+    let z_again = z_again.to_str().unwrap();
     for (args, first, second) in [
         (
             &["verify", "nim", "--json", y, "--log", y][..],
@@ -360,9 +362,9 @@ fn two_outputs_naming_the_same_file_or_stdout_are_refused() {
             format!("--log {y}"),
         ),
         (
-            &["verify", "nim", "--json", y, "--plot", again],
-            format!("--json {y}"),
-            format!("--plot {again}"),
+            &["verify", "nim", "--json", z, "--plot", z_again],
+            format!("--json {z}"),
+            format!("--plot {z_again}"),
         ),
         (
             &["verify", "nim", "--json", "-", "--log", "-"],
