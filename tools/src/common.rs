@@ -283,7 +283,7 @@ pub struct TimeoutArgs {
     pub timeout: Duration,
 }
 
-/// A game log and a transcript.
+/// A game log and a transcript: a referee's, which plays games with external players.
 #[derive(Args, Clone, Debug)]
 pub struct LogArgs {
     /// Record every game in this file as JSON Lines, one object per game (format in the README).
@@ -292,6 +292,58 @@ pub struct LogArgs {
     /// Record the dialogue with external players (`>` sent, `<` received) and the referee's result lines in this text file.
     #[arg(long, value_name = "FILE", value_parser = output_path)]
     pub transcript: Option<OutputPath>,
+}
+
+/// A game log alone: a `verify`'s, which speaks to no external player, so it
+/// has no dialogue to transcribe.
+#[derive(Args, Clone, Debug)]
+pub struct GameLogArgs {
+    /// Record every game in this file as JSON Lines, one object per game (format in the README).
+    #[arg(long, value_name = "FILE", value_parser = output_path)]
+    pub log: Option<OutputPath>,
+}
+
+/// A transcript alone: the `bestMove` checker's, which plays no game to log.
+#[derive(Args, Clone, Debug)]
+pub struct TranscriptArgs {
+    /// Record the dialogue with the program (`>` sent, `<` received) and the verdict's lines in this text file.
+    #[arg(long, value_name = "FILE", value_parser = output_path)]
+    pub transcript: Option<OutputPath>,
+}
+
+/// The records a command's options ask for: [`LogArgs`], [`GameLogArgs`] or [`TranscriptArgs`].
+pub trait LogOptions {
+    /// `--log`, if the command has it and it was given.
+    fn game_log(&self) -> Option<&OutputPath>;
+    /// `--transcript`, if the command has it and it was given.
+    fn transcript(&self) -> Option<&OutputPath>;
+}
+
+impl LogOptions for LogArgs {
+    fn game_log(&self) -> Option<&OutputPath> {
+        self.log.as_ref()
+    }
+    fn transcript(&self) -> Option<&OutputPath> {
+        self.transcript.as_ref()
+    }
+}
+
+impl LogOptions for GameLogArgs {
+    fn game_log(&self) -> Option<&OutputPath> {
+        self.log.as_ref()
+    }
+    fn transcript(&self) -> Option<&OutputPath> {
+        None
+    }
+}
+
+impl LogOptions for TranscriptArgs {
+    fn game_log(&self) -> Option<&OutputPath> {
+        None
+    }
+    fn transcript(&self) -> Option<&OutputPath> {
+        self.transcript.as_ref()
+    }
 }
 
 /// A plot of the report.
@@ -404,14 +456,14 @@ struct Pending {
 
 impl Log {
     /// Opens `--log` and `--transcript` (nothing when absent).
-    pub fn open(args: &LogArgs) -> anyhow::Result<Log> {
+    pub fn open(args: &impl LogOptions) -> anyhow::Result<Log> {
         let mut files = Vec::new();
-        let games_label = label("--log", args.log.as_ref());
-        let games = open_output(args.log.as_ref(), &games_label, &mut files)?
+        let games_label = label("--log", args.game_log());
+        let games = open_output(args.game_log(), &games_label, &mut files)?
             .map(GameLog::to_writer)
             .unwrap_or_default();
-        let text_label = label("--transcript", args.transcript.as_ref());
-        let text = open_output(args.transcript.as_ref(), &text_label, &mut files)?
+        let text_label = label("--transcript", args.transcript());
+        let text = open_output(args.transcript(), &text_label, &mut files)?
             .map(|out| Arc::new(Mutex::new(LineSink::new(out))));
         Ok(Log {
             games,

@@ -22,7 +22,7 @@ use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeedArgs, Span, emit_report,
+    GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, emit_report,
     output_file, report_then_finish, span,
 };
 use crate::out::outln;
@@ -173,7 +173,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     json: JsonArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: GameLogArgs,
     #[command(flatten)]
     plot: PlotArgs,
 }

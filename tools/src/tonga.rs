@@ -144,7 +144,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     json: JsonArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: crate::common::GameLogArgs,
     #[command(flatten)]
     plot: PlotArgs,
 }

@@ -17,8 +17,8 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, TimeoutArgs, count, emit_report, person_end,
-    positive, report_then_finish, stderr_mode,
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
+    emit_report, person_end, positive, report_then_finish, stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -93,7 +93,7 @@ pub struct RefereeArgs {
     #[command(flatten)]
     timeout: TimeoutArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: TranscriptArgs,
     /// Let the program's stderr through instead of quoting its last lines in
     /// the reason of an exit.
     #[arg(long, requires = "player")]
@@ -126,7 +126,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     json: JsonArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: GameLogArgs,
     #[command(flatten)]
     plot: PlotArgs,
 }

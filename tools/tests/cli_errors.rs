@@ -45,6 +45,16 @@ fn clap_errors_are_one_line() {
             "goes to a file, not stdout",
         ),
         (
+            // A verify speaks to no external player: no dialogue to transcribe.
+            &["verify", "nim", "--transcript", "t.txt"],
+            "unexpected argument '--transcript' found",
+        ),
+        (
+            // The bestMove checker plays no game to log.
+            &["referee", "tothello", "--log", "g.jsonl"],
+            "unexpected argument '--log' found",
+        ),
+        (
             &["verify", "nim", "--plot", "nim.png"],
             "the plot is drawn as SVG: name the file .svg, not .png",
         ),

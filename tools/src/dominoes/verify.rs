@@ -7,7 +7,7 @@ use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, report_then_finish,
+    GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
 };
 use crate::progress::bar;
 
@@ -40,7 +40,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     json: JsonArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: GameLogArgs,
     #[command(flatten)]
     plot: PlotArgs,
 }

@@ -6,7 +6,9 @@ use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, run};
 
 use crate::Outcome;
-use crate::common::{JsonArgs, Log, LogArgs, PlotArgs, SeedArgs, emit_report, report_then_finish};
+use crate::common::{
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
+};
 use crate::progress::bar;
 
 /// Arguments of `tabula verify reversi`.
@@ -20,7 +22,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: GameLogArgs,
     #[command(flatten)]
     plot: PlotArgs,
     #[command(flatten)]
