@@ -122,16 +122,23 @@ pub trait Game: Clone + Debug + Send + Sync {
             "sample_chance needs a chance turn with outcomes"
         );
         let weights: Vec<f64> = outcomes.iter().map(|&m| self.chance_weight(m)).collect();
-        let total: f64 = weights.iter().sum();
-        let mut pick = rng.random::<f64>() * total;
-        for (&mv, w) in outcomes.iter().zip(weights) {
-            if pick < w {
-                return mv;
-            }
-            pick -= w;
-        }
-        *outcomes.last().expect("outcomes are not empty")
+        weighted_pick(&outcomes, &weights, rng)
     }
+}
+
+/// One of `outcomes` (not empty) drawn from `rng` in proportion to `weights`:
+/// the draw of every chance turn, so that a tool that replays a game's chance
+/// (a deal's stock order) draws exactly as the match loop does.
+pub fn weighted_pick<M: Copy>(outcomes: &[M], weights: &[f64], rng: &mut impl Rng) -> M {
+    let total: f64 = weights.iter().sum();
+    let mut pick = rng.random::<f64>() * total;
+    for (&mv, &w) in outcomes.iter().zip(weights) {
+        if pick < w {
+            return mv;
+        }
+        pick -= w;
+    }
+    *outcomes.last().expect("outcomes are not empty")
 }
 
 /// A game with hidden information whose full states can be sampled from a view,

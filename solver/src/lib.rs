@@ -22,5 +22,5 @@ pub mod tonga;
 pub mod tothello;
 pub mod zero_sum;
 
-pub use game::{Game, IllegalMove, MoveList, Scores, Seat, Turn};
+pub use game::{Game, IllegalMove, MoveList, Scores, Seat, Turn, weighted_pick};
 pub use zero_sum::ZeroSum;

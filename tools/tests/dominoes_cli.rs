@@ -313,3 +313,72 @@ fn a_verify_case_plays_the_same_games_alone_as_beside_other_cases() {
     assert_eq!(games_of_9_7("5:4,9:7"), alone);
     assert_eq!(games_of_9_7("all"), alone);
 }
+
+#[test]
+fn deals_are_the_referees_hands_and_draws() {
+    let deals = run_ok(
+        &["dominoes", "deals"],
+        &[
+            "--cases", "5:4,7:5", "--deals", "10", "--seed", "7", "--json", "-",
+        ],
+    );
+    let deals: serde_json::Value = serde_json::from_str(&deals).expect("--json - is JSON alone");
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let log_arg = log.to_str().unwrap();
+    referee(&[
+        "--agent", "random", "--cases", "5:4,7:5", "--games", "10", "--seed", "7", "--log", log_arg,
+    ]);
+    let games: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(games.len(), 20);
+    let mut drawn_in_all = 0;
+    for game in &games {
+        let case = &deals[game["case"].as_u64().unwrap() as usize];
+        assert_eq!(case["n"], game["params"]["n"]);
+        // Unpaired, game g plays deal g.
+        let deal = &case["deals"][game["game_index"].as_u64().unwrap() as usize];
+        let strings = |v: &serde_json::Value| -> Vec<String> {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap().to_string())
+                .collect()
+        };
+        let opener = deal["opener"].as_u64().unwrap() as usize - 1;
+        assert_eq!(game["start"]["opener"], opener);
+        assert_eq!(game["start"]["line"][0], deal["opening"]);
+        for seat in 0..2 {
+            let mut dealt = strings(&deal["hands"][seat]);
+            if seat == opener {
+                dealt.retain(|t| t != deal["opening"].as_str().unwrap());
+            }
+            assert_eq!(strings(&game["start"]["hands"][seat]), dealt);
+        }
+        let drawn: Vec<String> = game["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| {
+                m["move"]
+                    .as_str()
+                    .unwrap()
+                    .strip_prefix("drawn ")
+                    .map(String::from)
+            })
+            .collect();
+        let stock = strings(&deal["stock"]);
+        assert_eq!(drawn[..], stock[..drawn.len()]);
+        drawn_in_all += drawn.len();
+    }
+    assert!(drawn_in_all > 20, "the games drew {drawn_in_all} tiles");
+    let text = run_ok(
+        &["dominoes", "deals"],
+        &["--cases", "5:4", "--deals", "2", "--seed", "7"],
+    );
+    assert!(text.starts_with("case 5 4 deal 0: seat 1 "), "{text}");
+    assert_eq!(text.lines().count(), 2);
+}

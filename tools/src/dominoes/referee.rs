@@ -5,11 +5,13 @@ use std::io;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
+use serde::Serialize;
 use tabula_solver::dominoes::Match;
 use tabula_verify::agent::Agent;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::dominoes::referee::{
-    CaseSetup, RefereeReport, case_key, game_line, opponent_rng, parse_cases, referee_case,
+    CaseSetup, RefereeReport, case_key, deal, game_line, opponent_rng, parse_cases, referee_case,
+    stock_order,
 };
 use tabula_verify::dominoes::report::case_name;
 use tabula_verify::dominoes::terminal::play_deal;
@@ -21,8 +23,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent, finish_play,
-    finish_referee, known_agent, say, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent, emit_report,
+    finish_play, finish_referee, known_agent, say, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 
@@ -221,4 +223,89 @@ pub fn serve(args: ServeArgs) -> Outcome {
     let seed = args.seed.seed;
     let agent = known_agent(&args.agent, |name| tested_agent(name, seed), AGENTS)?;
     serve_stdio(Session::new(DominoesWire::default(), agent))
+}
+
+/// Arguments of `tabula dominoes deals`.
+#[derive(Args)]
+pub struct DealsArgs {
+    /// The cases: N:H pairs separated by commas (5:4,9:7), or `all` for the contest's 20.
+    #[arg(long, default_value = "all")]
+    cases: String,
+    /// Deals per case, from deal 0.
+    #[arg(long, value_parser = crate::common::positive, default_value = "100")]
+    deals: usize,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// One deal as test data: both hands, the opening, the stock in draw order.
+#[derive(Serialize)]
+struct DealData {
+    deal: usize,
+    /// Seat 1's hand, then seat 2's, in the order dealt (the opening tile included).
+    hands: [Vec<String>; 2],
+    /// The seat whose tile opens (1 or 2), and that tile.
+    opener: usize,
+    opening: String,
+    /// The stock in the order the referee's draws take it.
+    stock: Vec<String>,
+}
+
+/// A case's deals.
+#[derive(Serialize)]
+struct CaseDeals {
+    n: u8,
+    h: u8,
+    deals: Vec<DealData>,
+}
+
+/// Prints the referee's deals of each case (the tester's test data).
+pub fn deals(args: DealsArgs) -> Outcome {
+    let cases = parse_cases(&args.cases).map_err(|e| anyhow!("--cases: {e}"))?;
+    let seed = args.seed.seed;
+    let words = |tiles: &[String]| tiles.join(" ");
+    let mut text = String::new();
+    let mut data = Vec::with_capacity(cases.len());
+    for rules in cases {
+        let mut case = CaseDeals {
+            n: rules.numbers,
+            h: rules.hand,
+            deals: Vec::with_capacity(args.deals),
+        };
+        for index in 0..args.deals {
+            let dealt = deal(seed, rules, index);
+            let (opener, tile) = dealt.opening();
+            let hands = dealt
+                .hands
+                .each_ref()
+                .map(|h| h.iter().map(ToString::to_string).collect());
+            let stock: Vec<String> = stock_order(seed, rules, index)
+                .iter()
+                .map(ToString::to_string)
+                .collect();
+            let data = DealData {
+                deal: index,
+                hands,
+                opener: opener + 1,
+                opening: tile.to_string(),
+                stock,
+            };
+            text.push_str(&format!(
+                "case {} {} deal {index}: seat 1 {} | seat 2 {} | opens seat {} with {} | stock {}\n",
+                rules.numbers,
+                rules.hand,
+                words(&data.hands[0]),
+                words(&data.hands[1]),
+                data.opener,
+                data.opening,
+                words(&data.stock)
+            ));
+            case.deals.push(data);
+        }
+        data.push(case);
+    }
+    emit_report(&text, args.json.json.as_ref(), &data)?;
+    Ok(std::process::ExitCode::SUCCESS)
 }

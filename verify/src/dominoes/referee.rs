@@ -15,8 +15,8 @@ use serde::Serialize;
 
 pub use crate::report::RefereeReport;
 use crate::report::RefereedCase;
-use tabula_solver::dominoes::{Deal, Match, Rules};
-use tabula_solver::{Seat, Turn};
+use tabula_solver::dominoes::{Deal, Match, Rules, Tile};
+use tabula_solver::{Seat, Turn, weighted_pick};
 
 use crate::arena::{self, GameRecord, Outcome};
 use crate::record::Notation;
@@ -38,6 +38,22 @@ pub fn deal(seed: u64, rules: Rules, index: usize) -> Deal {
 /// The stream that draws tiles from the stock in deal number `index`.
 pub fn draws(seed: u64, rules: Rules, index: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Chance, case_key(rules), index as u64, 0)
+}
+
+/// The stock of deal number `index` in the order the referee's draws take it:
+/// each draw picks among the tiles left, on [`draws`], exactly as the match
+/// loop's chance turn does, so a deal's draws do not depend on when they come.
+pub fn stock_order(seed: u64, rules: Rules, index: usize) -> Vec<Tile> {
+    let mut stock = Match::new(&deal(seed, rules, index)).stock();
+    let mut rng = draws(seed, rules, index);
+    let mut order = Vec::with_capacity(stock.len() as usize);
+    while !stock.is_empty() {
+        let left: Vec<Tile> = stock.iter().collect();
+        let tile = weighted_pick(&left, &vec![1.0; left.len()], &mut rng);
+        stock.remove(tile);
+        order.push(tile);
+    }
+    order
 }
 
 /// The referee's built-in opponent's own random choices in case `rules`
@@ -318,6 +334,41 @@ mod tests {
             let error = parse_cases(bad).unwrap_err();
             assert!(error.contains(reason), "{bad:?}: {error}");
         }
+    }
+
+    #[test]
+    fn a_deals_draws_follow_its_stock_order_whoever_plays() {
+        let r = rules(5, 4);
+        let setup = CaseSetup {
+            seed: 9,
+            games: 40,
+            paired: false,
+            open_hand: [false; 2],
+        };
+        let mut drew = 0;
+        for game in 0..setup.games {
+            let (mut state, mut chance, _) = setup.start(r, game);
+            let mut players =
+                [0, 1].map(|p| RandomAgent::new(stream(3, Purpose::Agent, 0, game as u64, p)));
+            let mut drawn = Vec::new();
+            while let turn @ (Turn::Chance | Turn::Seat(_)) = state.turn() {
+                let mv = match turn {
+                    Turn::Seat(seat) => {
+                        Agent::<Match>::choose(&mut players[seat], &state.view(seat))
+                    }
+                    _ => state.sample_chance(&mut chance),
+                };
+                if let Move::Drawn(tile) = mv {
+                    drawn.push(tile);
+                }
+                state.apply(mv);
+            }
+            let order = stock_order(setup.seed, r, game);
+            assert_eq!(order.len(), 7, "the stock: 15 tiles less two hands of 4");
+            assert_eq!(drawn[..], order[..drawn.len()], "game {game}");
+            drew += drawn.len();
+        }
+        assert!(drew > 40, "the games drew: {drew}");
     }
 
     #[test]
