@@ -7,14 +7,16 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use tabula_solver::ioiwari::{Board, Match, Params, Ring, RingMatch, instances, starting_boards};
-use tabula_tables::Table;
+use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
+use tabula_tables::{Table, TypedTable};
 use tabula_verify::arena::play_case;
-use tabula_verify::ioiwari::{self as ioi, AGENTS, IoiWire, OptimalAgent, RefereedGame};
+use tabula_verify::ioiwari::{
+    self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
+};
 use tabula_verify::ioiwari_sweep::{RingOptimal, Thresholds, sweep as run_sweep};
 use tabula_verify::process::StreamPeer;
-use tabula_verify::record::At;
+use tabula_verify::record::{At, Notation};
 use tabula_verify::report::RefereeReport;
 use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
@@ -45,6 +47,33 @@ impl RingArgs {
     /// The variant's parameters (the starting boards do not shape a table).
     fn params(&self) -> anyhow::Result<Params> {
         Ok(Params::new(self.pits, self.cap, 0, 0, self.cap)?)
+    }
+}
+
+/// An Ioiwari variant with its starting boards (the IOI game by default), as
+/// `verify` and `referee` play it.
+#[derive(Args, Clone, Debug)]
+pub struct VariantArgs {
+    #[command(flatten)]
+    ring: RingArgs,
+    /// Beads on a starting board (the IOI game has 20).
+    #[arg(long, default_value_t = 20)]
+    beads: u32,
+    /// Fewest beads in a starting pit (the IOI game has 2).
+    #[arg(long, default_value_t = 2)]
+    low: u8,
+    /// Most beads in a starting pit (the IOI game has 4).
+    #[arg(long, default_value_t = 4)]
+    high: u8,
+}
+
+impl VariantArgs {
+    /// The variant's checked parameters.
+    fn params(&self) -> anyhow::Result<Params> {
+        let ring = &self.ring;
+        Ok(Params::new(
+            ring.pits, ring.cap, self.beads, self.low, self.high,
+        )?)
     }
 }
 
@@ -91,12 +120,15 @@ pub struct PlayArgs {
 /// Arguments of `tabula referee ioiwari`.
 #[derive(Args)]
 pub struct RefereeArgs {
-    /// The table file (built in memory when omitted).
+    // The variant (the IOI game by default): its boards and its dialogue's pit labels.
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The table file, of the same variant (built in memory when omitted).
     #[arg(long)]
     table: Option<PathBuf>,
-    /// The starting board.
-    #[arg(long, default_value = "4 3 2 4 2 3 2", conflicts_with_all = ["all", "rotations"])]
-    board: String,
+    /// The starting board [default: 4 3 2 4 2 3 2 in the IOI game, a variant's first instance].
+    #[arg(long, conflicts_with_all = ["all", "rotations"])]
+    board: Option<String>,
     // Player 1: `--player CMD` (a new process per game, over pipes) or
     // `--agent NAME`; neither talks over this program's own stdin/stdout.
     #[command(flatten)]
@@ -110,10 +142,11 @@ pub struct RefereeArgs {
     // `--log` (each game) and `--transcript` (the dialogue, like ioiwari.out).
     #[command(flatten)]
     log: LogArgs,
-    /// Play the 51 instances (needs --player or --agent).
+    /// Play the instances, the starting boards modulo rotation (the IOI game's 51; needs
+    /// --player or --agent).
     #[arg(long)]
     all: bool,
-    /// Play all 357 starting boards (needs --player or --agent).
+    /// Play every starting board (the IOI game's 357; needs --player or --agent).
     #[arg(long, conflicts_with = "all")]
     rotations: bool,
     #[command(flatten)]
@@ -123,7 +156,10 @@ pub struct RefereeArgs {
 /// Arguments of `tabula verify ioiwari`.
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// The table file (built in memory when omitted).
+    // The variant (the IOI game by default): its instances are the table's rows.
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// The table file, of the same variant (built in memory when omitted).
     #[arg(long)]
     table: Option<PathBuf>,
     // Random games per instance, and their seed.
@@ -131,7 +167,7 @@ pub struct VerifyArgs {
     games: GamesArgs,
     #[command(flatten)]
     seed: SeedArgs,
-    /// All 357 starting boards instead of the 51 instances.
+    /// Every starting board (the IOI game's 357) instead of the instances modulo rotation (51).
     #[arg(long)]
     rotations: bool,
     #[command(flatten)]
@@ -204,6 +240,20 @@ fn solved_in_memory(params: &Params) -> anyhow::Result<VariantTable> {
     let table = table::variant_in_memory(params, &|done| progress.set_position(done));
     progress.finish_and_clear();
     Ok(table)
+}
+
+/// A variant's table: read from `path` with its every optimal move checked
+/// legal, so that play never meets a bad one, or solved in memory.
+fn variant_table(params: &Params, path: Option<&Path>) -> anyhow::Result<Arc<VariantTable>> {
+    let table = match path {
+        Some(path) => {
+            let table = VariantTable::open_for(Variant { params: *params }, path)?;
+            table.check_moves()?;
+            table
+        }
+        None => solved_in_memory(params)?,
+    };
+    Ok(Arc::new(table))
 }
 
 /// `tabula query ioiwari` for a variant other than the IOI game.
@@ -331,20 +381,13 @@ pub fn play(args: PlayArgs) -> Outcome {
         let table = open_table(args.table.as_deref())?;
         return serve_stdio(Session::new(IoiWire::default(), OptimalAgent::new(table)));
     }
-    let table = match &args.table {
-        Some(path) => {
-            let table = VariantTable::open_for(Variant { params }, path)?;
-            table.check_moves()?;
-            table
-        }
-        None => solved_in_memory(&params)?,
-    };
-    let player = RingOptimal::new(Arc::new(table));
+    let player = RingOptimal::new(variant_table(&params, args.table.as_deref())?);
     serve_stdio(Session::new(IoiWire::<RingMatch>::new(params), player))
 }
 
 /// The optimal player 2 against player 1, one game or a tally of many.
 pub fn referee(args: RefereeArgs) -> Outcome {
+    let params = args.variant.params()?;
     let external = args.seat.player.is_some() || args.seat.agent.is_some();
     if !external {
         for (option, path) in [
@@ -359,24 +402,76 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             }
         }
     }
-    let table = open_table(args.table.as_deref())?;
-    let log = Log::open(&args.log)?;
-    let boards = if args.all || args.rotations {
+    // The IOI table's boards are played as the IOI game, whatever the starting boards.
+    if params.is_ioi_table() {
+        let table = open_table(args.table.as_deref())?;
+        let log = Log::open(&args.log)?;
+        let boards = referee_boards(&args, &params, external, ioi_board, parse_board)?;
+        referee_games(&args, boards, &table, (), log)
+    } else {
+        let table = variant_table(&params, args.table.as_deref())?;
+        let log = Log::open(&args.log)?;
+        let parse = |text: &str| {
+            Ring::parse(&params, text).with_context(|| format!("bad board '{}'", text.trim()))
+        };
+        let boards = referee_boards(&args, &params, external, |ring| ring, parse)?;
+        referee_games(&args, boards, &table, params, log)
+    }
+}
+
+/// A starting ring of the IOI table's variants as the IOI game's board.
+fn ioi_board(ring: Ring) -> Board {
+    ring.to_board()
+        .expect("a ring of 7 pits of at most 5 beads")
+}
+
+/// The boards the referee plays: the variant's instances (`--all`), its
+/// starting boards (`--rotations`), or the one board (`--board`, else the
+/// seed's board in the IOI game and a variant's first instance).
+fn referee_boards<B: IoiBoard>(
+    args: &RefereeArgs,
+    params: &Params,
+    external: bool,
+    board_of: impl Fn(Ring) -> B,
+    parse: impl Fn(&str) -> anyhow::Result<B>,
+) -> anyhow::Result<Vec<B>> {
+    if args.all || args.rotations {
         if !external {
             bail!("--all and --rotations need --player CMD or --agent NAME");
         }
-        if args.all {
-            instances()
+        let rings = if args.all {
+            params.instances()
         } else {
-            starting_boards()
-        }
-    } else {
-        let board = parse_board(&args.board)?;
-        if board.is_empty() {
-            bail!("bad board '{}': every pit is empty", args.board.trim());
-        }
-        vec![board]
+            params.starting_rings()
+        };
+        return Ok(rings.into_iter().map(board_of).collect());
+    }
+    let text = match &args.board {
+        Some(text) => text.clone(),
+        None if *params == Params::default() => "4 3 2 4 2 3 2".to_string(),
+        // A checked variant has a starting board, so an instance.
+        None => params.instances()[0].to_string(),
     };
+    let board = parse(&text)?;
+    if board.is_empty() {
+        bail!("bad board '{}': every pit is empty", text.trim());
+    }
+    Ok(vec![board])
+}
+
+/// The referee's games on `boards`, over the IOI dialogue read with `setup`,
+/// their result lines, the tally and the report.
+fn referee_games<B: IoiBoard>(
+    args: &RefereeArgs,
+    boards: Vec<B>,
+    table: &Arc<TypedTable<B::Table>>,
+    setup: <BankMatch<B> as Banked>::Setup,
+    log: Log,
+) -> Outcome
+where
+    BankMatch<B>: Banked + Notation<Params = B>,
+{
+    let external = args.seat.player.is_some() || args.seat.agent.is_some();
     let limits = Limits {
         per_game: Some(args.timeout.timeout),
         ..Limits::default()
@@ -388,28 +483,32 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     for (case, board) in boards.into_iter().enumerate() {
         log.transcript_line(&format!("# game {board}"));
         // A new player 1 per game, so that a crash loses only that game.
-        let mut tested: Box<dyn Player<Match>> = if external {
+        let mut tested: Box<dyn Player<BankMatch<B>>> = if external {
             let rng = stream(seed, Purpose::Agent, case as u64, 0, 0);
             tested_player(
                 &args.seat,
-                IoiWire::default(),
-                |n| ioi::agent(n, &table, rng),
+                IoiWire::<BankMatch<B>>::new(setup),
+                |n| ioi::agent(n, table, rng),
                 &AGENTS,
                 &log,
             )?
         } else {
             let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
             Box::new(
-                Remote::new("stdin/stdout", Box::new(peer), IoiWire::default())
-                    .with_transcript(log.transcript()),
+                Remote::new(
+                    "stdin/stdout",
+                    Box::new(peer),
+                    IoiWire::<BankMatch<B>>::new(setup),
+                )
+                .with_transcript(log.transcript()),
             )
         };
         let mut optimal = Local(OptimalAgent::new(table.clone()));
-        let mut players: Vec<&mut dyn Player<Match>> = vec![tested.as_mut(), &mut optimal];
+        let mut players: Vec<&mut dyn Player<BankMatch<B>>> = vec![tested.as_mut(), &mut optimal];
         let mut clocks = vec![Clock::new(limits), Clock::default()];
         let record = play_case(&board, 1, &mut players, &mut clocks, |game| {
             let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
-            (Match::new(board), chance, vec![0, 1])
+            (BankMatch::new(board), chance, vec![0, 1])
         })
         .pop()
         .expect("one game");
@@ -443,23 +542,45 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 
 /// Prints the official results table, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
-    let table = open_table(args.table.as_deref())?;
-    let boards = if args.rotations {
-        starting_boards()
+    let params = args.variant.params()?;
+    let rings = if args.rotations {
+        params.starting_rings()
     } else {
-        instances()
+        params.instances()
     };
+    // The IOI table's boards are played as the IOI game, whatever the starting boards.
+    if params.is_ioi_table() {
+        let table = open_table(args.table.as_deref())?;
+        let boards: Vec<Board> = rings.into_iter().map(ioi_board).collect();
+        results(&args, &params, &boards, &table)
+    } else {
+        let table = variant_table(&params, args.table.as_deref())?;
+        results(&args, &params, &rings, &table)
+    }
+}
+
+/// The results table of `boards` and its outputs.
+fn results<B: IoiBoard>(
+    args: &VerifyArgs,
+    params: &Params,
+    boards: &[B],
+    table: &Arc<TypedTable<B::Table>>,
+) -> Outcome
+where
+    BankMatch<B>: Notation<Params = B>,
+{
     let games = args.games.games;
     let progress = bar(boards.len() * (games + 2), "games");
     let log = Log::open(&args.log)?;
     let report = ioi::results_table(
-        &boards,
-        &table,
+        boards,
+        table,
         games,
         args.seed.seed,
         &|done| progress.set_position(done as u64),
         log.games(),
-    );
+    )
+    .of_variant(params);
     progress.finish_and_clear();
     report_then_finish(&log, || {
         args.plot.write(|| report.plot())?;

@@ -1,17 +1,21 @@
 //! Ioiwari agents, the IOI dialogue as a wire, the referee's result line and
-//! the official results table, all on the shared core.
+//! the official results table, all on the shared core, for the IOI game and
+//! for any variant's ring alike ([`IoiBoard`]).
 
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use tabula_solver::ioiwari::{Board, Match, PITS, Params, Pit, Ring, RingMatch};
-use tabula_solver::{Game, Seat, Turn, ZeroSum};
-use tabula_tables::ioiwari::IoiwariTable;
+use tabula_solver::ioiwari::{
+    BankMatch, Board, Match, PITS, Params, Pit, Ring, RingMatch, Sowable,
+};
+use tabula_solver::{Game, Seat, Turn};
+use tabula_tables::ioiwari::{Ioiwari, Variant};
+use tabula_tables::{Tabulated, TypedTable};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::arena::{GameRecord, Outcome};
-use crate::record::{At, GameLog};
+use crate::record::{At, GameLog, Notation};
 use crate::report::{RefereeReport, RefereedCase};
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
@@ -22,12 +26,38 @@ use crate::wire::{Incoming, Wire, short};
 /// The built-in players.
 pub const AGENTS: [&str; 4] = ["optimal", "greedy1", "greedy2", "random"];
 
+/// A board of an Ioiwari game as the agents, the referee and the results
+/// table hold it: the IOI game's [`Board`] or a variant's [`Ring`].
+pub trait IoiBoard: Sowable + std::fmt::Display + 'static {
+    /// The tabulated game whose table holds these boards.
+    type Table: Tabulated<Position = Self, Move = Pit, Space: Send + Sync> + Clone + Send + 'static;
+
+    /// The pit counts, pit 1 first.
+    fn counts(&self) -> Vec<u8>;
+}
+
+impl IoiBoard for Board {
+    type Table = Ioiwari;
+
+    fn counts(&self) -> Vec<u8> {
+        self.pits().to_vec()
+    }
+}
+
+impl IoiBoard for Ring {
+    type Table = Variant;
+
+    fn counts(&self) -> Vec<u8> {
+        self.pits().to_vec()
+    }
+}
+
 /// The built-in agent `name`, if there is one; `rng` is its random stream.
-pub fn agent(
+pub fn agent<B: IoiBoard>(
     name: &str,
-    table: &Arc<IoiwariTable>,
+    table: &Arc<TypedTable<B::Table>>,
     rng: ChaCha8Rng,
-) -> Option<Box<dyn Agent<Match>>> {
+) -> Option<Box<dyn Agent<BankMatch<B>>>> {
     match name {
         "optimal" => Some(Box::new(OptimalAgent::new(table.clone()))),
         "greedy1" => Some(Box::new(Greedy1)),
@@ -42,23 +72,30 @@ pub fn agent(
 /// The table must have passed [`tabula_tables::TypedTable::check_moves`] (or
 /// have been built in memory): its moves are then known to be legal.
 #[derive(Clone)]
-pub struct OptimalAgent {
-    table: Arc<IoiwariTable>,
+pub struct OptimalAgent<G: Tabulated = Ioiwari> {
+    table: Arc<TypedTable<G>>,
 }
 
-impl OptimalAgent {
+impl<G: Tabulated> OptimalAgent<G> {
     /// An optimal agent reading `table`.
-    pub fn new(table: Arc<IoiwariTable>) -> OptimalAgent {
+    pub fn new(table: Arc<TypedTable<G>>) -> OptimalAgent<G> {
         OptimalAgent { table }
     }
 }
 
-impl Agent<Match> for OptimalAgent {
+// Over the table's game rather than the board, so that the table alone says
+// which game the agent plays.
+impl<G> Agent<BankMatch<G::Position>> for OptimalAgent<G>
+where
+    G: Tabulated<Move = Pit> + Send,
+    G::Position: Sowable,
+    G::Space: Send + Sync,
+{
     fn name(&self) -> String {
         "optimal".into()
     }
 
-    fn choose(&mut self, view: &Match) -> Pit {
+    fn choose(&mut self, view: &BankMatch<G::Position>) -> Pit {
         match self.table.best_move(&view.board) {
             Ok(Some(pit)) => pit,
             Ok(None) => panic!("no move on the empty board"),
@@ -76,7 +113,7 @@ pub struct Greedy1;
 pub struct Greedy2;
 
 /// The legal pit with the highest score, the lowest pit on ties.
-fn argmax_lowest(board: &Board, score: impl Fn(Pit) -> i32) -> Pit {
+fn argmax_lowest<B: Sowable>(board: &B, score: impl Fn(Pit) -> i32) -> Pit {
     let mut best: Option<(Pit, i32)> = None;
     for &pit in board.legal_moves().iter() {
         let s = score(pit);
@@ -88,7 +125,7 @@ fn argmax_lowest(board: &Board, score: impl Fn(Pit) -> i32) -> Pit {
 }
 
 /// The best immediate difference the player to move can make (0 on an empty board).
-fn best_immediate(board: &Board) -> i32 {
+fn best_immediate<B: Sowable>(board: &B) -> i32 {
     board
         .legal_moves()
         .iter()
@@ -97,23 +134,23 @@ fn best_immediate(board: &Board) -> i32 {
         .unwrap_or(0)
 }
 
-impl Agent<Match> for Greedy1 {
+impl<B: Sowable> Agent<BankMatch<B>> for Greedy1 {
     fn name(&self) -> String {
         "greedy1".into()
     }
 
-    fn choose(&mut self, view: &Match) -> Pit {
+    fn choose(&mut self, view: &BankMatch<B>) -> Pit {
         let board = &view.board;
         argmax_lowest(board, |pit| board.after(pit).1)
     }
 }
 
-impl Agent<Match> for Greedy2 {
+impl<B: Sowable> Agent<BankMatch<B>> for Greedy2 {
     fn name(&self) -> String {
         "greedy2".into()
     }
 
-    fn choose(&mut self, view: &Match) -> Pit {
+    fn choose(&mut self, view: &BankMatch<B>) -> Pit {
         let board = &view.board;
         argmax_lowest(board, |pit| {
             let (child, gain) = board.after(pit);
@@ -325,7 +362,7 @@ impl<M: Banked> Wire<M> for IoiWire<M> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RefereedGame {
     /// The starting board, pit 1 first.
-    pub board: [u8; PITS],
+    pub board: Vec<u8>,
     /// Player 1's bank, then player 2's, when the game stopped.
     pub banks: [u32; 2],
     /// `win`, `draw` or `loss`, for player 1.
@@ -338,14 +375,14 @@ pub struct RefereedGame {
 
 impl RefereedGame {
     /// Player 1's result in `record`.
-    pub fn new(record: &GameRecord<Match>) -> RefereedGame {
+    pub fn new<B: IoiBoard>(record: &GameRecord<BankMatch<B>>) -> RefereedGame {
         let (outcome, points) = match record.outcome(0) {
             Outcome::Win => ("win", 4),
             Outcome::Draw => ("draw", 2),
             Outcome::Loss => ("loss", 0),
         };
         RefereedGame {
-            board: record.start.board.pits(),
+            board: record.start.board.counts(),
             banks: record.end.banks,
             outcome,
             points,
@@ -390,7 +427,7 @@ impl RefereeReport<RefereedGame> {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct InstanceRow {
     /// The starting board, pit 1 first.
-    pub board: [u8; PITS],
+    pub board: Vec<u8>,
     /// Optimal score difference for player 1.
     pub optimal: i32,
     /// Final difference when player 1 plays greedy1 against the optimal player 2.
@@ -430,9 +467,40 @@ pub struct Totals {
     pub random_mean_ci95: f64,
 }
 
+/// A variant's parameters as the results table names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct VariantParams {
+    /// Pits around the ring.
+    pub pits: u8,
+    /// Most beads a pit holds during play.
+    pub cap: u8,
+    /// Beads on a starting board.
+    pub beads: u32,
+    /// Fewest beads in a starting pit.
+    pub low: u8,
+    /// Most beads in a starting pit.
+    pub high: u8,
+}
+
+impl From<&Params> for VariantParams {
+    fn from(p: &Params) -> VariantParams {
+        VariantParams {
+            pits: p.pits,
+            cap: p.cap,
+            beads: p.beads,
+            low: p.low,
+            high: p.high,
+        }
+    }
+}
+
 /// The results table of a set of starting boards.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
+    /// The variant played, when it is not the IOI game (whose report, kept
+    /// as it always was, names none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<VariantParams>,
     /// The seed of the random games.
     pub seed: u64,
     /// One row per starting board, in the order given.
@@ -443,15 +511,18 @@ pub struct Report {
 
 /// Player 1's final differences when `name` plays player 1 against the optimal
 /// player 2, `games` per board, in board-then-game order.
-fn against_optimal(
-    boards: &[Board],
-    table: &Arc<IoiwariTable>,
+pub(crate) fn against_optimal<B: IoiBoard>(
+    boards: &[B],
+    table: &Arc<TypedTable<B::Table>>,
     name: &str,
     games: usize,
     seed: u64,
     progress: Progress<'_>,
     log: &GameLog,
-) -> Vec<i32> {
+) -> Vec<i32>
+where
+    BankMatch<B>: Notation<Params = B>,
+{
     let schedule = Schedule {
         case_keys: numbered(boards.len()),
         games,
@@ -461,8 +532,8 @@ fn against_optimal(
     };
     let lineup = vec![name.to_string(), "optimal".to_string()];
     let make = |n: &str, rng| agent(n, table, rng).expect("a built-in agent");
-    let setup = |job: &Job| (boards[job.case], Match::new(boards[job.case]));
-    let each = |job: &Job, record: GameRecord<Match>| {
+    let setup = |job: &Job| (boards[job.case], BankMatch::new(boards[job.case]));
+    let each = |job: &Job, record: GameRecord<BankMatch<B>>| {
         let board = boards[job.case];
         let at = At::of_job(seed, &schedule, job, board.to_string());
         Played {
@@ -489,14 +560,17 @@ fn against_optimal(
 /// The random player 1 of game `g` on board `i` draws from the named stream
 /// (seed, agent, i, g, 0), so the same seed gives the same report whatever
 /// the thread count. `progress` counts games, `boards.len() * (games + 2)` in all.
-pub fn results_table(
-    boards: &[Board],
-    table: &Arc<IoiwariTable>,
+pub fn results_table<B: IoiBoard>(
+    boards: &[B],
+    table: &Arc<TypedTable<B::Table>>,
     games: usize,
     seed: u64,
     progress: Progress<'_>,
     log: &GameLog,
-) -> Report {
+) -> Report
+where
+    BankMatch<B>: Notation<Params = B>,
+{
     let n = boards.len();
     let greedy1 = against_optimal(boards, table, "greedy1", 1, seed, progress, log);
     let greedy2 = against_optimal(boards, table, "greedy2", 1, seed, &|d| progress(n + d), log);
@@ -536,7 +610,7 @@ pub fn results_table(
         totals.greedy1.add(greedy1[i].into());
         totals.greedy2.add(greedy2[i].into());
         rows.push(InstanceRow {
-            board: board.pits(),
+            board: board.counts(),
             optimal,
             greedy1: greedy1[i],
             greedy2: greedy2[i],
@@ -552,6 +626,7 @@ pub fn results_table(
     totals.random_mean = mean.mean;
     totals.random_mean_ci95 = mean.ci95;
     Report {
+        variant: None,
         seed,
         instances: rows,
         totals,
@@ -559,14 +634,33 @@ pub fn results_table(
 }
 
 impl Report {
+    /// The report as the table of `params`' variant, named unless it is the IOI game.
+    pub fn of_variant(mut self, params: &Params) -> Report {
+        self.variant = (*params != Params::default()).then(|| params.into());
+        self
+    }
+
+    /// `Ioiwari`, followed by the variant's parameters for a variant.
+    fn game_name(&self) -> String {
+        match &self.variant {
+            None => "Ioiwari".into(),
+            Some(v) => format!(
+                "Ioiwari (pits {} cap {} beads {} start {}..{})",
+                v.pits, v.cap, v.beads, v.low, v.high
+            ),
+        }
+    }
+
     /// The header line: what was played and what the columns mean.
     pub fn header(&self) -> String {
         format!(
-            "Ioiwari results table, seed {}, {} random games per instance: \
+            "{} results table, seed {}, {} random games per instance: \
              O = optimal value for player 1; G1, G2 = greedy1, greedy2 as player 1 \
              against the optimal player 2; R = random player 1 against it (mean \
              difference, win/draw/loss rates).",
-            self.seed, self.totals.random_games
+            self.game_name(),
+            self.seed,
+            self.totals.random_games
         )
     }
 
@@ -615,12 +709,16 @@ impl Report {
             name: name.into(),
             points: self.instances.iter().map(point).collect(),
         };
+        // The IOI game's 7 when there is no row to count.
+        let pits = self.instances.first().map_or(PITS, |r| r.board.len());
         Plot {
             title: format!(
-                "Ioiwari: player 1 against the optimal player 2 ({} random games per board, seed {})",
-                self.totals.random_games, self.seed
+                "{}: player 1 against the optimal player 2 ({} random games per board, seed {})",
+                self.game_name(),
+                self.totals.random_games,
+                self.seed
             ),
-            x_label: "starting board (beads in pits 1 to 7)".into(),
+            x_label: format!("starting board (beads in pits 1 to {pits})"),
             y_label: "player 1's bank minus player 2's (beads)".into(),
             series: vec![
                 series("random", &|r| {
@@ -648,7 +746,9 @@ mod tests {
     use crate::protocol::Reply;
     use crate::seat::{Clock, Local, Player};
     use crate::tournament::{Purpose, stream};
+    use tabula_solver::ZeroSum;
     use tabula_solver::ioiwari::instances;
+    use tabula_tables::ioiwari::IoiwariTable;
 
     fn built() -> Arc<IoiwariTable> {
         Arc::new(IoiwariTable::in_memory())
@@ -863,5 +963,164 @@ mod tests {
         let (r, out) = session(&["0 0 0 0 0 0 0"]);
         r.unwrap();
         assert_eq!(out, "");
+    }
+
+    /// Player 1's exact value on `ring` by plain memoized negamax over the rules.
+    fn negamax(ring: Ring, memo: &mut std::collections::HashMap<Ring, i32>) -> i32 {
+        if ring.is_empty() {
+            return 0;
+        }
+        if let Some(&value) = memo.get(&ring) {
+            return value;
+        }
+        let best = (ring.legal_moves().iter())
+            .map(|&pit| {
+                let (child, gain) = ring.after(pit);
+                gain - negamax(child, memo)
+            })
+            .max()
+            .expect("a legal move");
+        memo.insert(ring, best);
+        best
+    }
+
+    /// One game of `first` as player 1 against the optimal player 2 on a variant's ring.
+    fn play_ring(
+        ring: Ring,
+        table: &Arc<tabula_tables::ioiwari::VariantTable>,
+        first: &mut dyn Player<RingMatch>,
+    ) -> GameRecord<RingMatch> {
+        let mut second = Local(OptimalAgent::new(table.clone()));
+        let mut players: Vec<&mut dyn Player<RingMatch>> = vec![first, &mut second];
+        let mut clocks = vec![Clock::default(), Clock::default()];
+        let chance = stream(0, Purpose::Chance, 0, 0, 0);
+        play_case(&ring, 1, &mut players, &mut clocks, |_| {
+            (RingMatch::new(ring), chance.clone(), vec![0, 1])
+        })
+        .pop()
+        .expect("one game")
+    }
+
+    fn small() -> (Params, Arc<tabula_tables::ioiwari::VariantTable>) {
+        let params = Params::new(5, 4, 10, 1, 3).unwrap();
+        let table = tabula_tables::ioiwari::variant_in_memory(&params, &|_| {});
+        (params, Arc::new(table))
+    }
+
+    #[test]
+    fn a_variants_results_table_has_the_exact_values_and_greedy_stays_below() {
+        let (params, table) = small();
+        let rings = params.instances();
+        let report =
+            results_table(&rings, &table, 20, 1, &|_| {}, &GameLog::off()).of_variant(&params);
+        assert_eq!(report.instances.len(), rings.len());
+        let mut memo = std::collections::HashMap::new();
+        let (mut below1, mut below2) = (0, 0);
+        for (ring, row) in rings.iter().zip(&report.instances) {
+            assert_eq!(row.board, ring.pits(), "{ring}");
+            assert_eq!(row.optimal, negamax(*ring, &mut memo), "{ring}");
+            assert!(
+                row.greedy1 <= row.optimal && row.greedy2 <= row.optimal,
+                "{ring}"
+            );
+            below1 += usize::from(row.greedy1 < row.optimal);
+            below2 += usize::from(row.greedy2 < row.optimal);
+        }
+        // The variant's greedy players are not optimal players in disguise.
+        assert!(below1 > 0 && below2 > 0, "{below1} {below2}");
+        assert!(
+            report
+                .header()
+                .starts_with("Ioiwari (pits 5 cap 4 beads 10 start 1..3) results table, seed 1,")
+        );
+        assert_eq!(
+            report.plot().x_label,
+            "starting board (beads in pits 1 to 5)"
+        );
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["variant"]["pits"], 5);
+        assert_eq!(json["instances"][0]["board"].as_array().unwrap().len(), 5);
+        // The IOI game's report names no variant, as before variants existed.
+        let ioi = results_table(&instances()[..2], &built(), 2, 1, &|_| {}, &GameLog::off())
+            .of_variant(&Params::default());
+        assert!(ioi.variant.is_none());
+        assert!(serde_json::to_value(&ioi).unwrap().get("variant").is_none());
+    }
+
+    #[test]
+    fn the_ioi_parameters_give_the_ioi_boards_and_greedy_plays_alike_on_rings() {
+        use tabula_solver::ioiwari::starting_boards;
+        let params = Params::default();
+        let board = |r: &Ring| r.to_board().unwrap();
+        let rings = params.instances();
+        assert_eq!(rings.iter().map(board).collect::<Vec<_>>(), instances());
+        let all = params.starting_rings();
+        assert_eq!(all.iter().map(board).collect::<Vec<_>>(), starting_boards());
+        // Whole games of each greedy player against itself, on both boards.
+        for ring in all {
+            let mut ioi = Match::new(board(&ring));
+            let mut ours = RingMatch::new(ring);
+            while !ioi.is_over() {
+                let mv = if ioi.mover == 0 {
+                    Agent::<Match>::choose(&mut Greedy2, &ioi)
+                } else {
+                    Agent::<Match>::choose(&mut Greedy1, &ioi)
+                };
+                let theirs = if ours.mover == 0 {
+                    Agent::<RingMatch>::choose(&mut Greedy2, &ours)
+                } else {
+                    Agent::<RingMatch>::choose(&mut Greedy1, &ours)
+                };
+                assert_eq!(theirs, mv, "{ring}");
+                ioi.apply(mv);
+                ours.apply(mv);
+            }
+            assert!(ours.is_over());
+            assert_eq!(ours.banks, ioi.banks, "{ring}");
+        }
+    }
+
+    #[test]
+    fn a_variants_game_is_logged_with_its_capacity_and_replays() {
+        use crate::record::{GameLine, replay};
+        let (params, table) = small();
+        for ring in params.instances() {
+            let record = play_ring(ring, &table, &mut Local(Greedy2));
+            let at = At::new(1, 0, ring.to_string(), 0);
+            let text = serde_json::to_string(&GameLine::new(&record, &ring, &at)).unwrap();
+            let line: GameLine = serde_json::from_str(&text).unwrap();
+            assert_eq!(line.start["cap"], 4, "{text}");
+            let states = replay::<RingMatch>(&line).unwrap();
+            assert_eq!(states.last(), Some(&record.end), "{text}");
+            // The page of `tabula replay` tells a variant's game by its capacity.
+            let shown = crate::replay::show(&line).unwrap();
+            let notes = serde_json::to_string(&shown).unwrap();
+            assert!(
+                notes.contains("pits 1 to 5 (at most 4 beads each)"),
+                "{notes}"
+            );
+        }
+        // An IOI game's log still names no capacity and replays as the IOI game.
+        let table = built();
+        let board = instances()[0];
+        let record = play(board, &table, &mut Local(Greedy1));
+        let line = GameLine::new(&record, &board, &At::new(1, 0, board.to_string(), 0));
+        assert!(line.start.get("cap").is_none());
+        replay::<Match>(&line).unwrap();
+    }
+
+    #[test]
+    fn the_optimal_player_1_attains_the_value_on_every_variant_instance() {
+        let (params, table) = small();
+        for ring in params.instances() {
+            let record = play_ring(ring, &table, &mut Local(OptimalAgent::new(table.clone())));
+            assert_eq!(
+                record.end.difference(),
+                table.value(&ring).unwrap(),
+                "{ring}"
+            );
+            let game = RefereedGame::new(&record);
+            assert_eq!(game.board, ring.pits());
+        }
     }
 }

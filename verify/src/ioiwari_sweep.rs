@@ -8,66 +8,17 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
-use tabula_solver::ZeroSum;
-use tabula_solver::ioiwari::{Params, Pit, Ring, RingMatch};
-use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_spec};
+use tabula_solver::ioiwari::{Params, Ring};
+use tabula_tables::ioiwari::{Variant, VariantTable, variant_in_memory, variant_spec};
 
-use crate::agent::{Agent, RandomAgent};
-use crate::arena::GameRecord;
+use crate::ioiwari::OptimalAgent;
+use crate::record::GameLog;
 use crate::stats::Wdl;
-use crate::tournament::{
-    Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
-};
+use crate::tournament::Progress;
 
-/// Plays a variant table's optimal move, the lowest optimal pit on ties.
-#[derive(Clone)]
-pub struct RingOptimal {
-    table: Arc<VariantTable>,
-}
-
-impl RingOptimal {
-    /// The player of `table`, whose records must have been checked ([`VariantTable::check_moves`]).
-    pub fn new(table: Arc<VariantTable>) -> RingOptimal {
-        RingOptimal { table }
-    }
-}
-
-impl Agent<RingMatch> for RingOptimal {
-    fn name(&self) -> String {
-        "optimal".into()
-    }
-
-    fn choose(&mut self, view: &RingMatch) -> Pit {
-        match self.table.best_move(&view.board) {
-            Ok(Some(pit)) => pit,
-            Ok(None) => panic!("no move on the empty board"),
-            Err(e) => panic!("the table was not checked before play: {e}"),
-        }
-    }
-}
-
-/// One-step greedy on any ring: the largest immediate bank difference, lowest pit on ties
-/// (the IOI `greedy1`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RingGreedy1;
-
-impl Agent<RingMatch> for RingGreedy1 {
-    fn name(&self) -> String {
-        "greedy1".into()
-    }
-
-    fn choose(&mut self, view: &RingMatch) -> Pit {
-        let ring = &view.board;
-        let mut best: Option<(Pit, i32)> = None;
-        for &pit in ring.legal_moves().iter() {
-            let gain = ring.after(pit).1;
-            if best.is_none_or(|(_, b)| gain > b) {
-                best = Some((pit, gain));
-            }
-        }
-        best.expect("the game is not over").0
-    }
-}
+/// Plays a variant table's optimal move, the lowest optimal pit on ties: the
+/// IOI game's optimal agent on the variant's table.
+pub type RingOptimal = OptimalAgent<Variant>;
 
 /// What a parameter set must achieve to be marked as meeting the designers' requirements.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -155,7 +106,8 @@ pub struct SweepReport {
 }
 
 /// Player 1's final differences when `name` plays player 1 against the
-/// optimal player 2, `games` per instance, in instance-then-game order.
+/// optimal player 2, `games` per instance, in instance-then-game order: the
+/// results table's games, unlogged.
 fn against_optimal(
     rings: &[Ring],
     table: &Arc<VariantTable>,
@@ -163,40 +115,7 @@ fn against_optimal(
     games: usize,
     seed: u64,
 ) -> Vec<i32> {
-    let schedule = Schedule {
-        case_keys: numbered(rings.len()),
-        games,
-        seats: 2,
-        seatings: Seatings::Fixed,
-        lifetime: Lifetime::Game,
-    };
-    let lineup = vec![name.to_string(), "optimal".to_string()];
-    let make = |n: &str, rng| -> Box<dyn Agent<RingMatch>> {
-        match n {
-            "optimal" => Box::new(RingOptimal {
-                table: table.clone(),
-            }),
-            "greedy1" => Box::new(RingGreedy1),
-            _ => Box::new(RandomAgent::new(rng)),
-        }
-    };
-    let setup = |job: &Job| (rings[job.case], RingMatch::new(rings[job.case]));
-    let each = |_: &Job, record: GameRecord<RingMatch>| Played {
-        kept: record.end.difference(),
-        line: None,
-    };
-    play_schedule(
-        &schedule,
-        &Lineup::new(&lineup, &make),
-        &setup,
-        seed,
-        &|_| {},
-        &|_: &str| {},
-        &each,
-    )
-    .into_iter()
-    .map(|(_, difference)| difference)
-    .collect()
+    crate::ioiwari::against_optimal(rings, table, name, games, seed, &|_| {}, &GameLog::off())
 }
 
 /// A built table and how long it took.
@@ -479,9 +398,10 @@ mod tests {
     }
 
     #[test]
-    fn greedy1_on_rings_plays_like_the_ioi_greedy1() {
+    fn greedy1_on_rings_plays_as_on_the_ioi_board() {
+        use crate::agent::Agent;
         use tabula_solver::Game;
-        use tabula_solver::ioiwari::Match;
+        use tabula_solver::ioiwari::{Match, RingMatch};
         let params = Params::default();
         let mut moves = 0;
         for ring in params.instances() {
@@ -490,7 +410,8 @@ mod tests {
             let mut ours = RingMatch::new(ring);
             while !ioi.is_over() {
                 let mv = Agent::<Match>::choose(&mut crate::ioiwari::Greedy1, &ioi);
-                assert_eq!(RingGreedy1.choose(&ours), mv, "{ring:?}");
+                let greedy1 = &mut crate::ioiwari::Greedy1;
+                assert_eq!(Agent::<RingMatch>::choose(greedy1, &ours), mv, "{ring:?}");
                 ioi.apply(mv);
                 ours.apply(mv);
                 moves += 1;

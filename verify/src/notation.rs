@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 use tabula_solver::dominoes::{self, Rules, Side, Tile};
-use tabula_solver::ioiwari::{self, Board as IoiBoard, parse_label};
+use tabula_solver::ioiwari::{self, Board as IoiBoard, Params, Ring, parse_label};
 use tabula_solver::kalah::{self, Capture, Ending, Kalah};
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as ReversiBoard;
@@ -234,6 +234,57 @@ impl Notation for kalah::Match {
                 "the start's rules are not the case's {}",
                 kalah_rules_json(&rules)
             )),
+        }
+    }
+}
+
+/// An Ioiwari variant: as the IOI game, with the capacity in the start (a
+/// variant's pits are the board's words); the IOI game's logs have none.
+impl Notation for ioiwari::RingMatch {
+    const NAME: &'static str = "ioiwari";
+
+    fn params_json(ring: &Ring) -> Value {
+        json!({ "board": ring.to_string() })
+    }
+
+    fn start_json(&self) -> Value {
+        json!({
+            "board": self.board.to_string(),
+            "cap": self.board.cap(),
+            "mover": self.mover,
+            "banks": self.banks,
+        })
+    }
+
+    fn from_start_json(value: &Value) -> Result<ioiwari::RingMatch, String> {
+        let board = text(value, "board")?;
+        let cap = u8::try_from(uint(value, "cap")?).map_err(|e| format!("cap: {e}"))?;
+        let pits = u8::try_from(board.split_whitespace().count()).unwrap_or(u8::MAX);
+        // Any starting range will do: only the ring's pits and capacity matter here.
+        let params = Params::new(pits, cap, 0, 0, cap).map_err(|e| e.to_string())?;
+        let ring = Ring::parse(&params, board).map_err(|e| e.to_string())?;
+        let mover = uint(value, "mover")?;
+        let banks: [u32; 2] = serde_json::from_value(field(value, "banks")?.clone())
+            .map_err(|e| format!("banks: {e}"))?;
+        if mover > 1 {
+            return Err(format!("no seat {mover}"));
+        }
+        Ok(ioiwari::RingMatch {
+            board: ring,
+            mover: mover as usize,
+            banks,
+        })
+    }
+
+    fn move_text(&self, pit: u8) -> String {
+        (pit + 1).to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u8, String> {
+        let pits = self.board.pits().len();
+        match text.trim().parse::<usize>() {
+            Ok(n) if (1..=pits).contains(&n) => Ok((n - 1) as u8),
+            _ => Err(format!("'{}' is not a pit label 1..{pits}", text.trim())),
         }
     }
 }

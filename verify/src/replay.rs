@@ -146,6 +146,8 @@ fn changes(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<(usize, usize)>
 pub fn show(line: &GameLine) -> Result<Shown, ReplayError> {
     match line.game.as_str() {
         "nim" => shown::<Nim>(line),
+        // A variant's start names its capacity; the IOI game's does not.
+        "ioiwari" if line.start.get("cap").is_some() => shown::<ioiwari::RingMatch>(line),
         "ioiwari" => shown::<ioiwari::Match>(line),
         "kalah" => shown::<kalah::Match>(line),
         "tonga" => shown::<tonga::Position>(line),
@@ -252,6 +254,28 @@ impl Draw for kalah::Match {
             "player 1's pits below, left to right; player 2's above, right to left; \
              stores [in brackets]"
                 .into(),
+            if tabula_solver::Game::is_over(self) {
+                "game over".into()
+            } else {
+                format!("player {} to move", self.mover + 1)
+            },
+        ]
+    }
+}
+
+impl Draw for ioiwari::RingMatch {
+    fn board(&self) -> Vec<Vec<String>> {
+        let mut row: Vec<String> = self.board.pits().iter().map(u8::to_string).collect();
+        row.extend(self.banks.iter().map(|b| format!("[{b}]")));
+        vec![row]
+    }
+    fn notes(&self) -> Vec<String> {
+        vec![
+            format!(
+                "pits 1 to {} (at most {} beads each), then the banks [player 1] [player 2]",
+                self.board.pits().len(),
+                self.board.cap()
+            ),
             if tabula_solver::Game::is_over(self) {
                 "game over".into()
             } else {

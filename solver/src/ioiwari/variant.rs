@@ -239,6 +239,11 @@ impl Ring {
         self.pits().iter().map(|&b| u32::from(b)).sum()
     }
 
+    /// Most beads a pit holds (the variant's capacity).
+    pub fn cap(&self) -> u8 {
+        self.cap
+    }
+
     /// Whether every pit is empty (the game is over).
     pub fn is_empty(&self) -> bool {
         self.pits().iter().all(|&b| b == 0)
