@@ -824,3 +824,260 @@ fn list_options_refuse_an_item_given_twice() {
         assert_one_line_error(&out, flag, &format!("{item} is given twice"));
     }
 }
+
+/// The small variant of the variant tests: 5 pits of at most 4 beads, 10 beads, 1 to 3 a pit.
+const SMALL: [&str; 10] = [
+    "--pits", "5", "--cap", "4", "--beads", "10", "--low", "1", "--high", "3",
+];
+
+fn small_params() -> tabula_solver::ioiwari::Params {
+    tabula_solver::ioiwari::Params::new(5, 4, 10, 1, 3).unwrap()
+}
+
+/// Player 1's exact value on `ring` by plain memoized negamax over the rules, no table.
+fn ring_value(
+    ring: tabula_solver::ioiwari::Ring,
+    memo: &mut std::collections::HashMap<tabula_solver::ioiwari::Ring, i32>,
+) -> i32 {
+    if ring.is_empty() {
+        return 0;
+    }
+    if let Some(&value) = memo.get(&ring) {
+        return value;
+    }
+    let best = (0..ring.pits().len() as u8)
+        .filter(|&pit| ring.is_legal(pit))
+        .map(|pit| {
+            let mut child = ring;
+            let gain = child.sow(pit).difference();
+            gain - ring_value(child, memo)
+        })
+        .max()
+        .unwrap();
+    memo.insert(ring, best);
+    best
+}
+
+/// The value of the board a result line or a JSON case shows, by [`ring_value`].
+fn small_value(board: &str) -> i32 {
+    let ring = tabula_solver::ioiwari::Ring::parse(&small_params(), board).unwrap();
+    ring_value(ring, &mut std::collections::HashMap::new())
+}
+
+#[test]
+fn verify_on_a_variant_gives_exact_values_and_greedy_never_above_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("small.json");
+    let mut args = vec!["verify", "ioiwari", "--games", "20"];
+    args.extend(SMALL);
+    args.extend(["--json", json.to_str().unwrap()]);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "Ioiwari (pits 5 cap 4 beads 10 start 1..3) results table, seed 2001, 20 random games"
+        ),
+        "{text}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["variant"]["beads"], 10);
+    let rows = report["instances"].as_array().unwrap();
+    let instances = small_params().instances();
+    assert_eq!(rows.len(), instances.len());
+    let n = instances.len();
+    assert!(
+        text.contains(&format!("| total W/D/L ({n} instances) |")),
+        "{text}"
+    );
+    for (ring, row) in instances.iter().zip(rows) {
+        // The board is the test data: the instance itself, pit 1 first.
+        let board: Vec<String> = row["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.to_string())
+            .collect();
+        assert_eq!(board.join(" "), ring.to_string());
+        assert!(
+            text.contains(&format!("\n| {ring} ")),
+            "{ring} not in {text}"
+        );
+        let optimal = row["optimal"].as_i64().unwrap();
+        assert_eq!(optimal, i64::from(small_value(&ring.to_string())), "{row}");
+        assert!(row["greedy1"].as_i64().unwrap() <= optimal, "{row}");
+        assert!(row["greedy2"].as_i64().unwrap() <= optimal, "{row}");
+    }
+    // --rotations: every starting ring, one row each.
+    let mut args = vec![
+        "verify",
+        "ioiwari",
+        "--games",
+        "1",
+        "--rotations",
+        "--json",
+        "-",
+    ];
+    args.extend(SMALL);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let rings = small_params().starting_rings();
+    let rows = report["instances"].as_array().unwrap();
+    assert_eq!(rows.len(), rings.len());
+    assert!(rings.len() > n);
+}
+
+/// The result lines of a referee run on the small variant: board, banks, outcome.
+fn small_referee_results(extra: &[&str]) -> Vec<(String, i32, String)> {
+    let mut args = vec!["referee", "ioiwari", "--timeout", "60"];
+    args.extend(SMALL);
+    args.extend(extra);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let (tally, games) = lines.split_last().unwrap();
+    let results: Vec<(String, i32, String)> = games
+        .iter()
+        .map(|line| {
+            let (board, result) = line.split_once(": result ").unwrap();
+            let words: Vec<&str> = result.split(' ').collect();
+            assert_eq!(words.len(), 3, "{line}");
+            let difference = words[0].parse::<i32>().unwrap() - words[1].parse::<i32>().unwrap();
+            (board.to_string(), difference, words[2].to_string())
+        })
+        .collect();
+    let count = |o: &str| results.iter().filter(|r| r.2 == o).count();
+    let (w, d, l) = (count("win"), count("draw"), count("loss"));
+    assert_eq!(
+        *tally,
+        format!(
+            "tally: {w} win, {d} draw, {l} loss, {} IOI points of {}",
+            4 * w + 2 * d,
+            4 * results.len()
+        )
+    );
+    results
+}
+
+#[test]
+fn referee_on_a_variant_ends_each_optimal_game_as_its_value_says() {
+    let instances = small_params().instances();
+    let results = small_referee_results(&["--agent", "optimal", "--all"]);
+    assert_eq!(results.len(), instances.len());
+    for (ring, (board, difference, outcome)) in instances.iter().zip(&results) {
+        assert_eq!(board, &ring.to_string());
+        let value = small_value(board);
+        assert_eq!(*difference, value, "{board}");
+        let expected = match value {
+            v if v > 0 => "win",
+            0 => "draw",
+            _ => "loss",
+        };
+        assert_eq!(outcome, expected, "{board}");
+    }
+    // The same over pipes, the variant's player on every starting ring,
+    // pit labels 1..5 on the wire.
+    let player = format!(
+        "{} play ioiwari --pits 5 --cap 4",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let rings = small_params().starting_rings();
+    let results = small_referee_results(&["--rotations", "--player", &player]);
+    assert_eq!(results.len(), rings.len());
+    for (ring, (board, difference, _)) in rings.iter().zip(&results) {
+        assert_eq!(board, &ring.to_string());
+        assert_eq!(*difference, small_value(board), "{board}");
+    }
+    // JSON shows each case's board, of the variant's 5 pits.
+    let mut args = vec![
+        "referee", "ioiwari", "--agent", "greedy1", "--all", "--json", "-",
+    ];
+    args.extend(SMALL);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), instances.len());
+    for (ring, case) in instances.iter().zip(cases) {
+        let board: Vec<u8> = serde_json::from_value(case["board"].clone()).unwrap();
+        assert_eq!(board, ring.pits());
+    }
+    // A variant's own dialogue: a pit label beyond its 5 pits is refused.
+    let mut args = vec!["referee", "ioiwari", "--player", "read board; echo 6"];
+    args.extend(SMALL);
+    let out = run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("malformed move: '6' is not a pit label 1..5"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_bad_variant_is_one_line_and_status_2() {
+    for verb in [
+        &["verify", "ioiwari"][..],
+        &["referee", "ioiwari", "--agent", "greedy1", "--all"],
+    ] {
+        for (extra, name, problem) in [
+            (&["--pits", "14"][..], "14 pits", "a ring has 2 to 13"),
+            (&["--high", "6"], "2 to 6 beads", "within 0..=5"),
+            (&["--cap", "10"], "capacity 10", "2 to 9"),
+            (
+                &["--pits", "3"],
+                "20 beads cannot fill 3 pits",
+                "2 to 4 each",
+            ),
+        ] {
+            let mut args = verb.to_vec();
+            args.extend(extra);
+            let out = run(&args);
+            assert_one_line_error(&out, name, problem);
+            assert_eq!(stdout(&out), "", "{args:?}");
+        }
+    }
+    let mut args = vec![
+        "referee", "ioiwari", "--agent", "optimal", "--board", "1 2 3",
+    ];
+    args.extend(SMALL);
+    assert_one_line_error(&run(&args), "'1 2 3'", "5 pits, found 3");
+    let mut args = vec![
+        "referee",
+        "ioiwari",
+        "--agent",
+        "optimal",
+        "--board",
+        "0 0 0 0 0",
+    ];
+    args.extend(SMALL);
+    assert_one_line_error(&run(&args), "'0 0 0 0 0'", "every pit is empty");
+}
+
+#[test]
+fn a_variants_table_file_is_checked_as_play_checks_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.tab");
+    let p = path.to_str().unwrap();
+    let out = run(&["build", "ioiwari", "--pits", "5", "--cap", "4", "-o", p]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mut args = vec!["verify", "ioiwari", "--games", "5", "--table", p];
+    args.extend(SMALL);
+    let with_file = run(&args);
+    assert!(with_file.status.success(), "{}", stderr(&with_file));
+    let mut args = vec!["verify", "ioiwari", "--games", "5"];
+    args.extend(SMALL);
+    assert_eq!(stdout(&with_file), stdout(&run(&args)));
+    // Another variant's table is refused, by verify and by the referee.
+    let other = ["--pits", "6", "--beads", "18"];
+    let wrong = "parameters [5, 4, 0, 0], expected 'ioiwari' with parameters [6, 5, 0, 0]";
+    let mut args = vec!["verify", "ioiwari", "--table", p];
+    args.extend(other);
+    assert_one_line_error(&run(&args), p, wrong);
+    let mut args = vec!["referee", "ioiwari", "--agent", "optimal", "--table", p];
+    args.extend(other);
+    assert_one_line_error(&run(&args), p, wrong);
+}
