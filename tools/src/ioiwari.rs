@@ -24,8 +24,9 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs, SeedArgs, Span,
-    TimeoutArgs, emit_report, output_file, report_then_finish, serve_stdio, span, tested_player,
+    GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
+    SeedArgs, Span, TimeoutArgs, emit_report, output_file, report_then_finish, serve_stdio, span,
+    tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -173,7 +174,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     json: JsonArgs,
     #[command(flatten)]
-    log: LogArgs,
+    log: GameLogArgs,
     #[command(flatten)]
     plot: PlotArgs,
 }
