@@ -26,8 +26,9 @@ use tabula_tables::kalah::KalahTable;
 
 use crate::agent::{Agent, RandomAgent};
 use crate::record::GameLog;
+use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
-use crate::tournament::{Case, Job, Progress, RoundRobin};
+use crate::tournament::{Job, Progress};
 use crate::wire::{Incoming, Wire, short};
 
 /// The built-in players.

@@ -11,6 +11,7 @@
 //! - [`plot`]: SVG plots of reports; [`replay`]: logged games as an HTML page;
 //! - [`terminal`]: a person at the terminal in one seat (`tabula play`);
 //! - [`tournament`]: named random streams, schedules and the parallel runner;
+//!   [`round_robin`]: every pair of a game's own players on it;
 //! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
 pub mod agent;
@@ -29,6 +30,7 @@ pub mod record;
 pub mod replay;
 pub mod report;
 pub mod reversi;
+pub mod round_robin;
 pub mod scoreboard;
 pub mod seat;
 pub mod stats;

@@ -8,8 +8,9 @@ use crate::agent::{Agent, RandomAgent};
 use crate::arena::GameRecord;
 use crate::protocol::Request;
 use crate::record::GameLog;
+use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
-use crate::tournament::{Case, Job, Progress, RoundRobin, numbered};
+use crate::tournament::{Job, Progress, numbered};
 use crate::wire::{Incoming, Wire};
 
 /// The built-in players.

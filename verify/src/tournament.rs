@@ -14,8 +14,6 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::agent::Agent;
 use crate::arena::{GameRecord, play_game};
-use crate::record::{At, GameLog, Notation};
-use crate::scoreboard::{Scoreboard, SeatResult};
 use crate::seat::{Clock, Local, Player};
 
 /// How a run reports progress: called with the number of games finished so far.
@@ -298,95 +296,6 @@ pub fn play_schedule<G: Game, T: Send>(
             });
             ready.into_results(jobs.len())
         }
-    }
-}
-
-/// One case of a [`RoundRobin`]: its key, its name in the report and logs,
-/// and its parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Case<P> {
-    /// The key that names the case's random streams ([`Schedule::case_keys`]).
-    pub key: u64,
-    /// The case as the scoreboard and the game log name it (`heap 5`).
-    pub name: String,
-    /// The case's parameters, as the agents and the log get them.
-    pub params: P,
-}
-
-/// Every pair of built-in agents, both seatings, on every case: the report of
-/// a `verify` whose measure is how the game's own players fare against each other.
-///
-/// Each pair is one [`Schedule`] (rotated seats, an agent per game), so the
-/// pairs share the seed's streams: the random player draws the same in every
-/// pairing of a case, game and seat.
-pub struct RoundRobin<'a, G: Game> {
-    /// The agents' names, in the order their pairs are played and reported.
-    pub agents: &'a [String],
-    /// The cases, in order.
-    pub cases: Vec<Case<G::Params>>,
-    /// A job's start from its case's parameters.
-    pub start: &'a (dyn Fn(&Job, &G::Params) -> G + Sync),
-    /// Builds an agent by name (every name of `agents` is known to it).
-    pub make: MakeAgent<'a, G>,
-    /// Games per case and pair, each played once per seating.
-    pub games: usize,
-    /// The seed of every stream.
-    pub seed: u64,
-}
-
-impl<G: Notation> RoundRobin<'_, G> {
-    /// Games the whole run plays: what its progress counts up to.
-    pub fn total_games(&self) -> usize {
-        let n = self.agents.len();
-        n * n.saturating_sub(1) / 2 * self.cases.len() * self.games * 2
-    }
-
-    /// Plays every pair `a vs b` (`a` before `b` in `agents`) on every case
-    /// and counts each game for the first-named agent, entrant `a vs b`;
-    /// `progress` counts the games of the whole run, and `log` gets them in
-    /// the order the scoreboard counts them.
-    pub fn play(&self, progress: Progress<'_>, log: &GameLog) -> Scoreboard {
-        let mut board = Scoreboard::new();
-        let mut done_before = 0;
-        for (i, a) in self.agents.iter().enumerate() {
-            for b in &self.agents[i + 1..] {
-                let lineup = vec![a.clone(), b.clone()];
-                let schedule = Schedule {
-                    case_keys: self.cases.iter().map(|c| c.key).collect(),
-                    games: self.games,
-                    seats: 2,
-                    seatings: Seatings::Rotated,
-                    lifetime: Lifetime::Game,
-                };
-                let setup = |job: &Job| {
-                    let params = &self.cases[job.case].params;
-                    (params.clone(), (self.start)(job, params))
-                };
-                let each = |job: &Job, record: GameRecord<G>| {
-                    let case = &self.cases[job.case];
-                    let at = At::of_job(self.seed, &schedule, job, case.name.clone());
-                    Played {
-                        line: log.line(&record, &case.params, &at),
-                        kept: SeatResult::of(&record, job.seat_of(0, record.end.seats())),
-                    }
-                };
-                let pair_progress = |done: usize| progress(done_before + done);
-                let results = play_schedule(
-                    &schedule,
-                    &Lineup::new(&lineup, self.make),
-                    &setup,
-                    self.seed,
-                    &pair_progress,
-                    &|line: &str| log.write_text(line),
-                    &each,
-                );
-                done_before += results.len();
-                for (job, result) in results {
-                    board.add(&format!("{a} vs {b}"), &self.cases[job.case].name, result);
-                }
-            }
-        }
-        board
     }
 }
 
