@@ -72,6 +72,10 @@ impl VariantArgs {
     /// The variant's checked parameters.
     fn params(&self) -> anyhow::Result<Params> {
         let ring = &self.ring;
+        // A start of no beads is over before a move: it is no game to play.
+        if self.beads == 0 {
+            bail!("--beads 0: a starting board needs beads to be a game");
+        }
         Ok(Params::new(
             ring.pits, ring.cap, self.beads, self.low, self.high,
         )?)
@@ -544,19 +548,22 @@ where
 /// Prints the official results table, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
     let params = args.variant.params()?;
-    let rings = if args.rotations {
-        params.starting_rings()
-    } else {
-        params.instances()
+    // The table first: it refuses a variant too large before its boards are listed.
+    let rings = |params: &Params| {
+        if args.rotations {
+            params.starting_rings()
+        } else {
+            params.instances()
+        }
     };
     // The IOI table's boards are played as the IOI game, whatever the starting boards.
     if params.is_ioi_table() {
         let table = open_table(args.table.as_deref())?;
-        let boards: Vec<Board> = rings.into_iter().map(ioi_board).collect();
+        let boards: Vec<Board> = rings(&params).into_iter().map(ioi_board).collect();
         results(&args, &params, &boards, &table)
     } else {
         let table = variant_table(&params, args.table.as_deref())?;
-        results(&args, &params, &rings, &table)
+        results(&args, &params, &rings(&params), &table)
     }
 }
 
@@ -671,7 +678,10 @@ pub fn sweep(args: SweepArgs) -> Outcome {
              more than {MAX_COMBINATIONS}: narrow them (a ring holds at most pits × cap beads)"
         );
     }
-    let small = |v: u32| u8::try_from(v).unwrap_or(u8::MAX);
+    // A value past a byte makes no game; it is named as given.
+    let small = |v: u32, option: &str| {
+        u8::try_from(v).map_err(|_| format!("{option} {v} is far past any ring"))
+    };
     let mut sets = Vec::new();
     let (mut no_game, mut too_large) = (0usize, Vec::new());
     // Why the first set that makes no game makes none, for the report.
@@ -681,12 +691,17 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             for beads in args.beads.values() {
                 for low in args.low.values() {
                     for high in args.high.values() {
-                        match Params::new(small(pits), small(cap), beads, small(low), small(high)) {
+                        let params = (|| {
+                            let (p, c) = (small(pits, "--pits")?, small(cap, "--cap")?);
+                            let (l, h) = (small(low, "--low")?, small(high, "--high")?);
+                            Params::new(p, c, beads, l, h).map_err(|e| e.to_string())
+                        })();
+                        match params {
                             Ok(p) if p.boards() > args.max_boards => too_large.push(p),
                             Ok(p) => sets.push(p),
-                            Err(e) => {
+                            Err(reason) => {
                                 no_game += 1;
-                                first_reason.get_or_insert_with(|| e.to_string());
+                                first_reason.get_or_insert(reason);
                             }
                         }
                     }

@@ -434,7 +434,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         .collect();
     solving.finish_and_clear();
     let (games, seed) = (args.games.games, args.seed.seed);
-    let total = args.players.len() * (args.players.len() - 1) / 2 * variants.len() * games * 2;
+    let total = tabula_verify::round_robin::total_games(args.players.len(), variants.len(), games);
     let playing = bar(total, "games");
     let board = kv::verify(
         &args.players,

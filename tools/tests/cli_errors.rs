@@ -80,6 +80,20 @@ fn clap_errors_are_one_line() {
             "a starting pit holds 2 to 6 beads, which must lie within 0..=5",
         ),
         (
+            &["sweep", "ioiwari", "--pits", "300"],
+            "(the first: --pits 300 is far past any ring)",
+        ),
+        (
+            &[
+                "verify", "ioiwari", "--beads", "0", "--low", "0", "--high", "0",
+            ],
+            "--beads 0: a starting board needs beads to be a game",
+        ),
+        (
+            &["dominoes", "deals", "--deals", "10001"],
+            "10001 is not in 1..=10000",
+        ),
+        (
             &["referee", "nim", "--player", " "],
             "invalid value ' ' for '--player <CMD>': an empty command runs no player",
         ),
@@ -223,6 +237,11 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
         (
             "build ioiwari --pits 11 --cap 5 --max-boards 1000000000 -o t.tab",
             "an in-memory build of 362797056 boards needs at least",
+        ),
+        (
+            // Refused before its starting boards (billions) are listed.
+            "verify ioiwari --pits 13 --cap 9 --beads 58 --low 0 --high 9 --games 1",
+            "has 10000000000000 boards, more than the 200000000 solved in memory",
         ),
     ] {
         let dir = tempfile::tempdir().unwrap();

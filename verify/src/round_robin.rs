@@ -13,6 +13,12 @@ use crate::tournament::{
     Job, Lifetime, Lineup, MakeAgent, Played, Progress, Schedule, Seatings, play_schedule,
 };
 
+/// Games a round robin of `agents` players on `cases` cases plays, `games`
+/// per seating: what its progress counts up to.
+pub fn total_games(agents: usize, cases: usize, games: usize) -> usize {
+    agents * agents.saturating_sub(1) / 2 * cases * games * 2
+}
+
 /// One case of a [`RoundRobin`]: its key, its name in the report and logs,
 /// and its parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,12 +53,6 @@ pub struct RoundRobin<'a, G: Game> {
 }
 
 impl<G: Notation> RoundRobin<'_, G> {
-    /// Games the whole run plays: what its progress counts up to.
-    pub fn total_games(&self) -> usize {
-        let n = self.agents.len();
-        n * n.saturating_sub(1) / 2 * self.cases.len() * self.games * 2
-    }
-
     /// Plays every pair `a vs b` (`a` before `b` in `agents`) on every case
     /// and counts each game for the first-named agent, entrant `a vs b`;
     /// `progress` counts the games of the whole run, and `log` gets them in

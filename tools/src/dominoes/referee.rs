@@ -23,9 +23,10 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent, emit_report,
-    finish_play, finish_referee, known_agent, say, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
+    emit_report, finish_play, finish_referee, known_agent, say, serve_stdio, tested_player,
 };
+use crate::out::outln;
 use crate::progress::bar;
 
 /// Arguments of `tabula referee dominoes`.
@@ -231,9 +232,9 @@ pub struct DealsArgs {
     /// The cases: N:H pairs separated by commas (5:4,9:7), or `all` for the contest's 20.
     #[arg(long, default_value = "all")]
     cases: String,
-    /// Deals per case, from deal 0.
-    #[arg(long, value_parser = crate::common::positive, default_value = "100")]
-    deals: usize,
+    /// Deals per case, from deal 0 (at most 10,000: the JSON is held whole).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..=10_000))]
+    deals: u16,
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
@@ -261,51 +262,57 @@ struct CaseDeals {
     deals: Vec<DealData>,
 }
 
-/// Prints the referee's deals of each case (the tester's test data).
+/// Prints the referee's deals of each case (the tester's test data): a line
+/// each as it is made, and the JSON, held until the end, when asked for.
 pub fn deals(args: DealsArgs) -> Outcome {
     let cases = parse_cases(&args.cases).map_err(|e| anyhow!("--cases: {e}"))?;
     let seed = args.seed.seed;
+    let json = args.json.json.as_ref();
     let words = |tiles: &[String]| tiles.join(" ");
-    let mut text = String::new();
-    let mut data = Vec::with_capacity(cases.len());
+    let mut data = Vec::new();
     for rules in cases {
         let mut case = CaseDeals {
             n: rules.numbers,
             h: rules.hand,
-            deals: Vec::with_capacity(args.deals),
+            deals: Vec::new(),
         };
-        for index in 0..args.deals {
+        for index in 0..usize::from(args.deals) {
             let dealt = deal(seed, rules, index);
             let (opener, tile) = dealt.opening();
             let hands = dealt
                 .hands
                 .each_ref()
                 .map(|h| h.iter().map(ToString::to_string).collect());
-            let stock: Vec<String> = stock_order(seed, rules, index)
+            let stock = stock_order(seed, rules, index)
                 .iter()
                 .map(ToString::to_string)
                 .collect();
-            let data = DealData {
+            let deal = DealData {
                 deal: index,
                 hands,
                 opener: opener + 1,
                 opening: tile.to_string(),
                 stock,
             };
-            text.push_str(&format!(
-                "case {} {} deal {index}: seat 1 {} | seat 2 {} | opens seat {} with {} | stock {}\n",
-                rules.numbers,
-                rules.hand,
-                words(&data.hands[0]),
-                words(&data.hands[1]),
-                data.opener,
-                data.opening,
-                words(&data.stock)
-            ));
-            case.deals.push(data);
+            if json != Some(&OutputPath::Stdout) {
+                outln!(
+                    "case {} {} deal {index}: seat 1 {} | seat 2 {} | opens seat {} with {} | stock {}",
+                    rules.numbers,
+                    rules.hand,
+                    words(&deal.hands[0]),
+                    words(&deal.hands[1]),
+                    deal.opener,
+                    deal.opening,
+                    words(&deal.stock)
+                )?;
+            }
+            if json.is_some() {
+                case.deals.push(deal);
+            }
         }
         data.push(case);
     }
-    emit_report(&text, args.json.json.as_ref(), &data)?;
+    // The lines are out: what is left is the JSON, if any.
+    emit_report("", json, &data)?;
     Ok(std::process::ExitCode::SUCCESS)
 }

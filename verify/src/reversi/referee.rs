@@ -5,7 +5,8 @@
 //! 0) of [`tournament::stream`]: the genetic algorithm runs on it, then the
 //! same stream draws the opponents uniformly, with replacement, from the final
 //! 100. Case `k` of side N is therefore the same whatever other cases a run
-//! plays, and `tabula reversi evolve --size N --seed S` shows case 0's population.
+//! plays, and `tabula reversi evolve --size N --seed S --case K` shows case
+//! K's population (case 0 by default) and the opponents it draws.
 
 use std::collections::HashSet;
 
