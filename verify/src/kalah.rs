@@ -498,14 +498,14 @@ pub fn verify(
 
 /// The win rate of each pairing's first-named player per variant, as a plot.
 pub fn plot(board: &Scoreboard, games: usize, seed: u64) -> crate::plot::Plot {
-    crate::plot::Plot {
-        title: format!("Kalah: win rate per variant ({games} games per seating, seed {seed})"),
-        x_label: "variant Kalah(m, n): m pits a side, n seeds a pit".into(),
-        y_label: "win rate of the first-named player (fraction of games)".into(),
-        series: crate::plot::win_rates(board),
-        ceilings: Vec::new(),
-        y_range: Some((0.0, 1.0)),
-    }
+    crate::round_robin::win_rate_plot(
+        board,
+        "Kalah",
+        "variant",
+        "variant Kalah(m, n): m pits a side, n seeds a pit",
+        games,
+        seed,
+    )
 }
 
 #[cfg(test)]

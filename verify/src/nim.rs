@@ -124,14 +124,14 @@ pub fn verify(
 
 /// The win rate of each pairing's first player per heap, as a plot.
 pub fn plot(board: &Scoreboard, games: usize, seed: u64) -> crate::plot::Plot {
-    crate::plot::Plot {
-        title: format!("Nim: win rate per heap ({games} games per seating, seed {seed})"),
-        x_label: "heap (stones at the start)".into(),
-        y_label: "win rate of the first-named player (fraction of games)".into(),
-        series: crate::plot::win_rates(board),
-        ceilings: Vec::new(),
-        y_range: Some((0.0, 1.0)),
-    }
+    crate::round_robin::win_rate_plot(
+        board,
+        "Nim",
+        "heap",
+        "heap (stones at the start)",
+        games,
+        seed,
+    )
 }
 
 #[cfg(test)]

@@ -211,6 +211,15 @@ impl Draw for Nim {
     }
 }
 
+/// The last note of a two-seat game's frame: who moves, or that it is over.
+fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
+    if over {
+        "game over".into()
+    } else {
+        format!("player {} to move", mover + 1)
+    }
+}
+
 impl Draw for ioiwari::Match {
     fn board(&self) -> Vec<Vec<String>> {
         // The pits, then the two banks.
@@ -221,11 +230,7 @@ impl Draw for ioiwari::Match {
     fn notes(&self) -> Vec<String> {
         vec![
             "pits 1 to 7, then the banks [player 1] [player 2]".into(),
-            if tabula_solver::Game::is_over(self) {
-                "game over".into()
-            } else {
-                format!("player {} to move", self.mover + 1)
-            },
+            seat_to_move(tabula_solver::Game::is_over(self), self.mover),
         ]
     }
 }
@@ -254,11 +259,7 @@ impl Draw for kalah::Match {
             "player 1's pits below, left to right; player 2's above, right to left; \
              stores [in brackets]"
                 .into(),
-            if tabula_solver::Game::is_over(self) {
-                "game over".into()
-            } else {
-                format!("player {} to move", self.mover + 1)
-            },
+            seat_to_move(tabula_solver::Game::is_over(self), self.mover),
         ]
     }
 }
@@ -276,11 +277,7 @@ impl Draw for ioiwari::RingMatch {
                 self.board.pits().len(),
                 self.board.cap()
             ),
-            if tabula_solver::Game::is_over(self) {
-                "game over".into()
-            } else {
-                format!("player {} to move", self.mover + 1)
-            },
+            seat_to_move(tabula_solver::Game::is_over(self), self.mover),
         ]
     }
 }

@@ -101,3 +101,23 @@ impl<G: Notation> RoundRobin<'_, G> {
         board
     }
 }
+
+/// Each pair's first-named player's win rate per case, as a plot: `game`
+/// names the title, `case` what a case is (`heap`), `x_label` the axis.
+pub fn win_rate_plot(
+    board: &Scoreboard,
+    game: &str,
+    case: &str,
+    x_label: &str,
+    games: usize,
+    seed: u64,
+) -> crate::plot::Plot {
+    crate::plot::Plot {
+        title: format!("{game}: win rate per {case} ({games} games per seating, seed {seed})"),
+        x_label: x_label.into(),
+        y_label: "win rate of the first-named player (fraction of games)".into(),
+        series: crate::plot::win_rates(board),
+        ceilings: Vec::new(),
+        y_range: Some((0.0, 1.0)),
+    }
+}
