@@ -56,6 +56,40 @@ pub enum Ending {
     MoverStuck,
 }
 
+impl Capture {
+    /// The rule's name as logs and reports spell it (`always`, `non-empty`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Capture::Always => "always",
+            Capture::NonEmpty => "non-empty",
+        }
+    }
+
+    /// The rule of that name.
+    pub fn from_name(name: &str) -> Option<Capture> {
+        [Capture::Always, Capture::NonEmpty]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
+}
+
+impl Ending {
+    /// The rule's name as `--ending` spells it (`after-any-move`, `mover-stuck`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::AfterAnyMove => "after-any-move",
+            Ending::MoverStuck => "mover-stuck",
+        }
+    }
+
+    /// The rule of that name.
+    pub fn from_name(name: &str) -> Option<Ending> {
+        [Ending::AfterAnyMove, Ending::MoverStuck]
+            .into_iter()
+            .find(|e| e.name() == name)
+    }
+}
+
 /// The parameters of a Kalah game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
@@ -710,6 +744,18 @@ mod tests {
 
     fn rules(m: u8, n: u8) -> Rules {
         Rules::new(m, n).unwrap()
+    }
+
+    #[test]
+    fn rule_names_round_trip() {
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            assert_eq!(Capture::from_name(capture.name()), Some(capture));
+        }
+        for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
+            assert_eq!(Ending::from_name(ending.name()), Some(ending));
+        }
+        assert_eq!(Capture::from_name("sometimes"), None);
+        assert_eq!(Ending::from_name("never"), None);
     }
 
     #[test]

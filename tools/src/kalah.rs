@@ -446,17 +446,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     playing.finish_and_clear();
     let rules = sets[0];
-    let capture = match rules.capture {
-        Capture::Always => "always",
-        Capture::NonEmpty => "non-empty",
-    };
-    let ending = args
-        .rules
-        .ending
-        .to_possible_value()
-        .expect("no value is skipped")
-        .get_name()
-        .to_string();
+    let (capture, ending) = (rules.capture.name(), rules.ending.name().to_string());
     let mut values =
         tabula_verify::report::Table::new(&["variant", "boards", "first player's optimal margin"]);
     for v in &variants {

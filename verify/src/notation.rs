@@ -114,14 +114,8 @@ fn kalah_rules_json(rules: &kalah::Rules) -> Value {
     json!({
         "pits": rules.pits,
         "seeds": rules.seeds,
-        "capture": match rules.capture {
-            Capture::Always => "always",
-            Capture::NonEmpty => "non-empty",
-        },
-        "ending": match rules.ending {
-            Ending::AfterAnyMove => "after-any-move",
-            Ending::MoverStuck => "mover-stuck",
-        },
+        "capture": rules.capture.name(),
+        "ending": rules.ending.name(),
     })
 }
 
@@ -129,16 +123,11 @@ fn kalah_rules(value: &Value) -> Result<kalah::Rules, String> {
     let small = |name: &str| -> Result<u8, String> {
         u8::try_from(uint(value, name)?).map_err(|_| format!("'{name}' is out of range"))
     };
-    let capture = match text(value, "capture")? {
-        "always" => Capture::Always,
-        "non-empty" => Capture::NonEmpty,
-        other => return Err(format!("no capture rule '{other}'")),
-    };
-    let ending = match text(value, "ending")? {
-        "after-any-move" => Ending::AfterAnyMove,
-        "mover-stuck" => Ending::MoverStuck,
-        other => return Err(format!("no end rule '{other}'")),
-    };
+    let capture = text(value, "capture")?;
+    let capture =
+        Capture::from_name(capture).ok_or_else(|| format!("no capture rule '{capture}'"))?;
+    let ending = text(value, "ending")?;
+    let ending = Ending::from_name(ending).ok_or_else(|| format!("no end rule '{ending}'"))?;
     Ok(kalah::Rules::new(small("pits")?, small("seeds")?)
         .map_err(|e| e.to_string())?
         .with_capture(capture)

@@ -220,12 +220,16 @@ fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
     }
 }
 
+/// An Ioiwari ring's one row: the pits, then the two banks in brackets.
+fn pits_then_banks(pits: &[u8], banks: &[u32; 2]) -> Vec<Vec<String>> {
+    let mut row: Vec<String> = pits.iter().map(u8::to_string).collect();
+    row.extend(banks.iter().map(|b| format!("[{b}]")));
+    vec![row]
+}
+
 impl Draw for ioiwari::Match {
     fn board(&self) -> Vec<Vec<String>> {
-        // The pits, then the two banks.
-        let mut row: Vec<String> = self.board.pits().iter().map(u8::to_string).collect();
-        row.extend(self.banks.iter().map(|b| format!("[{b}]")));
-        vec![row]
+        pits_then_banks(&self.board.pits(), &self.banks)
     }
     fn notes(&self) -> Vec<String> {
         vec![
@@ -266,9 +270,7 @@ impl Draw for kalah::Match {
 
 impl Draw for ioiwari::RingMatch {
     fn board(&self) -> Vec<Vec<String>> {
-        let mut row: Vec<String> = self.board.pits().iter().map(u8::to_string).collect();
-        row.extend(self.banks.iter().map(|b| format!("[{b}]")));
-        vec![row]
+        pits_then_banks(self.board.pits(), &self.banks)
     }
     fn notes(&self) -> Vec<String> {
         vec![
