@@ -488,7 +488,7 @@ pub fn verify(
                 params: v.rules,
             })
             .collect(),
-        start: &|_: &Job, &rules: &Rules| Match::new(rules),
+        start: &|_: &Job, &rules: &Rules| (rules, Match::new(rules)),
         make: &make,
         games,
         seed,

@@ -114,7 +114,7 @@ pub fn verify(
                 params: heap,
             })
             .collect(),
-        start: &|_: &Job, &heap: &u32| Nim::new(heap),
+        start: &|_: &Job, &heap: &u32| (heap, Nim::new(heap)),
         make: &make,
         games,
         seed,

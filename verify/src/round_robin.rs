@@ -19,6 +19,9 @@ pub fn total_games(agents: usize, cases: usize, games: usize) -> usize {
     agents * agents.saturating_sub(1) / 2 * cases * games * 2
 }
 
+/// A [`RoundRobin`] job's game parameters and start from its case's parameters.
+pub type StartOf<'a, G, P> = &'a (dyn Fn(&Job, &P) -> (<G as Game>::Params, G) + Sync);
+
 /// One case of a [`RoundRobin`]: its key, its name in the report and logs,
 /// and its parameters.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,13 +40,14 @@ pub struct Case<P> {
 /// Each pair is one [`Schedule`] (rotated seats, an agent per game), so the
 /// pairs share the seed's streams: the random player draws the same in every
 /// pairing of a case, game and seat.
-pub struct RoundRobin<'a, G: Game> {
+pub struct RoundRobin<'a, G: Game, P = <G as Game>::Params> {
     /// The agents' names, in the order their pairs are played and reported.
     pub agents: &'a [String],
     /// The cases, in order.
-    pub cases: Vec<Case<G::Params>>,
-    /// A job's start from its case's parameters.
-    pub start: &'a (dyn Fn(&Job, &G::Params) -> G + Sync),
+    pub cases: Vec<Case<P>>,
+    /// A job's game parameters and start from its case's parameters (the
+    /// same for every game of a case, or, as Tothello's openings, per game).
+    pub start: StartOf<'a, G, P>,
     /// Builds an agent by name (every name of `agents` is known to it).
     pub make: MakeAgent<'a, G>,
     /// Games per case and pair, each played once per seating.
@@ -52,7 +56,7 @@ pub struct RoundRobin<'a, G: Game> {
     pub seed: u64,
 }
 
-impl<G: Notation> RoundRobin<'_, G> {
+impl<G: Notation, P: Sync> RoundRobin<'_, G, P> {
     /// Plays every pair `a vs b` (`a` before `b` in `agents`) on every case
     /// and counts each game for the first-named agent, entrant `a vs b`;
     /// `progress` counts the games of the whole run, and `log` gets them in
@@ -70,15 +74,13 @@ impl<G: Notation> RoundRobin<'_, G> {
                     seatings: Seatings::Rotated,
                     lifetime: Lifetime::Game,
                 };
-                let setup = |job: &Job| {
-                    let params = &self.cases[job.case].params;
-                    (params.clone(), (self.start)(job, params))
-                };
+                let setup = |job: &Job| (self.start)(job, &self.cases[job.case].params);
                 let each = |job: &Job, record: GameRecord<G>| {
                     let case = &self.cases[job.case];
                     let at = At::of_job(self.seed, &schedule, job, case.name.clone());
+                    let (params, _) = setup(job);
                     Played {
-                        line: log.line(&record, &case.params, &at),
+                        line: log.line(&record, &params, &at),
                         kept: SeatResult::of(&record, job.seat_of(0, record.end.seats())),
                     }
                 };

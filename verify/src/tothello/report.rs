@@ -7,15 +7,11 @@ use tabula_solver::tothello::{Move, Position};
 
 use super::agents::{Player, random_square};
 use crate::agent::Agent;
-use crate::arena::GameRecord;
-use crate::record::{At, GameLog};
+use crate::record::GameLog;
 use crate::report::Table;
-use crate::scoreboard::{Scoreboard, SeatResult};
+use crate::round_robin::{Case, RoundRobin};
 use crate::stats::{Mean, Wdl};
-use crate::tournament::{
-    Job, Lifetime, Lineup, Played, Progress, Purpose, Schedule, Seatings, numbered, play_schedule,
-    stream,
-};
+use crate::tournament::{Job, Progress, Purpose, numbered, stream};
 
 /// A seeded random opening: `plies` random placements from the standard start,
 /// drawn from the named stream (seed, setup, 0, `index`, 0).
@@ -81,81 +77,56 @@ const CASE: &str = "openings";
 
 /// Plays every pair of players on the same seeded openings, both colours.
 ///
-/// Each pair is a [`Schedule`] of one case, `openings` games and rotated seats
-/// (colour swaps); opening `g` is drawn from (seed, setup, 0, g, 0) for every
-/// pair, and the agents draw from the core's agent streams, so the same
+/// A [`RoundRobin`] of one case, `openings` games and rotated seats (colour
+/// swaps); opening `g` is drawn from (seed, setup, 0, g, 0) for every pair,
+/// and the agents draw from the core's agent streams, so the same
 /// configuration gives the same report whatever the thread count.
 pub fn run_tournament(
     config: &TournamentConfig,
     progress: Progress<'_>,
     log: &GameLog,
 ) -> TournamentReport {
-    let n = config.players.len();
-    let per_pair = 2 * config.openings;
-    let mut board = Scoreboard::new();
-    let mut names = Vec::new();
-    let mut done_before = 0;
-    for i in 0..n {
-        for j in i + 1..n {
-            let lineup = vec![config.players[i].name(), config.players[j].name()];
-            let entrant = format!("{} vs {}", lineup[0], lineup[1]);
-            let schedule = Schedule {
-                case_keys: numbered(1),
-                games: config.openings,
-                seats: 2,
-                seatings: Seatings::Rotated,
-                lifetime: Lifetime::Game,
-            };
-            let table_bits = config.table_bits;
-            let make = |name: &str, rng| -> Box<dyn Agent<Position>> {
-                let player = Player::parse(name).expect("a built-in player's name");
-                Box::new(player.agent(rng, table_bits))
-            };
-            let setup = |job: &Job| {
-                let start = opening(config.seed, job.game as u64, config.opening_plies);
-                (start, start)
-            };
-            let pair_progress = |done: usize| progress(done_before + done);
-            let each = |job: &Job, record: GameRecord<Position>| {
-                let at = At::of_job(config.seed, &schedule, job, CASE);
-                Played {
-                    line: log.line(&record, &record.start, &at),
-                    kept: SeatResult::of(&record, job.seat_of(0, 2)),
-                }
-            };
-            let records = play_schedule(
-                &schedule,
-                &Lineup::new(&lineup, &make),
-                &setup,
-                config.seed,
-                &pair_progress,
-                &|line: &str| log.write_text(line),
-                &each,
-            );
-            for (_, result) in records {
-                board.add(&entrant, CASE, result);
-            }
-            done_before += per_pair;
-            names.push((lineup, entrant));
-        }
+    let names: Vec<String> = config.players.iter().map(Player::name).collect();
+    let table_bits = config.table_bits;
+    let make = |name: &str, rng| -> Box<dyn Agent<Position>> {
+        let player = Player::parse(name).expect("a built-in player's name");
+        Box::new(player.agent(rng, table_bits))
+    };
+    let board = RoundRobin {
+        agents: &names,
+        cases: vec![Case {
+            key: numbered(1)[0],
+            name: CASE.into(),
+            params: (),
+        }],
+        start: &|job: &Job, _: &()| {
+            let start = opening(config.seed, job.game as u64, config.opening_plies);
+            (start, start)
+        },
+        make: &make,
+        games: config.openings,
+        seed: config.seed,
     }
-    let pairs = names
-        .into_iter()
-        .map(|(lineup, entrant)| {
-            let tally = board.tally(&entrant, CASE).expect("every pair played");
+    .play(progress, log);
+    let mut pairs = Vec::new();
+    for (i, first) in names.iter().enumerate() {
+        for second in &names[i + 1..] {
+            let tally = board
+                .tally(&format!("{first} vs {second}"), CASE)
+                .expect("every pair played");
             let wdl = tally.wdl;
-            PairResult {
-                first: lineup[0].clone(),
-                second: lineup[1].clone(),
+            pairs.push(PairResult {
+                first: first.clone(),
+                second: second.clone(),
                 wdl,
                 win_rate: wdl.win_rate(),
                 draw_rate: wdl.draw_rate(),
                 loss_rate: wdl.loss_rate(),
                 win_rate_ci95: wdl.win_rate_ci95(),
                 difference: Mean::of(&tally.margins),
-            }
-        })
-        .collect();
+            });
+        }
+    }
     TournamentReport {
         config: config.clone(),
         pairs,
