@@ -571,11 +571,16 @@ where
     match (&seat.player, &seat.agent) {
         (Some(command), _) => {
             let memory = seat.memory.map(|mib| mib << 20);
-            let peer =
-                ExternalPlayer::spawn_limited(command, stderr_mode(seat.player_stderr), memory)?;
+            let stderr = stderr_mode(seat.player_stderr);
+            let peer = ExternalPlayer::spawn_limited(command, stderr, memory)?;
+            let again = command.clone();
             Ok(Box::new(
                 Remote::new(command.clone(), Box::new(peer), wire)
-                    .with_transcript(log.transcript()),
+                    .with_transcript(log.transcript())
+                    .restarting(Box::new(move || {
+                        let peer = ExternalPlayer::spawn_limited(&again, stderr, memory)?;
+                        Ok(Box::new(peer) as Box<dyn tabula_verify::process::Peer + Send>)
+                    })),
             ))
         }
         (None, Some(name)) => Ok(Box::new(Local(known_agent(name, agent, known)?))),

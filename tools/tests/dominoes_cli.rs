@@ -160,6 +160,60 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_stray_line_costs_one_game_and_the_player_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let serve = format!(
+        "{} serve dominoes --agent heaviest",
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    // The first process prints one line nobody asked for before its first
+    // move; every later one is the served player. Any integer acknowledges.
+    let marker = dir.path().join("started");
+    let player = format!(
+        "if [ -e '{m}' ]; then exec {serve}; fi; touch '{m}'; \
+         read l; echo 7; read l; echo 0; echo 'my hand is ...'; exec {serve}",
+        m = marker.display()
+    );
+    let run = |player: &str, name: &str| {
+        let transcript = dir.path().join(name);
+        let args = ["--cases", "5:4,7:5", "--games", "6", "--transcript"];
+        // A deterministic opponent: its games do not depend on how long game 0 lasted.
+        let out = run_ok(
+            &[
+                "referee",
+                "dominoes",
+                "--opponent",
+                "heaviest",
+                "--player",
+                player,
+            ],
+            &[&args[..], &[transcript.to_str().unwrap()]].concat(),
+        );
+        let games: Vec<String> = std::fs::read_to_string(&transcript)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("game ") || l.starts_with("# restarted"))
+            .map(String::from)
+            .collect();
+        (out, games)
+    };
+    let (out, games) = run(&player, "stray.txt");
+    let (_, clean) = run(&serve, "clean.txt");
+    assert!(
+        out.contains("faults 1, first in game 0: invalid answer 'my hand is ...'"),
+        "{out}"
+    );
+    assert_eq!(out.matches("faults").count(), 1, "{out}");
+    assert!(
+        games[1].starts_with("# restarted after its fault"),
+        "{games:?}"
+    );
+    // Every later game is played as by a player that never strayed.
+    assert_eq!(games.len(), clean.len() + 1, "{games:?}");
+    assert_eq!(games[2..], clean[1..]);
+}
+
+#[test]
 fn serve_answers_the_protocol_and_keeps_going_after_errors() {
     let out = run_with_input(
         &["serve", "dominoes", "--agent", "random"],

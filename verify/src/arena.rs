@@ -177,6 +177,7 @@ pub fn play_game<G: Game>(
     .err();
     if let Some(fault) = &fault {
         state.forfeit(fault.seat);
+        players[seating[fault.seat]].faulted();
     }
     for (seat, &p) in seating.iter().enumerate() {
         players[p].end_game(&state.view(seat));
@@ -218,6 +219,7 @@ pub fn play_case_each<G: Game>(
     for (p, player) in players.iter_mut().enumerate() {
         clocks[p].start_case();
         if let Err(failure) = player.start_case(params, &mut clocks[p]) {
+            player.faulted();
             dead[p] = Some(
                 Failure {
                     ends_case: true,

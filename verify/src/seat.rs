@@ -209,6 +209,9 @@ pub trait Player<G: Game> {
     /// This seat's move (not yet checked for legality).
     fn choose(&mut self, view: &G::View, clock: &mut Clock) -> Result<G::Move, Failure>;
 
+    /// This seat has just lost its game to a fault of its own (before `end_game`).
+    fn faulted(&mut self) {}
+
     /// The game is over (also after a fault); nothing can fail any more.
     fn end_game(&mut self, view: &G::View);
 }
@@ -257,6 +260,9 @@ pub type Transcript = Box<dyn FnMut(&str) + Send>;
 /// Checks a seat's move against what it sees, with the reason in words.
 pub type Check<G> = fn(&<G as Game>::View, <G as Game>::Move) -> Result<(), IllegalMove>;
 
+/// Starts a seat's program afresh.
+pub type Respawn = Box<dyn FnMut() -> Result<Box<dyn Peer + Send>, PlayerError> + Send>;
+
 /// An external program in a seat, spoken to through the game's [`Wire`].
 pub struct Remote<G: Game, W: Wire<G>> {
     name: String,
@@ -265,6 +271,13 @@ pub struct Remote<G: Game, W: Wire<G>> {
     transcript: Option<Transcript>,
     /// A patient seat's check: bad answers are told `error: ...` and asked again.
     patience: Option<Check<G>>,
+    /// How to start the program again after a fault, if it can be.
+    respawn: Option<Respawn>,
+    /// The case it was last told of, to tell a restarted program again.
+    case: Option<G::Params>,
+    /// Whether it faulted since it was started: its late or surplus lines
+    /// would be read as the answers to the next requests.
+    stale: bool,
     game: PhantomData<fn() -> G>,
 }
 
@@ -277,7 +290,42 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             wire,
             transcript: None,
             patience: None,
+            respawn: None,
+            case: None,
+            stale: false,
             game: PhantomData,
+        }
+    }
+
+    /// A seat whose program, once it has lost a game to a fault, is started
+    /// afresh with `respawn` for its next game and told its case again, as a
+    /// new instance would be: one stray line then costs one game, not every
+    /// later answer of the run (read one behind).
+    pub fn restarting(mut self, respawn: Respawn) -> Remote<G, W> {
+        self.respawn = Some(respawn);
+        self
+    }
+
+    /// Starts a stale program afresh (a seat that cannot be restarted goes on as it is).
+    fn restart_if_stale(&mut self, clock: &mut Clock) -> Result<(), Failure> {
+        if !std::mem::take(&mut self.stale) {
+            return Ok(());
+        }
+        if self.respawn.is_none() {
+            return Ok(());
+        }
+        self.log(
+            '#',
+            "restarted after its fault: a new process for the next game",
+        );
+        let respawn = self.respawn.as_mut().expect("checked above");
+        self.peer = respawn().map_err(|e| Failure::from_player(&e, clock, "restarting"))?;
+        match self.case.clone() {
+            Some(params) => {
+                let line = self.wire.case_request(&params);
+                self.acknowledge(line, clock)
+            }
+            None => Ok(()),
         }
     }
 
@@ -346,11 +394,16 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
     }
 
     fn start_case(&mut self, params: &G::Params, clock: &mut Clock) -> Result<(), Failure> {
+        // Told of the new case by the fresh program itself, not twice.
+        self.case = None;
+        self.restart_if_stale(clock)?;
+        self.case = Some(params.clone());
         let line = self.wire.case_request(params);
         self.acknowledge(line, clock)
     }
 
     fn start_game(&mut self, seat: Seat, view: &G::View, clock: &mut Clock) -> Result<(), Failure> {
+        self.restart_if_stale(clock)?;
         let line = self.wire.game_request(seat, view);
         self.acknowledge(line, clock)
     }
@@ -379,6 +432,10 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
             };
             answer = self.ask(&format!("error: {}", problem.replace('\n', " ")), clock)?;
         }
+    }
+
+    fn faulted(&mut self) {
+        self.stale = true;
     }
 
     fn end_game(&mut self, view: &G::View) {

@@ -61,12 +61,18 @@ pub trait Wire<G: Game>: Send {
         None
     }
 
-    /// Checks an acknowledgement line.
+    /// Checks an acknowledgement line: any integer. The statement's `init` and
+    /// `reset` return an `int` that it asks to be 0, and its tester read
+    /// nothing in it; a line that is no integer is malformed (a stray line
+    /// would otherwise be taken for the answer).
     fn check_ack(&self, line: &str) -> Result<(), String> {
-        if line.trim() == self.ack() {
-            Ok(())
-        } else {
-            Err(format!("expected '{}', got '{}'", self.ack(), short(line)))
+        match line.trim().parse::<i32>() {
+            Ok(_) => Ok(()),
+            Err(_) => Err(format!(
+                "expected an integer ('{}'), got '{}'",
+                self.ack(),
+                short(line)
+            )),
         }
     }
 

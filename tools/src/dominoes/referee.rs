@@ -131,16 +131,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     check_agent("--opponent", &args.opponent, AGENTS)?;
     let seed = args.seed.seed;
     let log = Log::open(&args.log)?;
-    let spawn = || {
-        tested_player(
-            &args.seat,
-            DominoesWire::default(),
-            |name| tested_agent(name, seed),
-            AGENTS,
-            &log,
-        )
-    };
-    let mut tested: Box<dyn Player<Match>> = spawn()?;
+    // One player for the run; after a fault its program is started afresh.
+    let mut tested: Box<dyn Player<Match>> = tested_player(
+        &args.seat,
+        DominoesWire::default(),
+        |name| tested_agent(name, seed),
+        AGENTS,
+        &log,
+    )?;
     let tested_open =
         args.seat.player.is_none() && args.seat.agent.as_deref().is_some_and(sees_open_hand);
     let setup = CaseSetup {
@@ -200,11 +198,6 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         );
         progress.set_position(((i + 1) * games) as u64);
         progress.suspend(|| say(&log, json, &result.line()))?;
-        if result.player_lost && i + 1 < cases.len() {
-            // Its late answers would be read as the next case's: start it afresh.
-            drop(tested);
-            tested = spawn()?;
-        }
         results.push(result);
     }
     progress.finish_and_clear();
