@@ -12,6 +12,7 @@ use serde::Serialize;
 use tabula_tables::atomic;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, GameLog, LineSink, Notation};
+use tabula_verify::report::{RefereeReport, RefereedCase};
 use tabula_verify::terminal::PersonEnd;
 
 use crate::out::{out, outln};
@@ -283,6 +284,31 @@ pub struct TimeoutArgs {
     pub timeout: Duration,
 }
 
+/// `--strict`: a referee's exit status tells a faulting player from a weak one.
+#[derive(Args, Clone, Debug)]
+pub struct StrictArgs {
+    /// Exit with status 1 when the tested player lost any game to a fault of its
+    /// own (a crash, a time-out, a malformed or illegal answer), as Tothello's
+    /// checker does on a wrong answer; without it the status is 0 whenever the
+    /// games were refereed.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl StrictArgs {
+    /// The status of a run whose report is written: 1 with `--strict` and a
+    /// fault (said on stderr), else `reported`.
+    pub fn status(&self, reported: crate::Outcome, faults: usize) -> crate::Outcome {
+        let status = reported?;
+        if self.strict && faults > 0 {
+            let games = if faults == 1 { "game" } else { "games" };
+            eprintln!("--strict: the tested player lost {faults} {games} to faults");
+            return Ok(std::process::ExitCode::from(1));
+        }
+        Ok(status)
+    }
+}
+
 /// A game log and a transcript: a referee's, which plays games with external players.
 #[derive(Args, Clone, Debug)]
 pub struct LogArgs {
@@ -383,16 +409,18 @@ pub fn say(log: &Log, json: Option<&OutputPath>, line: &str) -> std::io::Result<
 }
 
 /// Ends a referee run: the total line to the log and stdout, the JSON where asked.
-pub fn finish_referee(
+pub fn finish_referee<C: RefereedCase + Serialize>(
     log: &Log,
     total_line: &str,
     json: Option<&OutputPath>,
-    report: &impl Serialize,
+    report: &RefereeReport<C>,
+    strict: &StrictArgs,
 ) -> crate::Outcome {
     log.transcript_line(total_line);
-    report_then_finish(log, || {
+    let reported = report_then_finish(log, || {
         emit_report(&format!("{total_line}\n"), json, report)
-    })
+    });
+    strict.status(reported, report.faults())
 }
 
 /// Ends a run: writes its report with `report`, then finishes its logs even

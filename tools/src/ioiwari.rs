@@ -25,8 +25,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, TimeoutArgs, emit_report, output_file, report_then_finish, serve_stdio, span,
-    tested_player,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, emit_report, output_file, report_then_finish,
+    serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -156,6 +156,8 @@ pub struct RefereeArgs {
     rotations: bool,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    strict: StrictArgs,
 }
 
 /// Arguments of `tabula verify ioiwari`.
@@ -534,7 +536,7 @@ where
         games.push(game);
     }
     let report = RefereeReport::new(games);
-    report_then_finish(&log, || {
+    let reported = report_then_finish(&log, || {
         // The task's scoring over many boards: 4 points a win, 2 a draw.
         let tally = if many {
             format!("{}\n", report.tally_line())
@@ -542,7 +544,8 @@ where
             String::new()
         };
         emit_report(&tally, json, &report)
-    })
+    });
+    args.strict.status(reported, report.faults())
 }
 
 /// Prints the official results table, optionally also as JSON.

@@ -25,8 +25,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs,
-    check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
+    TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
     report_then_finish, say, seconds, serve_stdio, tested_player,
 };
 use crate::out::outln;
@@ -92,6 +92,8 @@ pub struct RefereeArgs {
     log: LogArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    strict: StrictArgs,
 }
 
 /// Arguments of `tabula play tonga`.
@@ -358,7 +360,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         }
     }
     let report = RefereeReport::new(results);
-    finish_referee(&log, &report.total_line(), json, &report)
+    finish_referee(&log, &report.total_line(), json, &report, &args.strict)
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.

@@ -344,3 +344,63 @@ fn one_record_table(
     };
     write_table(path, &spec, &meta, &[0; 2]).unwrap();
 }
+
+#[test]
+fn strict_referees_exit_1_when_the_player_faulted_and_still_report() {
+    let reversi = [
+        "--sizes",
+        "7",
+        "--cases",
+        "1",
+        "--generations",
+        "2",
+        "--ga-games",
+        "10",
+    ];
+    for (game, options, good, report_line) in [
+        ("ioiwari", &[][..], "optimal", "result "),
+        (
+            "tonga",
+            &["--sizes", "6", "--games", "1"][..],
+            "greedy",
+            "overall ",
+        ),
+        (
+            "dominoes",
+            &["--cases", "5:4", "--games", "2"][..],
+            "heaviest",
+            "total ",
+        ),
+        ("reversi", &reversi[..], "greedy", "total "),
+    ] {
+        let referee = |seat: &[&str], strict: bool| {
+            let mut args = vec!["referee", game];
+            args.extend_from_slice(seat);
+            args.extend_from_slice(options);
+            if strict {
+                args.push("--strict");
+            }
+            run(&args)
+        };
+        // A crash is a fault: the report is whole, and only --strict says so in the status.
+        let crash = referee(&["--player", "exit 3"], true);
+        assert_eq!(crash.status.code(), Some(1), "{game}: {}", stderr(&crash));
+        assert!(
+            stdout(&crash).contains(report_line),
+            "{game}: {}",
+            stdout(&crash)
+        );
+        assert!(
+            stderr(&crash).contains("--strict: the tested player lost"),
+            "{game}: {}",
+            stderr(&crash)
+        );
+        let lenient = referee(&["--player", "exit 3"], false);
+        assert!(lenient.status.success(), "{game}: {}", stderr(&lenient));
+        // (Not the same words: the crash may come before or after the first request is sent.)
+        assert!(stdout(&lenient).contains(report_line), "{game}");
+        // A player without faults passes, whatever its score.
+        let clean = referee(&["--agent", good], true);
+        assert!(clean.status.success(), "{game}: {}", stderr(&clean));
+    }
+}

@@ -406,6 +406,10 @@ impl RefereedCase for RefereedGame {
     fn score(&self) -> f64 {
         f64::from(self.points)
     }
+
+    fn faults(&self) -> usize {
+        usize::from(self.fault.is_some())
+    }
 }
 
 impl RefereeReport<RefereedGame> {

@@ -21,6 +21,9 @@ pub struct ReportError {
 pub trait RefereedCase {
     /// The contest's score of the case.
     fn score(&self) -> f64;
+
+    /// Games of the case the tested player lost to a fault of its own.
+    fn faults(&self) -> usize;
 }
 
 /// The results of a referee run: every case and the total score; its JSON
@@ -39,6 +42,11 @@ impl<C: RefereedCase> RefereeReport<C> {
     pub fn new(cases: Vec<C>) -> RefereeReport<C> {
         let total = cases.iter().map(RefereedCase::score).sum();
         RefereeReport { cases, total }
+    }
+
+    /// Games the tested player lost to faults over every case.
+    pub fn faults(&self) -> usize {
+        self.cases.iter().map(RefereedCase::faults).sum()
     }
 }
 

@@ -23,8 +23,9 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
-    emit_report, finish_play, finish_referee, known_agent, say, serve_stdio, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
+    check_agent, emit_report, finish_play, finish_referee, known_agent, say, serve_stdio,
+    tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -55,6 +56,8 @@ pub struct RefereeArgs {
     log: LogArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    strict: StrictArgs,
 }
 
 /// Arguments of `tabula play dominoes`.
@@ -202,7 +205,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     progress.finish_and_clear();
     let report = RefereeReport::new(results);
-    finish_referee(&log, &report.total_line(), json, &report)
+    finish_referee(&log, &report.total_line(), json, &report, &args.strict)
 }
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.

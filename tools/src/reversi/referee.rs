@@ -21,8 +21,8 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, TimeoutArgs, finish_play, finish_referee,
-    known_agent, say, serve_stdio, tested_player,
+    JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, finish_play,
+    finish_referee, known_agent, say, serve_stdio, tested_player,
 };
 use crate::progress::bar;
 
@@ -41,6 +41,8 @@ pub struct RefereeArgs {
     log: LogArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    strict: StrictArgs,
 }
 
 /// Arguments of `tabula play reversi`.
@@ -179,7 +181,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     let report = RefereeReport::new(results);
-    finish_referee(&log, &report.total_line(), json, &report)
+    finish_referee(&log, &report.total_line(), json, &report, &args.strict)
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.

@@ -198,6 +198,10 @@ impl RefereedCase for CaseResult {
     fn score(&self) -> f64 {
         self.score
     }
+
+    fn faults(&self) -> usize {
+        self.faults
+    }
 }
 
 impl RefereeReport<CaseResult> {

@@ -128,6 +128,10 @@ impl RefereedCase for CaseResult {
     fn score(&self) -> f64 {
         self.score
     }
+
+    fn faults(&self) -> usize {
+        usize::from(self.fault.is_some())
+    }
 }
 
 impl RefereeReport<CaseResult> {

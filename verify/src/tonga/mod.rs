@@ -147,6 +147,10 @@ impl RefereedCase for GameResult {
     fn score(&self) -> f64 {
         self.score
     }
+
+    fn faults(&self) -> usize {
+        usize::from(self.reason.is_some())
+    }
 }
 
 impl RefereeReport<GameResult> {
