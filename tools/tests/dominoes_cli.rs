@@ -117,7 +117,7 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
         // keeps its output open).
         (
             "read l; echo 0; cat > /dev/null".to_string(),
-            "timed out (case limit)",
+            "timed out (case limit of 0.5 s)",
             "0.5",
         ),
     ] {

@@ -124,7 +124,7 @@ fn misbehaving_players_lose_the_case_with_the_reason_and_the_run_goes_on() {
         ),
         ("exit 3", "exit status: 3", "60"),
         // Reads everything and never answers (the shell keeps its output open).
-        ("cat > /dev/null", "timed out (case limit)", "0.5"),
+        ("cat > /dev/null", "timed out (case limit of 0.5 s)", "0.5"),
     ] {
         let out = tabula()
             .args(["referee", "reversi", "--player", player])

@@ -70,7 +70,7 @@ impl Failure {
             // A late answer would be read as the next one: the dialogue is lost.
             PlayerError::TimedOut => Failure {
                 kind: FaultKind::TimeOut,
-                reason: format!("{reason} ({} limit)", clock.binding_limit()),
+                reason: format!("{reason} ({})", clock.binding_limit()),
                 ends_case: true,
             },
             PlayerError::NotText => Failure::new(FaultKind::MalformedAnswer, reason),
@@ -177,16 +177,21 @@ impl Clock {
         self.case_used += spent;
     }
 
-    /// The limit that binds now, for messages: `answer`, `game` or `case`.
-    pub fn binding_limit(&self) -> &'static str {
+    /// The limit that binds now, for messages: `case limit of 100 s`,
+    /// `game limit of 10 s` or `answer limit of 0.5 s`.
+    pub fn binding_limit(&self) -> String {
         let [_, game, case] = self.left();
         let left = self.remaining();
-        if left.is_some() && left == case {
-            "case"
+        let (name, limit) = if left.is_some() && left == case {
+            ("case", self.limits.per_case)
         } else if left.is_some() && left == game {
-            "game"
+            ("game", self.limits.per_game)
         } else {
-            "answer"
+            ("answer", self.limits.per_answer)
+        };
+        match limit {
+            Some(limit) => format!("{name} limit of {} s", limit.as_secs_f64()),
+            None => format!("{name} limit"),
         }
     }
 }

@@ -10,7 +10,7 @@ use tabula_solver::tothello::rules::{place, sandwiched};
 use tabula_solver::tothello::{Board, Color, Square, best_move};
 
 use super::wire::{decode_answer, request_line};
-use crate::process::Peer;
+use crate::process::{Peer, PlayerError};
 use crate::tournament::{self, Progress};
 
 /// The check stops after this many wrong or unsolicited answers: a program
@@ -194,6 +194,16 @@ pub enum Answerer {
 
 /// Sends every case to `peer` and compares its answers with ours.
 ///
+/// A peer's error, a time-out naming its limit (`player timed out (answer limit of 10 s)`).
+fn with_limit(error: &PlayerError, timeout: Option<Duration>) -> String {
+    match (error, timeout) {
+        (PlayerError::TimedOut, Some(limit)) => {
+            format!("{error} (answer limit of {} s)", limit.as_secs_f64())
+        }
+        _ => error.to_string(),
+    }
+}
+
 /// Each answer must come within `timeout` of its request. Every line is passed
 /// to `log` (`>` sent, `<` received), and `progress` hears how many cases are
 /// done. A dead or silent peer stops the check, and so do [`MAX_WRONG`] wrong
@@ -220,12 +230,16 @@ pub fn referee_best_move(
         // Taking the request counts in the answer's time.
         let deadline = timeout.map(|t| Instant::now() + t);
         if let Err(e) = peer.send_line_by(&case.request, deadline) {
-            report.fault = Some(format!("could not send a request: {e}"));
+            report.fault = Some(format!(
+                "could not send a request: {}",
+                with_limit(&e, timeout)
+            ));
             break;
         }
         let line = match peer.recv_line(deadline) {
             Ok(line) => line,
             Err(e) => {
+                let e = with_limit(&e, timeout);
                 report.fault = Some(format!("no answer to '{}': {e}", case.request));
                 break;
             }
