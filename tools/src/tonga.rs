@@ -105,8 +105,9 @@ pub struct PlayArgs {
     /// The referee's game of that side to play (who starts, the server's tie-breaks), from 0.
     #[arg(long, default_value_t = 0)]
     game: usize,
-    /// Another built-in opponent instead of the server: random, greedy or best.
-    #[arg(long, value_name = "NAME")]
+    /// Another built-in opponent instead of the server: random, greedy or best
+    /// (`--agent` is the older name).
+    #[arg(long = "opponent", visible_alias = "agent", value_name = "NAME")]
     agent: Option<String>,
     #[command(flatten)]
     seed: SeedArgs,
@@ -375,6 +376,9 @@ pub fn serve(args: ServeArgs) -> Outcome {
 pub fn play(args: PlayArgs) -> Outcome {
     check_sizes("--size", &[args.size])?;
     let seed = args.seed.seed;
+    if let Some(name) = &args.agent {
+        check_agent("--opponent", name, &AGENTS)?;
+    }
     let opponent = match &args.agent {
         Some(name) => Some(known_agent(
             name,

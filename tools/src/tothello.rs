@@ -83,7 +83,7 @@ pub struct PlayArgs {
 pub struct RefereeArgs {
     /// The bestMove program's command, run with `sh -c` and spoken to over pipes
     /// in the line protocol (default: requests on stderr, answers read from stdin).
-    #[arg(long, value_parser = crate::common::command)]
+    #[arg(long, value_name = "CMD", value_parser = crate::common::command)]
     player: Option<String>,
     /// Random valid boards sent after the statement's two examples (0 to 1,000,000).
     #[arg(long, value_parser = count, default_value = "1000")]

@@ -402,7 +402,7 @@ fn deals_are_the_referees_hands_and_draws() {
                 .map(|t| t.as_str().unwrap().to_string())
                 .collect()
         };
-        let opener = deal["opener"].as_u64().unwrap() as usize - 1;
+        let opener = deal["opener"].as_u64().unwrap() as usize;
         assert_eq!(game["start"]["opener"], opener);
         assert_eq!(game["start"]["line"][0], deal["opening"]);
         for seat in 0..2 {
@@ -433,6 +433,6 @@ fn deals_are_the_referees_hands_and_draws() {
         &["dominoes", "deals"],
         &["--cases", "5:4", "--deals", "2", "--seed", "7"],
     );
-    assert!(text.starts_with("case 5 4 deal 0: seat 1 "), "{text}");
+    assert!(text.starts_with("case 5 4 deal 0: seat 0 "), "{text}");
     assert_eq!(text.lines().count(), 2);
 }

@@ -65,8 +65,13 @@ pub struct RefereeArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     table: super::TableArgs,
-    /// The opponent, a built-in player.
-    #[arg(long, value_name = "NAME", default_value = "server")]
+    /// The opponent, a built-in player (`--agent` is the older name).
+    #[arg(
+        long = "opponent",
+        visible_alias = "agent",
+        value_name = "NAME",
+        default_value = "server"
+    )]
     agent: String,
     /// The case N:H.
     #[arg(long, default_value = "7:5")]
@@ -74,7 +79,7 @@ pub struct PlayArgs {
     /// The referee's deal of that case to play, from 0 (its hands and stock order).
     #[arg(long, default_value_t = 0)]
     deal: usize,
-    /// Your seat, 1 or 2 (the deal decides who opens).
+    /// Your seat, 1 or 2 (the deal decides who opens; seat 0 or 1 in logs, transcripts and `deals`).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
     seat: u8,
     #[command(flatten)]
@@ -90,6 +95,7 @@ pub fn play(args: PlayArgs) -> Outcome {
     };
     let seed = args.seed.seed;
     let rng = opponent_rng(seed, rules);
+    check_agent("--opponent", &args.agent, AGENTS)?;
     let opponent = known_agent(&args.agent, |name| agent(name, rng), AGENTS)?;
     let person = usize::from(args.seat) - 1;
     let end = play_deal(
@@ -241,9 +247,9 @@ pub struct DealsArgs {
 #[derive(Serialize)]
 struct DealData {
     deal: usize,
-    /// Seat 1's hand, then seat 2's, in the order dealt (the opening tile included).
+    /// Seat 0's hand, then seat 1's, in the order dealt (the opening tile included).
     hands: [Vec<String>; 2],
-    /// The seat whose tile opens (1 or 2), and that tile.
+    /// The seat whose tile opens (0 or 1, as the logs count), and that tile.
     opener: usize,
     opening: String,
     /// The stock in the order the referee's draws take it.
@@ -286,13 +292,13 @@ pub fn deals(args: DealsArgs) -> Outcome {
             let deal = DealData {
                 deal: index,
                 hands,
-                opener: opener + 1,
+                opener,
                 opening: tile.to_string(),
                 stock,
             };
             if json != Some(&OutputPath::Stdout) {
                 outln!(
-                    "case {} {} deal {index}: seat 1 {} | seat 2 {} | opens seat {} with {} | stock {}",
+                    "case {} {} deal {index}: seat 0 {} | seat 1 {} | opens seat {} with {} | stock {}",
                     rules.numbers,
                     rules.hand,
                     words(&deal.hands[0]),
