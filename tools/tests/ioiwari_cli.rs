@@ -336,6 +336,12 @@ fn misbehaving_players_lose_with_the_reason() {
         "read board; echo 5; read reply; echo 5",
         "illegal move: pit 5 is empty",
     );
+    // Blank lines before a move are passed over, as scanf passes them: the
+    // game ends on the second 5, not on the blank line.
+    misbehaving(
+        "read board; echo; echo; echo 5; read reply; echo 5",
+        "illegal move: pit 5 is empty",
+    );
     misbehaving("read board; exit 4", "exit status: 4");
     misbehaving("read board; kill -9 $$", "signal: 9");
     misbehaving("read board; sleep 1000", "timed out");

@@ -286,6 +286,10 @@ impl<M: Banked> Wire<M> for IoiWire<M> {
             .map_err(|e| format!("malformed move: {e}"))
     }
 
+    fn skips_blank_lines(&self) -> bool {
+        true
+    }
+
     fn end_lines(&mut self, _view: &M) -> Vec<String> {
         self.pending
             .take()

@@ -369,7 +369,17 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             let context = format!("sending '{}'", excerpt(line));
             return Err(Failure::from_player(&e, clock, &context));
         }
-        let answer = self.peer.recv_line(deadline);
+        let answer = loop {
+            let answer = self.peer.recv_line(deadline);
+            if let Ok(blank) = &answer
+                && blank.trim().is_empty()
+                && self.wire.skips_blank_lines()
+            {
+                self.log('<', blank);
+                continue;
+            }
+            break answer;
+        };
         clock.charge(started.elapsed());
         let answer = answer.map_err(|e| {
             // The request is named: a player silent on `reset` is not one slow on `play`.

@@ -85,6 +85,12 @@ pub trait Wire<G: Game>: Send {
     /// Reads the player's answer; an error is a malformed answer (legality is checked elsewhere).
     fn decode_answer(&mut self, view: &G::View, line: &str) -> Result<G::Move, String>;
 
+    /// Whether blank lines before an answer are passed over, as a C
+    /// `scanf("%d")` reading the IOI dialogue does, rather than being the answer.
+    fn skips_blank_lines(&self) -> bool {
+        false
+    }
+
     /// Lines sent once the game is over, not answered.
     fn end_lines(&mut self, _view: &G::View) -> Vec<String> {
         Vec::new()
