@@ -280,7 +280,7 @@ pub struct GamesArgs {
 #[derive(Args, Clone, Debug)]
 pub struct TimeoutArgs {
     /// Time limit in seconds (what it covers is the game's own rule: see its help).
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10", allow_negative_numbers = true)]
     pub timeout: Duration,
 }
 

@@ -121,7 +121,7 @@ pub struct ServeArgs {
     agent: String,
     /// The player's time for its whole game, which it cannot learn over the
     /// protocol (`best` spreads it over its moves).
-    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "20")]
+    #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "20", allow_negative_numbers = true)]
     budget: Duration,
     #[command(flatten)]
     seed: SeedArgs,

@@ -122,6 +122,18 @@ pub enum ProtocolError {
         /// What was there instead.
         text: String,
     },
+    /// An array's length is more than the words left on the line.
+    #[error("argument {name}: length {len}, but {left} {follow}")]
+    TooShort {
+        /// The argument.
+        name: String,
+        /// The length given.
+        len: usize,
+        /// The words left on the line.
+        left: usize,
+        /// `word follows` or `words follow`.
+        follow: &'static str,
+    },
     /// Words are left after the last argument.
     #[error("unexpected extra argument '{0}'")]
     Extra(String),
@@ -167,8 +179,18 @@ impl<'a> Request<'a> {
         };
         let len: usize = text.parse().map_err(|_| bad())?;
         // No array can be longer than what is left of the line.
-        if len > self.words.clone().count() {
-            return Err(bad());
+        let left = self.words.clone().count();
+        if len > left {
+            return Err(ProtocolError::TooShort {
+                name: name.to_string(),
+                len,
+                left,
+                follow: if left == 1 {
+                    "word follows"
+                } else {
+                    "words follow"
+                },
+            });
         }
         Ok(len)
     }

@@ -208,6 +208,9 @@ pub fn assert_timeouts_refused(game: &str) {
             "{game} {bad}: {err}"
         );
     }
+    // A negative number after a space is the option's value, not another option.
+    let out = run(&["referee", game, "--player", "true", "--timeout", "-1"]);
+    assert_one_line_error(&out, "-1 is not a positive number of seconds");
 }
 
 /// Exit status 2 and one stderr line that starts `error:` and says `problem`, with nothing on stdout.

@@ -518,7 +518,10 @@ mod tests {
             ("play 4 0-1 0-2 0-3 1-2 1 4-4 x", "not an int"),
             ("play 4 0-1 0-2 0-3 1-2 1 4-4", "missing argument stock"),
             ("play 4 0-1 0-2 0-3 1-2 1 4-4 7 7", "extra argument"),
-            ("play 9 0-1 1 4-4 7", "bad array length"),
+            (
+                "play 9 0-1 1 4-4 7",
+                "argument hand: length 9, but 4 words follow",
+            ),
             // 6 in the hand, 2 on the line, 7 in the stock: 15, none left.
             (
                 "play 6 0-0 0-1 0-2 0-3 1-1 1-2 2 4-4 4-3 7",

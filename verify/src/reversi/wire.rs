@@ -269,7 +269,10 @@ mod tests {
             ("getMove 7", "unknown method 'getMove'"),
             ("getNextMove", "missing argument board"),
             ("getNextMove x", "bad array length"),
-            ("getNextMove 8 ....... .......", "bad array length"),
+            (
+                "getNextMove 8 ....... .......",
+                "argument board: length 8, but 2 words follow",
+            ),
             (&rows(&start[..6]), "board side 6 is not 7 to 12"),
             (
                 &format!("{} extra", rows(&start)),

@@ -127,7 +127,7 @@ mod tests {
             ),
             (
                 "bestMove 5 A1 B2 0 Red",
-                "error: argument redPieces: bad array length '5'",
+                "error: argument redPieces: length 5, but 4 words follow",
             ),
             (
                 "bestMove 3 A1 B2 0 Red",
