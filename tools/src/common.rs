@@ -207,15 +207,6 @@ pub fn share(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Parses a limit in seconds that may be fractional: finite and not negative.
-pub fn non_negative_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
-        Ok(_) => Err("must be a finite number of seconds, at least 0".into()),
-        Err(e) => Err(format!("'{text}': {e}")),
-    }
-}
-
 /// Parses a time limit in seconds: positive, finite, at most a day.
 pub fn seconds(text: &str) -> Result<Duration, String> {
     tabula_verify::process::parse_seconds(text)
@@ -282,6 +273,16 @@ pub struct TimeoutArgs {
     /// Time limit in seconds (what it covers is the game's own rule: see its help).
     #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10", allow_negative_numbers = true)]
     pub timeout: Duration,
+}
+
+/// `--timings`: a sweep's measured times, left out by default so that the
+/// same options give the same report on every run and machine.
+#[derive(Args, Clone, Debug)]
+pub struct TimingsArgs {
+    /// Add the time each table build or search took (a column before the
+    /// verdict, and in the JSON); the report then differs from run to run.
+    #[arg(long)]
+    pub timings: bool,
 }
 
 /// `--strict`: a referee's exit status tells a faulting player from a weak one.

@@ -25,8 +25,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, emit_report, output_file, report_then_finish,
-    serve_stdio, span, tested_player,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
+    report_then_finish, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -648,12 +648,12 @@ pub struct SweepArgs {
     /// Not easy: greedy1 wins at most this share of instances.
     #[arg(long, default_value_t = 0.5, value_parser = crate::common::share)]
     max_greedy_share: f64,
-    /// Efficient: the table has at most this many bytes.
+    /// Efficient: the table has at most this many bytes (its build's work; no
+    /// wall-clock time, so the verdict is the same on every run).
     #[arg(long, default_value_t = 64 << 20)]
     max_table_bytes: u64,
-    /// Efficient: the table builds in at most this many seconds.
-    #[arg(long, default_value_t = 10.0, value_parser = crate::common::non_negative_seconds)]
-    max_build_seconds: f64,
+    #[command(flatten)]
+    timings: TimingsArgs,
     /// Drawable: at least this many instances drawn (greedy1 against optimal, or optimal play).
     #[arg(long, default_value_t = 1)]
     min_draws: usize,
@@ -724,7 +724,6 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         min_win_share: args.min_win_share,
         max_greedy_share: args.max_greedy_share,
         max_table_bytes: args.max_table_bytes,
-        max_build_seconds: args.max_build_seconds,
         min_draws: args.min_draws,
         min_instances: args.min_instances,
     };
@@ -734,6 +733,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         args.games.games,
         args.seed.seed,
         &thresholds,
+        args.timings.timings,
         &|done| progress.set_position(done as u64),
     );
     progress.finish_and_clear();

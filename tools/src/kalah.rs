@@ -22,8 +22,8 @@ use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, emit_report,
-    output_file, report_then_finish, span,
+    GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
+    emit_report, output_file, report_then_finish, span,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -146,6 +146,8 @@ pub struct SweepArgs {
     plot: PlotArgs,
     #[command(flatten)]
     json: JsonArgs,
+    #[command(flatten)]
+    timings: TimingsArgs,
 }
 
 /// Arguments of `tabula verify kalah`.
@@ -348,7 +350,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         "lower --table-bits",
     )?;
     let progress = bar(sets.len(), "variants solved");
-    let report = kalah_sweep::sweep(&sets, args.table_bits, &|done| {
+    let report = kalah_sweep::sweep(&sets, args.table_bits, args.timings.timings, &|done| {
         progress.set_position(done as u64)
     });
     progress.finish_and_clear();

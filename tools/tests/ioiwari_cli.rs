@@ -775,13 +775,12 @@ fn numbers_out_of_range_are_refused_before_any_work() {
         &["verify", "tothello", "--opening-plies", "99999999999"],
         &["sweep", "ioiwari", "--min-win-share", "nan"],
         &["sweep", "ioiwari", "--max-greedy-share", "1.5"],
-        &["sweep", "ioiwari", "--max-build-seconds=-5"],
     ] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert!(err.starts_with("error: "), "{args:?}: {err}");
-        let says = ["at most", "0..=64", "0..=60", "from 0 to 1", "at least 0"];
+        let says = ["at most", "0..=64", "0..=60", "from 0 to 1"];
         assert!(says.iter().any(|s| err.contains(s)), "{args:?}: {err}");
         assert_eq!(stdout(&out), "", "{args:?}");
     }

@@ -143,9 +143,21 @@ fn ioiwari_sweep_default_gives_the_ioi_figures() {
     assert_eq!(row["greedy1_wins"], 22);
     assert_eq!(row["greedy1_draws"], 7);
     assert_eq!(row["missed"].as_array().unwrap().len(), 0);
-    // The same seed, the same random figures.
-    let again = json_of(&["sweep", "ioiwari", "--games", "5", "--json", "-"]);
-    assert_eq!(again["rows"][0]["random_win_rate"], row["random_win_rate"]);
+    // The same seed, the same report to the byte (no timings unless asked for).
+    for sweep in [
+        &["sweep", "ioiwari", "--games", "5", "--pits", "5..7"][..],
+        &["sweep", "kalah", "--pits", "2", "--seeds", "1..3"],
+    ] {
+        for form in [&[][..], &["--json", "-"]] {
+            let args = [sweep, form].concat();
+            assert_eq!(stdout(&run(&args)), stdout(&run(&args)), "{args:?}");
+        }
+        let timed = stdout(&run(&[sweep, &["--timings"]].concat()));
+        assert!(
+            timed.contains(" ms |") || timed.contains("seconds"),
+            "{timed}"
+        );
+    }
 }
 
 #[test]

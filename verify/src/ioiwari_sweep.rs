@@ -27,10 +27,9 @@ pub struct Thresholds {
     pub min_win_share: f64,
     /// Not easy: greedy1 (as player 1 against the optimal player 2) wins at most this share.
     pub max_greedy_share: f64,
-    /// Efficiently solvable: the table has at most this many bytes...
+    /// Efficiently solvable: the table has at most this many bytes (its
+    /// boards, so its build's work; a time would make the report depend on the machine).
     pub max_table_bytes: u64,
-    /// ...and builds in at most this many seconds.
-    pub max_build_seconds: f64,
     /// Drawable: at least this many instances end drawn with greedy1 or under optimal play.
     pub min_draws: usize,
     /// Enough instances: at least this many starting boards modulo rotation.
@@ -43,7 +42,6 @@ impl Default for Thresholds {
             min_win_share: 1.0,
             max_greedy_share: 0.5,
             max_table_bytes: 64 << 20,
-            max_build_seconds: 10.0,
             min_draws: 1,
             min_instances: 20,
         }
@@ -81,8 +79,10 @@ pub struct SweepRow {
     pub random: Wdl,
     /// Size of the table's records in bytes.
     pub table_bytes: u64,
-    /// Time to build the table in milliseconds (shared by the rows of one ring).
-    pub build_ms: f64,
+    /// Time to build the table in milliseconds (shared by the rows of one
+    /// ring), when timings are asked for: the report is otherwise the same on every run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build_ms: Option<f64>,
     /// The requirements missed (empty: the set meets all five).
     pub missed: Vec<String>,
 }
@@ -177,9 +177,7 @@ pub fn sweep_row(
     if greedy_wdl.wins as f64 > thresholds.max_greedy_share * n as f64 {
         missed.push("not easy".to_string());
     }
-    if table_bytes > thresholds.max_table_bytes
-        || built.build_ms > thresholds.max_build_seconds * 1e3
-    {
+    if table_bytes > thresholds.max_table_bytes {
         missed.push("efficient".to_string());
     }
     if (greedy_wdl.draws + optimal.draws) < thresholds.min_draws as u64 {
@@ -203,18 +201,20 @@ pub fn sweep_row(
         random_win_rate: if games > 0 { random.win_rate() } else { 0.0 },
         random,
         table_bytes,
-        build_ms: built.build_ms,
+        build_ms: Some(built.build_ms),
         missed,
     }
 }
 
 /// Sweeps `sets` in order, building each ring's table once (sets sharing
-/// pits and capacity share it); `progress` counts finished sets.
+/// pits and capacity share it); `progress` counts finished sets. The rows
+/// keep their build times only with `timings`.
 pub fn sweep(
     sets: &[Params],
     games: usize,
     seed: u64,
     thresholds: &Thresholds,
+    timings: bool,
     progress: Progress<'_>,
 ) -> SweepReport {
     let mut tables: BTreeMap<(u8, u8), Built> = BTreeMap::new();
@@ -223,7 +223,9 @@ pub fn sweep(
         let built = tables
             .entry((params.pits, params.cap))
             .or_insert_with(|| build_timed(params));
-        rows.push(sweep_row(params, built, games, seed, thresholds));
+        let mut row = sweep_row(params, built, games, seed, thresholds);
+        row.build_ms = row.build_ms.filter(|_| timings);
+        rows.push(row);
         progress(i + 1);
     }
     SweepReport {
@@ -236,7 +238,8 @@ pub fn sweep(
 impl SweepReport {
     /// The header line, the table as Markdown, and what the marks mean.
     pub fn to_markdown(&self) -> String {
-        let mut table = crate::report::Table::new(&[
+        let timed = self.rows.iter().any(|r| r.build_ms.is_some());
+        let mut headers = vec![
             "pits",
             "cap",
             "beads",
@@ -248,12 +251,16 @@ impl SweepReport {
             "G1 draws",
             "R win",
             "table bytes",
-            "build ms",
             "meets all",
-        ]);
+        ];
+        // The timings, when asked for, just before the verdict.
+        if timed {
+            headers.insert(headers.len() - 1, "build ms");
+        }
+        let mut table = crate::report::Table::new(&headers);
         for r in &self.rows {
             let margins: Vec<String> = r.margins.iter().map(|(v, c)| format!("{v}×{c}")).collect();
-            table.row(&[
+            let mut cells = vec![
                 r.pits.to_string(),
                 r.cap.to_string(),
                 r.beads.to_string(),
@@ -268,28 +275,29 @@ impl SweepReport {
                 r.greedy1_draws.to_string(),
                 format!("{:.4}", r.random_win_rate),
                 r.table_bytes.to_string(),
-                format!("{:.1}", r.build_ms),
                 if r.meets() {
                     "yes".to_string()
                 } else {
                     format!("no: {}", r.missed.join(", "))
                 },
-            ]);
+            ];
+            if let Some(ms) = r.build_ms {
+                cells.insert(cells.len() - 1, format!("{ms:.1}"));
+            }
+            table.row(&cells);
         }
         let t = &self.thresholds;
         format!(
             "Ioiwari variant sweep, seed {}, {} random games per instance. O = player 1's \
              optimal result per instance; G1 = greedy1 as player 1 against the optimal player 2; \
              R = random player 1 against it.\n\n{}\nRequirements: winnable (≥ {:.0}% first-player \
-             wins), not easy (greedy1 wins ≤ {:.0}%), efficient (table ≤ {} bytes and built in \
-             ≤ {} s), drawable (≥ {} drawn instance(s), greedy1 or optimal), instances (≥ {}).\n",
+             wins), not easy (greedy1 wins ≤ {:.0}%), efficient (table ≤ {} bytes), drawable (≥ {} drawn instance(s), greedy1 or optimal), instances (≥ {}).\n",
             self.seed,
             self.rows.first().map_or(0, |r| r.random_games),
             table.to_markdown(),
             t.min_win_share * 100.0,
             t.max_greedy_share * 100.0,
             t.max_table_bytes,
-            t.max_build_seconds,
             t.min_draws,
             t.min_instances,
         )
@@ -351,7 +359,7 @@ mod tests {
     #[test]
     fn the_default_parameters_give_the_ioi_figures() {
         let params = Params::default();
-        let report = sweep(&[params], 20, 2001, &Thresholds::default(), &|_| {});
+        let report = sweep(&[params], 20, 2001, &Thresholds::default(), false, &|_| {});
         let row = &report.rows[0];
         assert_eq!(row.instances, 51);
         assert_eq!(
@@ -362,15 +370,24 @@ mod tests {
         assert_eq!(row.margins.values().sum::<usize>(), 51);
         assert_eq!(row.table_bytes, 2 * 279_936);
         assert!(row.meets(), "{:?}", row.missed);
-        // Reproducible: the same seed gives the same random figures.
-        let again = sweep(&[params], 20, 2001, &Thresholds::default(), &|_| {});
-        assert_eq!(again.rows[0].random_win_rate, row.random_win_rate);
+        // Reproducible: the same seed gives the same report, to the byte.
+        let again = sweep(&[params], 20, 2001, &Thresholds::default(), false, &|_| {});
+        assert_eq!(again.to_markdown(), report.to_markdown());
+        let json = |r: &SweepReport| serde_json::to_string(r).unwrap();
+        assert_eq!(json(&again), json(&report));
+        assert!(!json(&report).contains("build_ms"));
+        // Timings only when asked for, in the JSON and before the verdict.
+        let timed = sweep(&[params], 20, 2001, &Thresholds::default(), true, &|_| {});
+        assert!(timed.rows[0].build_ms.is_some_and(|ms| ms >= 0.0));
+        assert!(json(&timed).contains("\"build_ms\":"));
+        assert!(timed.to_markdown().contains("| build ms | meets all |"));
+        assert!(!report.to_markdown().contains("build ms"));
     }
 
     #[test]
     fn the_plot_shows_each_set_with_optimal_as_ceiling() {
         let sets = [Params::default(), Params::new(5, 4, 10, 1, 3).unwrap()];
-        let report = sweep(&sets, 3, 1, &Thresholds::default(), &|_| {});
+        let report = sweep(&sets, 3, 1, &Thresholds::default(), false, &|_| {});
         let plot = report.plot();
         let names: Vec<&str> = plot.series.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["greedy1", "random"]);
@@ -430,7 +447,7 @@ mod tests {
             max_table_bytes: 10,
             ..Thresholds::default()
         };
-        let report = sweep(&[params], 0, 1, &strict, &|_| {});
+        let report = sweep(&[params], 0, 1, &strict, false, &|_| {});
         let row = &report.rows[0];
         assert!(row.missed.contains(&"instances".to_string()));
         assert!(row.missed.contains(&"efficient".to_string()));

@@ -24,9 +24,10 @@ pub struct Row {
     pub outcome: &'static str,
     /// Positions searched.
     pub nodes: u64,
-    /// Seconds the search took (in the Markdown only: JSON stays reproducible).
-    #[serde(skip)]
-    pub seconds: f64,
+    /// Seconds the search took, when timings are asked for: the report is
+    /// otherwise the same on every run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
 }
 
 /// The sweep's rows, in the order the variants were given.
@@ -37,8 +38,13 @@ pub struct SweepReport {
 }
 
 /// Solves each variant's start with a transposition table of 2^`table_bits`
-/// slots; `progress` counts variants.
-pub fn sweep(sets: &[Rules], table_bits: u32, progress: Progress<'_>) -> SweepReport {
+/// slots, timing each search with `timings`; `progress` counts variants.
+pub fn sweep(
+    sets: &[Rules],
+    table_bits: u32,
+    timings: bool,
+    progress: Progress<'_>,
+) -> SweepReport {
     let mut rows = Vec::with_capacity(sets.len());
     for (done, rules) in sets.iter().enumerate() {
         let started = Instant::now();
@@ -53,7 +59,7 @@ pub fn sweep(sets: &[Rules], table_bits: u32, progress: Progress<'_>) -> SweepRe
                 _ => "L",
             },
             nodes,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: timings.then(|| started.elapsed().as_secs_f64()),
         });
         progress(done + 1);
     }
@@ -63,16 +69,24 @@ pub fn sweep(sets: &[Rules], table_bits: u32, progress: Progress<'_>) -> SweepRe
 impl SweepReport {
     /// The rows as a Markdown table under a one-line caption.
     pub fn to_markdown(&self) -> String {
-        let mut table = Table::new(&["m", "n", "value", "result", "nodes", "seconds"]);
+        let timed = self.rows.iter().any(|r| r.seconds.is_some());
+        let mut headers = vec!["m", "n", "value", "result", "nodes"];
+        if timed {
+            headers.push("seconds");
+        }
+        let mut table = Table::new(&headers);
         for r in &self.rows {
-            table.row(&[
+            let mut cells = vec![
                 r.pits.to_string(),
                 r.seeds.to_string(),
                 r.value.to_string(),
                 r.outcome.to_string(),
                 r.nodes.to_string(),
-                format!("{:.2}", r.seconds),
-            ]);
+            ];
+            if let Some(seconds) = r.seconds {
+                cells.push(format!("{seconds:.2}"));
+            }
+            table.row(&cells);
         }
         format!(
             "Kalah(m, n) from the start: the first player's final store margin under optimal \
@@ -125,7 +139,7 @@ mod tests {
             .iter()
             .map(|&(m, n)| Rules::new(m, n).unwrap())
             .collect();
-        let report = sweep(&sets, 12, &|_| {});
+        let report = sweep(&sets, 12, false, &|_| {});
         assert_eq!(report.rows.len(), sets.len());
         for (row, rules) in report.rows.iter().zip(&sets) {
             let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
@@ -140,5 +154,15 @@ mod tests {
         assert_eq!(markdown.lines().count(), 2 + 2 + sets.len(), "{markdown}");
         let plot = report.plot(&sets[0]);
         assert_eq!(plot.series.len(), 2, "one line per pit count");
+        // The same report on every run; the seconds only when asked for.
+        assert_eq!(sweep(&sets, 12, false, &|_| {}).to_markdown(), markdown);
+        assert!(!markdown.contains("seconds"));
+        let timed = sweep(&sets, 12, true, &|_| {});
+        assert!(timed.to_markdown().contains("| nodes | seconds |"));
+        assert!(
+            serde_json::to_string(&timed)
+                .unwrap()
+                .contains("\"seconds\":")
+        );
     }
 }
