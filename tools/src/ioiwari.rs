@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
-use tabula_tables::{Table, TypedTable};
+use tabula_tables::{Table, Tabulated, TypedTable};
 use tabula_verify::arena::play_case;
 use tabula_verify::ioiwari::{
     self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
@@ -337,7 +337,7 @@ pub fn query(args: QueryArgs) -> Outcome {
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
         .agents(&tabula_verify::ioiwari::AGENTS)
-        .table_check(check_records)
+        .tables(describe_table, check_records)
         .verb(Verb::new(
             "build",
             "Every one of the 6^7 boards (or (cap+1)^pits of a variant)",
@@ -604,15 +604,35 @@ pub fn check_records(
     table: Table,
     progress: tabula_solver::retrograde::Progress<'_>,
 ) -> anyhow::Result<usize> {
-    // The IOI table is the variant of 7 pits and 5 beads, header and all.
+    let game = table_variant(&table)?;
+    Ok(VariantTable::new_for(game, table)?.check_records_with(progress)?)
+}
+
+/// The variant a table's header names (the IOI table is the variant of 7
+/// pits and 5 beads, header and all).
+fn table_variant(table: &Table) -> anyhow::Result<Variant> {
     let params = table.header().params;
-    let game = variant_of(params).with_context(|| {
+    variant_of(params).with_context(|| {
         format!(
             "the header's parameters (pits {}, cap {}) are no Ioiwari variant",
             params[0], params[1]
         )
-    })?;
-    Ok(VariantTable::new_for(game, table)?.check_records_with(progress)?)
+    })
+}
+
+/// `tabula info` for an ioiwari table: its ring, checked against the header.
+pub fn describe_table(table: &Table) -> anyhow::Result<String> {
+    let game = table_variant(table)?;
+    table.expect(&game.spec())?;
+    let Params { pits, cap, .. } = game.params;
+    let ioi = if game.params.is_ioi_table() {
+        " (the IOI 2001 game's)"
+    } else {
+        ""
+    };
+    Ok(format!(
+        "every board of a ring of {pits} pits holding at most {cap} beads each{ioi}"
+    ))
 }
 
 /// Arguments of `tabula sweep ioiwari`.

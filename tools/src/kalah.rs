@@ -497,20 +497,40 @@ pub fn check_records(
     table: Table,
     progress: tabula_solver::retrograde::Progress<'_>,
 ) -> anyhow::Result<usize> {
-    let rules = table::rules_of(table.header().params)
-        .map_err(anyhow::Error::msg)
-        .context("the header's parameters")?;
+    let rules = table_rules(&table)?;
     let table = KalahTable::new_for(KalahGame { rules }, table)?;
     let checked = table.check_records_with(progress)?;
     debug_assert!(checked as u64 <= tabula_solver::kalah::KalahSpace::new(rules).len());
     Ok(checked)
 }
 
+/// The rules a table's header names.
+fn table_rules(table: &Table) -> anyhow::Result<Rules> {
+    table::rules_of(table.header().params)
+        .map_err(anyhow::Error::msg)
+        .context("the header's parameters")
+}
+
+/// `tabula info` for a kalah table: its rules, checked against the header.
+pub fn describe_table(table: &Table) -> anyhow::Result<String> {
+    let rules = table_rules(table)?;
+    table.expect(&table::spec(&rules))?;
+    Ok(format!(
+        "every board of Kalah({}, {}) with at most its seeds; capture {}, end {} \
+         (the header's parameters: pits, seeds, capture 0 always / 1 non-empty, end 0 \
+         after-any-move / 1 mover-stuck)",
+        rules.pits,
+        rules.seeds,
+        rules.capture.name(),
+        rules.ending.name()
+    ))
+}
+
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
         .agents(&kv::AGENTS)
-        .table_check(check_records)
+        .tables(describe_table, check_records)
         .verb(Verb::new(
             "build",
             "Every board of Kalah(m, n) with at most its seeds",

@@ -92,7 +92,7 @@ fn run(games: &[GameEntry]) -> Outcome {
         return outcome;
     }
     match matches.subcommand() {
-        Some(("info", m)) => table_cmds::info(table_cmds::InfoArgs::from_arg_matches(m)?),
+        Some(("info", m)) => table_cmds::info(table_cmds::InfoArgs::from_arg_matches(m)?, games),
         Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
         Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?),
         Some(("games", _)) => {

@@ -104,14 +104,27 @@ pub struct GameEntry {
     pub agents: Vec<&'static str>,
     /// Kept out of listings and help (the test-only example game).
     pub hidden: bool,
-    /// Re-derives every record of one of its table files, reporting the work done (of
-    /// twice the records); returns how many were checked.
-    pub table_check: Option<CheckTable>,
+    /// How `tabula info` and `tabula check` read its table files, if it has any.
+    pub tables: Option<TableHooks>,
 }
 
 /// A game's record check of a table file whose header names the game.
 pub type CheckTable =
     fn(tabula_tables::Table, tabula_solver::retrograde::Progress<'_>) -> anyhow::Result<usize>;
+
+/// What a table file's header parameters mean to the game (`Kalah(3,3), ...`),
+/// once checked against the layout and size the game gives them.
+pub type DescribeTable = fn(&tabula_tables::Table) -> anyhow::Result<String>;
+
+/// A game's readings of its table files.
+#[derive(Clone, Copy)]
+pub struct TableHooks {
+    /// The header's parameters, checked and named (`tabula info`).
+    pub describe: DescribeTable,
+    /// Re-derives every record, reporting the work done (of twice the
+    /// records); returns how many were checked (`tabula check`).
+    pub check: CheckTable,
+}
 
 impl GameEntry {
     /// A game offering nothing yet.
@@ -123,7 +136,7 @@ impl GameEntry {
             extras: Vec::new(),
             agents: Vec::new(),
             hidden: false,
-            table_check: None,
+            tables: None,
         }
     }
 
@@ -144,9 +157,9 @@ impl GameEntry {
         self
     }
 
-    /// Registers the record check of the game's table files (`tabula check`).
-    pub fn table_check(mut self, check: CheckTable) -> GameEntry {
-        self.table_check = Some(check);
+    /// Registers how its table files are read (`tabula info` and `tabula check`).
+    pub fn tables(mut self, describe: DescribeTable, check: CheckTable) -> GameEntry {
+        self.tables = Some(TableHooks { describe, check });
         self
     }
 

@@ -9,7 +9,7 @@ use tabula_verify::protocol::escape_controls;
 
 use crate::Outcome;
 use crate::out::outln;
-use crate::registry::GameEntry;
+use crate::registry::{GameEntry, TableHooks};
 
 /// Arguments of `tabula info`.
 #[derive(Args)]
@@ -31,7 +31,7 @@ fn open(path: &Path) -> anyhow::Result<Table> {
 }
 
 /// Prints the header and metadata.
-pub fn info(args: InfoArgs) -> Outcome {
+pub fn info(args: InfoArgs, games: &[GameEntry]) -> Outcome {
     let table = open(&args.file)?;
     let h = table.header();
     outln!("file: {}", args.file.display())?;
@@ -58,24 +58,39 @@ pub fn info(args: InfoArgs) -> Outcome {
         "description: {}",
         escape_controls(&table.meta().description)
     )?;
+    // Sound checksums are not yet a table of the game: its parameters must
+    // give the layout and size the header has.
+    let describe = hooks(&table, games, &args.file)?.describe;
+    let variant = describe(&table).map_err(|e| match e.chain().any(|c| c.is::<TableError>()) {
+        true => e,
+        false => e.context(args.file.display().to_string()),
+    })?;
+    outln!("variant: {variant}")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The hooks of the game a table's header names, or an error naming the file.
+fn hooks(table: &Table, games: &[GameEntry], file: &Path) -> anyhow::Result<TableHooks> {
+    let game = &table.header().game;
+    games
+        .iter()
+        .find(|g| g.name == *game)
+        .and_then(|g| g.tables)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: a table of game '{}', which tabula does not know: its header and \
+                 checksums are sound, but its parameters and records cannot be read",
+                file.display(),
+                escape_controls(game)
+            )
+        })
 }
 
 /// Verifies everything: header fields and checksums on open, then the game's own records.
 pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
     let table = open(&args.file)?;
     let game = table.header().game.clone();
-    let checker = games
-        .iter()
-        .find(|g| g.name == game)
-        .and_then(|g| g.table_check);
-    let Some(checker) = checker else {
-        anyhow::bail!(
-            "{}: a table of game '{game}', which tabula does not know: its header and \
-             checksums are sound, but its records cannot be checked",
-            args.file.display()
-        );
-    };
+    let checker = hooks(&table, games, &args.file)?.check;
     // Two passes over the records: each alone, then each against its children.
     let entries = table.header().entries;
     let progress = crate::progress::bar(2 * entries as usize, "records checked (two passes)");

@@ -11,7 +11,7 @@ use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::tonga::{self as table, TongaTable};
-use tabula_tables::{LookupError, Table};
+use tabula_tables::{LookupError, Table, Tabulated};
 use tabula_verify::record::At;
 use tabula_verify::report::RefereeReport;
 use tabula_verify::seat::Limits;
@@ -172,7 +172,7 @@ pub struct StdinArgs {}
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
         .agents(&tabula_verify::tonga::AGENTS)
-        .table_check(check_records)
+        .tables(describe_table, check_records)
         .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
         .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))
         .verb(Verb::new("play", "Play the referee's game against the server (or --agent NAME) in the terminal", play).default("seed", "6759"))
@@ -428,4 +428,10 @@ pub fn check_records(
 ) -> anyhow::Result<usize> {
     let table = TongaTable::new(table)?;
     Ok(table.check_records_with(progress)?)
+}
+
+/// `tabula info` for a tonga table: the one table there is, checked against the header.
+pub fn describe_table(table: &Table) -> anyhow::Result<String> {
+    table.expect(&table::Tonga.spec())?;
+    Ok("every position of PseudoTonga on the 4×4 board".into())
 }

@@ -287,7 +287,9 @@ fn info_escapes_the_control_characters_of_a_tables_text() {
         "bell\u{7}",
     );
     let out = run(&["info", path.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    // The header is shown, then refused: one record is no tonga table.
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the game needs"), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
         text.contains("generator: evil\\ngame: nim\\u{1b}[2J\n"),
@@ -299,6 +301,40 @@ fn info_escapes_the_control_characters_of_a_tables_text() {
         "{text}"
     );
     assert!(!text.lines().any(|l| l == "game: nim"), "{text}");
+}
+
+#[test]
+fn info_names_a_tables_variant_and_refuses_a_header_the_game_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("k22.tab");
+    let good = good.to_str().unwrap();
+    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "2", "-o", good]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&["info", good]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("variant: every board of Kalah(2, 2) with at most its seeds; capture always, end after-any-move"),
+        "{}",
+        stdout(&out)
+    );
+    // Sound checksums, but a game tabula does not know, or parameters whose
+    // table is not one record: both are errors, as `check` says.
+    for (game, params, problem) in [
+        (
+            "nim",
+            [2, 2, 0, 0],
+            "a table of game 'nim', which tabula does not know",
+        ),
+        ("kalah", [2, 2, 0, 0], "the game needs"),
+        ("ioiwari", [7, 5, 0, 0], "the game needs"),
+    ] {
+        let path = dir.path().join(format!("{game}.tab"));
+        one_record_table(&path, game, params, "test", "crafted");
+        let out = run(&["info", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{game}: {}", stderr(&out));
+        assert!(stderr(&out).contains(problem), "{game}: {}", stderr(&out));
+        assert!(stdout(&out).contains("entries: 1\n"), "{}", stdout(&out));
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use tabula_solver::dominoes::space::Outcome;
 use tabula_solver::dominoes::tiles::parse_oriented;
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
 use tabula_tables::dominoes::{self as table, DominoesTable, describe};
-use tabula_tables::{LookupError, Table};
+use tabula_tables::{LookupError, Table, Tabulated};
 
 use crate::Outcome as CommandOutcome;
 use crate::common::{OutputFile, output_file};
@@ -176,4 +176,10 @@ pub fn check_records(
     progress: tabula_solver::retrograde::Progress<'_>,
 ) -> anyhow::Result<usize> {
     Ok(DominoesTable::new(table)?.check_records_with(progress)?)
+}
+
+/// `tabula info` for a dominoes table: the one table there is, checked against the header.
+pub fn describe_table(table: &Table) -> anyhow::Result<String> {
+    table.expect(&table::Dominoes.spec())?;
+    Ok("every stock-empty position of Dominoes with N = 5".into())
 }
