@@ -198,6 +198,17 @@ pub fn tonga(command: TongaCommand) -> Outcome {
         }
         TongaCommand::ServerMoves => {
             let (board, colour) = Board::parse_with_colour(&text).context("stdin")?;
+            // The server moves in a game Black started, as `solve` reads one.
+            board.check_counts().context("stdin")?;
+            if !board.is_full() && colour != board.to_move() {
+                bail!(
+                    "stdin: the server's colour is {} but {} is to move (B {}, W {} stones; Black starts)",
+                    colour.letter(),
+                    board.to_move().letter(),
+                    board.stones(Colour::Black).count(),
+                    board.stones(Colour::White).count()
+                );
+            }
             let geo = Geometry::new(board.n());
             let Some(choices) = server::choices(&geo, &board, colour) else {
                 bail!("stdin: the board is full, the server has no move");

@@ -59,11 +59,12 @@ fn solve_refuses_counts_no_game_reaches() {
 
 #[test]
 fn server_moves_match_the_plain_minimax() {
-    let input = format!("6\nW\n{}", &SIX[2..]);
+    // Six stones each: Black (the server here) is to move.
+    let input = format!("6\nB\n{}", &SIX[2..]);
     let out = run_with_input(&["tonga", "server-moves"], &input);
     assert!(out.status.success(), "{}", stderr(&out));
     let board = Board::parse(SIX).unwrap();
-    let plain = plain_choices(&board, Colour::White).unwrap();
+    let plain = plain_choices(&board, Colour::Black).unwrap();
     let mut expected = format!("{}\n", plain.value);
     for cell in plain.cells {
         let (r, c) = board.row_col(cell);
@@ -74,6 +75,11 @@ fn server_moves_match_the_plain_minimax() {
     assert_one_line_error(&out, "colour");
     let out = run_with_input(&["tonga", "server-moves"], "4\nB\nBWBW\nWBWB\nBWBW\nWBWB\n");
     assert_one_line_error(&out, "full");
+    // The server moves only where its colour is to move, as `solve` reads the board.
+    let out = run_with_input(&["tonga", "server-moves"], "4\nB\nB...\n....\n....\n....\n");
+    assert_one_line_error(&out, "stdin: the server's colour is B but W is to move");
+    let out = run_with_input(&["tonga", "server-moves"], "4\nW\nBB..\n....\n....\n....\n");
+    assert_one_line_error(&out, "stdin: stone counts B 2, W 0 cannot arise");
 }
 
 #[test]
