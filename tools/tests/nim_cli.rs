@@ -155,14 +155,18 @@ fn games_names_each_games_players_and_serve_takes_them() {
 
 #[test]
 fn a_line_that_is_not_text_loses_one_game_and_a_line_too_long_the_rest() {
-    // The first answer is bad, every later one a legal `1`.
-    let first_bad = |bad: &str| {
+    // The run's first answer is bad, every later one a legal `1` (a player
+    // restarted after its fault does not repeat it: the marker file exists).
+    let dir = tempfile::tempdir().unwrap();
+    let first_bad = |bad: &str, marker: &str| {
+        let marker = dir.path().join(marker);
+        let m = marker.display();
         format!(
-            "n=0; while read l; do n=$((n+1)); if [ $n = 1 ]; then {bad}; else echo 1; fi; done"
+            "while read l; do if [ ! -e '{m}' ]; then touch '{m}'; {bad}; else echo 1; fi; done"
         )
     };
-    let not_text = first_bad(r"printf '\377\n'");
-    let too_long = first_bad("head -c 5000 /dev/zero | tr '\\0' a; echo");
+    let not_text = first_bad(r"printf '\377\n'", "not_text");
+    let too_long = first_bad("head -c 5000 /dev/zero | tr '\\0' a; echo", "too_long");
     for (player, later) in [(not_text, None), (too_long, Some("longer than 4096 bytes"))] {
         let out = run(&[
             "referee",
