@@ -146,8 +146,9 @@ fn bad_options_are_one_line_errors() {
             "--size: 7 is not an even board side",
         ),
         (
+            // `--agent` is the older name of `--opponent`.
             &["play", "tonga", "--agent", "nobody"][..],
-            "--agent nobody: unknown agent",
+            "--opponent nobody: unknown agent",
         ),
         (
             &["play", "dominoes", "--case", "5:4,6:4"][..],
