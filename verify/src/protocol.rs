@@ -359,10 +359,19 @@ mod tests {
     fn rejects_malformed_arguments() {
         assert_eq!(Request::parse("   ").unwrap_err(), ProtocolError::Empty);
         let mut req = Request::parse("m 3 a b").unwrap();
+        let short = req.strings("xs").unwrap_err();
         assert!(matches!(
-            req.strings("xs"),
-            Err(ProtocolError::BadLength { .. })
+            short,
+            ProtocolError::TooShort {
+                len: 3,
+                left: 2,
+                ..
+            }
         ));
+        assert_eq!(
+            short.to_string(),
+            "argument xs: length 3, but 2 words follow"
+        );
         let mut req = Request::parse("m x").unwrap();
         assert!(matches!(req.int("n"), Err(ProtocolError::NotAnInt { .. })));
         let mut req = Request::parse("m -1").unwrap();
