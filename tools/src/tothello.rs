@@ -47,6 +47,10 @@ pub struct PositionArgs {
     /// The player to move: Red or Black (any case).
     #[arg(long)]
     turn: Option<String>,
+    /// The other player passed on the last move, so a pass now ends the game
+    /// (its value can differ: passing is always allowed).
+    #[arg(long)]
+    passed: bool,
 }
 
 /// Arguments of `tabula query tothello`.
@@ -176,6 +180,13 @@ pub fn serve(_args: ServeArgs) -> Outcome {
 }
 
 fn parse_position(args: &PositionArgs) -> anyhow::Result<Position> {
+    let mut pos = placed_position(args)?;
+    pos.passes = u8::from(args.passed);
+    Ok(pos)
+}
+
+/// The pieces and the player to move of `args` (the standard start by default).
+fn placed_position(args: &PositionArgs) -> anyhow::Result<Position> {
     if args.red.is_none() && args.black.is_none() && args.turn.is_none() {
         return Ok(Position::start());
     }

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 mod common;
-use common::{run, run_or_kill, run_with_input, stderr, tabula};
+use common::{run, run_or_kill, run_with_input, stderr, stdout, tabula};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
@@ -292,4 +292,34 @@ fn two_answers_written_at_once_give_the_same_verdict_every_run() {
     );
     assert!(text.contains("got '16', expected 11"), "{text}");
     assert!(text.contains("passed 1 of 2 cases"), "{text}");
+}
+
+#[test]
+fn a_pass_before_the_position_can_change_its_value() {
+    // Red is 15 behind with 3 squares empty: after Black's pass, Red's pass
+    // ends the game at -15; without it the game goes on, worse for Red.
+    let red = "B3,D2,C3,G3,D8,H2,E8,C4,G7,C2,D7,B2,B4,A7,F8,C7,E2,G2,A3,B8,E1,C5,G4";
+    let black = "F3,E3,B7,D4,B6,A5,G1,H7,H1,H4,E4,D1,E5,E7,F2,G6,D3,D6,C6,C1,F7,A4,B5,H5,H6,\
+                 E6,F6,D5,A8,A1,G8,A6,H8,G5,C8,H3,A2,F5";
+    let query = |passed: &[&str]| {
+        let mut args = vec![
+            "query", "tothello", "--red", red, "--black", black, "--turn", "red",
+        ];
+        args.extend_from_slice(passed);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let after_pass = query(&["--passed"]);
+    assert!(
+        after_pass.contains("Red 23, Black 38, Red to move, after a pass\n"),
+        "{after_pass}"
+    );
+    assert!(
+        after_pass.contains("exact value: -15 (pieces, Red minus the other), best move pass"),
+        "{after_pass}"
+    );
+    let plain = query(&[]);
+    assert!(plain.contains("Red to move\n"), "{plain}");
+    assert!(!plain.contains("exact value: -15 "), "{plain}");
 }

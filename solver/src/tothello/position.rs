@@ -155,7 +155,12 @@ impl fmt::Display for Position {
             self.board.red.count_ones(),
             self.board.black.count_ones(),
             self.to_move
-        )
+        )?;
+        match self.passes {
+            0 => Ok(()),
+            1 => write!(f, ", after a pass"),
+            _ => write!(f, ", after two passes (the game is over)"),
+        }
     }
 }
 
