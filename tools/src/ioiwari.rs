@@ -1,12 +1,13 @@
 //! `tabula … ioiwari`: build, query, play, referee, verify and sweep.
 
-use std::io;
+use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use serde::Serialize;
 use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
 use tabula_tables::{Table, Tabulated, TypedTable};
@@ -108,7 +109,116 @@ pub struct QueryArgs {
     #[arg(long)]
     table: Option<PathBuf>,
     /// The board: the bead counts, pit 1 first, e.g. "4 3 2 4 2 3 2".
-    board: String,
+    #[arg(required_unless_present = "batch")]
+    board: Option<String>,
+    /// Read boards from stdin, one a line, and answer each with one line of
+    /// JSON (`{"board":[...],"value":v,"optimal":[pits],"moves":[...]}`, or
+    /// `{"input":"...","error":"..."}` for a line that is no board), the table
+    /// opened once.
+    #[arg(long, conflicts_with = "board")]
+    batch: bool,
+}
+
+/// What `query ioiwari` says of one board (a line of JSON with `--batch`).
+#[derive(Serialize)]
+struct BoardAnswer {
+    /// The pit counts, pit 1 first.
+    board: Vec<u8>,
+    /// The mover's best final bank difference from here.
+    value: i32,
+    /// The optimal pits, from 1 (none when the game is over).
+    optimal: Vec<u8>,
+    /// Every legal move.
+    moves: Vec<MoveAnswer>,
+    /// The board as the text output shows it.
+    #[serde(skip)]
+    shown: String,
+}
+
+/// One legal move of a [`BoardAnswer`].
+#[derive(Serialize)]
+struct MoveAnswer {
+    /// The pit, from 1.
+    pit: u8,
+    /// The mover's final bank difference after it, with optimal play on.
+    value: i32,
+    /// The beads it banks at once, less the opponent's.
+    gains: i32,
+    /// The board it leaves, the other player to move.
+    leaves: Vec<u8>,
+    #[serde(skip)]
+    shown: String,
+}
+
+/// The table's answer for `board`.
+fn answer<B: IoiBoard>(table: &TypedTable<B::Table>, board: &B) -> anyhow::Result<BoardAnswer> {
+    let optimal = if board.is_empty() {
+        Vec::new()
+    } else {
+        table.best_moves(board)?.iter().map(|p| p + 1).collect()
+    };
+    let mut moves = Vec::new();
+    for pit in 0..board.pit_count() as u8 {
+        if board.is_legal(pit) {
+            let mut child = *board;
+            let gains = child.sow(pit).difference();
+            moves.push(MoveAnswer {
+                pit: pit + 1,
+                value: gains - table.value(&child)?,
+                gains,
+                leaves: child.counts(),
+                shown: child.to_string(),
+            });
+        }
+    }
+    Ok(BoardAnswer {
+        board: board.counts(),
+        value: table.value(board)?,
+        optimal,
+        moves,
+        shown: board.to_string(),
+    })
+}
+
+/// Answers one board as text, or (`--batch`) every board of stdin as JSON Lines.
+fn query_boards<B: IoiBoard>(
+    args: &QueryArgs,
+    table: &TypedTable<B::Table>,
+    parse: impl Fn(&str) -> anyhow::Result<B>,
+) -> Outcome {
+    let Some(text) = &args.board else {
+        for line in io::stdin().lock().lines() {
+            let line = line.context("stdin")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let json = match parse(&line).and_then(|board| answer(table, &board)) {
+                Ok(found) => serde_json::to_string(&found)?,
+                Err(e) => serde_json::json!({"input": line, "error": format!("{e:#}")}).to_string(),
+            };
+            outln!("{json}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let found = answer(table, &parse(text)?)?;
+    outln!("board: {}", found.shown)?;
+    outln!("value: {}", found.value)?;
+    if found.moves.is_empty() {
+        outln!("the game is over: every pit is empty")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let labels: Vec<String> = found.optimal.iter().map(u8::to_string).collect();
+    outln!("optimal moves: {}", labels.join(" "))?;
+    for m in &found.moves {
+        outln!(
+            "move {}: value {} (gains {}, leaves {})",
+            m.pit,
+            m.value,
+            m.gains,
+            m.shown
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Arguments of `tabula play ioiwari`.
@@ -263,74 +373,21 @@ fn variant_table(params: &Params, path: Option<&Path>) -> anyhow::Result<Arc<Var
     Ok(Arc::new(table))
 }
 
-/// `tabula query ioiwari` for a variant other than the IOI game.
-fn query_variant(args: &QueryArgs, params: Params) -> Outcome {
-    let game = Variant { params };
-    let ring = Ring::parse(&params, &args.board)
-        .with_context(|| format!("bad board '{}'", args.board.trim()))?;
-    let table = match &args.table {
-        Some(path) => VariantTable::open_for(game, path)?,
-        None => solved_in_memory(&params)?,
-    };
-    outln!("board: {ring}")?;
-    outln!("value: {}", table.value(&ring)?)?;
-    if ring.is_empty() {
-        outln!("the game is over: every pit is empty")?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let labels: Vec<String> = table
-        .best_moves(&ring)?
-        .iter()
-        .map(|p| (p + 1).to_string())
-        .collect();
-    outln!("optimal moves: {}", labels.join(" "))?;
-    for pit in 0..params.pits {
-        if ring.is_legal(pit) {
-            let mut child = ring;
-            let gain = child.sow(pit).difference();
-            outln!(
-                "move {}: value {} (gains {gain}, leaves {child})",
-                pit + 1,
-                gain - table.value(&child)?
-            )?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// Prints the value and the optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
     let params = args.ring.params()?;
     if !params.is_ioi_table() {
-        return query_variant(&args, params);
+        let table = match &args.table {
+            Some(path) => VariantTable::open_for(Variant { params }, path)?,
+            None => solved_in_memory(&params)?,
+        };
+        let parse = |text: &str| {
+            Ring::parse(&params, text).with_context(|| format!("bad board '{}'", text.trim()))
+        };
+        return query_boards(&args, &table, parse);
     }
     let table = open_table(args.table.as_deref())?;
-    let board = parse_board(&args.board)?;
-    let value = table.value(&board)?;
-    outln!("board: {board}")?;
-    outln!("value: {value}")?;
-    if board.is_empty() {
-        outln!("the game is over: every pit is empty")?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let labels: Vec<String> = table
-        .best_moves(&board)?
-        .iter()
-        .map(|p| (p + 1).to_string())
-        .collect();
-    outln!("optimal moves: {}", labels.join(" "))?;
-    for pit in 0..7u8 {
-        if board.is_legal(pit) {
-            let mut child = board;
-            let gain = child.sow(pit).difference();
-            outln!(
-                "move {}: value {} (gains {gain}, leaves {child})",
-                pit + 1,
-                gain - table.value(&child)?
-            )?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    query_boards(&args, &table, parse_board)
 }
 
 /// The game's registration: its verbs.

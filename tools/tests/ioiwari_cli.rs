@@ -1086,3 +1086,63 @@ fn a_variants_table_file_is_checked_as_play_checks_it() {
     args.extend(other);
     assert_one_line_error(&run(&args), p, wrong);
 }
+
+#[test]
+fn a_batch_query_answers_each_line_as_the_single_query_does() {
+    for (variant, boards) in [
+        (
+            &[][..],
+            &["4 3 2 4 2 3 2", "1 0 0 0 0 0 5", "0 0 0 0 0 0 0"][..],
+        ),
+        (&["--pits", "5", "--cap", "4"], &["1 2 3 0 4", "4 4 4 4 4"]),
+    ] {
+        let mut input = boards.join("\n");
+        input.push_str("\n\nnot a board\n");
+        let out = run_with_input(
+            &[&["query", "ioiwari", "--batch"], variant].concat(),
+            &input,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        // One line a board, the blank line passed over, the bad one an error.
+        assert_eq!(lines.len(), boards.len() + 1, "{text}");
+        let bad = &lines[boards.len()];
+        assert_eq!(bad["input"], "not a board");
+        assert!(
+            bad["error"].as_str().unwrap().contains("bad board"),
+            "{bad}"
+        );
+        for (board, json) in boards.iter().zip(&lines) {
+            let single = stdout(&run(&[&["query", "ioiwari"], variant, &[board]].concat()));
+            let value = format!("value: {}\n", json["value"]);
+            assert!(single.contains(&value), "{single} / {json}");
+            let optimal: Vec<String> = json["optimal"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.to_string())
+                .collect();
+            if !optimal.is_empty() {
+                assert!(
+                    single.contains(&format!("optimal moves: {}\n", optimal.join(" "))),
+                    "{single} / {json}"
+                );
+            }
+            for m in json["moves"].as_array().unwrap() {
+                let line = format!(
+                    "move {}: value {} (gains {},",
+                    m["pit"], m["value"], m["gains"]
+                );
+                assert!(single.contains(&line), "{single} / {m}");
+            }
+            assert_eq!(
+                single.matches("\nmove ").count(),
+                json["moves"].as_array().unwrap().len()
+            );
+        }
+    }
+}
