@@ -1,6 +1,6 @@
 //! `tabula … kalah`: build, query, play, verify and sweep Kalah(m, n).
 
-use std::io;
+use std::io::{self, BufRead};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,6 +106,87 @@ pub struct QueryArgs {
     /// The board from the mover's side: her pits then the opponent's, each in
     /// sowing order, the sides split by `/` ("3 3 3 / 3 3 3"); the start when omitted.
     board: Option<String>,
+    /// Read boards from stdin, one a line, and answer each with one line of
+    /// JSON (`{"board":[[mover's],[opponent's]],"value":v,"over":false,"moves":[...]}`,
+    /// or `{"input":"...","error":"..."}` for a line that is no board).
+    #[arg(long, conflicts_with = "board")]
+    batch: bool,
+}
+
+/// What `query kalah` says of one board (a line of JSON with `--batch`).
+#[derive(Serialize)]
+struct KalahAnswer {
+    /// The mover's pits, then the opponent's, each in sowing order.
+    board: [Vec<u8>; 2],
+    /// The mover's best final store difference from here.
+    value: i32,
+    /// Whether the game is over.
+    over: bool,
+    /// Every legal move.
+    moves: Vec<KalahMove>,
+    #[serde(skip)]
+    shown: String,
+}
+
+/// One legal move of a [`KalahAnswer`].
+#[derive(Serialize)]
+struct KalahMove {
+    /// The pit, from 1.
+    pit: u8,
+    /// The mover's final store difference after it, with optimal play on.
+    value: i32,
+    /// The seeds it stores at once, less the opponent's.
+    gains: i32,
+    /// Whether the mover moves again.
+    again: bool,
+    /// The board it leaves, from the side of the player then to move.
+    leaves: [Vec<u8>; 2],
+    #[serde(skip)]
+    shown: String,
+}
+
+/// The two sides of `position`, the mover's first.
+fn sides(position: &Kalah) -> [Vec<u8>; 2] {
+    let (mine, theirs) = position.pits().split_at(usize::from(position.rules().pits));
+    [mine.to_vec(), theirs.to_vec()]
+}
+
+/// The answer for `position`, its values from `value_of`.
+fn kalah_answer(
+    position: &Kalah,
+    value_of: &mut dyn FnMut(&Kalah) -> anyhow::Result<i32>,
+) -> anyhow::Result<KalahAnswer> {
+    let mut found = KalahAnswer {
+        board: sides(position),
+        value: 0,
+        over: true,
+        moves: Vec::new(),
+        shown: position.to_string(),
+    };
+    if !position.arises() {
+        // The move that emptied a side ended the game: each side's seeds go to
+        // its owner. No table holds such a board.
+        found.value = position.side(0) as i32 - position.side(1) as i32;
+        return Ok(found);
+    }
+    found.value = value_of(position)?;
+    found.over = position.is_finished();
+    if found.over {
+        return Ok(found);
+    }
+    for &pit in position.legal_moves().iter() {
+        let (child, sowing) = position.child(pit);
+        let gains = sowing.mover as i32 - sowing.opponent as i32;
+        found.moves.push(KalahMove {
+            pit: pit + 1,
+            value: position.move_value(pit, gains, value_of(&child)?),
+            gains,
+            again: sowing.again,
+            leaves: sides(&child),
+            shown: child.to_string(),
+        });
+    }
+    Ok(found)
 }
 
 /// Arguments of `tabula play kalah`.
@@ -271,28 +352,40 @@ pub fn query(args: QueryArgs) -> Outcome {
             }
         })
     };
-    outln!("board: {position} (mover's pits / opponent's)")?;
+    if args.batch {
+        for line in io::stdin().lock().lines() {
+            let line = line.context("stdin")?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let found = parse_board(&rules, &line).and_then(|p| kalah_answer(&p, &mut value_of));
+            let json = match found {
+                Ok(found) => serde_json::to_string(&found)?,
+                Err(e) => serde_json::json!({"input": line, "error": format!("{e:#}")}).to_string(),
+            };
+            outln!("{json}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let found = kalah_answer(&position, &mut value_of)?;
+    outln!("board: {} (mover's pits / opponent's)", found.shown)?;
+    outln!("value: {}", found.value)?;
     if !position.arises() {
-        // The move that emptied a side ended the game: each side's seeds go to
-        // its owner. No table holds such a board.
-        let value = position.side(0) as i32 - position.side(1) as i32;
-        outln!("value: {value}")?;
         outln!("the game is over (a side is empty: each side's seeds go to its owner)")?;
         return Ok(ExitCode::SUCCESS);
     }
-    outln!("value: {}", value_of(&position)?)?;
-    if position.is_finished() {
+    if found.over {
         outln!("the game is over")?;
         return Ok(ExitCode::SUCCESS);
     }
-    for &pit in position.legal_moves().iter() {
-        let (child, sowing) = position.child(pit);
-        let reward = sowing.mover as i32 - sowing.opponent as i32;
-        let value = position.move_value(pit, reward, value_of(&child)?);
+    for m in &found.moves {
         outln!(
-            "move {}: value {value} (gains {reward}{}, leaves {child})",
-            pit + 1,
-            if sowing.again { ", moves again" } else { "" }
+            "move {}: value {} (gains {}{}, leaves {})",
+            m.pit,
+            m.value,
+            m.gains,
+            if m.again { ", moves again" } else { "" },
+            m.shown
         )?;
     }
     Ok(ExitCode::SUCCESS)

@@ -2,7 +2,7 @@
 //! variant tables through build, check, info and query.
 
 mod common;
-use common::{assert_one_line_error, run, run_after_setup, stderr, stdout};
+use common::{assert_one_line_error, run, run_after_setup, run_with_input, stderr, stdout};
 
 fn json_of(args: &[&str]) -> serde_json::Value {
     let out = run(args);
@@ -808,4 +808,45 @@ fn kalah_verify_refuses_unknown_players_and_large_variants_in_one_line() {
         .nth(1)
         .unwrap();
     assert!(kalah.contains("verify"), "{kalah}");
+}
+
+#[test]
+fn a_kalah_batch_query_answers_each_line_as_the_single_query_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k32.tab");
+    let table = table.to_str().unwrap();
+    let built = run(&["build", "kalah", "--pits", "3", "--seeds", "2", "-o", table]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let boards = ["2 2 2 / 2 2 2", "0 3 1 / 2 0 4", "0 0 0 / 1 2 0"];
+    let input = format!("{}\n\n3 3\n", boards.join("\n"));
+    let variant = ["query", "kalah", "--pits", "3", "--seeds", "2"];
+    // The same lines from the table and from the search.
+    for source in [&["--table", table][..], &[]] {
+        let out = run_with_input(&[&variant[..], source, &["--batch"]].concat(), &input);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), boards.len() + 1, "{text}");
+        assert_eq!(lines[boards.len()]["input"], "3 3");
+        for (board, json) in boards.iter().zip(&lines) {
+            let single = stdout(&run(&[&variant[..], source, &[board]].concat()));
+            assert!(
+                single.contains(&format!("value: {}\n", json["value"])),
+                "{single} / {json}"
+            );
+            let moves = json["moves"].as_array().unwrap();
+            assert_eq!(json["over"], moves.is_empty(), "{json}");
+            assert_eq!(single.matches("\nmove ").count(), moves.len(), "{single}");
+            for m in moves {
+                let line = format!(
+                    "move {}: value {} (gains {}",
+                    m["pit"], m["value"], m["gains"]
+                );
+                assert!(single.contains(&line), "{single} / {m}");
+            }
+        }
+    }
 }
