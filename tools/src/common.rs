@@ -275,6 +275,26 @@ pub struct TimeoutArgs {
     pub timeout: Duration,
 }
 
+/// A `--batch` query: answers each non-blank line of stdin with one line of
+/// JSON, `answer`'s, or `{"error":...,"input":...}` when it fails (the rest are still answered).
+pub fn answer_lines<T: Serialize>(
+    mut answer: impl FnMut(&str) -> anyhow::Result<T>,
+) -> crate::Outcome {
+    use std::io::BufRead;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("stdin")?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let json = match answer(&line) {
+            Ok(found) => serde_json::to_string(&found)?,
+            Err(e) => serde_json::json!({"input": line, "error": format!("{e:#}")}).to_string(),
+        };
+        outln!("{json}")?;
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
 /// `--timings`: a sweep's measured times, left out by default so that the
 /// same options give the same report on every run and machine.
 #[derive(Args, Clone, Debug)]

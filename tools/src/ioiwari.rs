@@ -1,6 +1,6 @@
 //! `tabula … ioiwari`: build, query, play, referee, verify and sweep.
 
-use std::io::{self, BufRead};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, answer_lines, emit_report, output_file,
     report_then_finish, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
@@ -187,18 +187,7 @@ fn query_boards<B: IoiBoard>(
     parse: impl Fn(&str) -> anyhow::Result<B>,
 ) -> Outcome {
     let Some(text) = &args.board else {
-        for line in io::stdin().lock().lines() {
-            let line = line.context("stdin")?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let json = match parse(&line).and_then(|board| answer(table, &board)) {
-                Ok(found) => serde_json::to_string(&found)?,
-                Err(e) => serde_json::json!({"input": line, "error": format!("{e:#}")}).to_string(),
-            };
-            outln!("{json}")?;
-        }
-        return Ok(ExitCode::SUCCESS);
+        return answer_lines(|line| answer(table, &parse(line)?));
     };
     let found = answer(table, &parse(text)?)?;
     outln!("board: {}", found.shown)?;

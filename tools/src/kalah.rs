@@ -1,6 +1,6 @@
 //! `tabula … kalah`: build, query, play, verify and sweep Kalah(m, n).
 
-use std::io::{self, BufRead};
+use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,7 +23,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
-    emit_report, output_file, report_then_finish, span,
+    answer_lines, emit_report, output_file, report_then_finish, span,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -353,19 +353,7 @@ pub fn query(args: QueryArgs) -> Outcome {
         })
     };
     if args.batch {
-        for line in io::stdin().lock().lines() {
-            let line = line.context("stdin")?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            let found = parse_board(&rules, &line).and_then(|p| kalah_answer(&p, &mut value_of));
-            let json = match found {
-                Ok(found) => serde_json::to_string(&found)?,
-                Err(e) => serde_json::json!({"input": line, "error": format!("{e:#}")}).to_string(),
-            };
-            outln!("{json}")?;
-        }
-        return Ok(ExitCode::SUCCESS);
+        return answer_lines(|line| kalah_answer(&parse_board(&rules, line)?, &mut value_of));
     }
     let found = kalah_answer(&position, &mut value_of)?;
     outln!("board: {} (mover's pits / opponent's)", found.shown)?;
