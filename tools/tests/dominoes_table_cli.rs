@@ -3,7 +3,7 @@
 use std::fs;
 
 mod common;
-use common::{run, stderr, stdout};
+use common::{run, run_with_input, stderr, stdout};
 
 /// Exit status 2 and one stderr line that starts `error:` and says `problem`.
 fn assert_one_line_error(out: &std::process::Output, problem: &str) {
@@ -84,6 +84,42 @@ fn build_info_check_and_query() {
     for (position, problem) in cases {
         let out = run(&["query", "dominoes", "--table", file, position]);
         assert_one_line_error(&out, problem);
+    }
+    // Many positions at once: a JSON line each, as the single queries say.
+    let positions = [
+        "0-1 2-4 / 3-3 1-4 / 0 2 / 0",
+        "0-1 2-4 / 3-3 1-4 / 0 2 / 1",
+        "3-3 / 1-1 2-2 / 0 0 / 0",
+    ];
+    let input = format!("{}\n\n{}\n", positions.join("\n"), cases[0].0);
+    let out = run_with_input(&["query", "dominoes", "--table", file, "--batch"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), positions.len() + 1, "{}", stdout(&out));
+    assert!(lines[3]["error"].as_str().unwrap().contains(cases[0].1));
+    for (position, json) in positions.iter().zip(&lines) {
+        let single = stdout(&run(&["query", "dominoes", "--table", file, position]));
+        let result = format!(
+            "result: {} for the mover\n",
+            json["result"].as_str().unwrap()
+        );
+        assert!(single.contains(&result), "{single} / {json}");
+        assert_eq!(json["over"], single.contains("the game is over"), "{json}");
+        for m in json["moves"].as_array().unwrap() {
+            let line = format!(
+                "move {}: {} for the mover",
+                m["move"].as_str().unwrap(),
+                m["result"].as_str().unwrap()
+            );
+            assert!(single.contains(&line), "{single} / {m}");
+        }
+        assert_eq!(
+            single.matches("\nmove ").count(),
+            json["moves"].as_array().unwrap().len()
+        );
     }
     let mut bytes = fs::read(&path).unwrap();
     bytes.truncate(bytes.len() / 2);

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use serde::Serialize;
 use tabula_solver::dominoes::space::Outcome;
 use tabula_solver::dominoes::tiles::parse_oriented;
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
@@ -14,7 +15,7 @@ use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table, Tabulated};
 
 use crate::Outcome as CommandOutcome;
-use crate::common::{OutputFile, output_file};
+use crate::common::{OutputFile, answer_lines, output_file};
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 
@@ -41,8 +42,75 @@ pub struct QueryArgs {
     /// The position: `hand0 / hand1 / left right / mover`, tiles as `a-b`
     /// over 0..4 (`-` for an empty hand), e.g. `0-1 2-4 / 3-3 1-4 / 0 2 / 0`;
     /// the tiles in neither hand are on the line, the stock is empty.
-    #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+    #[arg(required_unless_present = "batch", num_args = 1.., allow_hyphen_values = true)]
     position: Vec<String>,
+    /// Read positions from stdin, one a line, and answer each with one line of
+    /// JSON (`{"position":...,"mover":0,"result":"win","over":false,"optimal":[...],"moves":[...]}`,
+    /// or `{"input":"...","error":"..."}`), the table opened or built once.
+    #[arg(long, conflicts_with = "position")]
+    batch: bool,
+}
+
+/// What `query dominoes` says of one position (a line of JSON with `--batch`).
+#[derive(Serialize)]
+struct PositionAnswer {
+    /// The position as the query reads it.
+    position: String,
+    /// The seat to move.
+    mover: u8,
+    /// The mover's result under perfect play: win, tie or loss.
+    result: &'static str,
+    /// Whether the game is over.
+    over: bool,
+    /// The optimal moves (`L 2-4`, `R 0-3`, `PASS`).
+    optimal: Vec<String>,
+    /// Every legal move with the mover's result after it.
+    moves: Vec<MoveResult>,
+}
+
+/// One legal move of a [`PositionAnswer`].
+#[derive(Serialize)]
+struct MoveResult {
+    /// The move.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The mover's result after it: win, tie or loss.
+    result: &'static str,
+}
+
+/// The table's answer for the position written `text`.
+fn position_answer(table: &DominoesTable, text: &str) -> anyhow::Result<PositionAnswer> {
+    let pos = parse_position(text).with_context(|| format!("bad position '{}'", text.trim()))?;
+    let outcome = match table.value(&pos) {
+        Ok(value) => Outcome::of_value(value),
+        Err(LookupError::Position(e)) => {
+            bail!("position '{}' is not in the table: {e}", describe(&pos))
+        }
+        Err(e @ LookupError::NotAState(_)) => bail!("{e}"),
+        Err(LookupError::Record(e)) => return Err(e.into()),
+    };
+    let mut found = PositionAnswer {
+        position: describe(&pos),
+        mover: pos.mover,
+        result: outcome_word(outcome),
+        over: pos.is_over(),
+        optimal: Vec::new(),
+        moves: Vec::new(),
+    };
+    if found.over {
+        return Ok(found);
+    }
+    found.optimal = table.best_moves(&pos)?.into_iter().map(move_word).collect();
+    for &mv in pos.moves().iter() {
+        let child = table
+            .lookup(&pos.after(mv))?
+            .context("a move left the table")?;
+        found.moves.push(MoveResult {
+            mv: move_word(mv),
+            result: outcome_word(child.flip()),
+        });
+    }
+    Ok(found)
 }
 
 /// Builds the table file.
@@ -130,7 +198,10 @@ fn move_word(mv: Move) -> String {
 /// Prints the mover's exact result, the optimal moves and every move's result.
 pub fn query(args: QueryArgs) -> CommandOutcome {
     let text = args.position.join(" ");
-    let pos = parse_position(&text).with_context(|| format!("bad position '{}'", text.trim()))?;
+    // A bad position is told before the table is built.
+    if !args.batch {
+        parse_position(&text).with_context(|| format!("bad position '{}'", text.trim()))?;
+    }
     let table = match &args.table {
         Some(path) => DominoesTable::open(path)?,
         None => {
@@ -140,32 +211,20 @@ pub fn query(args: QueryArgs) -> CommandOutcome {
             table
         }
     };
-    let outcome = match table.value(&pos) {
-        Ok(value) => Outcome::of_value(value),
-        Err(LookupError::Position(e)) => {
-            bail!("position '{}' is not in the table: {e}", describe(&pos))
-        }
-        Err(e @ LookupError::NotAState(_)) => bail!("{e}"),
-        Err(LookupError::Record(e)) => return Err(e.into()),
-    };
-    outln!("position: {}", describe(&pos))?;
-    outln!("to move: seat {}", pos.mover)?;
-    outln!("result: {} for the mover", outcome_word(outcome))?;
-    if pos.is_over() {
+    if args.batch {
+        return answer_lines(|line| position_answer(&table, line));
+    }
+    let found = position_answer(&table, &text)?;
+    outln!("position: {}", found.position)?;
+    outln!("to move: seat {}", found.mover)?;
+    outln!("result: {} for the mover", found.result)?;
+    if found.over {
         outln!("the game is over")?;
         return Ok(ExitCode::SUCCESS);
     }
-    let best: Vec<String> = table.best_moves(&pos)?.into_iter().map(move_word).collect();
-    outln!("optimal: {}", best.join(", "))?;
-    for &mv in pos.moves().iter() {
-        let child = table
-            .lookup(&pos.after(mv))?
-            .context("a move left the table")?;
-        outln!(
-            "move {}: {} for the mover",
-            move_word(mv),
-            outcome_word(child.flip())
-        )?;
+    outln!("optimal: {}", found.optimal.join(", "))?;
+    for m in &found.moves {
+        outln!("move {}: {} for the mover", m.mv, m.result)?;
     }
     Ok(ExitCode::SUCCESS)
 }
