@@ -275,6 +275,18 @@ pub struct TimeoutArgs {
     pub timeout: Duration,
 }
 
+/// This run's version, arguments and `seed`, for a report's JSON.
+pub fn run_info(seed: u64) -> tabula_verify::report::RunInfo {
+    tabula_verify::report::RunInfo {
+        version: env!("CARGO_PKG_VERSION").into(),
+        args: std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        seed,
+    }
+}
+
 /// A `--batch` query: answers each non-blank line of stdin with one line of
 /// JSON, `answer`'s, or `{"error":...,"input":...}` when it fails (the rest are still answered).
 pub fn answer_lines<T: Serialize>(

@@ -180,16 +180,17 @@ fn answer<B: IoiBoard>(table: &TypedTable<B::Table>, board: &B) -> anyhow::Resul
     })
 }
 
-/// Answers one board as text, or (`--batch`) every board of stdin as JSON Lines.
+/// Answers `board` as text, or without one (`--batch`) every board of stdin
+/// as JSON Lines.
 fn query_boards<B: IoiBoard>(
-    args: &QueryArgs,
+    board: Option<B>,
     table: &TypedTable<B::Table>,
     parse: impl Fn(&str) -> anyhow::Result<B>,
 ) -> Outcome {
-    let Some(text) = &args.board else {
+    let Some(board) = board else {
         return answer_lines(|line| answer(table, &parse(line)?));
     };
-    let found = answer(table, &parse(text)?)?;
+    let found = answer(table, &board)?;
     outln!("board: {}", found.shown)?;
     outln!("value: {}", found.value)?;
     if found.moves.is_empty() {
@@ -365,18 +366,21 @@ fn variant_table(params: &Params, path: Option<&Path>) -> anyhow::Result<Arc<Var
 /// Prints the value and the optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
     let params = args.ring.params()?;
+    // The board is read first: a bad one is named without any solving.
     if !params.is_ioi_table() {
+        let parse = |text: &str| {
+            Ring::parse(&params, text).with_context(|| format!("bad board '{}'", text.trim()))
+        };
+        let board = args.board.as_deref().map(parse).transpose()?;
         let table = match &args.table {
             Some(path) => VariantTable::open_for(Variant { params }, path)?,
             None => solved_in_memory(&params)?,
         };
-        let parse = |text: &str| {
-            Ring::parse(&params, text).with_context(|| format!("bad board '{}'", text.trim()))
-        };
-        return query_boards(&args, &table, parse);
+        return query_boards(board, &table, parse);
     }
+    let board = args.board.as_deref().map(parse_board).transpose()?;
     let table = open_table(args.table.as_deref())?;
-    query_boards(&args, &table, parse_board)
+    query_boards(board, &table, parse_board)
 }
 
 /// The game's registration: its verbs.
@@ -581,7 +585,7 @@ where
         }
         games.push(game);
     }
-    let report = RefereeReport::new(games);
+    let report = RefereeReport::new(games).with_run(crate::common::run_info(seed));
     let reported = report_then_finish(&log, || {
         // The task's scoring over many boards: 4 points a win, 2 a draw.
         let tally = if many {

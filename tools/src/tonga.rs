@@ -371,7 +371,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             results.push(result);
         }
     }
-    let report = RefereeReport::new(results);
+    let report = RefereeReport::new(results).with_run(crate::common::run_info(seed));
     finish_referee(&log, &report.total_line(), json, &report, &args.strict)
 }
 

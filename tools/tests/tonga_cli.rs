@@ -395,5 +395,15 @@ fn referee_json_has_every_game_with_its_score_and_the_total() {
         assert_eq!(lines[4], format!("overall {total:.3} over 4 games"));
         let faults = cases.iter().filter(|c| !c["reason"].is_null()).count();
         assert_eq!(faults, if seat[0] == "--player" { 4 } else { 0 }, "{json}");
+        // How the run was made: its arguments and seed.
+        let args: Vec<&str> = report["run"]["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        assert_eq!(args, [&fixed[..], &seat[..], &["--json", "-"]].concat());
+        assert_eq!(report["run"]["seed"], 3);
+        assert_eq!(report["run"]["version"], env!("CARGO_PKG_VERSION"));
     }
 }

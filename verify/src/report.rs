@@ -31,17 +31,42 @@ pub trait RefereedCase {
 /// `bestMove` checker reports a `CheckReport` instead).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RefereeReport<C> {
+    /// How the run was made, when known: enough to make it again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunInfo>,
     /// One entry per case, in the order played.
     pub cases: Vec<C>,
     /// The sum of the case scores.
     pub total: f64,
 }
 
+/// How a run was made: the program's version, its arguments and the seed of
+/// every random stream (given or by default).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// The program's version.
+    pub version: String,
+    /// Its arguments after the program's name.
+    pub args: Vec<String>,
+    /// The seed of the run's random streams.
+    pub seed: u64,
+}
+
 impl<C: RefereedCase> RefereeReport<C> {
     /// The report of these cases.
     pub fn new(cases: Vec<C>) -> RefereeReport<C> {
         let total = cases.iter().map(RefereedCase::score).sum();
-        RefereeReport { cases, total }
+        RefereeReport {
+            run: None,
+            cases,
+            total,
+        }
+    }
+
+    /// The report, saying how its run was made.
+    pub fn with_run(mut self, run: RunInfo) -> RefereeReport<C> {
+        self.run = Some(run);
+        self
     }
 
     /// Games the tested player lost to faults over every case.

@@ -210,7 +210,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     progress.finish_and_clear();
-    let report = RefereeReport::new(results);
+    let report = RefereeReport::new(results).with_run(crate::common::run_info(seed));
     finish_referee(&log, &report.total_line(), json, &report, &args.strict)
 }
 

@@ -180,7 +180,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &result.line())?;
         results.push(result);
     }
-    let report = RefereeReport::new(results);
+    let report = RefereeReport::new(results).with_run(crate::common::run_info(seed));
     finish_referee(&log, &report.total_line(), json, &report, &args.strict)
 }
 
