@@ -335,7 +335,9 @@ impl StrictArgs {
         let status = reported?;
         if self.strict && faults > 0 {
             let games = if faults == 1 { "game" } else { "games" };
-            eprintln!("--strict: the tested player lost {faults} {games} to faults");
+            // A closed stderr must not turn the status into a panic.
+            let line = format!("--strict: the tested player lost {faults} {games} to faults\n");
+            let _ = std::io::stderr().write_all(line.as_bytes());
             return Ok(std::process::ExitCode::from(1));
         }
         Ok(status)
