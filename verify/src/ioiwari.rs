@@ -762,18 +762,19 @@ mod tests {
         Arc::new(IoiwariTable::in_memory())
     }
 
-    /// One game of `first` as player 1 against the optimal player 2.
-    fn play(
-        board: Board,
-        table: &Arc<IoiwariTable>,
-        first: &mut dyn Player<Match>,
-    ) -> GameRecord<Match> {
+    /// One game of `first` as player 1 against the optimal player 2, on the
+    /// IOI board or a variant's ring.
+    fn play<B: IoiBoard>(
+        board: B,
+        table: &Arc<TypedTable<B::Table>>,
+        first: &mut dyn Player<BankMatch<B>>,
+    ) -> GameRecord<BankMatch<B>> {
         let mut second = Local(OptimalAgent::new(table.clone()));
-        let mut players: Vec<&mut dyn Player<Match>> = vec![first, &mut second];
+        let mut players: Vec<&mut dyn Player<BankMatch<B>>> = vec![first, &mut second];
         let mut clocks = vec![Clock::default(), Clock::default()];
         let chance = stream(0, Purpose::Chance, 0, 0, 0);
         play_case(&board, 1, &mut players, &mut clocks, |_| {
-            (Match::new(board), chance.clone(), vec![0, 1])
+            (BankMatch::new(board), chance.clone(), vec![0, 1])
         })
         .pop()
         .expect("one game")
@@ -992,23 +993,6 @@ mod tests {
         best
     }
 
-    /// One game of `first` as player 1 against the optimal player 2 on a variant's ring.
-    fn play_ring(
-        ring: Ring,
-        table: &Arc<tabula_tables::ioiwari::VariantTable>,
-        first: &mut dyn Player<RingMatch>,
-    ) -> GameRecord<RingMatch> {
-        let mut second = Local(OptimalAgent::new(table.clone()));
-        let mut players: Vec<&mut dyn Player<RingMatch>> = vec![first, &mut second];
-        let mut clocks = vec![Clock::default(), Clock::default()];
-        let chance = stream(0, Purpose::Chance, 0, 0, 0);
-        play_case(&ring, 1, &mut players, &mut clocks, |_| {
-            (RingMatch::new(ring), chance.clone(), vec![0, 1])
-        })
-        .pop()
-        .expect("one game")
-    }
-
     fn small() -> (Params, Arc<tabula_tables::ioiwari::VariantTable>) {
         let params = Params::new(5, 4, 10, 1, 3).unwrap();
         let table = tabula_tables::ioiwari::variant_in_memory(&params, &|_| {});
@@ -1093,7 +1077,7 @@ mod tests {
         use crate::record::{GameLine, replay};
         let (params, table) = small();
         for ring in params.instances() {
-            let record = play_ring(ring, &table, &mut Local(Greedy2));
+            let record = play(ring, &table, &mut Local(Greedy2));
             let at = At::new(1, 0, ring.to_string(), 0);
             let text = serde_json::to_string(&GameLine::new(&record, &ring, &at)).unwrap();
             let line: GameLine = serde_json::from_str(&text).unwrap();
@@ -1121,7 +1105,7 @@ mod tests {
     fn the_optimal_player_1_attains_the_value_on_every_variant_instance() {
         let (params, table) = small();
         for ring in params.instances() {
-            let record = play_ring(ring, &table, &mut Local(OptimalAgent::new(table.clone())));
+            let record = play(ring, &table, &mut Local(OptimalAgent::new(table.clone())));
             assert_eq!(
                 record.end.difference(),
                 table.value(&ring).unwrap(),
