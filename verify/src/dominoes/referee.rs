@@ -351,22 +351,28 @@ mod tests {
         };
         let mut drew = 0;
         for game in 0..setup.games {
-            let (mut state, mut chance, _) = setup.start(r, game);
-            let mut players =
-                [0, 1].map(|p| RandomAgent::new(stream(3, Purpose::Agent, 0, game as u64, p)));
-            let mut drawn = Vec::new();
-            while let turn @ (Turn::Chance | Turn::Seat(_)) = state.turn() {
-                let mv = match turn {
-                    Turn::Seat(seat) => {
-                        Agent::<Match>::choose(&mut players[seat], &state.view(seat))
-                    }
-                    _ => state.sample_chance(&mut chance),
-                };
-                if let Move::Drawn(tile) = mv {
-                    drawn.push(tile);
-                }
-                state.apply(mv);
-            }
+            // The match loop's games, between random players.
+            let (start, mut chance, seating) = setup.start(r, game);
+            let [mut a, mut b] = [0, 1].map(|p| {
+                Local(RandomAgent::new(stream(
+                    3,
+                    Purpose::Agent,
+                    0,
+                    game as u64,
+                    p,
+                )))
+            });
+            let mut players: Vec<&mut dyn Player<Match>> = vec![&mut a, &mut b];
+            let mut clocks = vec![Clock::default(), Clock::default()];
+            let record = arena::play_game(start, &mut players, &seating, &mut clocks, &mut chance);
+            let drawn: Vec<Tile> = record
+                .plies
+                .iter()
+                .filter_map(|ply| match ply.mv {
+                    Move::Drawn(tile) => Some(tile),
+                    _ => None,
+                })
+                .collect();
             let order = stock_order(setup.seed, r, game);
             assert_eq!(order.len(), 7, "the stock: 15 tiles less two hands of 4");
             assert_eq!(drawn[..], order[..drawn.len()], "game {game}");
