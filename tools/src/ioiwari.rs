@@ -260,6 +260,13 @@ pub struct RefereeArgs {
     strict: StrictArgs,
 }
 
+impl RefereeArgs {
+    /// Whether player 1 is a program or a built-in agent, not this program's stdin/stdout.
+    fn external(&self) -> bool {
+        self.seat.player.is_some() || self.seat.agent.is_some()
+    }
+}
+
 /// Arguments of `tabula verify ioiwari`.
 #[derive(Args)]
 pub struct VerifyArgs {
@@ -301,6 +308,11 @@ fn open_table(path: Option<&Path>) -> anyhow::Result<Arc<IoiwariTable>> {
 fn parse_board(text: &str) -> anyhow::Result<Board> {
     text.parse()
         .with_context(|| format!("bad board '{}'", text.trim()))
+}
+
+/// A variant's board, as [`parse_board`] reads the IOI game's.
+fn parse_ring(params: &Params, text: &str) -> anyhow::Result<Ring> {
+    Ring::parse(params, text).with_context(|| format!("bad board '{}'", text.trim()))
 }
 
 /// Builds the table file.
@@ -368,9 +380,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     let params = args.ring.params()?;
     // The board is read first: a bad one is named without any solving.
     if !params.is_ioi_table() {
-        let parse = |text: &str| {
-            Ring::parse(&params, text).with_context(|| format!("bad board '{}'", text.trim()))
-        };
+        let parse = |text: &str| parse_ring(&params, text);
         let board = args.board.as_deref().map(parse).transpose()?;
         let table = match &args.table {
             Some(path) => VariantTable::open_for(Variant { params }, path)?,
@@ -445,8 +455,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 /// The optimal player 2 against player 1, one game or a tally of many.
 pub fn referee(args: RefereeArgs) -> Outcome {
     let params = args.variant.params()?;
-    let external = args.seat.player.is_some() || args.seat.agent.is_some();
-    if !external {
+    if !args.external() {
         for (option, path) in [
             ("--log", &args.log.log),
             ("--transcript", &args.log.transcript),
@@ -463,15 +472,13 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     if params.is_ioi_table() {
         let table = open_table(args.table.as_deref())?;
         let log = Log::open(&args.log)?;
-        let boards = referee_boards(&args, &params, external, ioi_board, parse_board)?;
+        let boards = referee_boards(&args, &params, ioi_board, parse_board)?;
         referee_games(&args, boards, &table, (), log)
     } else {
         let table = variant_table(&params, args.table.as_deref())?;
         let log = Log::open(&args.log)?;
-        let parse = |text: &str| {
-            Ring::parse(&params, text).with_context(|| format!("bad board '{}'", text.trim()))
-        };
-        let boards = referee_boards(&args, &params, external, |ring| ring, parse)?;
+        let parse = |text: &str| parse_ring(&params, text);
+        let boards = referee_boards(&args, &params, |ring| ring, parse)?;
         referee_games(&args, boards, &table, params, log)
     }
 }
@@ -488,12 +495,11 @@ fn ioi_board(ring: Ring) -> Board {
 fn referee_boards<B: IoiBoard>(
     args: &RefereeArgs,
     params: &Params,
-    external: bool,
     board_of: impl Fn(Ring) -> B,
     parse: impl Fn(&str) -> anyhow::Result<B>,
 ) -> anyhow::Result<Vec<B>> {
     if args.all || args.rotations {
-        if !external {
+        if !args.external() {
             bail!("--all and --rotations need --player CMD or --agent NAME");
         }
         let rings = if args.all {
@@ -528,7 +534,6 @@ fn referee_games<B: IoiBoard>(
 where
     BankMatch<B>: Banked + Notation<Params = B>,
 {
-    let external = args.seat.player.is_some() || args.seat.agent.is_some();
     let limits = Limits {
         per_game: Some(args.timeout.timeout),
         ..Limits::default()
@@ -540,7 +545,7 @@ where
     for (case, board) in boards.into_iter().enumerate() {
         log.transcript_line(&format!("# game {board}"));
         // A new player 1 per game, so that a crash loses only that game.
-        let mut tested: Box<dyn Player<BankMatch<B>>> = if external {
+        let mut tested: Box<dyn Player<BankMatch<B>>> = if args.external() {
             let rng = stream(seed, Purpose::Agent, case as u64, 0, 0);
             tested_player(
                 &args.seat,
