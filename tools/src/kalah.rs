@@ -535,11 +535,12 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     for v in &variants {
         let line = v.line();
         // The sweep's W/D/L beside the margin: who wins under optimal play.
-        let margin = match line.value.signum() {
-            1 => format!("+{} (W)", line.value),
-            0 => "0 (D)".to_string(),
-            _ => format!("{} (L)", line.value),
-        };
+        let sign = if line.value > 0 { "+" } else { "" };
+        let margin = format!(
+            "{sign}{} ({})",
+            line.value,
+            kalah_sweep::outcome_letter(line.value)
+        );
         values.row(&[line.case, line.boards.to_string(), margin]);
     }
     let columns = [

@@ -30,6 +30,15 @@ pub struct Row {
     pub seconds: Option<f64>,
 }
 
+/// W, D or L: the first player's result under optimal play from its margin.
+pub fn outcome_letter(value: i32) -> &'static str {
+    match value.signum() {
+        1 => "W",
+        0 => "D",
+        _ => "L",
+    }
+}
+
 /// The sweep's rows, in the order the variants were given.
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepReport {
@@ -53,11 +62,7 @@ pub fn sweep(
             pits: rules.pits,
             seeds: rules.seeds,
             value,
-            outcome: match value.signum() {
-                1 => "W",
-                0 => "D",
-                _ => "L",
-            },
+            outcome: outcome_letter(value),
             nodes,
             seconds: timings.then(|| started.elapsed().as_secs_f64()),
         });
