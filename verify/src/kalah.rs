@@ -650,20 +650,6 @@ mod tests {
         assert!(check(&game, 3).is_err());
     }
 
-    /// A game log kept in memory.
-    #[derive(Clone, Default)]
-    struct Kept(Arc<std::sync::Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Kept {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
     fn variants(sizes: &[(u8, u8)]) -> Vec<Variant> {
         sizes
             .iter()
@@ -679,8 +665,8 @@ mod tests {
     fn optimal_never_loses_from_the_side_the_exact_value_says_wins() {
         // Kalah(2, 2) is a second-player win, (3, 3) and (1, 3) first-player wins.
         let variants = variants(&[(2, 2), (3, 3), (1, 3)]);
-        let kept = Kept::default();
-        let log = GameLog::to_writer(Box::new(kept.clone()));
+        let kept = crate::record::MemoryLog::default();
+        let log = kept.log();
         let most = std::sync::atomic::AtomicUsize::new(0);
         let progress = |done: usize| {
             most.fetch_max(done, std::sync::atomic::Ordering::Relaxed);
@@ -690,7 +676,7 @@ mod tests {
         log.flush().unwrap();
         // 3 pairs × 3 variants × 8 games × 2 seatings, counted across the pairs.
         assert_eq!(most.into_inner(), 144);
-        let text = String::from_utf8(kept.0.lock().unwrap().clone()).unwrap();
+        let text = kept.text();
         let lines = crate::record::read_log(&text).unwrap();
         assert_eq!(lines.len(), 144);
         let mut checked = 0;

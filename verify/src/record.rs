@@ -494,6 +494,34 @@ impl GameLog {
     }
 }
 
+/// A game log's lines kept in memory, for tests.
+#[cfg(test)]
+#[derive(Clone, Default)]
+pub(crate) struct MemoryLog(Arc<Mutex<Vec<u8>>>);
+
+#[cfg(test)]
+impl MemoryLog {
+    /// A game log writing here.
+    pub(crate) fn log(&self) -> GameLog {
+        GameLog::to_writer(Box::new(self.clone()))
+    }
+
+    /// What was written.
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+}
+
+#[cfg(test)]
+impl Write for MemoryLog {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -501,19 +529,6 @@ mod tests {
     use crate::seat::{Clock, Local, Player};
     use crate::tournament::stream;
     use tabula_solver::nim::Nim;
-
-    /// A log in memory.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().write(buf)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// A writer that fails after `room` bytes, as a full disk does.
     struct Full(usize);
@@ -570,13 +585,13 @@ mod tests {
 
     #[test]
     fn a_logged_game_reads_back_and_replays_and_a_tampered_one_does_not() {
-        let buffer = Shared::default();
-        let log = GameLog::to_writer(Box::new(buffer.clone()));
+        let buffer = MemoryLog::default();
+        let log = buffer.log();
         for (game, heap) in [5u32, 9].into_iter().enumerate() {
             let record = nim_game(heap, game, "random");
             log.record(&record, &heap, &At::new(1, 0, "heaps", game));
         }
-        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        let text = buffer.text();
         let lines = read_log(&text).unwrap();
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[0].game, "nim");
@@ -648,11 +663,11 @@ mod tests {
 
     #[test]
     fn outcomes_say_what_the_reports_count_and_are_checked_by_the_replay() {
-        let buffer = Shared::default();
-        let log = GameLog::to_writer(Box::new(buffer.clone()));
+        let buffer = MemoryLog::default();
+        let log = buffer.log();
         let record = nim_game(5, 0, "random");
         log.record(&record, &5, &At::new(1, 0, "heap 5", 0));
-        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        let text = buffer.text();
         let line = read_log(&text).unwrap().remove(0);
         let expected: Vec<Outcome> = (0..2).map(|seat| record.outcome(seat)).collect();
         assert_eq!(line.outcomes.as_ref(), Some(&expected));
