@@ -115,6 +115,9 @@ pub enum KalahError {
     /// A move names no pit of the mover.
     #[error("'{0}' is not a pit label 1..{1}")]
     BadLabel(String, u8),
+    /// A board's text is not two sides of seed counts split by one `/`.
+    #[error("{0}")]
+    BadSides(String),
 }
 
 impl Rules {
@@ -339,6 +342,30 @@ impl fmt::Display for Kalah {
             side(&self.pits[m..2 * m])
         )
     }
+}
+
+/// Reads a board's two sides, `3 3 3 / 3 3 3`: seed counts, `rules.pits` a
+/// side, split by one `/` (which side moves is the caller's to say).
+pub fn parse_sides(text: &str, rules: &Rules) -> Result<[Vec<u8>; 2], KalahError> {
+    let m = usize::from(rules.pits);
+    let bad = |why: String| KalahError::BadSides(why);
+    let (Some((a, b)), 1) = (text.split_once('/'), text.matches('/').count()) else {
+        return Err(bad("give one side's pits, one '/', then the other's".into()));
+    };
+    let side = |t: &str| -> Result<Vec<u8>, KalahError> {
+        let pits = t
+            .split_whitespace()
+            .map(|w| {
+                w.parse::<u8>()
+                    .map_err(|_| bad(format!("'{w}' is not a seed count")))
+            })
+            .collect::<Result<Vec<u8>, _>>()?;
+        match pits.len() == m {
+            true => Ok(pits),
+            false => Err(bad(format!("a side has {m} pits, found {}", pits.len()))),
+        }
+    };
+    Ok([side(a)?, side(b)?])
 }
 
 /// Parses a pit label `1..=m` into a pit.
@@ -744,6 +771,25 @@ mod tests {
 
     fn rules(m: u8, n: u8) -> Rules {
         Rules::new(m, n).unwrap()
+    }
+
+    #[test]
+    fn a_board_reads_as_two_sides_of_m_seed_counts() {
+        let rules = Rules::new(3, 3).unwrap();
+        assert_eq!(
+            parse_sides(" 0 5 5 /5 5 4 ", &rules).unwrap(),
+            [vec![0, 5, 5], vec![5, 5, 4]]
+        );
+        for (text, problem) in [
+            ("3 3 3 3 3 3", "one '/'"),
+            ("3 3 3 / 3 3 3 / 3", "one '/'"),
+            ("3 3 / 3 3 3", "a side has 3 pits, found 2"),
+            ("3 3 x / 3 3 3", "'x' is not a seed count"),
+            ("3 3 3 / 3 3 -1", "'-1' is not a seed count"),
+        ] {
+            let error = parse_sides(text, &rules).unwrap_err().to_string();
+            assert!(error.contains(problem), "{text}: {error}");
+        }
     }
 
     #[test]

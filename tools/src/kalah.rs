@@ -262,27 +262,8 @@ pub struct VerifyArgs {
 }
 
 fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
-    let m = usize::from(rules.pits);
-    let (Some((a, b)), 1) = (text.split_once('/'), text.matches('/').count()) else {
-        bail!("bad board '{text}': give the mover's pits, one '/', then the opponent's");
-    };
-    let side = |t: &str| -> anyhow::Result<Vec<u8>> {
-        let pits: Vec<u8> = t
-            .split_whitespace()
-            .map(|w| {
-                w.parse::<u8>()
-                    .with_context(|| format!("bad board '{text}': '{w}' is not a seed count"))
-            })
-            .collect::<anyhow::Result<_>>()?;
-        if pits.len() != m {
-            bail!(
-                "bad board '{text}': a side has {m} pits, found {}",
-                pits.len()
-            );
-        }
-        Ok(pits)
-    };
-    let (mover, opponent) = (side(a)?, side(b)?);
+    let [mover, opponent] = tabula_solver::kalah::parse_sides(text, rules)
+        .with_context(|| format!("bad board '{text}'"))?;
     let position = Kalah::from_pits(*rules, &mover, &opponent);
     if position.seeds() > rules.total_seeds() {
         bail!(

@@ -160,25 +160,9 @@ impl Notation for kalah::Match {
 
     fn from_start_json(value: &Value) -> Result<kalah::Match, String> {
         let rules = kalah_rules(field(value, "rules")?)?;
-        let m = usize::from(rules.pits);
         let board = text(value, "board")?;
-        let side = |t: &str| -> Result<Vec<u8>, String> {
-            let pits: Vec<u8> = t
-                .split_whitespace()
-                .map(|w| {
-                    w.parse::<u8>()
-                        .map_err(|_| format!("'{w}' is not a seed count"))
-                })
-                .collect::<Result<_, _>>()?;
-            match pits.len() == m {
-                true => Ok(pits),
-                false => Err(format!("a side has {m} pits, found {}", pits.len())),
-            }
-        };
-        let (first, second) = board
-            .split_once('/')
-            .ok_or_else(|| format!("no '/' between the sides of '{board}'"))?;
-        let (seat0, seat1) = (side(first)?, side(second)?);
+        let [seat0, seat1] =
+            kalah::parse_sides(board, &rules).map_err(|e| format!("board '{board}': {e}"))?;
         let mover = uint(value, "mover")?;
         let stores: [u32; 2] = serde_json::from_value(field(value, "stores")?.clone())
             .map_err(|e| format!("stores: {e}"))?;
@@ -270,11 +254,7 @@ impl Notation for ioiwari::RingMatch {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
-        let pits = self.board.pits().len();
-        match text.trim().parse::<usize>() {
-            Ok(n) if (1..=pits).contains(&n) => Ok((n - 1) as u8),
-            _ => Err(format!("'{}' is not a pit label 1..{pits}", text.trim())),
-        }
+        crate::ioiwari::Banked::parse_pit(self, text)
     }
 }
 
