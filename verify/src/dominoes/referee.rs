@@ -153,9 +153,6 @@ pub struct CaseResult {
     /// The first of those games and its fault's reason (JSON: `{"game", "reason"}` or null).
     #[serde(serialize_with = "game_and_reason")]
     pub first_fault: Option<(usize, String)>,
-    /// Whether the tested player cannot go on (dead, or out of case time).
-    #[serde(skip)]
-    pub player_lost: bool,
 }
 
 /// `first_fault` as `{"game": G, "reason": "..."}`.
@@ -249,7 +246,6 @@ pub fn referee_case(
         score: 0.0,
         faults: 0,
         first_fault: None,
-        player_lost: false,
     };
     for (game, record) in records.iter().enumerate() {
         let seat = CaseSetup::tested_seat(game);
@@ -260,7 +256,6 @@ pub fn referee_case(
         }
         if let Some(fault) = record.fault.as_ref().filter(|f| f.seat == seat) {
             result.faults += 1;
-            result.player_lost |= fault.ends_case;
             if result.first_fault.is_none() {
                 result.first_fault = Some((game, fault.reason.clone()));
             }
@@ -501,7 +496,8 @@ mod tests {
             .sum();
         assert_eq!(result.score, by_scores);
         assert!(result.ties > 0 || result.wins > 0, "{result:?}");
-        assert_eq!((result.faults, result.player_lost), (0, false));
+        assert_eq!(result.faults, 0);
+        assert!(records.iter().all(|r| r.fault.is_none()));
         assert_eq!(
             result.line(),
             format!(
@@ -545,7 +541,8 @@ mod tests {
         assert_eq!(handed, faults.into_iter().enumerate().collect::<Vec<_>>());
         // Game 0 lost to the bad answer, game 1 to the crash, games 2 to 5 unplayed.
         assert_eq!(result.faults, 6, "{result:?}");
-        assert!(result.player_lost);
+        // The player could not go on: the case's last games carry the crash.
+        assert!(records[5].fault.as_ref().is_some_and(|f| f.ends_case));
         assert_eq!(result.first_fault, Some((0, "bad answer 'x'".to_string())));
         assert!(
             result.line().contains("first in game 0: bad answer 'x'"),
