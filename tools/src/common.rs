@@ -276,7 +276,7 @@ pub struct TimeoutArgs {
 }
 
 /// This run's version, arguments and `seed`, for a report's JSON.
-pub fn run_info(seed: u64) -> tabula_verify::report::RunInfo {
+pub fn run_info(seed: Option<u64>) -> tabula_verify::report::RunInfo {
     tabula_verify::report::RunInfo {
         version: env!("CARGO_PKG_VERSION").into(),
         args: std::env::args_os()
@@ -449,11 +449,16 @@ pub fn finish_referee<C: RefereedCase + Serialize>(
     total_line: &str,
     json: Option<&OutputPath>,
     report: &RefereeReport<C>,
+    seed: u64,
     strict: &StrictArgs,
 ) -> crate::Outcome {
     log.transcript_line(total_line);
     let reported = report_then_finish(log, || {
-        emit_report(&format!("{total_line}\n"), json, report)
+        emit_report(
+            &format!("{total_line}\n"),
+            json,
+            &run_info(Some(seed)).stamp(report),
+        )
     });
     strict.status(reported, report.faults())
 }

@@ -27,7 +27,7 @@ use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
     SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, answer_lines, emit_report, output_file,
-    report_then_finish, serve_stdio, span, tested_player,
+    report_then_finish, run_info, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -590,7 +590,7 @@ where
         }
         games.push(game);
     }
-    let report = RefereeReport::new(games).with_run(crate::common::run_info(seed));
+    let report = RefereeReport::new(games);
     let reported = report_then_finish(&log, || {
         // The task's scoring over many boards: 4 points a win, 2 a draw.
         let tally = if many {
@@ -598,7 +598,7 @@ where
         } else {
             String::new()
         };
-        emit_report(&tally, json, &report)
+        emit_report(&tally, json, &run_info(Some(seed)).stamp(&report))
     });
     args.strict.status(reported, report.faults())
 }
@@ -650,7 +650,11 @@ where
     progress.finish_and_clear();
     report_then_finish(&log, || {
         args.plot.write(|| report.plot())?;
-        emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)
+        emit_report(
+            &report.to_markdown(),
+            args.json.json.as_ref(),
+            &run_info(Some(args.seed.seed)).stamp(&report),
+        )
     })
 }
 
@@ -821,6 +825,10 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         ));
     }
     args.plot.write(|| report.plot())?;
-    emit_report(&markdown, args.json.json.as_ref(), &report)?;
+    emit_report(
+        &markdown,
+        args.json.json.as_ref(),
+        &run_info(Some(args.seed.seed)).stamp(&report),
+    )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -23,7 +23,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
-    answer_lines, emit_report, output_file, report_then_finish, span,
+    answer_lines, emit_report, output_file, report_then_finish, run_info, span,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -418,7 +418,11 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     progress.finish_and_clear();
     // Spans are never empty, and every variant shares the capture and end rules.
     args.plot.write(|| report.plot(&sets[0]))?;
-    emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)?;
+    emit_report(
+        &report.to_markdown(),
+        args.json.json.as_ref(),
+        &run_info(None).stamp(&report),
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -551,7 +555,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     report_then_finish(&log, || {
         args.plot.write(|| kv::plot(&board, games, seed))?;
-        emit_report(&markdown, args.json.json.as_ref(), &json)
+        emit_report(
+            &markdown,
+            args.json.json.as_ref(),
+            &run_info(Some(seed)).stamp(&json),
+        )
     })
 }
 

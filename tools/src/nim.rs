@@ -6,7 +6,7 @@ use tabula_solver::nim::Nim;
 use tabula_verify::arena::{GameRecord, play_case_each};
 use tabula_verify::nim::{self, AGENTS, NimWire};
 use tabula_verify::record::At;
-use tabula_verify::scoreboard::{Column, wins_and_half_draws};
+use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
 use tabula_verify::seat::{Clock, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
@@ -14,7 +14,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
-    emit_report, known_agent, report_then_finish, serve_stdio, tested_player,
+    emit_report, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
@@ -179,10 +179,16 @@ fn verify(args: VerifyArgs) -> Outcome {
     report_then_finish(&log, || {
         args.plot
             .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
+        let json = ScoreboardJson {
+            game: "nim",
+            seed: args.seed.seed,
+            extra: serde_json::json!({"games": args.games.games, "heaps": args.heaps}),
+            lines: board.lines(&wins_and_half_draws),
+        };
         emit_report(
             &markdown,
             args.json.json.as_ref(),
-            &board.lines(&wins_and_half_draws),
+            &run_info(Some(args.seed.seed)).stamp(&json),
         )
     })
 }

@@ -27,7 +27,7 @@ use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
     TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
-    report_then_finish, say, seconds, serve_stdio, tested_player,
+    report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -371,8 +371,15 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             results.push(result);
         }
     }
-    let report = RefereeReport::new(results).with_run(crate::common::run_info(seed));
-    finish_referee(&log, &report.total_line(), json, &report, &args.strict)
+    let report = RefereeReport::new(results);
+    finish_referee(
+        &log,
+        &report.total_line(),
+        json,
+        &report,
+        seed,
+        &args.strict,
+    )
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.
@@ -428,7 +435,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     progress.finish_and_clear();
     report_then_finish(&log, || {
         args.plot.write(|| report.plot())?;
-        emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)
+        emit_report(
+            &report.to_markdown(),
+            args.json.json.as_ref(),
+            &run_info(Some(args.seed.seed)).stamp(&report),
+        )
     })
 }
 

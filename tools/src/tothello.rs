@@ -18,7 +18,7 @@ use tabula_verify::tothello::{
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
-    emit_report, person_end, positive, report_then_finish, stderr_mode,
+    emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -368,7 +368,11 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     report_then_finish(&log, || {
         let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
-        emit_report(&text, args.json.json.as_ref(), &report)
+        emit_report(
+            &text,
+            args.json.json.as_ref(),
+            &run_info(Some(args.seed.seed)).stamp(&report),
+        )
     })?;
     Ok(if report.passed == report.cases {
         ExitCode::SUCCESS
@@ -426,7 +430,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     report_then_finish(&log, || {
         args.plot.write(|| report.plot())?;
-        emit_report(&markdown, args.json.json.as_ref(), &report)
+        emit_report(
+            &markdown,
+            args.json.json.as_ref(),
+            &run_info(Some(args.seed.seed)).stamp(&report),
+        )
     })
 }
 

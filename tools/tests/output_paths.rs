@@ -429,3 +429,108 @@ fn replay_refuses_to_overwrite_its_own_log() {
         assert_eq!(fs::read(log).unwrap(), before, "{output}");
     }
 }
+
+#[test]
+fn every_reports_json_says_how_its_run_was_made() {
+    let runs: &[(&[&str], Option<u64>)] = &[
+        (&["verify", "nim", "--games", "2", "--seed", "5"], Some(5)),
+        (
+            &[
+                "verify", "kalah", "--pits", "1..2", "--seeds", "1..2", "--games", "2", "--seed",
+                "6",
+            ],
+            Some(6),
+        ),
+        (
+            &["sweep", "kalah", "--pits", "1..2", "--seeds", "1..2"],
+            None,
+        ),
+        (
+            &[
+                "sweep", "ioiwari", "--pits", "5", "--cap", "4", "--beads", "10", "--games", "2",
+            ],
+            Some(2001),
+        ),
+        (
+            &["verify", "ioiwari", "--games", "1", "--seed", "7"],
+            Some(7),
+        ),
+        (
+            &[
+                "verify",
+                "tonga",
+                "--sizes",
+                "4",
+                "--games",
+                "1",
+                "--players",
+                "random,greedy",
+            ],
+            Some(6759),
+        ),
+        (
+            &[
+                "verify",
+                "tothello",
+                "--openings",
+                "1",
+                "--depths",
+                "1",
+                "--seed",
+                "8",
+            ],
+            Some(8),
+        ),
+        (
+            &[
+                "verify",
+                "reversi",
+                "--sizes",
+                "7",
+                "--cases",
+                "1",
+                "--players",
+                "random,greedy",
+                "--seed",
+                "9",
+            ],
+            Some(9),
+        ),
+        (
+            &[
+                "verify",
+                "dominoes",
+                "--players",
+                "random",
+                "--opponents",
+                "random",
+                "--cases",
+                "5:4",
+                "--games",
+                "2",
+                "--seed",
+                "10",
+            ],
+            Some(10),
+        ),
+        (
+            &[
+                "referee", "reversi", "--agent", "greedy", "--sizes", "7", "--cases", "1",
+                "--seed", "11",
+            ],
+            Some(11),
+        ),
+    ];
+    for &(args, seed) in runs {
+        let args: Vec<&str> = args.iter().copied().chain(["--json", "-"]).collect();
+        let out = run(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+        let run = &json["run"];
+        assert_eq!(run["version"], env!("CARGO_PKG_VERSION"), "{args:?}");
+        assert_eq!(run["args"], serde_json::json!(args), "{args:?}");
+        assert_eq!(run["seed"].as_u64(), seed, "{args:?}");
+        let fields = json.as_object().expect("an object").len();
+        assert!(fields > 1, "{args:?}: the report's own fields follow `run`");
+    }
+}

@@ -31,9 +31,6 @@ pub trait RefereedCase {
 /// `bestMove` checker reports a `CheckReport` instead).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RefereeReport<C> {
-    /// How the run was made, when known: enough to make it again.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub run: Option<RunInfo>,
     /// One entry per case, in the order played.
     pub cases: Vec<C>,
     /// The sum of the case scores.
@@ -41,32 +38,41 @@ pub struct RefereeReport<C> {
 }
 
 /// How a run was made: the program's version, its arguments and the seed of
-/// every random stream (given or by default).
+/// every random stream (given or by default), enough to make it again.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunInfo {
     /// The program's version.
     pub version: String,
     /// Its arguments after the program's name.
     pub args: Vec<String>,
-    /// The seed of the run's random streams.
-    pub seed: u64,
+    /// The seed of the run's random streams; none for a run that draws nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+impl RunInfo {
+    /// The report with this run in front of its own fields.
+    pub fn stamp<R: Serialize>(self, report: &R) -> Stamped<'_, R> {
+        Stamped { run: self, report }
+    }
+}
+
+/// A report that says how its run was made: `{"run":{...}, ...its fields}`.
+/// The report must serialize as a map (a struct), not a sequence.
+#[derive(Debug, Serialize)]
+pub struct Stamped<'a, R> {
+    /// How the run was made.
+    run: RunInfo,
+    /// The report's own fields, beside `run`.
+    #[serde(flatten)]
+    report: &'a R,
 }
 
 impl<C: RefereedCase> RefereeReport<C> {
     /// The report of these cases.
     pub fn new(cases: Vec<C>) -> RefereeReport<C> {
         let total = cases.iter().map(RefereedCase::score).sum();
-        RefereeReport {
-            run: None,
-            cases,
-            total,
-        }
-    }
-
-    /// The report, saying how its run was made.
-    pub fn with_run(mut self, run: RunInfo) -> RefereeReport<C> {
-        self.run = Some(run);
-        self
+        RefereeReport { cases, total }
     }
 
     /// Games the tested player lost to faults over every case.
@@ -147,6 +153,33 @@ mod tests {
     use std::fs;
 
     use super::*;
+
+    #[test]
+    fn a_stamped_report_has_its_run_first_and_its_own_fields_after() {
+        #[derive(Serialize)]
+        struct Report {
+            total: f64,
+            cases: Vec<u8>,
+        }
+        let run = RunInfo {
+            version: "1.2.3".into(),
+            args: vec!["verify".into(), "nim".into()],
+            seed: Some(7),
+        };
+        let report = Report {
+            total: 1.5,
+            cases: vec![1, 2],
+        };
+        assert_eq!(
+            serde_json::to_string(&run.clone().stamp(&report)).unwrap(),
+            r#"{"run":{"version":"1.2.3","args":["verify","nim"],"seed":7},"total":1.5,"cases":[1,2]}"#
+        );
+        let unseeded = RunInfo { seed: None, ..run };
+        assert_eq!(
+            serde_json::to_value(unseeded.stamp(&report)).unwrap()["run"],
+            serde_json::json!({"version": "1.2.3", "args": ["verify", "nim"]})
+        );
+    }
 
     #[test]
     fn markdown_lines_up() {

@@ -2,13 +2,12 @@
 //! and JSON from one writer.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use serde::Serialize;
 use tabula_solver::{Game, Seat};
 
 use crate::arena::{GameRecord, Outcome};
-use crate::report::{self, ReportError, Table};
+use crate::report::Table;
 use crate::stats::{Mean, Wdl};
 
 /// A game's own score of a test case from one entrant's games in it.
@@ -244,23 +243,4 @@ pub struct ScoreboardJson<'a, E: Serialize> {
     pub extra: E,
     /// Every line.
     pub lines: Vec<Line>,
-}
-
-/// Writes a scoreboard as JSON to `path` (atomically).
-pub fn write_json<E: Serialize>(
-    path: &Path,
-    game: &str,
-    seed: u64,
-    extra: E,
-    lines: Vec<Line>,
-) -> Result<(), ReportError> {
-    report::write_json(
-        path,
-        &ScoreboardJson {
-            game,
-            seed,
-            extra,
-            lines,
-        },
-    )
 }

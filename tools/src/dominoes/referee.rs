@@ -210,8 +210,15 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     progress.finish_and_clear();
-    let report = RefereeReport::new(results).with_run(crate::common::run_info(seed));
-    finish_referee(&log, &report.total_line(), json, &report, &args.strict)
+    let report = RefereeReport::new(results);
+    finish_referee(
+        &log,
+        &report.total_line(),
+        json,
+        &report,
+        seed,
+        &args.strict,
+    )
 }
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.

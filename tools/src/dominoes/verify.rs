@@ -8,6 +8,7 @@ use tabula_verify::dominoes::{AGENTS, parse_cases};
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
+    run_info,
 };
 use crate::progress::bar;
 
@@ -80,7 +81,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         emit_report(
             &report.to_markdown(&settings.cases),
             args.json.json.as_ref(),
-            &report,
+            &run_info(Some(args.seed.seed)).stamp(&report),
         )
     })
 }

@@ -180,8 +180,15 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &result.line())?;
         results.push(result);
     }
-    let report = RefereeReport::new(results).with_run(crate::common::run_info(seed));
-    finish_referee(&log, &report.total_line(), json, &report, &args.strict)
+    let report = RefereeReport::new(results);
+    finish_referee(
+        &log,
+        &report.total_line(),
+        json,
+        &report,
+        seed,
+        &args.strict,
+    )
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.

@@ -7,7 +7,7 @@ use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, ru
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish, run_info,
 };
 use crate::progress::bar;
 
@@ -55,6 +55,10 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     progress.finish_and_clear();
     report_then_finish(&log, || {
         args.plot.write(|| report.plot())?;
-        emit_report(&report.to_markdown(), args.json.json.as_ref(), &report)
+        emit_report(
+            &report.to_markdown(),
+            args.json.json.as_ref(),
+            &run_info(Some(args.seed.seed)).stamp(&report),
+        )
     })
 }
