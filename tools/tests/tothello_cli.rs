@@ -112,7 +112,6 @@ fn verify_writes_markdown_and_json() {
     assert!(out.status.success(), "{}", stderr(&out));
     let mut alone: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON alone");
     // The same report; only the arguments in `run` name a different output.
-    let mut report = report;
     assert_eq!(alone["run"]["args"][7], "-");
     assert_eq!(report["run"]["args"][7], json.to_str().unwrap());
     alone["run"]["args"][7] = report["run"]["args"][7].clone();
