@@ -658,6 +658,13 @@ impl Table {
         }
     }
 
+    /// Reads and checks a table file's header alone (its game, parameters and
+    /// layout), without its records: enough to tell which table a file is.
+    pub fn read_header(path: &Path) -> Result<Header, TableError> {
+        let (_, head, len) = open_header(path)?;
+        Header::decode(&head, len, path)
+    }
+
     /// Reads a table file into memory and checks it; the header is checked
     /// before anything else is read.
     pub fn read(path: &Path) -> Result<Table, TableError> {

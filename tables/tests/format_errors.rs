@@ -44,6 +44,7 @@ fn a_good_table_opens_both_ways_and_fits_in_a_mebibyte() {
     let (read, mapped) = open_both(&path);
     let (read, mapped) = (read.unwrap(), mapped.unwrap());
     assert_eq!(read.header(), mapped.header());
+    assert_eq!(&Table::read_header(&path).unwrap(), read.header());
     let in_memory = IoiwariTable::in_memory();
     for index in (0..read.len()).step_by(97) {
         assert_eq!(read.record(index), mapped.record(index));
@@ -60,6 +61,9 @@ fn truncated_file() {
     let path = good_table(dir.path());
     rewrite(&path, |b| b.truncate(b.len() - 1000));
     assert_error(&path, |e| matches!(e, TableError::Truncated { .. }));
+    // The header alone says so too: it names the payload's end.
+    let header = Table::read_header(&path).unwrap_err();
+    assert!(matches!(header, TableError::Truncated { .. }), "{header}");
     rewrite(&path, |b| b.truncate(HEADER_SIZE - 1));
     assert_error(&path, |e| matches!(e, TableError::Truncated { .. }));
 }
@@ -99,6 +103,8 @@ fn wrong_magic() {
     let path = good_table(dir.path());
     rewrite(&path, |b| b[0] = b'X');
     assert_error(&path, |e| matches!(e, TableError::WrongMagic { .. }));
+    let header = Table::read_header(&path).unwrap_err();
+    assert!(matches!(header, TableError::WrongMagic { .. }), "{header}");
     let text = dir.path().join("notes.txt");
     fs::write(&text, "hello").unwrap();
     assert_error(&text, |e| matches!(e, TableError::WrongMagic { .. }));

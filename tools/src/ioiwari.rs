@@ -10,7 +10,7 @@ use clap::Args;
 use serde::Serialize;
 use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
-use tabula_tables::{Table, Tabulated, TypedTable};
+use tabula_tables::{Table, TableError, Tabulated, TypedTable};
 use tabula_verify::arena::play_case;
 use tabula_verify::ioiwari::{
     self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
@@ -37,18 +37,51 @@ use crate::table_build::BuildMode;
 /// The ring of an Ioiwari variant (the IOI game by default).
 #[derive(Args, Clone, Debug)]
 pub struct RingArgs {
-    /// Pits around the ring (2..13; the IOI game has 7).
-    #[arg(long, default_value_t = 7)]
-    pits: u8,
-    /// Most beads a pit holds during play (2..9; the IOI game has 5).
-    #[arg(long, default_value_t = 5)]
-    cap: u8,
+    /// Pits around the ring (2..13; the IOI game has 7) [default: 7, or the --table's]
+    #[arg(long)]
+    pits: Option<u8>,
+    /// Most beads a pit holds during play (2..9; the IOI game has 5) [default: 5, or the --table's]
+    #[arg(long)]
+    cap: Option<u8>,
 }
 
 impl RingArgs {
-    /// The variant's parameters (the starting boards do not shape a table).
-    fn params(&self) -> anyhow::Result<Params> {
-        Ok(Params::new(self.pits, self.cap, 0, 0, self.cap)?)
+    /// The ring's pits and cap: as given, else the IOI game's.
+    fn ring(&self) -> (u8, u8) {
+        (self.pits.unwrap_or(7), self.cap.unwrap_or(5))
+    }
+
+    /// The ring's pits and cap: as given, else those the `table` file's header
+    /// names (a table says which variant it holds), else the IOI game's.
+    fn ring_of(&self, table: Option<&Path>) -> anyhow::Result<(u8, u8)> {
+        let (Some(path), None, None) = (table, self.pits, self.cap) else {
+            return Ok(self.ring());
+        };
+        let header = tabula_tables::Table::read_header(path)?;
+        if header.game != "ioiwari" {
+            return Err(TableError::WrongGame {
+                path: path.to_path_buf(),
+                found: format!("'{}' with parameters {:?}", header.game, header.params),
+                expected: "'ioiwari'".into(),
+            }
+            .into());
+        }
+        let variant = variant_of(header.params).with_context(|| {
+            format!(
+                "{}: the header's parameters (pits {}, cap {}) are no Ioiwari variant",
+                path.display(),
+                header.params[0],
+                header.params[1]
+            )
+        })?;
+        Ok((variant.params.pits, variant.params.cap))
+    }
+
+    /// The variant's parameters (the starting boards do not shape a table),
+    /// the ring read from the `table` file when not given.
+    fn params_for(&self, table: Option<&Path>) -> anyhow::Result<Params> {
+        let (pits, cap) = self.ring_of(table)?;
+        Ok(Params::new(pits, cap, 0, 0, cap)?)
     }
 }
 
@@ -70,16 +103,15 @@ pub struct VariantArgs {
 }
 
 impl VariantArgs {
-    /// The variant's checked parameters.
-    fn params(&self) -> anyhow::Result<Params> {
-        let ring = &self.ring;
+    /// The variant's checked parameters, the ring read from the `table`
+    /// file when not given.
+    fn params_for(&self, table: Option<&Path>) -> anyhow::Result<Params> {
         // A start of no beads is over before a move: it is no game to play.
         if self.beads == 0 {
             bail!("--beads 0: a starting board needs beads to be a game");
         }
-        Ok(Params::new(
-            ring.pits, ring.cap, self.beads, self.low, self.high,
-        )?)
+        let (pits, cap) = self.ring.ring_of(table)?;
+        Ok(Params::new(pits, cap, self.beads, self.low, self.high)?)
     }
 }
 
@@ -105,7 +137,7 @@ pub struct BuildArgs {
 pub struct QueryArgs {
     #[command(flatten)]
     ring: RingArgs,
-    /// The table file (built in memory when omitted).
+    /// The table file (built in memory when omitted); its header names its ring, so --pits and --cap may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
     /// The board: the bead counts, pit 1 first, e.g. "4 3 2 4 2 3 2".
@@ -217,7 +249,7 @@ pub struct PlayArgs {
     // The variant (the IOI game by default); its board lines have `--pits` counts.
     #[command(flatten)]
     ring: RingArgs,
-    /// The table file, of the same variant (built in memory when omitted).
+    /// The table file (built in memory when omitted); its header names its ring, so --pits and --cap may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
 }
@@ -228,7 +260,7 @@ pub struct RefereeArgs {
     // The variant (the IOI game by default): its boards and its dialogue's pit labels.
     #[command(flatten)]
     variant: VariantArgs,
-    /// The table file, of the same variant (built in memory when omitted).
+    /// The table file (built in memory when omitted); its header names its ring, so --pits and --cap may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
     /// The starting board [default: 4 3 2 4 2 3 2 in the IOI game, a variant's first instance].
@@ -273,7 +305,7 @@ pub struct VerifyArgs {
     // The variant (the IOI game by default): its instances are the table's rows.
     #[command(flatten)]
     variant: VariantArgs,
-    /// The table file, of the same variant (built in memory when omitted).
+    /// The table file (built in memory when omitted); its header names its ring, so --pits and --cap may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
     // Random games per instance, and their seed.
@@ -317,7 +349,7 @@ fn parse_ring(params: &Params, text: &str) -> anyhow::Result<Ring> {
 
 /// Builds the table file.
 pub fn build(args: BuildArgs) -> Outcome {
-    let params = args.ring.params()?;
+    let params = args.ring.params_for(None)?;
     let boards = params.boards();
     // The IOI game is the variant of 7 pits and 5 beads: `build_variant` takes
     // its fast path and writes the same file.
@@ -377,7 +409,7 @@ fn variant_table(params: &Params, path: Option<&Path>) -> anyhow::Result<Arc<Var
 
 /// Prints the value and the optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
-    let params = args.ring.params()?;
+    let params = args.ring.params_for(args.table.as_deref())?;
     // The board is read first: a bad one is named without any solving.
     if !params.is_ioi_table() {
         let parse = |text: &str| parse_ring(&params, text);
@@ -443,7 +475,7 @@ pub fn entry() -> GameEntry {
 
 /// Player 1 over the IOI dialogue on stdin/stdout.
 pub fn play(args: PlayArgs) -> Outcome {
-    let params = args.ring.params()?;
+    let params = args.ring.params_for(args.table.as_deref())?;
     if params.is_ioi_table() {
         let table = open_table(args.table.as_deref())?;
         return serve_stdio(Session::new(IoiWire::default(), OptimalAgent::new(table)));
@@ -454,7 +486,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 
 /// The optimal player 2 against player 1, one game or a tally of many.
 pub fn referee(args: RefereeArgs) -> Outcome {
-    let params = args.variant.params()?;
+    let params = args.variant.params_for(args.table.as_deref())?;
     if !args.external() {
         for (option, path) in [
             ("--log", &args.log.log),
@@ -605,7 +637,7 @@ where
 
 /// Prints the official results table, optionally also as JSON.
 pub fn verify(args: VerifyArgs) -> Outcome {
-    let params = args.variant.params()?;
+    let params = args.variant.params_for(args.table.as_deref())?;
     // The table first: it refuses a variant too large before its boards are listed.
     let rings = |params: &Params| {
         if args.rotations {

@@ -202,10 +202,59 @@ fn ioiwari_variant_tables_carry_their_parameters() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("optimal moves:"));
-    // The IOI game's commands refuse it.
+    // Without --pits and --cap the table's header gives its ring.
+    let alone = run(&["query", "ioiwari", "--table", file, "1 2 3 1 1"]);
+    assert!(alone.status.success(), "{}", stderr(&alone));
+    assert_eq!(stdout(&alone), stdout(&out));
     let out = run(&["query", "ioiwari", "--table", file, "4 3 2 4 2 3 2"]);
     assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a board has 5 pits"),
+        "{}",
+        stderr(&out)
+    );
+    // The IOI game's ring, asked for, refuses it.
+    let out = run(&[
+        "query",
+        "ioiwari",
+        "--pits",
+        "7",
+        "--cap",
+        "5",
+        "--table",
+        file,
+        "4 3 2 4 2 3 2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
+    // The ring's other commands read it too.
+    let played = run_with_input(&["play", "ioiwari", "--table", file], "1 2 3 1 1\n");
+    let given = run_with_input(
+        &[
+            "play", "ioiwari", "--pits", "5", "--cap", "3", "--table", file,
+        ],
+        "1 2 3 1 1\n",
+    );
+    assert!(!stdout(&given).is_empty(), "{}", stderr(&given));
+    assert_eq!(stdout(&played), stdout(&given));
+    let verified = run(&[
+        "verify", "ioiwari", "--table", file, "--beads", "8", "--low", "1", "--high", "3",
+        "--games", "1",
+    ]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    // A table of another game is named as such.
+    let kalah = dir.path().join("k.tab");
+    let kalah = kalah.to_str().unwrap();
+    let out = run(&["build", "kalah", "--pits", "1", "--seeds", "1", "-o", kalah]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&["query", "ioiwari", "--table", kalah, "1 2 3 1 1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "error: {kalah}: table is for 'kalah' with parameters [1, 1, 0, 0], expected 'ioiwari'\n"
+        )
+    );
 }
 
 #[test]
