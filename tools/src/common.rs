@@ -275,6 +275,21 @@ pub struct TimeoutArgs {
     pub timeout: Duration,
 }
 
+/// The header of the table file at `path`, which must be one of `game`'s:
+/// enough to learn the variant it holds without reading its records.
+pub fn table_header(path: &Path, game: &str) -> anyhow::Result<tabula_tables::Header> {
+    let header = tabula_tables::Table::read_header(path)?;
+    if header.game != game {
+        return Err(tabula_tables::TableError::WrongGame {
+            path: path.to_path_buf(),
+            found: format!("'{}' with parameters {:?}", header.game, header.params),
+            expected: format!("'{game}'"),
+        }
+        .into());
+    }
+    Ok(header)
+}
+
 /// This run's version, arguments and `seed`, for a report's JSON.
 pub fn run_info(seed: Option<u64>) -> tabula_verify::report::RunInfo {
     tabula_verify::report::RunInfo {

@@ -10,7 +10,7 @@ use clap::Args;
 use serde::Serialize;
 use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
-use tabula_tables::{Table, TableError, Tabulated, TypedTable};
+use tabula_tables::{Table, Tabulated, TypedTable};
 use tabula_verify::arena::play_case;
 use tabula_verify::ioiwari::{
     self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
@@ -57,15 +57,7 @@ impl RingArgs {
         let (Some(path), None, None) = (table, self.pits, self.cap) else {
             return Ok(self.ring());
         };
-        let header = tabula_tables::Table::read_header(path)?;
-        if header.game != "ioiwari" {
-            return Err(TableError::WrongGame {
-                path: path.to_path_buf(),
-                found: format!("'{}' with parameters {:?}", header.game, header.params),
-                expected: "'ioiwari'".into(),
-            }
-            .into());
-        }
+        let header = crate::common::table_header(path, "ioiwari")?;
         let variant = variant_of(header.params).with_context(|| {
             format!(
                 "{}: the header's parameters (pits {}, cap {}) are no Ioiwari variant",

@@ -1,7 +1,7 @@
 //! `tabula … kalah`: build, query, play, verify and sweep Kalah(m, n).
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -45,12 +45,18 @@ pub struct RuleArgs {
     /// Capture only when the opposite pit holds seeds (Irving et al. capture even from an empty one).
     #[arg(long)]
     no_empty_capture: bool,
-    /// The end-of-game rule.
-    #[arg(long, value_enum, default_value = "after-any-move")]
-    ending: EndingArg,
+    /// The end-of-game rule [default: after-any-move]
+    #[arg(long, value_enum)]
+    ending: Option<EndingArg>,
 }
 
 impl RuleArgs {
+    /// Whether the rules were left as they are by default.
+    fn left_out(&self) -> bool {
+        !self.no_empty_capture && self.ending.is_none()
+    }
+
+    /// These rules on a board of `pits` pits a side and `seeds` seeds a pit.
     fn rules(&self, pits: u32, seeds: u32) -> anyhow::Result<Rules> {
         let (Ok(m), Ok(n)) = (u8::try_from(pits), u8::try_from(seeds)) else {
             bail!("Kalah({pits}, {seeds}) is far too large");
@@ -60,11 +66,42 @@ impl RuleArgs {
         } else {
             Capture::Always
         };
-        let ending = match self.ending {
+        let ending = match self.ending.unwrap_or(EndingArg::AfterAnyMove) {
             EndingArg::AfterAnyMove => Ending::AfterAnyMove,
             EndingArg::MoverStuck => Ending::MoverStuck,
         };
         Ok(Rules::new(m, n)?.with_capture(capture).with_ending(ending))
+    }
+}
+
+/// One Kalah variant, for the verbs that can also take it from a table.
+#[derive(Args, Clone, Debug)]
+pub struct VariantArgs {
+    /// Pits a side (m) [default: 3, or the --table's]
+    #[arg(long)]
+    pits: Option<u32>,
+    /// Seeds a pit at the start (n) [default: 3, or the --table's]
+    #[arg(long)]
+    seeds: Option<u32>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+impl VariantArgs {
+    /// The rules: as given, else those the `table` file's header names (a
+    /// table says which variant it holds), else Kalah(3, 3)'s.
+    fn rules_for(&self, table: Option<&Path>) -> anyhow::Result<Rules> {
+        if let Some(path) = table
+            && self.pits.is_none()
+            && self.seeds.is_none()
+            && self.rules.left_out()
+        {
+            let header = crate::common::table_header(path, "kalah")?;
+            return table::rules_of(header.params)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+        }
+        self.rules
+            .rules(self.pits.unwrap_or(3), self.seeds.unwrap_or(3))
     }
 }
 
@@ -92,15 +129,10 @@ pub struct BuildArgs {
 /// Arguments of `tabula query kalah`.
 #[derive(Args)]
 pub struct QueryArgs {
-    /// Pits a side (m).
-    #[arg(long, default_value_t = 3)]
-    pits: u32,
-    /// Seeds a pit at the start (n).
-    #[arg(long, default_value_t = 3)]
-    seeds: u32,
     #[command(flatten)]
-    rules: RuleArgs,
-    /// The table file (the position is searched when omitted).
+    variant: VariantArgs,
+    /// The table file (the position is searched when omitted); its header
+    /// names its rules, so --pits, --seeds and the rules may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
     /// The board from the mover's side: her pits then the opponent's, each in
@@ -192,16 +224,11 @@ fn kalah_answer(
 /// Arguments of `tabula play kalah`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// Pits a side (m).
-    #[arg(long, default_value_t = 3)]
-    pits: u32,
-    /// Seeds a pit at the start (n).
-    #[arg(long, default_value_t = 3)]
-    seeds: u32,
     #[command(flatten)]
-    rules: RuleArgs,
-    /// A table of the same rules (every record is checked first); the optimal
-    /// moves are searched when omitted.
+    variant: VariantArgs,
+    /// A table (every record is checked first); the optimal moves are
+    /// searched when omitted. Its header names its rules, so --pits, --seeds
+    /// and the rules may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
     /// Play second: tabula moves first.
@@ -303,7 +330,7 @@ enum Values {
 
 /// Prints the value and optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
-    let rules = args.rules.rules(args.pits, args.seeds)?;
+    let rules = args.variant.rules_for(args.table.as_deref())?;
     let position = match &args.board {
         Some(text) => parse_board(&rules, text)?,
         None => rules.start(),
@@ -363,7 +390,7 @@ pub fn query(args: QueryArgs) -> Outcome {
 /// One game against the optimal player over stdin/stdout (the dialogue of
 /// [`tabula_verify::kalah`]); bad answers get `error: ...` and are asked again.
 pub fn play(args: PlayArgs) -> Outcome {
-    let rules = args.rules.rules(args.pits, args.seeds)?;
+    let rules = args.variant.rules_for(args.table.as_deref())?;
     let optimal = match &args.table {
         Some(path) => {
             let table = KalahTable::open_for(KalahGame { rules }, path)?;

@@ -132,6 +132,27 @@ fn kalah_tables_build_check_and_answer() {
     ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
+    // Without the variant's options the table's header gives its rules, also
+    // a rule that is not the default.
+    let path = dir.path().join("k22.tab");
+    let other = path.to_str().unwrap();
+    let rules = ["--pits", "2", "--seeds", "2", "--ending", "mover-stuck"];
+    let out = run(&[&["build", "kalah", "-o", other][..], &rules].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let given = run(&[&["query", "kalah", "--table", other][..], &rules].concat());
+    assert!(given.status.success(), "{}", stderr(&given));
+    let alone = run(&["query", "kalah", "--table", other]);
+    assert_eq!(stdout(&alone), stdout(&given), "{}", stderr(&alone));
+    // One option given means all are: these rules are not the table's.
+    let out = run(&["query", "kalah", "--table", other, "--pits", "2"]);
+    assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
+    let played = run_with_input(&["play", "kalah", "--table", other], "1\n1\n1\n1\n");
+    let played_given = run_with_input(
+        &[&["play", "kalah", "--table", other][..], &rules].concat(),
+        "1\n1\n1\n1\n",
+    );
+    assert!(!stdout(&played).is_empty(), "{}", stderr(&played));
+    assert_eq!(stdout(&played), stdout(&played_given));
 }
 
 #[test]
