@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
+use serde::Serialize;
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour};
@@ -26,8 +27,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
-    TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
-    report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
+    TimeoutArgs, answer_lines, check_agent, emit_report, finish_play, finish_referee, known_agent,
+    output_file, report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -65,6 +66,38 @@ pub struct QueryArgs {
     /// The 4×4 table file.
     #[arg(long)]
     table: PathBuf,
+    /// Read boards from stdin, one a line, its 4 rows split by `/`
+    /// (`B.W./..../..../....`), and answer each with one line of JSON
+    /// (`{"board":[rows],"to_move":"W","value":v,"optimal":[[row,col]],"moves":[...]}`,
+    /// or `{"input":"...","error":"..."}` for a line that is no board).
+    #[arg(long)]
+    batch: bool,
+}
+
+/// What `query tonga` says of one board (a line of JSON with `--batch`).
+#[derive(Serialize)]
+struct TongaAnswer {
+    /// The rows, `.`, `B` and `W`.
+    board: Vec<String>,
+    /// The colour to move, `B` or `W`.
+    to_move: char,
+    /// The mover's exact value under perfect play (points, mover's minus the other's).
+    value: i32,
+    /// The optimal squares as `[row, col]`, row-major.
+    optimal: Vec<[usize; 2]>,
+    /// Every empty square's value for the mover.
+    moves: Vec<TongaMove>,
+}
+
+/// One move of a [`TongaAnswer`].
+#[derive(Serialize)]
+struct TongaMove {
+    /// The square's row, from 0.
+    row: usize,
+    /// The square's column, from 0.
+    col: usize,
+    /// The mover's value after placing there.
+    value: i32,
 }
 
 /// Board sides (comma-separated) of the commands that play games.
@@ -287,32 +320,60 @@ pub fn build(args: BuildArgs) -> Outcome {
 pub fn query(args: QueryArgs) -> Outcome {
     // SAFETY (inside open): tables are replaced by renaming, never rewritten in place.
     let table = TongaTable::open(&args.table)?;
+    if args.batch {
+        return answer_lines(|line| {
+            // One line, its rows split by `/`: the board text `score` reads.
+            let rows: Vec<&str> = line.split('/').collect();
+            let text = format!("{}\n{}", rows.len(), rows.join("\n"));
+            answer(&table, &Board::parse(&text)?, "board")
+        });
+    }
     let board = Board::parse(&read_stdin()?).context("stdin")?;
-    // A bad record names the table file; only a board outside it is stdin's.
-    let value = table.value(&board).map_err(|e| match e {
-        LookupError::Record(e) => anyhow::Error::new(e),
-        LookupError::Position(e) => anyhow::Error::new(e).context("stdin"),
-        e @ LookupError::NotAState(_) => anyhow::Error::new(e).context("stdin"),
-    })?;
-    let mover = board.to_move();
-    outln!("to move: {}", mover.letter())?;
-    outln!("value: {value}")?;
-    let squares: Vec<String> = table
-        .best_moves(&board)?
+    let found = answer(&table, &board, "stdin")?;
+    outln!("to move: {}", found.to_move)?;
+    outln!("value: {}", found.value)?;
+    let squares: Vec<String> = found
+        .optimal
         .iter()
-        .map(|&c| {
-            let (r, col) = board.row_col(c);
-            format!("{r} {col}")
-        })
+        .map(|[r, c]| format!("{r} {c}"))
         .collect();
     outln!("optimal: {}", squares.join(", "))?;
-    for cell in board.empty().iter() {
-        let mut child = board;
-        child.place(cell as u8, mover);
-        let (r, c) = board.row_col(cell as u8);
-        outln!("move {r} {c}: value {}", -table.value(&child)?)?;
+    for m in &found.moves {
+        outln!("move {} {}: value {}", m.row, m.col, m.value)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The table's answer for `board`, read from `source` (named when the board
+/// is outside the table; a bad record names the table file).
+fn answer(table: &TongaTable, board: &Board, source: &str) -> anyhow::Result<TongaAnswer> {
+    let value = table.value(board).map_err(|e| match e {
+        LookupError::Record(e) => anyhow::Error::new(e),
+        LookupError::Position(e) => anyhow::Error::new(e).context(source.to_string()),
+        e @ LookupError::NotAState(_) => anyhow::Error::new(e).context(source.to_string()),
+    })?;
+    let mover = board.to_move();
+    let optimal = table
+        .best_moves(board)?
+        .iter()
+        .map(|&c| board.row_col(c).into())
+        .collect();
+    let mut moves = Vec::new();
+    for cell in board.empty().iter() {
+        let mut child = *board;
+        child.place(cell as u8, mover);
+        let (row, col) = board.row_col(cell as u8);
+        let value = -table.value(&child)?;
+        moves.push(TongaMove { row, col, value });
+    }
+    let shown = board.to_string();
+    Ok(TongaAnswer {
+        board: shown.lines().map(|row| row.replace(' ', "")).collect(),
+        to_move: mover.letter(),
+        value,
+        optimal,
+        moves,
+    })
 }
 
 /// Checks the board sides given to `flag`: even, 4 to 16, at least one, none twice.

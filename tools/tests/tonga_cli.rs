@@ -122,6 +122,52 @@ fn build_query_and_check_the_table() {
         board,
     );
     assert_one_line_error(&out, "missing.tab");
+    // A batch says of each board what the single query says, and answers a bad
+    // line with an error and goes on.
+    let boards = [
+        "BW../.B../..W./....",
+        "..../..../..../....",
+        "BWB./W.../..../....",
+    ];
+    let input = format!(
+        "{}\nBB../..../..../....\n{}\n",
+        boards[..2].join("\n"),
+        boards[2]
+    );
+    let out = run_with_input(&["query", "tonga", "--table", path, "--batch"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[2]["error"].as_str().unwrap().contains("cannot arise"));
+    for (rows, json) in boards.iter().zip([&lines[0], &lines[1], &lines[3]]) {
+        let board = format!("4\n{}\n", rows.replace('/', "\n"));
+        let single = stdout(&run_with_input(
+            &["query", "tonga", "--table", path],
+            &board,
+        ));
+        assert!(single.contains(&format!("to move: {}\n", json["to_move"].as_str().unwrap())));
+        assert!(single.contains(&format!("value: {}\n", json["value"])));
+        let optimal: Vec<String> = json["optimal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|rc| format!("{} {}", rc[0], rc[1]))
+            .collect();
+        assert!(single.contains(&format!("optimal: {}\n", optimal.join(", "))));
+        let moves = json["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), rows.matches('.').count());
+        for m in moves {
+            let line = format!("move {} {}: value {}\n", m["row"], m["col"], m["value"]);
+            assert!(single.contains(&line), "{single} lacks {line}");
+        }
+        assert_eq!(
+            json["board"],
+            serde_json::json!(rows.split('/').collect::<Vec<_>>())
+        );
+    }
 }
 
 fn result_lines(text: &str) -> Vec<String> {
