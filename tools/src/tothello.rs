@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
+use serde::Serialize;
 use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
@@ -17,8 +18,8 @@ use tabula_verify::tothello::{
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
-    emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, answer_lines,
+    count, emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -64,6 +65,48 @@ pub struct QueryArgs {
     /// Solve exactly when at most this many squares are empty.
     #[arg(long, default_value_t = EXACT, value_parser = clap::value_parser!(u32).range(0..=64))]
     exact: u32,
+    /// Read positions from stdin, one a line, `RED / BLACK / TURN` with `/ passed`
+    /// after a pass (`D4 E5 / D5 E4 / Red`), and answer each with one line of JSON
+    /// (`{"red":[...],"black":[...],"to_move":"Red","passed":false,"best_move":{"pieces":p,"squares":[...]},"exact":true,"value":v,"move":"E3","nodes":n}`,
+    /// or `{"input":"...","error":"..."}` for a line that is no position).
+    #[arg(long, conflicts_with_all = ["red", "black", "turn", "passed"])]
+    batch: bool,
+}
+
+/// What `query tothello` says of one position (a line of JSON with `--batch`).
+#[derive(Serialize)]
+struct TothelloAnswer {
+    /// Red's squares.
+    red: Vec<String>,
+    /// Black's squares.
+    black: Vec<String>,
+    /// The player to move, `Red` or `Black`.
+    to_move: String,
+    /// Whether the other player passed on the last move.
+    passed: bool,
+    /// The statement's `bestMove`; none on a full board.
+    best_move: Option<BestMoveAnswer>,
+    /// Whether `value` is the exact result of perfect play, not an estimate.
+    exact: bool,
+    /// The mover's pieces less the other's: exact, or the search's estimate.
+    value: f64,
+    /// A move reaching `value` (`pass` when the mover has none); none when the game is over.
+    #[serde(rename = "move")]
+    best: Option<String>,
+    /// Nodes the search visited.
+    nodes: u64,
+    /// The plies of the estimate's search; none when exact.
+    #[serde(skip)]
+    depth: u8,
+}
+
+/// The statement's `bestMove` of a [`TothelloAnswer`].
+#[derive(Serialize)]
+struct BestMoveAnswer {
+    /// The mover's pieces after the best placement.
+    pieces: u32,
+    /// Every square that reaches them.
+    squares: Vec<String>,
 }
 
 /// Arguments of `tabula play tothello`.
@@ -216,48 +259,118 @@ pub fn parse_color(text: &str) -> Result<Color, tabula_solver::tothello::Tothell
     }
 }
 
-fn squares(mask: u64) -> String {
-    let names: Vec<String> = (0..64u8)
+/// The names of a mask's squares, in square order.
+fn square_names(mask: u64) -> Vec<String> {
+    (0..64u8)
         .filter(|&s| mask >> s & 1 == 1)
         .map(square_name)
-        .collect();
-    names.join(" ")
+        .collect()
+}
+
+/// A `--batch` line: `RED / BLACK / TURN`, then `/ passed` after a pass.
+fn parse_line(line: &str) -> anyhow::Result<Position> {
+    let fields: Vec<&str> = line.split('/').map(str::trim).collect();
+    let passed = match fields.get(3) {
+        None => false,
+        Some(&"passed") if fields.len() == 4 => true,
+        Some(_) => bail!("expected RED / BLACK / TURN, then `/ passed` or nothing"),
+    };
+    let [red, black, turn] = fields[..fields.len().min(3)] else {
+        bail!("expected RED / BLACK / TURN, then `/ passed` or nothing");
+    };
+    let split = |text: &str| -> Vec<String> {
+        text.split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let board = Board::from_squares(&split(red), &split(black)).context("bad position")?;
+    let turn = parse_color(turn).context("bad turn")?;
+    let mut pos = Position::new(board, turn);
+    pos.passes = u8::from(passed);
+    Ok(pos)
+}
+
+/// bestMove and the solver's verdict for `pos`: exact up to `exact` empty
+/// squares, else an estimate after `depth` plies.
+fn answer_position(
+    solver: &mut Solver,
+    pos: &Position,
+    depth: u8,
+    exact: u32,
+) -> anyhow::Result<TothelloAnswer> {
+    let best = best_move(&pos.board, pos.to_move)
+        .map(|b| BestMoveAnswer {
+            pieces: b.pieces,
+            squares: square_names(b.squares),
+        })
+        .ok();
+    let searching = spinner("searching");
+    let result = if pos.empties() <= exact {
+        solver.solve(pos)
+    } else {
+        solver.search(pos, depth)
+    };
+    searching.finish_and_clear();
+    let value = match result.exact {
+        true => f64::from(result.value),
+        false => f64::from(result.value) / f64::from(SCALE),
+    };
+    Ok(TothelloAnswer {
+        red: square_names(pos.board.red),
+        black: square_names(pos.board.black),
+        to_move: pos.to_move.name().to_string(),
+        passed: pos.passes > 0,
+        best_move: best,
+        exact: result.exact,
+        value,
+        best: result.best.map(|m| m.to_string()),
+        nodes: result.nodes,
+        depth,
+    })
 }
 
 /// Prints bestMove and the solver's verdict for a position.
 pub fn query(args: QueryArgs) -> Outcome {
-    let pos = parse_position(&args.position)?;
-    let best = best_move(&pos.board, pos.to_move).context("bestMove")?;
-    outln!("{pos}")?;
-    outln!(
-        "bestMove: {} pieces, at {}",
-        best.pieces,
-        squares(best.squares)
-    )?;
-    // The search's table: 2^22 entries of 24 bytes.
+    let pos = (!args.batch)
+        .then(|| parse_position(&args.position))
+        .transpose()?;
+    // The search's table: 2^22 entries of 24 bytes, kept over a batch.
     crate::common::check_memory(24 << 22, "the search's table", "free some memory")?;
     let mut solver = Solver::new(22);
-    let searching = spinner("searching");
-    let result = if pos.empties() <= args.exact {
-        solver.solve(&pos)
-    } else {
-        solver.search(&pos, args.depth)
+    let Some(pos) = pos else {
+        return answer_lines(|line| {
+            let pos = parse_line(line)?;
+            // Emptied for each line: an answer does not depend on the lines before it.
+            solver.clear();
+            answer_position(&mut solver, &pos, args.depth, args.exact)
+        });
     };
-    searching.finish_and_clear();
-    let mv = result.best.map_or("-".to_string(), |m| m.to_string());
-    if result.exact {
+    // bestMove first: a full board is refused before any search.
+    best_move(&pos.board, pos.to_move).context("bestMove")?;
+    let found = answer_position(&mut solver, &pos, args.depth, args.exact)?;
+    outln!("{pos}")?;
+    if let Some(best) = &found.best_move {
+        outln!(
+            "bestMove: {} pieces, at {}",
+            best.pieces,
+            best.squares.join(" ")
+        )?;
+    }
+    let mv = found.best.as_deref().unwrap_or("-");
+    if found.exact {
         outln!(
             "exact value: {} (pieces, {} minus the other), best move {mv}, {} nodes",
-            result.value,
+            found.value,
             pos.to_move,
-            result.nodes
+            found.nodes
         )?;
     } else {
         outln!(
             "estimate after {} plies: {:.2} pieces, best move {mv}, {} nodes",
-            args.depth,
-            f64::from(result.value) / f64::from(SCALE),
-            result.nodes
+            found.depth,
+            found.value,
+            found.nodes
         )?;
     }
     Ok(ExitCode::SUCCESS)

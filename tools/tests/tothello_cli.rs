@@ -58,6 +58,102 @@ fn query_gives_best_move_and_the_solver_move() {
 }
 
 #[test]
+fn a_batch_answers_each_line_as_the_single_query_does() {
+    let positions = [
+        ("D4 E5", "D5 E4", "Red", false),
+        (
+            "C2 C3 C4 C5 D4 E4 F2 F3 F4 F5 G6",
+            "B1 E1 G1 C6 H7 G4",
+            "Black",
+            false,
+        ),
+        ("A1", "A2", "Red", true),
+    ];
+    let depth = ["--depth", "3"];
+    let mut input = String::from("A1 / A2\n");
+    for (red, black, turn, passed) in positions {
+        let pass = if passed { " / passed" } else { "" };
+        input += &format!("{red} / {black} / {turn}{pass}\n");
+    }
+    let out = run_with_input(
+        &[&["query", "tothello", "--batch"][..], &depth].concat(),
+        &input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(
+        lines[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("RED / BLACK / TURN")
+    );
+    for ((red, black, turn, passed), json) in positions.into_iter().zip(&lines[1..]) {
+        let mut args = vec![
+            "query", "tothello", "--red", red, "--black", black, "--turn", turn,
+        ];
+        args.extend(depth);
+        if passed {
+            args.push("--passed");
+        }
+        let single = stdout(&run(&args));
+        let best = &json["best_move"];
+        let squares: Vec<&str> = best["squares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        let line = format!(
+            "bestMove: {} pieces, at {}\n",
+            best["pieces"],
+            squares.join(" ")
+        );
+        assert!(single.contains(&line), "{single} lacks {line}");
+        assert_eq!(json["exact"], false);
+        let line = format!(
+            "estimate after 3 plies: {:.2} pieces, best move {}, {} nodes\n",
+            json["value"].as_f64().unwrap(),
+            json["move"].as_str().unwrap(),
+            json["nodes"]
+        );
+        assert!(single.contains(&line), "{single} lacks {line}");
+        assert_eq!(json["passed"], passed);
+        assert_eq!(json["to_move"], turn);
+    }
+    // Near the end the answer is exact: Red holds all but H5 to H8.
+    let red: Vec<String> = ('A'..='H')
+        .flat_map(|c| (1..=8).map(move |r| format!("{c}{r}")))
+        .filter(|s| !["H5", "H6", "H7", "H8"].contains(&s.as_str()))
+        .collect();
+    let line = format!("{} / H7 H8 / Black / passed\n", red.join(" "));
+    let out = run_with_input(&["query", "tothello", "--batch"], &line);
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["exact"], true, "{json}");
+    let single = stdout(&run(&[
+        "query",
+        "tothello",
+        "--red",
+        &red.join(","),
+        "--black",
+        "H7,H8",
+        "--turn",
+        "Black",
+        "--passed",
+    ]));
+    let text = format!(
+        "exact value: {} (pieces, Black minus the other), best move {}, {} nodes\n",
+        json["value"].as_f64().unwrap(),
+        json["move"].as_str().unwrap(),
+        json["nodes"]
+    );
+    assert!(single.contains(&text), "{single} lacks {text}");
+}
+
+#[test]
 fn bad_positions_give_one_line_and_status_2() {
     for (args, needle) in [
         (vec!["--red", "A1,A1"], "A1 is listed twice"),
