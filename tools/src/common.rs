@@ -829,6 +829,15 @@ pub fn check_memory(needed: u64, what: &str, instead: &str) -> anyhow::Result<()
     }
 }
 
+/// The progress bar of a run of `total` games, refused in one line when
+/// keeping the results of the `held` of them played at once (one pairing's
+/// in a round robin, else all) would not fit in memory (a large `--games`).
+pub fn games_bar(total: usize, held: usize) -> anyhow::Result<indicatif::ProgressBar> {
+    let needed = (held as u64).saturating_mul(tabula_verify::tournament::BYTES_PER_GAME);
+    check_memory(needed, &format!("a run of {total} games"), "lower --games")?;
+    Ok(crate::progress::bar(total, "games"))
+}
+
 /// A size in GiB, or in MiB below 1 GiB, with one decimal.
 fn size(bytes: u64) -> String {
     match bytes >= 1 << 30 {

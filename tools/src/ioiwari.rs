@@ -26,8 +26,8 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, answer_lines, emit_report, output_file,
-    report_then_finish, run_info, serve_stdio, span, tested_player,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, answer_lines, emit_report, games_bar,
+    output_file, report_then_finish, run_info, serve_stdio, span, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -660,7 +660,7 @@ where
     BankMatch<B>: Notation<Params = B>,
 {
     let games = args.games.games;
-    let progress = bar(boards.len() * (games + 2), "games");
+    let progress = games_bar(boards.len() * (games + 2), boards.len() * (games + 2))?;
     let log = Log::open(&args.log)?;
     let report = ioi::results_table(
         boards,
@@ -716,6 +716,38 @@ pub fn describe_table(table: &Table) -> anyhow::Result<String> {
     Ok(format!(
         "every board of a ring of {pits} pits holding at most {cap} beads each{ioi}"
     ))
+}
+
+/// Refuses a sweep whose tables or games cannot fit in the memory available,
+/// in one line before any work: every ring's table is built in memory and
+/// kept to the end, and a set's random games' results are held until its row.
+fn check_sweep_memory(sets: &[Params], games: usize) -> anyhow::Result<()> {
+    let rings: std::collections::BTreeSet<(u8, u8)> =
+        sets.iter().map(|p| (p.pits, p.cap)).collect();
+    let (mut kept, mut largest_build) = (0u64, 0u64);
+    for &(pits, cap) in &rings {
+        let params = Params::new(pits, cap, 0, 0, cap)?;
+        let record_size = table::variant_spec(&params).layout.record_size();
+        let table_bytes = params.boards().saturating_mul(record_size as u64);
+        kept = kept.saturating_add(table_bytes);
+        let build = crate::table_build::in_memory_build_bytes(params.boards(), record_size);
+        largest_build = largest_build.max(build - table_bytes);
+    }
+    crate::common::check_memory(
+        kept.saturating_add(largest_build),
+        &format!("building the tables of {} ring(s) in memory", rings.len()),
+        "lower --max-boards or sweep fewer pits and caps",
+    )?;
+    let most_games = sets
+        .iter()
+        .map(|p| p.instances().len().saturating_mul(games) as u64)
+        .max()
+        .unwrap_or(0);
+    crate::common::check_memory(
+        most_games.saturating_mul(tabula_verify::tournament::BYTES_PER_GAME),
+        &format!("holding the {most_games} random games of one set"),
+        "lower --games",
+    )
 }
 
 /// Arguments of `tabula sweep ioiwari`.
@@ -823,6 +855,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             args.max_boards
         );
     }
+    check_sweep_memory(&sets, args.games.games)?;
     let thresholds = Thresholds {
         min_win_share: args.min_win_share,
         max_greedy_share: args.max_greedy_share,

@@ -23,7 +23,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
-    answer_lines, emit_report, output_file, report_then_finish, run_info, span,
+    answer_lines, emit_report, games_bar, output_file, report_then_finish, run_info, span,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -530,7 +530,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     solving.finish_and_clear();
     let (games, seed) = (args.games.games, args.seed.seed);
     let total = tabula_verify::round_robin::total_games(args.players.len(), variants.len(), games);
-    let playing = bar(total, "games");
+    let playing = games_bar(total, variants.len() * games * 2)?;
     let board = kv::verify(
         &args.players,
         &variants,

@@ -14,7 +14,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
-    emit_report, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
+    emit_report, games_bar, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
 };
 use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
@@ -156,14 +156,18 @@ fn verify(args: VerifyArgs) -> Outcome {
     crate::common::given_once("--heaps", &args.heaps)?;
     let log = Log::open(&args.log)?;
     let agents: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
+    let (heaps, games) = (args.heaps.len(), args.games.games);
+    let total = tabula_verify::round_robin::total_games(agents.len(), heaps, games);
+    let progress = games_bar(total, heaps * games * 2)?;
     let board = nim::verify(
         &agents,
         &args.heaps,
         args.games.games,
         args.seed.seed,
-        &|_| {},
+        &|done| progress.set_position(done as u64),
         log.games(),
     );
+    progress.finish_and_clear();
     let columns = [
         Column::Games,
         Column::Wdl,

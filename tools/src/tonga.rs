@@ -27,8 +27,9 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
-    TimeoutArgs, answer_lines, check_agent, emit_report, finish_play, finish_referee, known_agent,
-    output_file, report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
+    TimeoutArgs, answer_lines, check_agent, emit_report, finish_play, finish_referee, games_bar,
+    known_agent, output_file, report_then_finish, run_info, say, seconds, serve_stdio,
+    tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
@@ -483,7 +484,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     crate::common::known_players("--players", &args.players, &AGENTS)?;
     let names: Vec<&str> = args.players.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
-    let progress = bar(total, "games");
+    let progress = games_bar(total, total)?;
     let log = Log::open(&args.log)?;
     let report = verify_report(
         &names,

@@ -19,7 +19,7 @@ use tabula_verify::tothello::{
 use crate::Outcome;
 use crate::common::{
     GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, answer_lines,
-    count, emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
+    count, emit_report, games_bar, person_end, positive, report_then_finish, run_info, stderr_mode,
 };
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -525,7 +525,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         table_bits: args.table_bits,
     };
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
-    let progress = bar(pairs * 2 * config.openings, "games");
+    let progress = games_bar(pairs * 2 * config.openings, 2 * config.openings)?;
     let log = Log::open(&args.log)?;
     let report = run_tournament(
         &config,

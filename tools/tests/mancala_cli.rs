@@ -351,6 +351,47 @@ fn an_in_memory_build_larger_than_memory_is_refused_before_it_starts() {
 }
 
 #[test]
+fn sweeps_and_verifies_larger_than_memory_are_refused_in_one_line() {
+    // The same 13-pit ring in a sweep: its table is built in memory.
+    let out = run(&[
+        "sweep",
+        "ioiwari",
+        "--games",
+        "1",
+        "--pits",
+        "13",
+        "--cap",
+        "9",
+        "--beads",
+        "26",
+        "--max-boards",
+        "18446744073709551615",
+    ]);
+    assert_one_line_error(
+        &out,
+        "building the tables of 1 ring(s) in memory needs at least",
+    );
+    // Games whose results cannot be held: within --games' range, but under a
+    // 1 GB address space (the IOI game's 51 instances of 10^6 games each).
+    let dir = tempfile::tempdir().unwrap();
+    for (args, what) in [
+        (
+            "sweep ioiwari --games 1000000",
+            "holding the 51000000 random games of one set",
+        ),
+        ("verify ioiwari --games 1000000", "a run of 51000102 games"),
+        (
+            "verify nim --games 1000000 --heaps 1,2,3,4,5,6,7,8,9,10",
+            "a run of",
+        ),
+    ] {
+        let out = run_after_setup(&[], "ulimit -v 1000000", args, dir.path());
+        assert_one_line_error(&out, what);
+        assert!(stderr(&out).contains("lower --games"), "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn kalah_table_and_search_answer_alike_on_every_board() {
     let dir = tempfile::tempdir().unwrap();
     let mut boards = 0;

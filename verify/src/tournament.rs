@@ -196,6 +196,11 @@ pub struct Played<T> {
     pub line: Option<String>,
 }
 
+/// The memory [`play_schedule`] holds per scheduled game, about: its job in the
+/// list of jobs and again beside its result, with a result of up to 16 bytes
+/// (a run's results are kept until it ends, in job order).
+pub const BYTES_PER_GAME: u64 = 2 * std::mem::size_of::<Job>() as u64 + 16;
+
 /// Called with each game of a schedule on the thread that played it, right
 /// after it ends, in any order: reduces the record to what the run keeps,
 /// so that a long run never holds many games' moves, whichever games end first.

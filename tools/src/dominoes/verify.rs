@@ -7,10 +7,9 @@ use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
-    run_info,
+    GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, games_bar,
+    report_then_finish, run_info,
 };
-use crate::progress::bar;
 
 /// Arguments of `tabula verify dominoes`.
 #[derive(Args)]
@@ -68,7 +67,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         seed: args.seed.seed,
     };
     let total = settings.players.len() * settings.opponents.len() * settings.cases.len() * games;
-    let progress = bar(total, "games");
+    let progress = games_bar(total, total)?;
     let log = Log::open(&args.log)?;
     let report = run(
         &settings,

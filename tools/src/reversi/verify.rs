@@ -7,7 +7,8 @@ use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, ru
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish, run_info,
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, games_bar, report_then_finish,
+    run_info,
 };
 use crate::progress::bar;
 
@@ -45,7 +46,10 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let progress = bar(cases, "evolving opponents");
     let drawn = evolve_cases(&settings.suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
-    let progress = bar(cases * settings.players.len(), "games");
+    let progress = games_bar(
+        cases * settings.players.len(),
+        cases * settings.players.len(),
+    )?;
     let report = run(
         &settings,
         &drawn,
