@@ -166,12 +166,13 @@ fn a_stray_line_costs_one_game_and_the_player_restarts() {
         "{} serve dominoes --agent heaviest",
         env!("CARGO_BIN_EXE_tabula")
     );
-    // The first process prints one line nobody asked for before its first
-    // move; every later one is the served player. Any integer acknowledges.
+    // The first process prints one line nobody asked for with its answer to
+    // `reset` (in one write, so that it is there when the answer is read);
+    // every later one is the served player. Any integer acknowledges.
     let marker = dir.path().join("started");
     let player = format!(
         "if [ -e '{m}' ]; then exec {serve}; fi; touch '{m}'; \
-         read l; echo 7; read l; echo 0; echo 'my hand is ...'; exec {serve}",
+         read l; echo 7; read l; printf '0\\nmy hand is ...\\n'; exec {serve}",
         m = marker.display()
     );
     let run = |player: &str, name: &str| {
@@ -200,7 +201,9 @@ fn a_stray_line_costs_one_game_and_the_player_restarts() {
     let (out, games) = run(&player, "stray.txt");
     let (_, clean) = run(&serve, "clean.txt");
     assert!(
-        out.contains("faults 1, first in game 0: invalid answer 'my hand is ...'"),
+        out.contains(
+            "faults 1, first in game 0: wrote 'my hand is ...' with its answer '0' to 'reset 4-4'"
+        ),
         "{out}"
     );
     assert_eq!(out.matches("faults").count(), 1, "{out}");

@@ -67,6 +67,12 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             "expected a count of stones, got 'seven'",
             "60",
         ),
+        // Two lines written at once for each request: the second answers nothing.
+        (
+            "while read l; do printf '1\\n1\\n'; done",
+            "wrote '1' with its answer '1' to 'take 5': one line answers a request",
+            "60",
+        ),
         ("exit 3", "exit status: 3", "60"),
         ("sleep 1000", "timed out", "0.5"),
     ] {

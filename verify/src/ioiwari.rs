@@ -941,6 +941,55 @@ mod tests {
         }
     }
 
+    /// A player that answers each request with `answer`, and has `waiting`
+    /// lines already sent with it.
+    struct Scripted {
+        answer: &'static str,
+        waiting: std::collections::VecDeque<String>,
+    }
+
+    impl crate::process::Peer for Scripted {
+        fn send_line(&mut self, _line: &str) -> Result<(), crate::process::PlayerError> {
+            Ok(())
+        }
+
+        fn recv_line(
+            &mut self,
+            _deadline: Option<std::time::Instant>,
+        ) -> Result<String, crate::process::PlayerError> {
+            Ok(self.answer.to_string())
+        }
+
+        fn waiting_line(&mut self) -> Option<String> {
+            self.waiting.pop_front()
+        }
+    }
+
+    #[test]
+    fn endless_blank_lines_and_lines_sent_with_an_answer_lose_the_game() {
+        let table = built();
+        let board: Board = "4 3 2 4 2 3 2".parse().unwrap();
+        let fault = |answer, waiting: &[&str]| {
+            let peer = Scripted {
+                answer,
+                waiting: waiting.iter().map(|l| l.to_string()).collect(),
+            };
+            let mut remote = crate::seat::Remote::new("p", Box::new(peer), IoiWire::default());
+            let record = play(board, &table, &mut remote);
+            record.fault.map(|f| f.reason).unwrap_or_default()
+        };
+        // Blank lines as fast as they are read: never a time-out, so a limit.
+        assert_eq!(fault("", &[]), "wrote more than 64 blank lines");
+        // Blank lines beside an answer are passed over (the answer is played,
+        // and `2` again later is illegal); another line is not.
+        assert_eq!(fault("2", &["", ""]), "illegal move: pit 2 is empty");
+        assert_eq!(
+            fault("2", &["", "7"]),
+            "wrote '7' with its answer '2' to '4 3 2 4 2 3 2': one line answers a request"
+        );
+        assert_eq!(fault("2", &[""; 70]), "wrote more than 64 blank lines");
+    }
+
     #[test]
     fn the_player_side_refuses_bad_lines_and_ends_with_the_game() {
         let table = built();
@@ -967,6 +1016,10 @@ mod tests {
         assert!(r.unwrap_err().contains("input ended"));
         // The seed's game: the session stops once player 2 empties the pits.
         let (r, out) = session(&["4 3 2 4 2 3 2", "3", "4", "7", "junk after the end"]);
+        r.unwrap();
+        assert_eq!(out, "2\n5\n5\n");
+        // Blank lines are passed over, as the original's scanf("%d") does.
+        let (r, out) = session(&["", "4 3 2 4 2 3 2", "", " ", "3", "\r", "4", "7"]);
         r.unwrap();
         assert_eq!(out, "2\n5\n5\n");
         let (r, out) = session(&["0 0 0 0 0 0 0"]);

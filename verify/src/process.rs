@@ -188,6 +188,24 @@ impl LineReader {
         lock(&self.queue.pending).flooded
     }
 
+    /// A whole line that came in with the last one taken, or before it, and
+    /// is still waiting: one the stream sent unasked. Never waits, and never
+    /// takes the end of the stream or an error, which the next read meets.
+    /// `None` for a patient reader, whose stream may type ahead.
+    fn take_waiting(&self) -> Option<String> {
+        if self.queue.patient {
+            return None;
+        }
+        let mut pending = lock(&self.queue.pending);
+        match pending.items.front() {
+            Some(Incoming::Line(_)) => match pending.items.pop_front() {
+                Some(Incoming::Line(line)) => Some(line),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The next line, or why there is none; `Ok(None)` is the end of the stream.
     fn next(&self, deadline: Option<Instant>) -> Result<Option<String>, PlayerError> {
         let mut pending = lock(&self.queue.pending);
@@ -315,6 +333,13 @@ pub trait Peer {
     }
     /// Waits for the next line, until `deadline` if there is one.
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError>;
+
+    /// A line already waiting, sent with or before the last one read: from a
+    /// program, a line nobody asked for. Never waits; `None` when there is
+    /// none, or when the peer may type ahead (a person, or a file for one).
+    fn waiting_line(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// A line handed to a [`StreamPeer`]'s writing thread; it answers on `done`.
@@ -416,6 +441,10 @@ impl<W: Write> Peer for StreamPeer<W> {
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
         self.input.next(deadline)?.ok_or(PlayerError::ClosedOutput)
     }
+
+    fn waiting_line(&mut self) -> Option<String> {
+        self.input.take_waiting()
+    }
 }
 
 /// Where a player's stderr goes.
@@ -483,7 +512,13 @@ impl StderrTail {
             .map(|line| {
                 line.trim()
                     .chars()
-                    .map(|c| if c.is_control() { '?' } else { c })
+                    .map(|c| {
+                        if crate::protocol::is_hidden(c) {
+                            '?'
+                        } else {
+                            c
+                        }
+                    })
                     .collect::<String>()
             })
             .filter(|line| !line.is_empty())
@@ -770,6 +805,10 @@ impl Peer for ExternalPlayer {
             None => Err(self.exit_error(PlayerError::ClosedOutput)),
         }
     }
+
+    fn waiting_line(&mut self) -> Option<String> {
+        self.output.take_waiting()
+    }
 }
 
 impl Drop for ExternalPlayer {
@@ -822,6 +861,28 @@ mod tests {
     /// A deadline no answer misses, even on a loaded machine.
     fn soon() -> Option<Instant> {
         Some(Instant::now() + Duration::from_secs(60))
+    }
+
+    #[test]
+    fn lines_sent_with_an_answer_are_waiting_and_the_end_is_left_to_the_next_read() {
+        // One write of three lines, then the end of output.
+        let mut player = ExternalPlayer::spawn("read x; printf 'a\\nb\\nc\\n'").unwrap();
+        assert_eq!(player.waiting_line(), None);
+        player.send_line("go").unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "a");
+        assert_eq!(player.waiting_line().as_deref(), Some("b"));
+        assert_eq!(player.waiting_line().as_deref(), Some("c"));
+        assert_eq!(player.waiting_line(), None);
+        // The end is still there for the next read to report.
+        assert!(matches!(
+            player.recv_line(soon()),
+            Err(PlayerError::ClosedOutput | PlayerError::Exited { .. })
+        ));
+        // A person's stream may type ahead: nothing is ever unasked.
+        let mut person = StreamPeer::for_person(&b"a\nb\n"[..], io::sink());
+        assert_eq!(person.recv_line(soon()).unwrap(), "a");
+        assert_eq!(person.waiting_line(), None);
+        assert_eq!(person.recv_line(soon()).unwrap(), "b");
     }
 
     #[test]
@@ -999,6 +1060,11 @@ mod tests {
         let mut player = ExternalPlayer::spawn("echo one >&2; echo two >&2; exit 3").unwrap();
         let error = player.recv_line(soon()).unwrap_err().to_string();
         assert_eq!(error, "player exited (exit status: 3); stderr: one | two");
+        // What would not show as itself (an escape, a right-to-left override) is a `?`.
+        let mut player =
+            ExternalPlayer::spawn("printf 'a\\033[2Jb \\342\\200\\256c\\n' >&2; exit 1").unwrap();
+        let error = player.recv_line(soon()).unwrap_err().to_string();
+        assert_eq!(error, "player exited (exit status: 1); stderr: a?[2Jb ?c");
         let mut player =
             ExternalPlayer::spawn("for i in $(seq 200); do echo line $i >&2; done; exit 1")
                 .unwrap();

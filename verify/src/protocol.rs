@@ -79,7 +79,7 @@ pub fn escape_controls(text: &str) -> String {
 
 /// Whether `c` does not show as itself: a control, a line or paragraph
 /// separator, a zero-width or direction-formatting character, a byte-order mark.
-fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
@@ -267,7 +267,9 @@ pub fn serve<R: BufRead, W: Write>(
     output: W,
     mut handler: impl FnMut(&str) -> Result<String, String>,
 ) -> io::Result<()> {
-    match serve_dialogue(input, output, false, |line| handler(line).map(Reply::Line)) {
+    match serve_dialogue(input, output, false, false, |line| {
+        handler(line).map(Reply::Line)
+    }) {
         Ok(()) => Ok(()),
         Err(DialogueError::Io(e)) => Err(e),
         // Without stop_on_error every refusal is answered, never returned.
@@ -277,11 +279,13 @@ pub fn serve<R: BufRead, W: Write>(
 
 /// [`serve`] for any dialogue: answers may be silent or last, and with
 /// `stop_on_error` a refused request (an overlong or blank line too) ends the
-/// dialogue with that error instead of an `error:` line.
+/// dialogue with that error instead of an `error:` line. With `skip_blank` a
+/// blank line is passed over unanswered, as `scanf("%d")` would.
 pub fn serve_dialogue<R: BufRead, W: Write>(
     mut input: R,
     mut output: W,
     stop_on_error: bool,
+    skip_blank: bool,
     mut handler: impl FnMut(&str) -> Result<Reply, String>,
 ) -> Result<(), DialogueError> {
     let mut line = Vec::new();
@@ -290,7 +294,7 @@ pub fn serve_dialogue<R: BufRead, W: Write>(
             LineRead::End => return Ok(()),
             // A last line without its newline is still a request.
             LineRead::Line => {
-                if answer(&line, &mut output, stop_on_error, &mut handler)? {
+                if answer(&line, &mut output, stop_on_error, skip_blank, &mut handler)? {
                     return Ok(());
                 }
             }
@@ -312,13 +316,16 @@ fn answer(
     line: &[u8],
     output: &mut impl Write,
     stop_on_error: bool,
+    skip_blank: bool,
     handler: &mut impl FnMut(&str) -> Result<Reply, String>,
 ) -> Result<bool, DialogueError> {
     let reply = match std::str::from_utf8(line) {
         Err(_) => Err("request is not valid UTF-8".to_string()),
         Ok(text) => {
             let text = text.trim_end_matches('\r');
-            if text.trim().is_empty() {
+            if text.trim().is_empty() && skip_blank {
+                Ok(Reply::Silent)
+            } else if text.trim().is_empty() {
                 Err(ProtocolError::Empty.to_string())
             } else {
                 handler(text)

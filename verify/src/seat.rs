@@ -259,6 +259,10 @@ impl<G: Game, A: Agent<G>> Player<G> for Local<A> {
 /// How long the lines that close a game may take to write.
 const END_LINES_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// Blank lines a wire that passes over them takes around one answer: a
+/// player writing them as fast as they are read would never time out.
+const MAX_BLANK_LINES: usize = 64;
+
 /// Where a remote seat's dialogue is written: `>` lines to it, `<` lines from it.
 pub type Transcript = Box<dyn FnMut(&str) + Send>;
 
@@ -369,6 +373,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             let context = format!("sending '{}'", excerpt(line));
             return Err(Failure::from_player(&e, clock, &context));
         }
+        let mut blanks = 0;
         let answer = loop {
             let answer = self.peer.recv_line(deadline);
             if let Ok(blank) = &answer
@@ -376,6 +381,15 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
                 && self.wire.skips_blank_lines()
             {
                 self.log('<', blank);
+                blanks += 1;
+                if blanks > MAX_BLANK_LINES {
+                    // Blank lines as fast as they are read would never time out.
+                    clock.charge(started.elapsed());
+                    return Err(Failure::new(
+                        FaultKind::MalformedAnswer,
+                        format!("wrote more than {MAX_BLANK_LINES} blank lines"),
+                    ));
+                }
                 continue;
             }
             break answer;
@@ -387,6 +401,25 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             Failure::from_player(&e, clock, &context)
         })?;
         self.log('<', &answer);
+        // A line sent with the answer answers nothing: left waiting, it would
+        // be read as the answer to the next request, and lose that game for
+        // the wrong reason (a debugging line on stdout, say).
+        while let Some(extra) = self.peer.waiting_line() {
+            self.log('<', &extra);
+            let blank = extra.trim().is_empty() && self.wire.skips_blank_lines();
+            blanks += 1;
+            let reason = match blank {
+                true if blanks <= MAX_BLANK_LINES => continue,
+                true => format!("wrote more than {MAX_BLANK_LINES} blank lines"),
+                false => format!(
+                    "wrote '{}' with its answer '{}' to '{}': one line answers a request",
+                    excerpt(&extra),
+                    excerpt(&answer),
+                    excerpt(line)
+                ),
+            };
+            return Err(Failure::new(FaultKind::MalformedAnswer, reason));
+        }
         Ok(answer)
     }
 

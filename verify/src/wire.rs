@@ -85,8 +85,9 @@ pub trait Wire<G: Game>: Send {
     /// Reads the player's answer; an error is a malformed answer (legality is checked elsewhere).
     fn decode_answer(&mut self, view: &G::View, line: &str) -> Result<G::Move, String>;
 
-    /// Whether blank lines before an answer are passed over, as a C
-    /// `scanf("%d")` reading the IOI dialogue does, rather than being the answer.
+    /// Whether blank lines are passed over, as a C `scanf("%d")` reading the
+    /// IOI dialogue does: before an answer a referee reads, and between the
+    /// requests a served player reads.
     fn skips_blank_lines(&self) -> bool {
         false
     }
@@ -209,7 +210,8 @@ impl<G: Game, W: Wire<G>, A: Agent<G>> Session<G, W, A> {
         output: O,
     ) -> Result<(), DialogueError> {
         let fatal = self.wire.errors_are_fatal();
-        protocol::serve_dialogue(input, output, fatal, |line| self.handle(line))?;
+        let skip_blank = self.wire.skips_blank_lines();
+        protocol::serve_dialogue(input, output, fatal, skip_blank, |line| self.handle(line))?;
         match self.wire.unfinished() {
             Some(why) => Err(DialogueError::Refused(why)),
             None => Ok(()),

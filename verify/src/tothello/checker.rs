@@ -258,14 +258,12 @@ pub fn referee_best_move(
         while answerer == Answerer::Program
             && report.failures.len() + report.unsolicited.len() < MAX_WRONG
         {
-            match peer.recv_line(Some(Instant::now())) {
-                Ok(extra) => {
-                    log(&format!("< {extra}"));
-                    report.unsolicited.push(extra);
-                }
-                // Nothing waiting (or the end, which the next request meets).
-                Err(_) => break,
-            }
+            // Nothing waiting (the end of output is left to the next request).
+            let Some(extra) = peer.waiting_line() else {
+                break;
+            };
+            log(&format!("< {extra}"));
+            report.unsolicited.push(extra);
         }
         if report.failures.len() + report.unsolicited.len() >= MAX_WRONG {
             report.fault = Some(format!("{MAX_WRONG} wrong or unsolicited answers"));
