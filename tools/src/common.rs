@@ -290,6 +290,12 @@ pub fn table_header(path: &Path, game: &str) -> anyhow::Result<tabula_tables::He
     Ok(header)
 }
 
+/// A path as a report line shows it: its control and invisible characters
+/// escaped, as errors show it, so that a name cannot fake a line.
+pub fn shown(path: &Path) -> String {
+    tabula_verify::protocol::escape_controls(&path.display().to_string())
+}
+
 /// This run's version, arguments and `seed`, for a report's JSON.
 pub fn run_info(seed: Option<u64>) -> tabula_verify::report::RunInfo {
     tabula_verify::report::RunInfo {

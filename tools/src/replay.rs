@@ -101,7 +101,7 @@ pub fn replay(args: ReplayArgs) -> Outcome {
     } else {
         format!("{written} games")
     };
-    outln!("wrote {} ({games})", args.output.display())?;
+    outln!("wrote {} ({games})", crate::common::shown(&args.output))?;
     Ok(ExitCode::SUCCESS)
 }
 

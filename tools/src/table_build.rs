@@ -103,7 +103,7 @@ impl BuildMode {
         };
         outln!(
             "wrote {} ({what}){how} in {:.1} ms",
-            path.display(),
+            crate::common::shown(path),
             started.elapsed().as_secs_f64() * 1e3
         )?;
         Ok(())

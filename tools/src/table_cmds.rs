@@ -32,11 +32,11 @@ fn open(path: &Path) -> anyhow::Result<Table> {
 
 /// Prints the header and metadata.
 pub fn info(args: InfoArgs, games: &[GameEntry]) -> Outcome {
-    let table = open(&args.file)?;
-    let h = table.header();
-    outln!("file: {}", args.file.display())?;
+    // The header first: the checksum of a large payload takes a while.
+    let h = Table::read_header(&args.file)?;
+    outln!("file: {}", crate::common::shown(&args.file))?;
     outln!("format version: {}", h.version)?;
-    outln!("game: {}", h.game)?;
+    outln!("game: {}", escape_controls(&h.game))?;
     outln!("parameters: {:?}", h.params)?;
     outln!(
         "record: {} value byte(s), {} move-mask byte(s)",
@@ -52,6 +52,10 @@ pub fn info(args: InfoArgs, games: &[GameEntry]) -> Outcome {
     )?;
     outln!("payload xxh3-64: {:016x}", h.payload_hash)?;
     outln!("header xxh3-64: {:016x}", h.header_hash)?;
+    let checking = crate::progress::spinner("checking the payload's checksum");
+    let table = open(&args.file);
+    checking.finish_and_clear();
+    let table = table?;
     // The file's own text: escaped, so it cannot fake a line or drive the terminal.
     outln!("generator: {}", escape_controls(&table.meta().generator))?;
     outln!(
@@ -102,8 +106,9 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
         false => e.context(args.file.display().to_string()),
     })?;
     outln!(
-        "{}: ok ({game}, {records} records consistent)",
-        args.file.display()
+        "{}: ok ({}, {records} records consistent)",
+        crate::common::shown(&args.file),
+        escape_controls(&game)
     )?;
     Ok(ExitCode::SUCCESS)
 }

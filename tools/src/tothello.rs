@@ -509,8 +509,8 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let mut players = vec![Player::Random, Player::Greedy];
     crate::common::given_once("--depths", &args.depths)?;
     for &depth in &args.depths {
-        if depth == 0 {
-            bail!("--depths: a solver depth must be at least 1");
+        if !(1..=64).contains(&depth) {
+            bail!("--depths: a solver depth is 1 to 64, as query's --depth, not {depth}");
         }
         players.push(Player::Solver {
             depth,

@@ -440,3 +440,25 @@ fn strict_referees_exit_1_when_the_player_faulted_and_still_report() {
         assert!(clean.status.success(), "{game}: {}", stderr(&clean));
     }
 }
+
+#[test]
+fn report_lines_escape_the_paths_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("k\nfake line\u{202e}.tab");
+    let file = path.to_str().unwrap();
+    let shown = file.replace('\n', "\\n").replace('\u{202e}', "\\u{202e}");
+    let built = run(&["build", "kalah", "--pits", "1", "--seeds", "1", "-o", file]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let info = run(&["info", file]);
+    let check = run(&["check", file]);
+    for (out, line) in [
+        (&built, format!("wrote {shown} (")),
+        (&info, format!("file: {shown}\n")),
+        (&check, format!("{shown}: ok (kalah, ")),
+    ] {
+        let text = stdout(out);
+        assert!(text.contains(&line), "{text} lacks {line}");
+        assert!(!text.contains("fake line\u{202e}"), "{text}");
+    }
+    assert_eq!(stdout(&built).lines().count(), 1);
+}

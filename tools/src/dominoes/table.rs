@@ -121,7 +121,7 @@ pub fn build(args: BuildArgs) -> CommandOutcome {
     progress.finish_and_clear();
     outln!(
         "wrote {} ({} positions) in {:.1} s",
-        args.output.display(),
+        crate::common::shown(&args.output),
         table::SPEC.entries,
         started.elapsed().as_secs_f64()
     )?;
