@@ -567,6 +567,13 @@ fn kalah_play_answers_bad_lines_with_one_error_line_each() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.starts_with("error: stdin: the input ended"), "{err}");
     assert!(!stdout(&out).contains("result"), "{}", stdout(&out));
+    // After an error line, the end is named by the move asked for, not that line.
+    let out = common::run_with_input(&["play", "kalah", "--pits", "2", "--seeds", "2"], "9\n");
+    assert!(
+        stderr(&out).contains("waiting for an answer to 'your move: 2 2 / 2 2 stores 0 0'"),
+        "{}",
+        stderr(&out)
+    );
     // A table of other rules is refused before play.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("k.tab");

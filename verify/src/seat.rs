@@ -365,12 +365,25 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
     /// Sends `line` and waits for the answer, charging both to `clock`: a
     /// player that stops reading its input times out rather than hanging us.
     fn ask(&mut self, line: &str, clock: &mut Clock) -> Result<String, Failure> {
+        self.ask_about(line, line, clock)
+    }
+
+    /// [`Remote::ask`], a failure naming `request` (the request `line`
+    /// answers again, when `line` is an `error:` line to a person).
+    fn ask_about(
+        &mut self,
+        line: &str,
+        request: &str,
+        clock: &mut Clock,
+    ) -> Result<String, Failure> {
+        // A request of several lines is named by its last, the question.
+        let request = request.rsplit('\n').next().unwrap_or(request);
         self.log('>', line);
         let started = Instant::now();
         let deadline = clock.deadline(started);
         if let Err(e) = self.peer.send_line_by(line, deadline) {
             clock.charge(started.elapsed());
-            let context = format!("sending '{}'", excerpt(line));
+            let context = format!("sending '{}'", excerpt(request));
             return Err(Failure::from_player(&e, clock, &context));
         }
         let mut blanks = 0;
@@ -397,7 +410,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
         clock.charge(started.elapsed());
         let answer = answer.map_err(|e| {
             // The request is named: a player silent on `reset` is not one slow on `play`.
-            let context = format!("waiting for an answer to '{}'", excerpt(line));
+            let context = format!("waiting for an answer to '{}'", excerpt(request));
             Failure::from_player(&e, clock, &context)
         })?;
         self.log('<', &answer);
@@ -415,7 +428,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
                     "wrote '{}' with its answer '{}' to '{}': one line answers a request",
                     excerpt(&extra),
                     excerpt(&answer),
-                    excerpt(line)
+                    excerpt(request)
                 ),
             };
             return Err(Failure::new(FaultKind::MalformedAnswer, reason));
@@ -478,7 +491,8 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
                 },
                 Err(reason) => reason,
             };
-            answer = self.ask(&format!("error: {}", problem.replace('\n', " ")), clock)?;
+            let again = format!("error: {}", problem.replace('\n', " "));
+            answer = self.ask_about(&again, &request, clock)?;
         }
     }
 

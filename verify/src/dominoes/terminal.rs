@@ -85,7 +85,9 @@ impl Terminal for Match {
     }
 
     fn parse_move(view: &View, text: &str) -> Result<Move, String> {
-        parse_answer(view, &text.to_ascii_uppercase())
+        // A person may type `l0` or `draw`; an error quotes what they typed.
+        let upper = text.to_ascii_uppercase();
+        parse_answer(view, &upper).map_err(|e| e.replace(upper.trim(), text.trim()))
     }
 
     fn move_text(view: &View, mv: Move) -> String {
@@ -166,7 +168,8 @@ mod tests {
         };
         assert!(end.is_over(), "{text}");
         assert!(text.starts_with("You play player 2. Type L or R"), "{text}");
-        assert!(text.contains("illegal move: invalid answer 'X9'"), "{text}");
+        // Read in any case, quoted as typed.
+        assert!(text.contains("illegal move: invalid answer 'x9'"), "{text}");
         assert!(text.contains("legal moves: "), "{text}");
         assert!(text.contains("player 1 plays "), "{text}");
         assert!(text.contains("\nline: "), "{text}");
