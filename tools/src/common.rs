@@ -516,21 +516,24 @@ pub fn say(log: &Log, json: Option<&OutputPath>, line: &str) -> std::io::Result<
     Ok(())
 }
 
-/// Ends a referee run: the total line to the log and stdout, the JSON where asked.
+/// Ends a referee run: the report of `results`, its `total_line` to the log
+/// and stdout, the JSON (stamped with the run and its `seed`) where asked.
 pub fn finish_referee<C: RefereedCase + Serialize>(
     log: &Log,
-    total_line: &str,
+    results: Vec<C>,
+    total_line: fn(&RefereeReport<C>) -> String,
     json: Option<&OutputPath>,
-    report: &RefereeReport<C>,
     seed: u64,
     strict: &StrictArgs,
 ) -> crate::Outcome {
-    log.transcript_line(total_line);
+    let report = RefereeReport::new(results);
+    let total_line = total_line(&report);
+    log.transcript_line(&total_line);
     let reported = report_then_finish(log, || {
         emit_report(
             &format!("{total_line}\n"),
             json,
-            &run_info(Some(seed)).stamp(report),
+            &run_info(Some(seed)).stamp(&report),
         )
     });
     strict.status(reported, report.faults())

@@ -14,7 +14,6 @@ use tabula_solver::tonga::{Board, Colour};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table, Tabulated};
 use tabula_verify::record::At;
-use tabula_verify::report::RefereeReport;
 use tabula_verify::seat::Limits;
 use tabula_verify::tonga::terminal::play_referee_game;
 use tabula_verify::tonga::{
@@ -433,15 +432,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             results.push(result);
         }
     }
-    let report = RefereeReport::new(results);
-    finish_referee(
-        &log,
-        &report.total_line(),
-        json,
-        &report,
-        seed,
-        &args.strict,
-    )
+    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.

@@ -10,8 +10,7 @@ use tabula_solver::dominoes::Match;
 use tabula_verify::agent::Agent;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::dominoes::referee::{
-    CaseSetup, RefereeReport, case_key, deal, game_line, opponent_rng, parse_cases, referee_case,
-    stock_order,
+    CaseSetup, case_key, deal, game_line, opponent_rng, parse_cases, referee_case, stock_order,
 };
 use tabula_verify::dominoes::report::case_name;
 use tabula_verify::dominoes::terminal::play_deal;
@@ -210,15 +209,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     progress.finish_and_clear();
-    let report = RefereeReport::new(results);
-    finish_referee(
-        &log,
-        &report.total_line(),
-        json,
-        &report,
-        seed,
-        &args.strict,
-    )
+    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.

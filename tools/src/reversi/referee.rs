@@ -9,9 +9,7 @@ use tabula_solver::reversi::Board;
 use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
 use tabula_verify::record::At;
-use tabula_verify::reversi::referee::{
-    RefereeReport, game_line, opponents, parse_sizes, referee_case,
-};
+use tabula_verify::reversi::referee::{game_line, opponents, parse_sizes, referee_case};
 use tabula_verify::reversi::report::{case_label, evolve_cases};
 use tabula_verify::reversi::terminal::play_case;
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
@@ -180,15 +178,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &result.line())?;
         results.push(result);
     }
-    let report = RefereeReport::new(results);
-    finish_referee(
-        &log,
-        &report.total_line(),
-        json,
-        &report,
-        seed,
-        &args.strict,
-    )
+    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.
