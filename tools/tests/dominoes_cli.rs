@@ -3,7 +3,8 @@
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, run, run_ok, run_with_input, stderr, stdout, tabula,
+    assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input, stderr, stdout,
+    tabula,
 };
 
 /// `tabula referee dominoes` against `random` with `args`, which must succeed.
@@ -386,11 +387,7 @@ fn deals_are_the_referees_hands_and_draws() {
     referee(&[
         "--agent", "random", "--cases", "5:4,7:5", "--games", "10", "--seed", "7", "--log", log_arg,
     ]);
-    let games: Vec<serde_json::Value> = std::fs::read_to_string(&log)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let games = json_lines(&std::fs::read_to_string(&log).unwrap());
     assert_eq!(games.len(), 20);
     let mut drawn_in_all = 0;
     for game in &games {

@@ -3,7 +3,7 @@
 use std::fs;
 
 mod common;
-use common::{run, run_with_input, stderr, stdout};
+use common::{json_lines, run, run_with_input, stderr, stdout};
 
 /// Exit status 2 and one stderr line that starts `error:` and says `problem`.
 fn assert_one_line_error(out: &std::process::Output, problem: &str) {
@@ -94,10 +94,7 @@ fn build_info_check_and_query() {
     let input = format!("{}\n\n{}\n", positions.join("\n"), cases[0].0);
     let out = run_with_input(&["query", "dominoes", "--table", file, "--batch"], &input);
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&stdout(&out));
     assert_eq!(lines.len(), positions.len() + 1, "{}", stdout(&out));
     assert!(lines[3]["error"].as_str().unwrap().contains(cases[0].1));
     for (position, json) in positions.iter().zip(&lines) {

@@ -7,8 +7,8 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 use common::{
-    eventually, group_of_player, kill_group, player_telling_its_group, run, run_with_input, stderr,
-    stdout, tabula, tabula_to_stop,
+    eventually, group_of_player, json_lines, kill_group, player_telling_its_group, run,
+    run_with_input, stderr, stdout, tabula, tabula_to_stop,
 };
 
 use tabula_solver::ioiwari::{Board, starting_boards};
@@ -1104,10 +1104,7 @@ fn a_batch_query_answers_each_line_as_the_single_query_does() {
         );
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stdout(&out);
-        let lines: Vec<serde_json::Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines = json_lines(&text);
         // One line a board, the blank line passed over, the bad one an error.
         assert_eq!(lines.len(), boards.len() + 1, "{text}");
         let bad = &lines[boards.len()];

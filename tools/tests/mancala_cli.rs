@@ -2,7 +2,9 @@
 //! variant tables through build, check, info and query.
 
 mod common;
-use common::{assert_one_line_error, run, run_after_setup, run_with_input, stderr, stdout};
+use common::{
+    assert_one_line_error, json_lines, run, run_after_setup, run_with_input, stderr, stdout,
+};
 
 fn json_of(args: &[&str]) -> serde_json::Value {
     let out = run(args);
@@ -943,10 +945,7 @@ fn a_kalah_batch_query_answers_each_line_as_the_single_query_does() {
         let out = run_with_input(&[&variant[..], source, &["--batch"]].concat(), &input);
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stdout(&out);
-        let lines: Vec<serde_json::Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines = json_lines(&text);
         assert_eq!(lines.len(), boards.len() + 1, "{text}");
         assert_eq!(lines[boards.len()]["input"], "3 3");
         for (board, json) in boards.iter().zip(&lines) {

@@ -1,7 +1,7 @@
 //! The `tabula` binary end to end for PseudoTonga: real processes, real pipes.
 
 mod common;
-use common::{assert_one_line_error, run_with_input, stderr, stdout, tabula};
+use common::{assert_one_line_error, json_lines, run_with_input, stderr, stdout, tabula};
 
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::plain_choices;
@@ -136,10 +136,7 @@ fn build_query_and_check_the_table() {
     );
     let out = run_with_input(&["query", "tonga", "--table", path, "--batch"], &input);
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let lines = json_lines(&stdout(&out));
     assert_eq!(lines.len(), 4);
     assert!(lines[2]["error"].as_str().unwrap().contains("cannot arise"));
     for (rows, json) in boards.iter().zip([&lines[0], &lines[1], &lines[3]]) {

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 mod common;
-use common::{run, run_or_kill, run_with_input, stderr, stdout, tabula};
+use common::{json_lines, run, run_or_kill, run_with_input, stderr, stdout, tabula};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
@@ -80,10 +80,7 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
         &input,
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = stdout(&out)
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let lines = json_lines(&stdout(&out));
     assert_eq!(lines.len(), 4);
     assert!(
         lines[0]["error"]

@@ -107,6 +107,13 @@ pub fn case_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Each line of `text` read as JSON (a `--batch` answer, a game log).
+pub fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
 /// What the command wrote on stdout.
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
