@@ -24,11 +24,13 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
+use crate::batch::answer_lines;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, answer_lines, emit_report, games_bar,
-    output_file, report_then_finish, run_info, serve_stdio, span, tested_player,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
+    report_then_finish, run_info, serve_stdio, span, tested_player,
 };
+use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};
@@ -374,7 +376,7 @@ fn solved_in_memory(params: &Params) -> anyhow::Result<VariantTable> {
         );
     }
     let record_size = table::variant_spec(params).layout.record_size();
-    crate::common::check_memory(
+    crate::memory::check_memory(
         crate::table_build::in_memory_build_bytes(boards, record_size),
         &format!("solving {boards} boards in memory"),
         "build a table with `tabula build ioiwari --out-of-core` and pass --table",
@@ -733,7 +735,7 @@ fn check_sweep_memory(sets: &[Params], games: usize) -> anyhow::Result<()> {
         let build = crate::table_build::in_memory_build_bytes(params.boards(), record_size);
         largest_build = largest_build.max(build - table_bytes);
     }
-    crate::common::check_memory(
+    crate::memory::check_memory(
         kept.saturating_add(largest_build),
         &format!("building the tables of {} ring(s) in memory", rings.len()),
         "lower --max-boards or sweep fewer pits and caps",
@@ -743,7 +745,7 @@ fn check_sweep_memory(sets: &[Params], games: usize) -> anyhow::Result<()> {
         .map(|p| p.instances().len().saturating_mul(games) as u64)
         .max()
         .unwrap_or(0);
-    crate::common::check_memory(
+    crate::memory::check_memory(
         most_games.saturating_mul(tabula_verify::tournament::BYTES_PER_GAME),
         &format!("holding the {most_games} random games of one set"),
         "lower --games",

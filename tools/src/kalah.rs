@@ -21,10 +21,12 @@ use tabula_verify::seat::{Clock, FaultKind, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 
 use crate::Outcome;
+use crate::batch::answer_lines;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
-    answer_lines, emit_report, games_bar, output_file, report_then_finish, run_info, span,
+    emit_report, output_file, report_then_finish, run_info, span,
 };
+use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 use crate::registry::{GameEntry, Verb};
@@ -345,7 +347,7 @@ pub fn query(args: QueryArgs) -> Outcome {
                 .next_power_of_two()
                 .trailing_zeros()
                 .clamp(10, 24);
-            crate::common::check_memory(16 << bits, "a search without --table", "pass --table")?;
+            crate::memory::check_memory(16 << bits, "a search without --table", "pass --table")?;
             Values::Search(ExactSolver::new(bits))
         }
     };
@@ -433,7 +435,7 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         }
     }
     // The search's table: 2^bits slots of 16 bytes.
-    crate::common::check_memory(
+    crate::memory::check_memory(
         16u64 << args.table_bits,
         &format!("--table-bits {}", args.table_bits),
         "lower --table-bits",
@@ -511,7 +513,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
             record_size,
         ));
     }
-    crate::common::check_memory(
+    crate::memory::check_memory(
         kept + peak,
         &format!("solving {boards} boards in memory"),
         "give fewer or smaller variants",

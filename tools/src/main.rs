@@ -9,10 +9,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Command, FromArgMatches};
 
+mod batch;
 mod common;
 mod dominoes;
 mod ioiwari;
 mod kalah;
+mod memory;
 mod nim;
 mod out;
 mod progress;

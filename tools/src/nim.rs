@@ -14,8 +14,9 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
-    emit_report, games_bar, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
+    emit_report, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
 };
+use crate::memory::games_bar;
 use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
 

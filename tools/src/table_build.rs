@@ -10,7 +10,7 @@ use tabula_solver::retrograde::{self, Images};
 use tabula_tables::Records;
 use tabula_tables::typed::{self, Tabulated};
 
-use crate::common::check_memory;
+use crate::memory::check_memory;
 use crate::out::outln;
 use crate::progress::bar;
 
@@ -82,7 +82,7 @@ impl BuildMode {
             let images = match self.images {
                 Some(ImagesArg::WhenSolved) => Images::WhenSolved,
                 Some(ImagesArg::LastPass) => Images::LastPass,
-                None => match crate::common::available_memory() {
+                None => match crate::memory::available_memory() {
                     Some(bytes) if table_bytes <= bytes / 2 => Images::WhenSolved,
                     _ => Images::LastPass,
                 },

@@ -24,12 +24,13 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
+use crate::batch::answer_lines;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
-    TimeoutArgs, answer_lines, check_agent, emit_report, finish_play, finish_referee, games_bar,
-    known_agent, output_file, report_then_finish, run_info, say, seconds, serve_stdio,
-    tested_player,
+    TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
+    report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
 };
+use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, Verb};

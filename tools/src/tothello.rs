@@ -17,10 +17,12 @@ use tabula_verify::tothello::{
 };
 
 use crate::Outcome;
+use crate::batch::answer_lines;
 use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, answer_lines,
-    count, emit_report, games_bar, person_end, positive, report_then_finish, run_info, stderr_mode,
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
+    emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
 };
+use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 use crate::registry::{GameEntry, Verb};
@@ -336,7 +338,7 @@ pub fn query(args: QueryArgs) -> Outcome {
         .then(|| parse_position(&args.position))
         .transpose()?;
     // The search's table: 2^22 entries of 24 bytes, kept over a batch.
-    crate::common::check_memory(24 << 22, "the search's table", "free some memory")?;
+    crate::memory::check_memory(24 << 22, "the search's table", "free some memory")?;
     let mut solver = Solver::new(22);
     let Some(pos) = pos else {
         return answer_lines(|line| {
@@ -501,7 +503,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     }
     // Games run in parallel, each with up to two solvers of 2^bits entries of 24 bytes.
     let threads = tabula_verify::tournament::games_at_once() as u64;
-    crate::common::check_memory(
+    crate::memory::check_memory(
         (24u64 << args.table_bits) * 2 * threads,
         &format!("--table-bits {} on {threads} threads", args.table_bits),
         "lower --table-bits",

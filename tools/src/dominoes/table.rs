@@ -15,7 +15,8 @@ use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table, Tabulated};
 
 use crate::Outcome as CommandOutcome;
-use crate::common::{OutputFile, answer_lines, output_file};
+use crate::batch::answer_lines;
+use crate::common::{OutputFile, output_file};
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 

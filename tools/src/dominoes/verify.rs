@@ -7,9 +7,10 @@ use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, games_bar,
-    report_then_finish, run_info,
+    GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
+    run_info,
 };
+use crate::memory::games_bar;
 
 /// Arguments of `tabula verify dominoes`.
 #[derive(Args)]

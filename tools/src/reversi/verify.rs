@@ -7,9 +7,9 @@ use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, ru
 
 use crate::Outcome;
 use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, games_bar, report_then_finish,
-    run_info,
+    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish, run_info,
 };
+use crate::memory::games_bar;
 use crate::progress::bar;
 
 /// Arguments of `tabula verify reversi`.
