@@ -42,7 +42,8 @@ fn answer_lines_from<T: Serialize>(
         {
             return Ok(std::process::ExitCode::SUCCESS);
         }
-        let result = if bytes.len() > MAX_LINE {
+        // Over the limit only when the read ended before the line did.
+        let result = if bytes.len() > MAX_LINE && !bytes.ends_with(b"\n") {
             // Skip the rest of the line without keeping it; its start is shown.
             bytes.truncate(40);
             let mut rest = Vec::new();
@@ -109,5 +110,14 @@ mod tests {
         assert_eq!(lines[2]["error"], "not UTF-8 text");
         assert_eq!(lines[3], 3);
         assert_eq!(lines[4], 1);
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_answered_and_the_next_one_too() {
+        let mut input = vec![b'8'; MAX_LINE];
+        input.extend(b"\n9\n");
+        let mut out = Vec::new();
+        answer_lines_from(&input[..], &mut out, &mut |line: &str| Ok(line.len())).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{MAX_LINE}\n1\n"));
     }
 }

@@ -53,10 +53,11 @@ impl RingArgs {
         (self.pits.unwrap_or(7), self.cap.unwrap_or(5))
     }
 
-    /// The ring's pits and cap: as given, else those the `table` file's header
-    /// names (a table says which variant it holds), else the IOI game's.
+    /// The ring's pits and cap: each as given, else as the `table` file's
+    /// header names it (a table says which variant it holds), else the IOI
+    /// game's. A given one that is not the table's is refused on opening it.
     fn ring_of(&self, table: Option<&Path>) -> anyhow::Result<(u8, u8)> {
-        let (Some(path), None, None) = (table, self.pits, self.cap) else {
+        let (Some(path), false) = (table, self.pits.is_some() && self.cap.is_some()) else {
             return Ok(self.ring());
         };
         let header = crate::common::table_header(path, "ioiwari")?;
@@ -68,7 +69,10 @@ impl RingArgs {
                 header.params[1]
             )
         })?;
-        Ok((variant.params.pits, variant.params.cap))
+        Ok((
+            self.pits.unwrap_or(variant.params.pits),
+            self.cap.unwrap_or(variant.params.cap),
+        ))
     }
 
     /// The variant's parameters (the starting boards do not shape a table),

@@ -53,11 +53,6 @@ pub struct RuleArgs {
 }
 
 impl RuleArgs {
-    /// Whether the rules were left as they are by default.
-    fn left_out(&self) -> bool {
-        !self.no_empty_capture && self.ending.is_none()
-    }
-
     /// These rules on a board of `pits` pits a side and `seeds` seeds a pit.
     fn rules(&self, pits: u32, seeds: u32) -> anyhow::Result<Rules> {
         let (Ok(m), Ok(n)) = (u8::try_from(pits), u8::try_from(seeds)) else {
@@ -90,20 +85,30 @@ pub struct VariantArgs {
 }
 
 impl VariantArgs {
-    /// The rules: as given, else those the `table` file's header names (a
-    /// table says which variant it holds), else Kalah(3, 3)'s.
+    /// The rules: each option as given, else as the `table` file's header
+    /// names it (a table says which variant it holds), else Kalah(3, 3)'s. A
+    /// given one that is not the table's is refused on opening it.
     fn rules_for(&self, table: Option<&Path>) -> anyhow::Result<Rules> {
-        if let Some(path) = table
-            && self.pits.is_none()
-            && self.seeds.is_none()
-            && self.rules.left_out()
-        {
-            let header = crate::common::table_header(path, "kalah")?;
-            return table::rules_of(header.params)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()));
+        let Some(path) = table else {
+            return self
+                .rules
+                .rules(self.pits.unwrap_or(3), self.seeds.unwrap_or(3));
+        };
+        let header = crate::common::table_header(path, "kalah")?;
+        let own = table::rules_of(header.params)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let (pits, seeds) = (
+            self.pits.unwrap_or(own.pits.into()),
+            self.seeds.unwrap_or(own.seeds.into()),
+        );
+        let mut rules = self.rules.rules(pits, seeds)?;
+        if !self.rules.no_empty_capture {
+            rules = rules.with_capture(own.capture);
         }
-        self.rules
-            .rules(self.pits.unwrap_or(3), self.seeds.unwrap_or(3))
+        if self.rules.ending.is_none() {
+            rules = rules.with_ending(own.ending);
+        }
+        Ok(rules)
     }
 }
 

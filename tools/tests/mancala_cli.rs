@@ -145,8 +145,17 @@ fn kalah_tables_build_check_and_answer() {
     assert!(given.status.success(), "{}", stderr(&given));
     let alone = run(&["query", "kalah", "--table", other]);
     assert_eq!(stdout(&alone), stdout(&given), "{}", stderr(&alone));
-    // One option given means all are: these rules are not the table's.
+    // An option given is checked against the table; the others are its own.
     let out = run(&["query", "kalah", "--table", other, "--pits", "2"]);
+    assert_eq!(stdout(&out), stdout(&given), "{}", stderr(&out));
+    let out = run(&[
+        "query",
+        "kalah",
+        "--table",
+        other,
+        "--ending",
+        "after-any-move",
+    ]);
     assert!(stderr(&out).contains("table is for"), "{}", stderr(&out));
     let played = run_with_input(&["play", "kalah", "--table", other], "1\n1\n1\n1\n");
     let played_given = run_with_input(
@@ -229,6 +238,16 @@ fn ioiwari_variant_tables_carry_their_parameters() {
     let alone = run(&["query", "ioiwari", "--table", file, "1 2 3 1 1"]);
     assert!(alone.status.success(), "{}", stderr(&alone));
     assert_eq!(stdout(&alone), stdout(&out));
+    let pits_only = run(&[
+        "query",
+        "ioiwari",
+        "--table",
+        file,
+        "--pits",
+        "5",
+        "1 2 3 1 1",
+    ]);
+    assert_eq!(stdout(&pits_only), stdout(&out), "{}", stderr(&pits_only));
     let out = run(&["query", "ioiwari", "--table", file, "4 3 2 4 2 3 2"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(

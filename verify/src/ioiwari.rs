@@ -942,10 +942,12 @@ mod tests {
     }
 
     /// A player that answers each request with `answer`, and has `waiting`
-    /// lines already sent with it.
+    /// lines already sent: from the start, or with its first answer.
     struct Scripted {
         answer: &'static str,
         waiting: std::collections::VecDeque<String>,
+        from_the_start: bool,
+        answered: bool,
     }
 
     impl crate::process::Peer for Scripted {
@@ -957,11 +959,14 @@ mod tests {
             &mut self,
             _deadline: Option<std::time::Instant>,
         ) -> Result<String, crate::process::PlayerError> {
+            self.answered = true;
             Ok(self.answer.to_string())
         }
 
         fn waiting_line(&mut self) -> Option<String> {
-            self.waiting.pop_front()
+            (self.from_the_start || self.answered)
+                .then(|| self.waiting.pop_front())
+                .flatten()
         }
     }
 
@@ -969,15 +974,18 @@ mod tests {
     fn endless_blank_lines_and_lines_sent_with_an_answer_lose_the_game() {
         let table = built();
         let board: Board = "4 3 2 4 2 3 2".parse().unwrap();
-        let fault = |answer, waiting: &[&str]| {
+        let fault_when = |answer, waiting: &[&str], from_the_start| {
             let peer = Scripted {
                 answer,
                 waiting: waiting.iter().map(|l| l.to_string()).collect(),
+                from_the_start,
+                answered: false,
             };
             let mut remote = crate::seat::Remote::new("p", Box::new(peer), IoiWire::default());
             let record = play(board, &table, &mut remote);
             record.fault.map(|f| f.reason).unwrap_or_default()
         };
+        let fault = |answer, waiting: &[&str]| fault_when(answer, waiting, false);
         // Blank lines as fast as they are read: never a time-out, so a limit.
         assert_eq!(fault("", &[]), "wrote more than 64 blank lines");
         // Blank lines beside an answer are passed over (the answer is played,
@@ -988,6 +996,20 @@ mod tests {
             "wrote '7' with its answer '2' to '4 3 2 4 2 3 2': one line answers a request"
         );
         assert_eq!(fault("2", &[""; 70]), "wrote more than 64 blank lines");
+        // A person may press Enter as often as they like.
+        let typed = format!("{}2\n", "\n".repeat(70));
+        let person = crate::process::StreamPeer::for_person(
+            std::io::Cursor::new(typed.into_bytes()),
+            std::io::sink(),
+        );
+        let mut remote = crate::seat::Remote::new("person", Box::new(person), IoiWire::default());
+        let record = play(board, &table, &mut remote);
+        assert_eq!(record.plies[0].mv, 1, "{:?}", record.fault);
+        // A line already there before a request answers nothing either.
+        assert_eq!(
+            fault_when("2", &["", "hello"], true),
+            "wrote 'hello' before it was asked '4 3 2 4 2 3 2': one line answers a request"
+        );
     }
 
     #[test]

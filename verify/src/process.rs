@@ -340,6 +340,12 @@ pub trait Peer {
     fn waiting_line(&mut self) -> Option<String> {
         None
     }
+
+    /// Whether the peer may type ahead: a person, or a file standing in for
+    /// one, whose lines wait for their requests and may be blank at leisure.
+    fn types_ahead(&self) -> bool {
+        false
+    }
 }
 
 /// A line handed to a [`StreamPeer`]'s writing thread; it answers on `done`.
@@ -444,6 +450,10 @@ impl<W: Write> Peer for StreamPeer<W> {
 
     fn waiting_line(&mut self) -> Option<String> {
         self.input.take_waiting()
+    }
+
+    fn types_ahead(&self) -> bool {
+        self.input.queue.patient
     }
 }
 
@@ -880,6 +890,7 @@ mod tests {
         ));
         // A person's stream may type ahead: nothing is ever unasked.
         let mut person = StreamPeer::for_person(&b"a\nb\n"[..], io::sink());
+        assert!(person.types_ahead() && !player.types_ahead());
         assert_eq!(person.recv_line(soon()).unwrap(), "a");
         assert_eq!(person.waiting_line(), None);
         assert_eq!(person.recv_line(soon()).unwrap(), "b");

@@ -378,6 +378,9 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
     ) -> Result<String, Failure> {
         // A request of several lines is named by its last, the question.
         let request = request.rsplit('\n').next().unwrap_or(request);
+        // Lines already there were sent unasked, after the last answer was read.
+        let mut blanks = 0;
+        self.refuse_waiting(&mut blanks, request, None)?;
         self.log('>', line);
         let started = Instant::now();
         let deadline = clock.deadline(started);
@@ -386,7 +389,6 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             let context = format!("sending '{}'", excerpt(request));
             return Err(Failure::from_player(&e, clock, &context));
         }
-        let mut blanks = 0;
         let answer = loop {
             let answer = self.peer.recv_line(deadline);
             if let Ok(blank) = &answer
@@ -395,7 +397,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             {
                 self.log('<', blank);
                 blanks += 1;
-                if blanks > MAX_BLANK_LINES {
+                if blanks > MAX_BLANK_LINES && !self.peer.types_ahead() {
                     // Blank lines as fast as they are read would never time out.
                     clock.charge(started.elapsed());
                     return Err(Failure::new(
@@ -417,23 +419,42 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
         // A line sent with the answer answers nothing: left waiting, it would
         // be read as the answer to the next request, and lose that game for
         // the wrong reason (a debugging line on stdout, say).
+        self.refuse_waiting(&mut blanks, request, Some(&answer))?;
+        Ok(answer)
+    }
+
+    /// Fails on a line the player sent unasked and that is already waiting:
+    /// with `answer` (the answer just read to `request`), or before `request`
+    /// was sent. Blank lines are passed over where the wire skips them, up to
+    /// [`MAX_BLANK_LINES`] in all with `blanks`.
+    fn refuse_waiting(
+        &mut self,
+        blanks: &mut usize,
+        request: &str,
+        answer: Option<&str>,
+    ) -> Result<(), Failure> {
         while let Some(extra) = self.peer.waiting_line() {
             self.log('<', &extra);
             let blank = extra.trim().is_empty() && self.wire.skips_blank_lines();
-            blanks += 1;
-            let reason = match blank {
-                true if blanks <= MAX_BLANK_LINES => continue,
-                true => format!("wrote more than {MAX_BLANK_LINES} blank lines"),
-                false => format!(
+            *blanks += 1;
+            let reason = match answer {
+                _ if blank && *blanks <= MAX_BLANK_LINES => continue,
+                _ if blank => format!("wrote more than {MAX_BLANK_LINES} blank lines"),
+                Some(answer) => format!(
                     "wrote '{}' with its answer '{}' to '{}': one line answers a request",
                     excerpt(&extra),
-                    excerpt(&answer),
+                    excerpt(answer),
+                    excerpt(request)
+                ),
+                None => format!(
+                    "wrote '{}' before it was asked '{}': one line answers a request",
+                    excerpt(&extra),
                     excerpt(request)
                 ),
             };
             return Err(Failure::new(FaultKind::MalformedAnswer, reason));
         }
-        Ok(answer)
+        Ok(())
     }
 
     fn acknowledge(&mut self, line: Option<String>, clock: &mut Clock) -> Result<(), Failure> {

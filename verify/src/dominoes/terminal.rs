@@ -87,7 +87,8 @@ impl Terminal for Match {
     fn parse_move(view: &View, text: &str) -> Result<Move, String> {
         // A person may type `l0` or `draw`; an error quotes what they typed.
         let upper = text.to_ascii_uppercase();
-        parse_answer(view, &upper).map_err(|e| e.replace(upper.trim(), text.trim()))
+        let quoted = |t: &str| format!("'{}'", crate::wire::short(t));
+        parse_answer(view, &upper).map_err(|e| e.replacen(&quoted(&upper), &quoted(text), 1))
     }
 
     fn move_text(view: &View, mv: Move) -> String {
@@ -150,7 +151,7 @@ mod tests {
     #[test]
     fn a_person_plays_a_whole_game_against_the_server() {
         let rules = Rules::new(5, 4).unwrap();
-        let mut typed = String::from("x9\n?\n");
+        let mut typed = String::from("x9\nr\n?\n");
         for _ in 0..40 {
             for answer in [
                 "L0", "r0", "L1", "R1", "L2", "R2", "L3", "R3", "L4", "R4", "draw", "PASS",
@@ -170,6 +171,11 @@ mod tests {
         assert!(text.starts_with("You play player 2. Type L or R"), "{text}");
         // Read in any case, quoted as typed.
         assert!(text.contains("illegal move: invalid answer 'x9'"), "{text}");
+        // Only the quoted answer: the message's own `R<i>` stays as it is.
+        assert!(
+            text.contains("invalid answer 'r': expected L<i>, R<i>, DRAW or PASS"),
+            "{text}"
+        );
         assert!(text.contains("legal moves: "), "{text}");
         assert!(text.contains("player 1 plays "), "{text}");
         assert!(text.contains("\nline: "), "{text}");
