@@ -1078,7 +1078,7 @@ fn a_variants_table_file_is_checked_as_play_checks_it() {
     assert_eq!(stdout(&with_file), stdout(&run(&args)));
     // Another variant's table is refused, by verify and by the referee.
     let other = ["--pits", "6", "--beads", "18"];
-    let wrong = "parameters [5, 4, 0, 0], expected 'ioiwari' with parameters [6, 5, 0, 0]";
+    let wrong = "parameters [5, 4, 0, 0], expected 'ioiwari' with parameters [6, 4, 0, 0]";
     let mut args = vec!["verify", "ioiwari", "--table", p];
     args.extend(other);
     assert_one_line_error(&run(&args), p, wrong);

@@ -107,7 +107,7 @@ fn misbehaving_players_lose_the_case_with_the_reason_and_the_run_goes_on() {
     // machine must not turn the fault into one.
     for (player, reason, timeout) in [
         (
-            "echo hello; cat > /dev/null",
+            "read l; echo hello; cat > /dev/null",
             "invalid answer 'hello': expected two integers 'col row'",
             "60",
         ),

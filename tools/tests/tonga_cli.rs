@@ -242,8 +242,12 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
     // A short limit only where the reason is a timeout: elsewhere a loaded
     // machine must not turn the fault into one.
     for (player, reason, timeout) in [
-        ("echo 9 9; sleep 1000", "off the 6x6 board", "60"),
-        ("echo hello; sleep 1000", "invalid answer 'hello'", "60"),
+        ("read l; echo 9 9; sleep 1000", "off the 6x6 board", "60"),
+        (
+            "read l; echo hello; sleep 1000",
+            "invalid answer 'hello'",
+            "60",
+        ),
         ("exit 3", "player exited (exit status: 3)", "60"),
         ("sleep 1000", "timed out", "0.5"),
     ] {
