@@ -61,14 +61,7 @@ impl RingArgs {
             return Ok(self.ring());
         };
         let header = crate::common::table_header(path, "ioiwari")?;
-        let variant = variant_of(header.params).with_context(|| {
-            format!(
-                "{}: the header's parameters (pits {}, cap {}) are no Ioiwari variant",
-                path.display(),
-                header.params[0],
-                header.params[1]
-            )
-        })?;
+        let variant = header_variant(header.params).context(path.display().to_string())?;
         Ok((
             self.pits.unwrap_or(variant.params.pits),
             self.cap.unwrap_or(variant.params.cap),
@@ -666,7 +659,8 @@ where
     BankMatch<B>: Notation<Params = B>,
 {
     let games = args.games.games;
-    let progress = games_bar(boards.len() * (games + 2), boards.len() * (games + 2))?;
+    let total = boards.len() * (games + 2);
+    let progress = games_bar(total, total)?;
     let log = Log::open(&args.log)?;
     let report = ioi::results_table(
         boards,
@@ -700,7 +694,11 @@ pub fn check_records(
 /// The variant a table's header names (the IOI table is the variant of 7
 /// pits and 5 beads, header and all).
 fn table_variant(table: &Table) -> anyhow::Result<Variant> {
-    let params = table.header().params;
+    header_variant(table.header().params)
+}
+
+/// The variant a header's parameters name.
+fn header_variant(params: [u32; 4]) -> anyhow::Result<Variant> {
     variant_of(params).with_context(|| {
         format!(
             "the header's parameters (pits {}, cap {}) are no Ioiwari variant",

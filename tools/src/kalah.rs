@@ -95,8 +95,7 @@ impl VariantArgs {
                 .rules(self.pits.unwrap_or(3), self.seeds.unwrap_or(3));
         };
         let header = crate::common::table_header(path, "kalah")?;
-        let own = table::rules_of(header.params)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let own = header_rules(header.params).context(path.display().to_string())?;
         let (pits, seeds) = (
             self.pits.unwrap_or(own.pits.into()),
             self.seeds.unwrap_or(own.seeds.into()),
@@ -611,7 +610,12 @@ pub fn check_records(
 
 /// The rules a table's header names.
 fn table_rules(table: &Table) -> anyhow::Result<Rules> {
-    table::rules_of(table.header().params)
+    header_rules(table.header().params)
+}
+
+/// The rules a header's parameters name.
+fn header_rules(params: [u32; 4]) -> anyhow::Result<Rules> {
+    table::rules_of(params)
         .map_err(anyhow::Error::msg)
         .context("the header's parameters")
 }

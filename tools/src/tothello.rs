@@ -97,9 +97,6 @@ struct TothelloAnswer {
     best: Option<String>,
     /// Nodes the search visited.
     nodes: u64,
-    /// The plies of the estimate's search; none when exact.
-    #[serde(skip)]
-    depth: u8,
 }
 
 /// The statement's `bestMove` of a [`TothelloAnswer`].
@@ -235,14 +232,7 @@ fn placed_position(args: &PositionArgs) -> anyhow::Result<Position> {
     if args.red.is_none() && args.black.is_none() && args.turn.is_none() {
         return Ok(Position::start());
     }
-    let list = |text: &Option<String>| -> Vec<String> {
-        text.as_deref()
-            .unwrap_or("")
-            .split([',', ' '])
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
+    let list = |text: &Option<String>| square_list(text.as_deref().unwrap_or(""));
     let board = Board::from_squares(&list(&args.red), &list(&args.black))
         .context("bad position (--red/--black)")?;
     let turn = parse_color(args.turn.as_deref().unwrap_or("Black")).context("bad --turn")?;
@@ -269,6 +259,14 @@ fn square_names(mask: u64) -> Vec<String> {
         .collect()
 }
 
+/// Squares separated by commas or spaces (`D4,E5` or `D4 E5`).
+fn square_list(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 /// A `--batch` line: `RED / BLACK / TURN`, then `/ passed` after a pass.
 fn parse_line(line: &str) -> anyhow::Result<Position> {
     let fields: Vec<&str> = line.split('/').map(str::trim).collect();
@@ -280,13 +278,8 @@ fn parse_line(line: &str) -> anyhow::Result<Position> {
     let [red, black, turn] = fields[..fields.len().min(3)] else {
         bail!("expected RED / BLACK / TURN, then `/ passed` or nothing");
     };
-    let split = |text: &str| -> Vec<String> {
-        text.split([',', ' '])
-            .filter(|s| !s.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let board = Board::from_squares(&split(red), &split(black)).context("bad position")?;
+    let board =
+        Board::from_squares(&square_list(red), &square_list(black)).context("bad position")?;
     let turn = parse_color(turn).context("bad turn")?;
     let mut pos = Position::new(board, turn);
     pos.passes = u8::from(passed);
@@ -328,7 +321,6 @@ fn answer_position(
         value,
         best: result.best.map(|m| m.to_string()),
         nodes: result.nodes,
-        depth,
     })
 }
 
@@ -370,7 +362,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     } else {
         outln!(
             "estimate after {} plies: {:.2} pieces, best move {mv}, {} nodes",
-            found.depth,
+            args.depth,
             found.value,
             found.nodes
         )?;

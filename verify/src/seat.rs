@@ -259,6 +259,14 @@ impl<G: Game, A: Agent<G>> Player<G> for Local<A> {
 /// How long the lines that close a game may take to write.
 const END_LINES_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// The fault of a program that sent more than [`MAX_BLANK_LINES`] blank lines.
+fn too_many_blank_lines() -> Failure {
+    Failure::new(
+        FaultKind::MalformedAnswer,
+        format!("wrote more than {MAX_BLANK_LINES} blank lines"),
+    )
+}
+
 /// Blank lines a wire that passes over them takes around one answer: a
 /// player writing them as fast as they are read would never time out.
 const MAX_BLANK_LINES: usize = 64;
@@ -400,10 +408,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
                 if blanks > MAX_BLANK_LINES && !self.peer.types_ahead() {
                     // Blank lines as fast as they are read would never time out.
                     clock.charge(started.elapsed());
-                    return Err(Failure::new(
-                        FaultKind::MalformedAnswer,
-                        format!("wrote more than {MAX_BLANK_LINES} blank lines"),
-                    ));
+                    return Err(too_many_blank_lines());
                 }
                 continue;
             }
@@ -439,7 +444,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             *blanks += 1;
             let reason = match answer {
                 _ if blank && *blanks <= MAX_BLANK_LINES => continue,
-                _ if blank => format!("wrote more than {MAX_BLANK_LINES} blank lines"),
+                _ if blank => return Err(too_many_blank_lines()),
                 Some(answer) => format!(
                     "wrote '{}' with its answer '{}' to '{}': one line answers a request",
                     excerpt(&extra),
