@@ -30,6 +30,9 @@ use crate::common::{
     SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
     report_then_finish, run_info, serve_stdio, span, tested_player,
 };
+use crate::line::{
+    LineMoveAnswer, PitField, line_json, line_text, optimal_line, pit_field, pit_players,
+};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
@@ -140,6 +143,11 @@ pub struct QueryArgs {
     /// opened once.
     #[arg(long, conflicts_with = "board")]
     batch: bool,
+    /// Also give the optimal line to the end of the game: the first optimal
+    /// pit at each turn, with what each move gains (`"line"` in each JSON
+    /// line with --batch).
+    #[arg(long)]
+    line: bool,
 }
 
 /// What `query ioiwari` says of one board (a line of JSON with `--batch`).
@@ -153,9 +161,15 @@ struct BoardAnswer {
     optimal: Vec<u8>,
     /// Every legal move.
     moves: Vec<MoveAnswer>,
+    /// The optimal line to the end, with `--line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<LineMoveAnswer<PitField>>>,
     /// The board as the text output shows it.
     #[serde(skip)]
     shown: String,
+    /// The optimal line as the text output shows it, with `--line`.
+    #[serde(skip)]
+    line_shown: Option<[String; 2]>,
 }
 
 /// One legal move of a [`BoardAnswer`].
@@ -173,8 +187,12 @@ struct MoveAnswer {
     shown: String,
 }
 
-/// The table's answer for `board`.
-fn answer<B: IoiBoard>(table: &TypedTable<B::Table>, board: &B) -> anyhow::Result<BoardAnswer> {
+/// The table's answer for `board`, with its optimal line when `with_line`.
+fn answer<B: IoiBoard>(
+    table: &TypedTable<B::Table>,
+    board: &B,
+    with_line: bool,
+) -> anyhow::Result<BoardAnswer> {
     let optimal = if board.is_empty() {
         Vec::new()
     } else {
@@ -194,12 +212,22 @@ fn answer<B: IoiBoard>(table: &TypedTable<B::Table>, board: &B) -> anyhow::Resul
             });
         }
     }
+    let line = if with_line {
+        Some(optimal_line(board, |b: &B| Ok(table.value(b)?))?)
+    } else {
+        None
+    };
     Ok(BoardAnswer {
         board: board.counts(),
         value: table.value(board)?,
         optimal,
         moves,
+        line: line.as_ref().map(|line| line_json(line, pit_field)),
         shown: board.to_string(),
+        line_shown: line.as_ref().map(|line| {
+            let legend = "A the mover, B the other: the first optimal pit each turn and its gains";
+            line_text(line, legend, pit_players, |pit| (pit + 1).to_string())
+        }),
     })
 }
 
@@ -209,11 +237,12 @@ fn query_boards<B: IoiBoard>(
     board: Option<B>,
     table: &TypedTable<B::Table>,
     parse: impl Fn(&str) -> anyhow::Result<B>,
+    with_line: bool,
 ) -> Outcome {
     let Some(board) = board else {
-        return answer_lines(|line| answer(table, &parse(line)?));
+        return answer_lines(|line| answer(table, &parse(line)?, with_line));
     };
-    let found = answer(table, &board)?;
+    let found = answer(table, &board, with_line)?;
     outln!("board: {}", found.shown)?;
     outln!("value: {}", found.value)?;
     if found.moves.is_empty() {
@@ -230,6 +259,9 @@ fn query_boards<B: IoiBoard>(
             m.gains,
             m.shown
         )?;
+    }
+    for text in found.line_shown.iter().flatten() {
+        outln!("{text}")?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -409,11 +441,11 @@ pub fn query(args: QueryArgs) -> Outcome {
             Some(path) => VariantTable::open_for(Variant { params }, path)?,
             None => solved_in_memory(&params)?,
         };
-        return query_boards(board, &table, parse);
+        return query_boards(board, &table, parse, args.line);
     }
     let board = args.board.as_deref().map(parse_board).transpose()?;
     let table = open_table(args.table.as_deref())?;
-    query_boards(board, &table, parse_board)
+    query_boards(board, &table, parse_board, args.line)
 }
 
 /// The game's registration: its verbs.

@@ -26,6 +26,9 @@ use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
     emit_report, output_file, report_then_finish, run_info, span,
 };
+use crate::line::{
+    LineMoveAnswer, PitField, line_json, line_text, optimal_line, pit_field, pit_players,
+};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -149,6 +152,11 @@ pub struct QueryArgs {
     /// or `{"input":"...","error":"..."}` for a line that is no board).
     #[arg(long, conflicts_with = "board")]
     batch: bool,
+    /// Also give the optimal line to the end of the game: the first optimal
+    /// pit at each turn, with what each move gains (`"line"` in each JSON
+    /// line with --batch).
+    #[arg(long)]
+    line: bool,
 }
 
 /// What `query kalah` says of one board (a line of JSON with `--batch`).
@@ -162,8 +170,14 @@ struct KalahAnswer {
     over: bool,
     /// Every legal move.
     moves: Vec<KalahMove>,
+    /// The optimal line to the end, with `--line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<LineMoveAnswer<PitField>>>,
     #[serde(skip)]
     shown: String,
+    /// The optimal line as the text output shows it, with `--line`.
+    #[serde(skip)]
+    line_shown: Option<[String; 2]>,
 }
 
 /// One legal move of a [`KalahAnswer`].
@@ -189,17 +203,21 @@ fn sides(position: &Kalah) -> [Vec<u8>; 2] {
     [mine.to_vec(), theirs.to_vec()]
 }
 
-/// The answer for `position`, its values from `value_of`.
+/// The answer for `position`, its values from `value_of`, with its optimal
+/// line when `with_line`.
 fn kalah_answer(
     position: &Kalah,
     value_of: &mut dyn FnMut(&Kalah) -> anyhow::Result<i32>,
+    with_line: bool,
 ) -> anyhow::Result<KalahAnswer> {
     let mut found = KalahAnswer {
         board: sides(position),
         value: 0,
         over: true,
         moves: Vec::new(),
+        line: None,
         shown: position.to_string(),
+        line_shown: None,
     };
     if !position.arises() {
         // The move that emptied a side ended the game: each side's seeds go to
@@ -223,6 +241,14 @@ fn kalah_answer(
             leaves: sides(&child),
             shown: child.to_string(),
         });
+    }
+    if with_line {
+        let line = optimal_line(position, &mut *value_of)?;
+        found.line = Some(line_json(&line, pit_field));
+        let legend = "A the mover, B the other: the first optimal pit each turn and its gains";
+        found.line_shown = Some(line_text(&line, legend, pit_players, |pit| {
+            (pit + 1).to_string()
+        }));
     }
     Ok(found)
 }
@@ -367,9 +393,11 @@ pub fn query(args: QueryArgs) -> Outcome {
         })
     };
     if args.batch {
-        return answer_lines(|line| kalah_answer(&parse_board(&rules, line)?, &mut value_of));
+        return answer_lines(|line| {
+            kalah_answer(&parse_board(&rules, line)?, &mut value_of, args.line)
+        });
     }
-    let found = kalah_answer(&position, &mut value_of)?;
+    let found = kalah_answer(&position, &mut value_of, args.line)?;
     outln!("board: {} (mover's pits / opponent's)", found.shown)?;
     outln!("value: {}", found.value)?;
     if !position.arises() {
@@ -389,6 +417,9 @@ pub fn query(args: QueryArgs) -> Outcome {
             if m.again { ", moves again" } else { "" },
             m.shown
         )?;
+    }
+    for text in found.line_shown.iter().flatten() {
+        outln!("{text}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

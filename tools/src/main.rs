@@ -14,6 +14,7 @@ mod common;
 mod dominoes;
 mod ioiwari;
 mod kalah;
+mod line;
 mod memory;
 mod nim;
 mod out;

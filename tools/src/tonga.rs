@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::server::{self, Geometry};
-use tabula_solver::tonga::{Board, Colour};
+use tabula_solver::tonga::{Board, Cell, Colour, Position};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table, Tabulated};
 use tabula_verify::record::At;
@@ -30,6 +30,7 @@ use crate::common::{
     TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
     report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
 };
+use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
@@ -73,6 +74,10 @@ pub struct QueryArgs {
     /// or `{"input":"...","error":"..."}` for a line that is no board).
     #[arg(long)]
     batch: bool,
+    /// Also give the optimal line to the full board: the first optimal square
+    /// at each turn, row-major (`"line"` in each JSON line with --batch).
+    #[arg(long)]
+    line: bool,
 }
 
 /// What `query tonga` says of one board (a line of JSON with `--batch`).
@@ -88,6 +93,21 @@ struct TongaAnswer {
     optimal: Vec<[usize; 2]>,
     /// Every empty square's value for the mover.
     moves: Vec<TongaMove>,
+    /// The optimal line to the full board, with `--line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<LineMoveAnswer<Square>>>,
+    /// The optimal line as the text output shows it, with `--line`.
+    #[serde(skip)]
+    line_shown: Option<[String; 2]>,
+}
+
+/// A square of the optimal line.
+#[derive(Serialize)]
+struct Square {
+    /// The row, from 0.
+    row: usize,
+    /// The column, from 0.
+    col: usize,
 }
 
 /// One move of a [`TongaAnswer`].
@@ -326,11 +346,11 @@ pub fn query(args: QueryArgs) -> Outcome {
             // One line, its rows split by `/`: the board text `score` reads.
             let rows: Vec<&str> = line.split('/').collect();
             let text = format!("{}\n{}", rows.len(), rows.join("\n"));
-            answer(&table, &Board::parse(&text)?, "board")
+            answer(&table, &Board::parse(&text)?, "board", args.line)
         });
     }
     let board = Board::parse(&read_stdin()?).context("stdin")?;
-    let found = answer(&table, &board, "stdin")?;
+    let found = answer(&table, &board, "stdin", args.line)?;
     outln!("to move: {}", found.to_move)?;
     outln!("value: {}", found.value)?;
     let squares: Vec<String> = found
@@ -342,12 +362,21 @@ pub fn query(args: QueryArgs) -> Outcome {
     for m in &found.moves {
         outln!("move {} {}: value {}", m.row, m.col, m.value)?;
     }
+    for text in found.line_shown.iter().flatten() {
+        outln!("{text}")?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// The table's answer for `board`, read from `source` (named when the board
-/// is outside the table; a bad record names the table file).
-fn answer(table: &TongaTable, board: &Board, source: &str) -> anyhow::Result<TongaAnswer> {
+/// is outside the table; a bad record names the table file), with its
+/// optimal line when `with_line`.
+fn answer(
+    table: &TongaTable,
+    board: &Board,
+    source: &str,
+    with_line: bool,
+) -> anyhow::Result<TongaAnswer> {
     let value = table.value(board).map_err(|e| match e {
         LookupError::Record(e) => anyhow::Error::new(e),
         LookupError::Position(e) => anyhow::Error::new(e).context(source.to_string()),
@@ -367,6 +396,22 @@ fn answer(table: &TongaTable, board: &Board, source: &str) -> anyhow::Result<Ton
         let value = -table.value(&child)?;
         moves.push(TongaMove { row, col, value });
     }
+    let line = if with_line {
+        let start = Position::from_board(*board);
+        Some(optimal_line(&start, |p: &Position| {
+            Ok(table.value(&p.board)?)
+        })?)
+    } else {
+        None
+    };
+    let square = |cell: Cell| {
+        let (row, col) = board.row_col(cell);
+        Square { row, col }
+    };
+    let colour = |by_mover: bool| match (by_mover, mover) {
+        (true, Colour::Black) | (false, Colour::White) => "B ",
+        _ => "W ",
+    };
     let shown = board.to_string();
     Ok(TongaAnswer {
         board: shown.lines().map(|row| row.replace(' ', "")).collect(),
@@ -374,6 +419,14 @@ fn answer(table: &TongaTable, board: &Board, source: &str) -> anyhow::Result<Ton
         value,
         optimal,
         moves,
+        line: line.as_ref().map(|line| line_json(line, square)),
+        line_shown: line.as_ref().map(|line| {
+            let legend = "the first optimal square each turn, row-major";
+            line_text(line, legend, colour, |cell| {
+                let Square { row, col } = square(cell);
+                format!("{row} {col}")
+            })
+        }),
     })
 }
 

@@ -1143,3 +1143,65 @@ fn a_batch_query_answers_each_line_as_the_single_query_does() {
         }
     }
 }
+
+#[test]
+fn the_optimal_line_plays_the_first_optimal_pit_each_turn_to_the_end() {
+    for (variant, board) in [
+        (&[][..], "4 3 2 4 2 3 2"),
+        (&[][..], "1 0 0 0 0 0 5"),
+        (&["--pits", "5", "--cap", "4"][..], "1 2 3 0 4"),
+    ] {
+        let query = [&["query", "ioiwari", "--batch"], variant].concat();
+        let answer = |board: &str| json_lines(&stdout(&run_with_input(&query, board))).remove(0);
+        let with_line = [&query[..], &["--line"]].concat();
+        let start = json_lines(&stdout(&run_with_input(&with_line, board))).remove(0);
+        let line = start["line"].as_array().unwrap().clone();
+        assert!(!line.is_empty(), "{start}");
+        // Replayed through the query's own moves: each step is the first
+        // optimal pit of the board it is played on, and gains what it says.
+        let mut current = answer(board);
+        let mut difference = 0;
+        for (ply, step) in line.iter().enumerate() {
+            assert_eq!(
+                step["by_mover"],
+                ply % 2 == 0,
+                "the players alternate: {step}"
+            );
+            assert_eq!(step["pit"], current["optimal"][0], "{current} / {step}");
+            let played = current["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|m| m["pit"] == step["pit"])
+                .unwrap()
+                .clone();
+            assert_eq!(step["gains"], played["gains"]);
+            let gains = step["gains"].as_i64().unwrap();
+            difference += if ply % 2 == 0 { gains } else { -gains };
+            let leaves: Vec<String> = played["leaves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.to_string())
+                .collect();
+            current = answer(&leaves.join(" "));
+        }
+        assert!(
+            current["moves"].as_array().unwrap().is_empty(),
+            "ends with the game: {current}"
+        );
+        assert_eq!(difference, start["value"].as_i64().unwrap(), "{start}");
+        // The text says the same.
+        let text = stdout(&run(
+            &[&["query", "ioiwari", "--line"], variant, &[board]].concat()
+        ));
+        let first = format!(
+            "A{} {:+}",
+            line[0]["pit"],
+            line[0]["gains"].as_i64().unwrap()
+        );
+        assert!(text.contains(&format!("): {first}, ")), "{text}");
+        let total = format!("the line's difference for the mover: {}\n", start["value"]);
+        assert!(text.ends_with(&total), "{text}");
+    }
+}

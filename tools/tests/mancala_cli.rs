@@ -986,3 +986,65 @@ fn a_kalah_batch_query_answers_each_line_as_the_single_query_does() {
         }
     }
 }
+
+#[test]
+fn a_kalah_optimal_line_moves_again_where_the_rules_say_and_is_worth_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k32m.tab");
+    let table = table.to_str().unwrap();
+    let rules = ["--pits", "3", "--seeds", "2", "--ending", "mover-stuck"];
+    let built = run(&[&["build", "kalah", "-o", table], &rules[..]].concat());
+    assert!(built.status.success(), "{}", stderr(&built));
+    // The table's and the search's lines, each replayed through the query's own moves.
+    for source in [&["--table", table][..], &rules[..]] {
+        let query = [&["query", "kalah", "--batch"], source].concat();
+        let answer = |board: &str| json_lines(&stdout(&run_with_input(&query, board))).remove(0);
+        let with_line = [&query[..], &["--line"]].concat();
+        let start = json_lines(&stdout(&run_with_input(&with_line, "2 2 2 / 2 2 2"))).remove(0);
+        let line = start["line"].as_array().unwrap().clone();
+        let mut current = answer("2 2 2 / 2 2 2");
+        let (mut by_mover, mut difference, mut kept) = (true, 0, 0);
+        for step in &line {
+            assert_eq!(step["by_mover"], by_mover, "{step}");
+            let moves = current["moves"].as_array().unwrap();
+            let first_optimal = moves
+                .iter()
+                .find(|m| m["value"] == current["value"])
+                .unwrap();
+            assert_eq!(step["pit"], first_optimal["pit"], "{current} / {step}");
+            assert_eq!(step["gains"], first_optimal["gains"]);
+            let gains = first_optimal["gains"].as_i64().unwrap();
+            difference += if by_mover { gains } else { -gains };
+            if first_optimal["again"] == true {
+                kept += 1;
+            } else {
+                by_mover = !by_mover;
+            }
+            let side = |k: usize| {
+                let pits: Vec<String> = first_optimal["leaves"][k]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect();
+                pits.join(" ")
+            };
+            current = answer(&format!("{} / {}", side(0), side(1)));
+        }
+        assert_eq!(current["over"], true, "ends with the game: {current}");
+        // Under mover-stuck the seeds left go to the other player: that is
+        // the finished board's value, owed to whoever would move.
+        let owed = current["value"].as_i64().unwrap();
+        difference += if by_mover { owed } else { -owed };
+        assert!(kept > 0, "the line moves again somewhere: {line:?}");
+        let mover_stuck = tabula_solver::kalah::Rules::new(3, 2)
+            .unwrap()
+            .with_ending(tabula_solver::kalah::Ending::MoverStuck);
+        let plain = tabula_solver::search::memo_negamax(
+            &mover_stuck.start(),
+            &mut std::collections::HashMap::new(),
+        );
+        assert_eq!(difference, i64::from(plain), "{start}");
+        assert_eq!(start["value"].as_i64().unwrap(), difference);
+    }
+}

@@ -165,6 +165,49 @@ fn build_query_and_check_the_table() {
             serde_json::json!(rows.split('/').collect::<Vec<_>>())
         );
     }
+    // The optimal line: the first optimal square of each board it meets,
+    // to a full board worth the value to the mover.
+    let query = ["query", "tonga", "--table", path, "--batch"];
+    let answer = |rows: &str| json_lines(&stdout(&run_with_input(&query, rows))).remove(0);
+    let start = json_lines(&stdout(&run_with_input(
+        &[&query[..], &["--line"]].concat(),
+        boards[0],
+    )))
+    .remove(0);
+    let line = start["line"].as_array().unwrap();
+    assert_eq!(line.len(), boards[0].matches('.').count());
+    let mut rows: Vec<Vec<u8>> = boards[0].split('/').map(|r| r.bytes().collect()).collect();
+    for (ply, step) in line.iter().enumerate() {
+        assert_eq!(step["by_mover"], ply % 2 == 0);
+        let current = answer(&String::from_utf8(rows.join(&b'/')).unwrap());
+        let [row, col] = [&step["row"], &step["col"]].map(|v| v.as_u64().unwrap() as usize);
+        assert_eq!(
+            current["optimal"][0],
+            serde_json::json!([row, col]),
+            "{current}"
+        );
+        rows[row][col] = current["to_move"].as_str().unwrap().as_bytes()[0];
+    }
+    let full = format!("4\n{}\n", String::from_utf8(rows.join(&b'\n')).unwrap());
+    let full = Board::parse(&full).unwrap();
+    let black = full.points(Colour::Black) as i64 - full.points(Colour::White) as i64;
+    assert_eq!(
+        black,
+        start["value"].as_i64().unwrap(),
+        "Black moves first here: {full}"
+    );
+    let text = stdout(&run_with_input(
+        &["query", "tonga", "--table", path, "--line"],
+        board,
+    ));
+    assert!(
+        text.contains("optimal line (the first optimal square each turn, row-major): B "),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!("the line's difference for the mover: {black}\n")),
+        "{text}"
+    );
 }
 
 fn result_lines(text: &str) -> Vec<String> {

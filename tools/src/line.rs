@@ -1,0 +1,92 @@
+//! `query --line`: the optimal line of play from a position to the end, for
+//! the games whose queries know every position's value (Ioiwari, Kalah,
+//! PseudoTonga).
+
+use serde::Serialize;
+use tabula_solver::zero_sum::{Line, ZeroSum, principal_line};
+
+/// One move of the optimal line, as `--batch` writes it.
+#[derive(Serialize)]
+pub struct LineMoveAnswer<M: Serialize> {
+    /// Whether the queried position's mover plays it (else the other player).
+    pub by_mover: bool,
+    /// The move, in the game's own fields.
+    #[serde(flatten)]
+    pub mv: M,
+    /// Its mover's gain less the opponent's (0 in games scored at the end).
+    pub gains: i32,
+}
+
+/// The optimal line from `start` (the first optimal move in the game's order
+/// at each turn), its values from `value_of`.
+pub fn optimal_line<G: ZeroSum>(
+    start: &G,
+    value_of: impl FnMut(&G) -> anyhow::Result<i32>,
+) -> anyhow::Result<Line<G::Move>> {
+    principal_line(start, value_of)
+}
+
+/// `line`'s moves for JSON, each move's fields from `fields`.
+pub fn line_json<M: Copy, F: Serialize>(
+    line: &Line<M>,
+    fields: impl Fn(M) -> F,
+) -> Vec<LineMoveAnswer<F>> {
+    line.moves
+        .iter()
+        .map(|m| LineMoveAnswer {
+            by_mover: m.by_first,
+            mv: fields(m.mv),
+            gains: m.reward,
+        })
+        .collect()
+}
+
+/// The pit fields of Ioiwari's and Kalah's line moves.
+#[derive(Serialize)]
+pub struct PitField {
+    /// The pit, from 1.
+    pub pit: u8,
+}
+
+/// The pit fields of `pit` (from 0).
+pub fn pit_field(pit: u8) -> PitField {
+    PitField { pit: pit + 1 }
+}
+
+/// The players of a pit game's text line, A for the mover and B for the other.
+pub fn pit_players(by_mover: bool) -> &'static str {
+    if by_mover { "A" } else { "B" }
+}
+
+/// The two lines the text query prints: the moves (each as `player` and
+/// `label` give it, with its gains where the game scores moves; `legend`
+/// says how to read them), then what the line is worth to the mover.
+pub fn line_text<M: Copy>(
+    line: &Line<M>,
+    legend: &str,
+    player: impl Fn(bool) -> &'static str,
+    label: impl Fn(M) -> String,
+) -> [String; 2] {
+    let scored = line.moves.iter().any(|m| m.reward != 0);
+    let moves: Vec<String> = line
+        .moves
+        .iter()
+        .map(|m| {
+            let gains = if scored {
+                format!(" {:+}", m.reward)
+            } else {
+                String::new()
+            };
+            format!("{}{}{gains}", player(m.by_first), label(m.mv))
+        })
+        .collect();
+    let shown = if moves.is_empty() {
+        "none (the game is over)".to_string()
+    } else {
+        moves.join(", ")
+    };
+    [
+        format!("optimal line ({legend}): {shown}"),
+        format!("the line's difference for the mover: {}", line.difference()),
+    ]
+}
