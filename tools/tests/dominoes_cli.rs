@@ -381,6 +381,8 @@ fn deals_are_the_referees_hands_and_draws() {
         ],
     );
     let deals: serde_json::Value = serde_json::from_str(&deals).expect("--json - is JSON alone");
+    assert_eq!(deals["run"]["seed"], 7, "{}", deals["run"]);
+    assert_eq!(deals["seed"], 7);
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("games.jsonl");
     let log_arg = log.to_str().unwrap();
@@ -391,7 +393,7 @@ fn deals_are_the_referees_hands_and_draws() {
     assert_eq!(games.len(), 20);
     let mut drawn_in_all = 0;
     for game in &games {
-        let case = &deals[game["case"].as_u64().unwrap() as usize];
+        let case = &deals["cases"][game["case"].as_u64().unwrap() as usize];
         assert_eq!(case["n"], game["params"]["n"]);
         // Unpaired, game g plays deal g.
         let deal = &case["deals"][game["game_index"].as_u64().unwrap() as usize];

@@ -436,6 +436,12 @@ fn every_reports_json_says_how_its_run_was_made() {
         (&["verify", "nim", "--games", "2", "--seed", "5"], Some(5)),
         (
             &[
+                "dominoes", "deals", "--cases", "5:4", "--deals", "1", "--seed", "3",
+            ],
+            Some(3),
+        ),
+        (
+            &[
                 "verify", "kalah", "--pits", "1..2", "--seeds", "1..2", "--games", "2", "--seed",
                 "6",
             ],

@@ -23,7 +23,7 @@ use tabula_verify::wire::Session;
 use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
-    check_agent, emit_report, finish_play, finish_referee, known_agent, say, serve_stdio,
+    check_agent, emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio,
     tested_player,
 };
 use crate::out::outln;
@@ -254,6 +254,15 @@ struct DealData {
     stock: Vec<String>,
 }
 
+/// The deals of a run, as `--json` writes them.
+#[derive(Serialize)]
+struct DealsReport {
+    /// The seed the deals are drawn from.
+    seed: u64,
+    /// Each case's deals.
+    cases: Vec<CaseDeals>,
+}
+
 /// A case's deals.
 #[derive(Serialize)]
 struct CaseDeals {
@@ -313,6 +322,7 @@ pub fn deals(args: DealsArgs) -> Outcome {
         data.push(case);
     }
     // The lines are out: what is left is the JSON, if any.
-    emit_report("", json, &data)?;
+    let report = DealsReport { seed, cases: data };
+    emit_report("", json, &run_info(Some(seed)).stamp(&report))?;
     Ok(std::process::ExitCode::SUCCESS)
 }
