@@ -69,7 +69,7 @@ pub struct QueryArgs {
     exact: u32,
     /// Read positions from stdin, one a line, `RED / BLACK / TURN` with `/ passed`
     /// after a pass (`D4 E5 / D5 E4 / Red`), and answer each with one line of JSON
-    /// (`{"red":[...],"black":[...],"to_move":"Red","passed":false,"best_move":{"pieces":p,"squares":[...]},"exact":true,"value":v,"move":"E3","nodes":n}`,
+    /// (`{"red":[...],"black":[...],"to_move":"Red","passed":false,"best_move":{"pieces":p,"squares":[...]},"exact":true,"value":v,"move":"E3","nodes":n}`, v a whole number when exact,
     /// or `{"input":"...","error":"..."}` for a line that is no position).
     #[arg(long, conflicts_with_all = ["red", "black", "turn", "passed"])]
     batch: bool,
@@ -90,13 +90,23 @@ struct TothelloAnswer {
     best_move: Option<BestMoveAnswer>,
     /// Whether `value` is the exact result of perfect play, not an estimate.
     exact: bool,
-    /// The mover's pieces less the other's: exact, or the search's estimate.
-    value: f64,
+    /// The mover's pieces less the other's: exact (an integer), or the search's estimate.
+    value: TothelloValue,
     /// A move reaching `value` (`pass` when the mover has none); none when the game is over.
     #[serde(rename = "move")]
     best: Option<String>,
     /// Nodes the search visited.
     nodes: u64,
+}
+
+/// The value of a [`TothelloAnswer`]: a whole number of pieces when exact.
+#[derive(Clone, Copy, Serialize)]
+#[serde(untagged)]
+enum TothelloValue {
+    /// Perfect play's result.
+    Exact(i32),
+    /// The heuristic search's estimate, in pieces.
+    Estimate(f64),
 }
 
 /// The statement's `bestMove` of a [`TothelloAnswer`].
@@ -308,8 +318,8 @@ fn answer_position(
     };
     searching.finish_and_clear();
     let value = match result.exact {
-        true => f64::from(result.value),
-        false => f64::from(result.value) / f64::from(SCALE),
+        true => TothelloValue::Exact(result.value),
+        false => TothelloValue::Estimate(f64::from(result.value) / f64::from(SCALE)),
     };
     Ok(TothelloAnswer {
         red: square_names(pos.board.red),
@@ -352,20 +362,17 @@ pub fn query(args: QueryArgs) -> Outcome {
         )?;
     }
     let mv = found.best.as_deref().unwrap_or("-");
-    if found.exact {
-        outln!(
-            "exact value: {} (pieces, {} minus the other), best move {mv}, {} nodes",
-            found.value,
+    match found.value {
+        TothelloValue::Exact(value) => outln!(
+            "exact value: {value} (pieces, {} minus the other), best move {mv}, {} nodes",
             pos.to_move,
             found.nodes
-        )?;
-    } else {
-        outln!(
-            "estimate after {} plies: {:.2} pieces, best move {mv}, {} nodes",
+        )?,
+        TothelloValue::Estimate(value) => outln!(
+            "estimate after {} plies: {value:.2} pieces, best move {mv}, {} nodes",
             args.depth,
-            found.value,
             found.nodes
-        )?;
+        )?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -143,7 +143,9 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
     ]));
     let text = format!(
         "exact value: {} (pieces, Black minus the other), best move {}, {} nodes\n",
-        json["value"].as_f64().unwrap(),
+        json["value"]
+            .as_i64()
+            .expect("an exact value is a whole number"),
         json["move"].as_str().unwrap(),
         json["nodes"]
     );
