@@ -1,6 +1,7 @@
-//! MultiplayerReversi: legal moves and a move, random games, the opponents'
-//! rule, the genetic algorithm's game and generation, and each built-in
-//! player's decision by side.
+//! MultiplayerReversi: legal moves and a move, perft against the plain grid
+//! of the tests in the same run, random games, the opponents' rule, the
+//! genetic algorithm's game and generation, and each built-in player's
+//! decision by side.
 //!
 //! `cargo bench -p tabula-verify --bench reversi -- --warm-up-time 1 --measurement-time 3`
 
@@ -9,7 +10,9 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use tabula_solver::Game;
 use tabula_solver::grid::Square;
+use tabula_solver::reversi::plain::Plain;
 use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
 use tabula_verify::agent::Agent;
 use tabula_verify::reversi::agent;
@@ -76,6 +79,37 @@ fn rules(c: &mut Criterion) {
     }
 }
 
+/// Leaves of the game tree `depth` plies deep, on the bitboards.
+fn perft(board: &Board, depth: u32) -> u64 {
+    if depth == 0 || board.mover().is_none() {
+        return 1;
+    }
+    board
+        .moves()
+        .iter()
+        .map(|&m| {
+            let mut next = *board;
+            next.play(m);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// Move generation and play over a whole tree: the bitboards against the
+/// tests' plain grid (a `Vec` of rows, every direction walked), same counts.
+fn perft_against_plain(c: &mut Criterion) {
+    for n in [7, 12] {
+        let start = Board::start(n).unwrap();
+        let plain = Plain::of(&start);
+        let depth = 4;
+        assert_eq!(perft(&start, depth), plain.perft(depth), "the same tree");
+        let mut group = c.benchmark_group(format!("reversi/perft {depth} {n}x{n} start"));
+        group.bench_function("bitboards", |b| b.iter(|| perft(black_box(&start), depth)));
+        group.bench_function("plain grid", |b| b.iter(|| black_box(&plain).perft(depth)));
+        group.finish();
+    }
+}
+
 fn ga(c: &mut Criterion) {
     for n in [7, 12] {
         let pop = population(n);
@@ -107,6 +141,6 @@ fn players(c: &mut Criterion) {
 criterion_group! {
     name = reversi;
     config = Criterion::default().sample_size(10);
-    targets = rules, ga, players
+    targets = rules, perft_against_plain, ga, players
 }
 criterion_main!(reversi);

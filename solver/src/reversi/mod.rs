@@ -6,11 +6,13 @@
 //! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases;
 //! - [`search`]: the positional table, a generic evaluation, paranoid and Best-Reply Search;
 //! - [`lookahead`]: a search over one player's own moves against deterministic policies;
-//! - [`model`]: inferring the opponents' weights from their observed choices.
+//! - [`model`]: inferring the opponents' weights from their observed choices;
+//! - [`plain`]: the rules on a plain grid, the reference for tests and benchmarks.
 
 pub mod board;
 pub mod lookahead;
 pub mod model;
+pub mod plain;
 pub mod search;
 pub mod strategy;
 
