@@ -1,5 +1,6 @@
 //! Dominoes speed: move generation, random games on the compact position,
-//! the exact endgame solver and the budgeted chance search.
+//! perft on it against the referee's state in the same run, the exact
+//! endgame solver and the budgeted chance search.
 //!
 //! Positions come from seeded random games, so every run measures the same ones.
 
@@ -9,7 +10,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use rand::seq::IndexedRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::dominoes::search::{Budget, Endgame, Table, evaluate_moves};
+use tabula_solver::Game;
+use tabula_solver::dominoes::search::{Budget, Endgame, Table, evaluate_moves, perft};
 use tabula_solver::dominoes::{Deal, Match, Move, Position, Rules, Tile, Tiles};
 
 /// Positions met in seeded random games of `rules` (seat to move, not over).
@@ -85,6 +87,48 @@ fn move_generation(c: &mut Criterion) {
     group.finish();
 }
 
+/// Leaves of the game tree on the referee's state (`Match`: hands as lists,
+/// moves through the general `Game` trait, a clone per move), as the tests
+/// count them.
+fn match_perft(game: &Match) -> u64 {
+    if game.is_over() {
+        return 1;
+    }
+    game.moves()
+        .iter()
+        .map(|&mv| {
+            let mut next = game.clone();
+            next.apply(mv);
+            match_perft(&next)
+        })
+        .sum()
+}
+
+/// Whole game trees of small deals: the compact position against the referee's state.
+fn perft_against_match(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(2009);
+    let deals: Vec<Deal> = (0..4)
+        .map(|_| Deal::random(Rules::new(5, 4).unwrap(), &mut rng))
+        .collect();
+    let games: Vec<Match> = deals.iter().map(Match::new).collect();
+    let positions: Vec<Position> = games.iter().map(Position::of).collect();
+    let fast: u64 = positions.iter().map(perft).sum();
+    assert_eq!(
+        fast,
+        games.iter().map(match_perft).sum::<u64>(),
+        "the same trees"
+    );
+    let mut group = c.benchmark_group(format!("dominoes_perft_n5h4_x4 ({fast} leaves)"));
+    group.sample_size(10);
+    group.bench_function("position", |b| {
+        b.iter(|| positions.iter().map(|p| perft(black_box(p))).sum::<u64>())
+    });
+    group.bench_function("referee match", |b| {
+        b.iter(|| games.iter().map(|g| match_perft(black_box(g))).sum::<u64>())
+    });
+    group.finish();
+}
+
 fn endgame(c: &mut Criterion) {
     let mut group = c.benchmark_group("dominoes_endgame");
     group.sample_size(10);
@@ -141,5 +185,11 @@ fn chance(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, move_generation, endgame, chance);
+criterion_group!(
+    benches,
+    move_generation,
+    perft_against_match,
+    endgame,
+    chance
+);
 criterion_main!(benches);
