@@ -23,4 +23,4 @@ pub mod tonga;
 pub mod typed;
 
 pub use format::{Header, Layout, Meta, Record, RecordBounds, Table, TableError, TableSpec};
-pub use typed::{LookupError, Records, Tabulated, TypedTable};
+pub use typed::{Entry, LookupError, Records, Tabulated, TypedTable};

@@ -61,6 +61,16 @@ pub trait Tabulated: Sync {
     fn describe(&self, position: &Self::Position) -> String;
 }
 
+/// A record read by its index ([`TypedTable::entry`]).
+pub struct Entry<T: Tabulated> {
+    /// The position of the index.
+    pub position: T::Position,
+    /// The exact value for the player to move.
+    pub value: i32,
+    /// The optimal moves in slot order (none when the game is over).
+    pub optimal: Vec<T::Move>,
+}
+
 /// Why a lookup failed: the position has no record, or its record is damaged.
 #[derive(Debug, thiserror::Error)]
 pub enum LookupError<E: std::error::Error + 'static> {
@@ -282,6 +292,29 @@ impl<T: Tabulated> TypedTable<T> {
         Ok(record)
     }
 
+    /// Record `index` read in place: its position, value and optimal moves
+    /// (checked as every lookup is), or `None` when no game reaches the
+    /// position of that index; for walking a whole table (`tabula export`).
+    pub fn entry(&self, index: u64) -> Result<Option<Entry<T>>, TableError> {
+        if index >= self.table.header().entries {
+            return Err(TableError::BadRecord {
+                path: self.table.path().to_path_buf(),
+                index,
+                problem: format!("beyond the table's {} entries", self.table.header().entries),
+            });
+        }
+        if !self.space.is_state(index) {
+            return Ok(None);
+        }
+        let position = self.game.position(index);
+        let record = self.checked(index, &position)?;
+        Ok(Some(Entry {
+            optimal: self.moves_of(&position, record.best),
+            position,
+            value: i32::from(record.value),
+        }))
+    }
+
     /// The exact value for the player to move in `position`.
     pub fn value(&self, position: &T::Position) -> Lookup<T, i32> {
         Ok(i32::from(self.record(position)?.1.value))
@@ -294,11 +327,15 @@ impl<T: Tabulated> TypedTable<T> {
 
     /// The optimal moves in slot order (none when the game is over).
     pub fn best_moves(&self, position: &T::Position) -> Lookup<T, Vec<T::Move>> {
-        let mask = self.best_mask(position)?;
-        Ok((0..64)
+        Ok(self.moves_of(position, self.best_mask(position)?))
+    }
+
+    /// The moves of `mask`'s slots in `position`, in slot order.
+    fn moves_of(&self, position: &T::Position, mask: u64) -> Vec<T::Move> {
+        (0..64)
             .filter(|s| mask >> s & 1 == 1)
             .filter_map(|s| self.game.slot_move(position, s))
-            .collect())
+            .collect()
     }
 
     /// The optimal move of the lowest slot, or `None` when the game is over.

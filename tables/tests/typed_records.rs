@@ -178,3 +178,58 @@ fn a_check_reports_its_two_passes_to_the_end() {
         "reported as it goes, not only at the end"
     );
 }
+
+#[test]
+fn entries_read_by_index_agree_with_lookups_and_skip_boards_no_game_reaches() {
+    use tabula_solver::kalah::{KalahSpace, Rules};
+    use tabula_solver::retrograde::StateSpace;
+    use tabula_tables::Tabulated;
+    let ioi = IoiwariTable::in_memory();
+    for index in (0..279_936).step_by(7) {
+        let entry = ioi.entry(index).unwrap().expect("every board is a state");
+        let board = Board::from_index(index as usize);
+        assert_eq!(entry.position, board);
+        assert_eq!(entry.value, ioi.value(&board).unwrap());
+        assert_eq!(entry.optimal, ioi.best_moves(&board).unwrap());
+    }
+    assert!(matches!(
+        ioi.entry(279_936),
+        Err(TableError::BadRecord { .. })
+    ));
+    // Kalah has indices no game reaches (a side empty, seeds on the other).
+    let rules = Rules::new(3, 2).unwrap();
+    let kalah = tabula_tables::kalah::in_memory(&rules, &|_| {});
+    let space = KalahSpace::new(rules);
+    let mut skipped = 0;
+    for index in 0..space.len() {
+        match kalah.entry(index).unwrap() {
+            None => {
+                assert!(!space.is_state(index));
+                skipped += 1;
+            }
+            Some(entry) => {
+                assert_eq!(entry.position, kalah.game().position(index));
+                assert_eq!(entry.value, kalah.value(&entry.position).unwrap());
+                assert_eq!(entry.optimal, kalah.best_moves(&entry.position).unwrap());
+            }
+        }
+    }
+    assert!(skipped > 0, "some boards of Kalah(3, 2) never arise");
+    // A damaged record is an error by index as by position.
+    let dir = tempfile::tempdir().unwrap();
+    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
+    let value = ioi.value(&board).unwrap() as i8;
+    let mask = ioi.best_mask(&board).unwrap() as u8;
+    let path = corrupted(dir.path(), &board, [(value + 1) as u8, mask]);
+    let table = IoiwariTable::open(&path).unwrap();
+    let error = table
+        .entry(board.index() as u64)
+        .err()
+        .expect("a bad record");
+    assert_bad_record(
+        &error,
+        &path,
+        &board,
+        "disagrees with the children's records",
+    );
+}

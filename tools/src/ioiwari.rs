@@ -30,13 +30,14 @@ use crate::common::{
     SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
     report_then_finish, run_info, serve_stdio, span, tested_player,
 };
+use crate::export::write_entries;
 use crate::line::{
     LineMoveAnswer, PitField, line_json, line_text, optimal_line, pit_field, pit_players,
 };
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
-use crate::registry::{GameEntry, Verb};
+use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
 
 /// The ring of an Ioiwari variant (the IOI game by default).
@@ -452,7 +453,11 @@ pub fn query(args: QueryArgs) -> Outcome {
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
         .agents(&tabula_verify::ioiwari::AGENTS)
-        .tables(describe_table, check_records)
+        .tables(TableHooks {
+            describe: describe_table,
+            check: check_records,
+            export: export_records,
+        })
         .verb(Verb::new(
             "build",
             "Every one of the 6^7 boards (or (cap+1)^pits of a variant)",
@@ -721,6 +726,32 @@ pub fn check_records(
 ) -> anyhow::Result<usize> {
     let game = table_variant(&table)?;
     Ok(VariantTable::new_for(game, table)?.check_records_with(progress)?)
+}
+
+/// One line of `tabula export`: a board as `query ioiwari --batch` answers it,
+/// without the list of every move.
+#[derive(Serialize)]
+struct ExportedBoard {
+    /// The pit counts, pit 1 first.
+    board: Vec<u8>,
+    /// The mover's best final bank difference from here.
+    value: i32,
+    /// The optimal pits, from 1.
+    optimal: Vec<u8>,
+}
+
+/// Every board of a table file, a line of JSON each.
+pub fn export_records(
+    table: Table,
+    out: &mut dyn io::Write,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<u64> {
+    let table = VariantTable::new_for(table_variant(&table)?, table)?;
+    write_entries(&table, out, progress, |entry| ExportedBoard {
+        board: entry.position.counts(),
+        value: entry.value,
+        optimal: entry.optimal.iter().map(|p| p + 1).collect(),
+    })
 }
 
 /// The variant a table's header names (the IOI table is the variant of 7

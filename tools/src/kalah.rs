@@ -26,13 +26,14 @@ use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
     emit_report, output_file, report_then_finish, run_info, span,
 };
+use crate::export::write_entries;
 use crate::line::{
     LineMoveAnswer, PitField, line_json, line_text, optimal_line, pit_field, pit_players,
 };
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
-use crate::registry::{GameEntry, Verb};
+use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
 
 /// The end-of-game rule on the command line.
@@ -639,6 +640,33 @@ pub fn check_records(
     Ok(checked)
 }
 
+/// One line of `tabula export`: a board as `query kalah --batch` answers it,
+/// without the list of every move.
+#[derive(Serialize)]
+struct ExportedBoard {
+    /// The mover's pits, then the opponent's, each in sowing order.
+    board: [Vec<u8>; 2],
+    /// The mover's best final store difference from here.
+    value: i32,
+    /// The optimal pits, from 1.
+    optimal: Vec<u8>,
+}
+
+/// Every board of a table file that a game reaches, a line of JSON each.
+pub fn export_records(
+    table: Table,
+    out: &mut dyn std::io::Write,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<u64> {
+    let rules = table_rules(&table)?;
+    let table = KalahTable::new_for(KalahGame { rules }, table)?;
+    write_entries(&table, out, progress, |entry| ExportedBoard {
+        board: sides(&entry.position),
+        value: entry.value,
+        optimal: entry.optimal.iter().map(|p| p + 1).collect(),
+    })
+}
+
 /// The rules a table's header names.
 fn table_rules(table: &Table) -> anyhow::Result<Rules> {
     header_rules(table.header().params)
@@ -670,7 +698,11 @@ pub fn describe_table(table: &Table) -> anyhow::Result<String> {
 pub fn entry() -> GameEntry {
     GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
         .agents(&kv::AGENTS)
-        .tables(describe_table, check_records)
+        .tables(TableHooks {
+            describe: describe_table,
+            check: check_records,
+            export: export_records,
+        })
         .verb(Verb::new(
             "build",
             "Every board of Kalah(m, n) with at most its seeds",

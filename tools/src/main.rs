@@ -12,6 +12,7 @@ use clap::{Args, Command, FromArgMatches};
 mod batch;
 mod common;
 mod dominoes;
+mod export;
 mod ioiwari;
 mod kalah;
 mod line;
@@ -71,6 +72,12 @@ fn cli(games: &[GameEntry]) -> Command {
                 .about("Verify a table file's header, checksums and records"),
         )
         .subcommand(
+            export::ExportArgs::augment_args(Command::new("export")).about(
+                "Write every position of a table file with its value and optimal moves, \
+                 a line of JSON each",
+            ),
+        )
+        .subcommand(
             replay::ReplayArgs::augment_args(Command::new("replay"))
                 .about("Replay a game log (--log) as one self-contained HTML page"),
         )
@@ -97,6 +104,7 @@ fn run(games: &[GameEntry]) -> Outcome {
     match matches.subcommand() {
         Some(("info", m)) => table_cmds::info(table_cmds::InfoArgs::from_arg_matches(m)?, games),
         Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
+        Some(("export", m)) => export::export(export::ExportArgs::from_arg_matches(m)?, games),
         Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?),
         Some(("games", _)) => {
             out::out!("{}", registry::listing(games))?;

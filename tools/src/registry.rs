@@ -104,7 +104,7 @@ pub struct GameEntry {
     pub agents: Vec<&'static str>,
     /// Kept out of listings and help (the test-only example game).
     pub hidden: bool,
-    /// How `tabula info` and `tabula check` read its table files, if it has any.
+    /// How `tabula info`, `check` and `export` read its table files, if it has any.
     pub tables: Option<TableHooks>,
 }
 
@@ -116,6 +116,14 @@ pub type CheckTable =
 /// once checked against the layout and size the game gives them.
 pub type DescribeTable = fn(&tabula_tables::Table) -> anyhow::Result<String>;
 
+/// A game's export of a table file: every position a game reaches as a line
+/// of JSON, reporting the records done; returns the lines written.
+pub type ExportTable = fn(
+    tabula_tables::Table,
+    &mut dyn std::io::Write,
+    tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<u64>;
+
 /// A game's readings of its table files.
 #[derive(Clone, Copy)]
 pub struct TableHooks {
@@ -124,6 +132,8 @@ pub struct TableHooks {
     /// Re-derives every record, reporting the work done (of twice the
     /// records); returns how many were checked (`tabula check`).
     pub check: CheckTable,
+    /// Writes every record (`tabula export`).
+    pub export: ExportTable,
 }
 
 impl GameEntry {
@@ -157,9 +167,9 @@ impl GameEntry {
         self
     }
 
-    /// Registers how its table files are read (`tabula info` and `tabula check`).
-    pub fn tables(mut self, describe: DescribeTable, check: CheckTable) -> GameEntry {
-        self.tables = Some(TableHooks { describe, check });
+    /// Registers how its table files are read (`tabula info`, `check` and `export`).
+    pub fn tables(mut self, hooks: TableHooks) -> GameEntry {
+        self.tables = Some(hooks);
         self
     }
 

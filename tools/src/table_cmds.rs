@@ -1,4 +1,5 @@
-//! `tabula info` and `tabula check`: game-independent table inspection.
+//! `tabula info` and `tabula check`: game-independent table inspection
+//! (`tabula export` is in `export.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -74,7 +75,7 @@ pub fn info(args: InfoArgs, games: &[GameEntry]) -> Outcome {
 }
 
 /// The hooks of the game a table's header names, or an error naming the file.
-fn hooks(table: &Table, games: &[GameEntry], file: &Path) -> anyhow::Result<TableHooks> {
+pub fn hooks(table: &Table, games: &[GameEntry], file: &Path) -> anyhow::Result<TableHooks> {
     let game = &table.header().game;
     games
         .iter()

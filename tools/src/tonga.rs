@@ -30,11 +30,12 @@ use crate::common::{
     TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
     report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
 };
+use crate::export::write_entries;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
-use crate::registry::{GameEntry, Verb};
+use crate::registry::{GameEntry, TableHooks, Verb};
 
 /// `tabula tonga …`: rules tools.
 #[derive(Clone, Copy, Subcommand)]
@@ -226,7 +227,11 @@ pub struct StdinArgs {}
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
         .agents(&tabula_verify::tonga::AGENTS)
-        .tables(describe_table, check_records)
+        .tables(TableHooks {
+            describe: describe_table,
+            check: check_records,
+            export: export_records,
+        })
         .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
         .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))
         .verb(Verb::new("play", "Play the referee's game against the server (or --agent NAME) in the terminal", play).default("seed", "6759"))
@@ -557,6 +562,46 @@ pub fn check_records(
 ) -> anyhow::Result<usize> {
     let table = TongaTable::new(table)?;
     Ok(table.check_records_with(progress)?)
+}
+
+/// One line of `tabula export`: a board as `query tonga --batch` answers it,
+/// without the list of every move.
+#[derive(Serialize)]
+struct ExportedBoard {
+    /// The rows, `.`, `B` and `W`.
+    board: Vec<String>,
+    /// The colour to move, `B` or `W`.
+    to_move: char,
+    /// The mover's exact value under perfect play.
+    value: i32,
+    /// The optimal squares as `[row, col]`, row-major.
+    optimal: Vec<[usize; 2]>,
+}
+
+/// Every position of the table file, a line of JSON each.
+pub fn export_records(
+    table: Table,
+    out: &mut dyn Write,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<u64> {
+    let table = TongaTable::new(table)?;
+    write_entries(&table, out, progress, |entry| {
+        let board = &entry.position;
+        ExportedBoard {
+            board: board
+                .to_string()
+                .lines()
+                .map(|row| row.replace(' ', ""))
+                .collect(),
+            to_move: board.to_move().letter(),
+            value: entry.value,
+            optimal: entry
+                .optimal
+                .iter()
+                .map(|&c| board.row_col(c).into())
+                .collect(),
+        }
+    })
 }
 
 /// `tabula info` for a tonga table: the one table there is, checked against the header.

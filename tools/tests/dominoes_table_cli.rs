@@ -71,6 +71,29 @@ fn build_info_check_and_query() {
     assert!(text.contains("result: tie for the mover"), "{text}");
     assert!(text.contains("the game is over"), "{text}");
 
+    // The export's first lines (of 13.9 million; the reader leaves after
+    // 3000) say what the batch query says of the same positions.
+    let exported = common::first_lines(&["export", file], 3000);
+    assert_eq!(exported.len(), 3000);
+    let sample: Vec<serde_json::Value> = exported
+        .iter()
+        .step_by(59)
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let positions: Vec<&str> = sample
+        .iter()
+        .map(|j| j["position"].as_str().unwrap())
+        .collect();
+    let answers = json_lines(&stdout(&run_with_input(
+        &["query", "dominoes", "--table", file, "--batch"],
+        &positions.join("\n"),
+    )));
+    assert_eq!(answers.len(), sample.len());
+    for (line, answer) in sample.iter().zip(&answers) {
+        assert_eq!(line["result"], answer["result"], "{line} / {answer}");
+        assert_eq!(line["optimal"], answer["optimal"], "{line} / {answer}");
+    }
+
     let cases = [
         ("0-1 / 2-2", "got 2 part(s)"),
         ("0-7 / - / 0 0 / 0", "out of range"),

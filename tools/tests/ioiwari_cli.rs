@@ -597,6 +597,18 @@ fn impossible_records_stop_play_referee_and_verify_with_one_line() {
             assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
             assert_eq!(stdout(&out), "", "nothing is played from a bad table");
         }
+        // An export stops at the first record that fails, the bad one or a
+        // parent that no longer agrees with it, and its file is not written.
+        let exported = dir.path().join("export.jsonl");
+        let out = run(&["export", p, "-o", exported.to_str().unwrap()]);
+        assert_one_line_error(&out, p, "corrupted");
+        assert!(!exported.exists(), "no half export");
+        let litter: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|name| name.to_string_lossy().starts_with(".tabula-tmp"))
+            .collect();
+        assert!(litter.is_empty(), "{litter:?}");
     }
 }
 
@@ -1204,4 +1216,60 @@ fn the_optimal_line_plays_the_first_optimal_pit_each_turn_to_the_end() {
         let total = format!("the line's difference for the mover: {}\n", start["value"]);
         assert!(text.ends_with(&total), "{text}");
     }
+}
+
+#[test]
+fn export_writes_every_board_as_the_batch_query_answers_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = built_table(dir.path());
+    let table = table.to_str().unwrap();
+    let out = run(&["export", table]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines = json_lines(&text);
+    assert_eq!(lines.len(), 279_936, "every board, in index order");
+    for (index, line) in lines.iter().enumerate().step_by(4099) {
+        let board: Vec<u8> = serde_json::from_value(line["board"].clone()).unwrap();
+        assert_eq!(board, Board::from_index(index).pits(), "{line}");
+    }
+    // A sample through the query: the same value and optimal pits.
+    let sample: Vec<&serde_json::Value> = lines.iter().step_by(997).collect();
+    let boards: Vec<String> = sample
+        .iter()
+        .map(|line| {
+            let pits: Vec<String> = line["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| b.to_string())
+                .collect();
+            pits.join(" ")
+        })
+        .collect();
+    let answers = json_lines(&stdout(&run_with_input(
+        &["query", "ioiwari", "--table", table, "--batch"],
+        &boards.join("\n"),
+    )));
+    assert_eq!(answers.len(), sample.len());
+    for (line, answer) in sample.iter().zip(&answers) {
+        assert_eq!(line["value"], answer["value"], "{line} / {answer}");
+        assert_eq!(line["optimal"], answer["optimal"], "{line} / {answer}");
+    }
+    // To a file: the same bytes, written whole, and a line on stdout.
+    let file = dir.path().join("ioiwari.jsonl");
+    let file = file.to_str().unwrap();
+    let out = run(&["export", table, "-o", file]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), format!("wrote {file} (279936 positions)\n"));
+    assert_eq!(fs::read_to_string(file).unwrap(), text);
+    // The table itself is never the output; a reader that goes away ends it quietly.
+    let out = run(&["export", table, "-o", table]);
+    common::assert_one_line_error(&out, "the export would replace the table it reads");
+    assert_eq!(common::first_lines(&["export", table], 2).len(), 2);
+    // A file that is no table, or no file, is one line naming it.
+    let out = run(&["export", file]);
+    common::assert_one_line_error(&out, file);
+    let missing = dir.path().join("missing.tab");
+    let out = run(&["export", missing.to_str().unwrap()]);
+    common::assert_one_line_error(&out, "missing.tab");
 }

@@ -1048,3 +1048,40 @@ fn a_kalah_optimal_line_moves_again_where_the_rules_say_and_is_worth_the_value()
         assert_eq!(start["value"].as_i64().unwrap(), difference);
     }
 }
+
+#[test]
+fn a_kalah_export_lists_every_board_a_game_reaches_with_its_negamax_value() {
+    use tabula_solver::kalah::{KalahSpace, Rules};
+    use tabula_solver::retrograde::StateSpace;
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k32.tab");
+    let table = table.to_str().unwrap();
+    let built = run(&["build", "kalah", "--pits", "3", "--seeds", "2", "-o", table]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let out = run(&["export", table]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = json_lines(&stdout(&out));
+    let rules = Rules::new(3, 2).unwrap();
+    let space = KalahSpace::new(rules);
+    let states: Vec<u64> = (0..space.len()).filter(|&i| space.is_state(i)).collect();
+    assert_eq!(
+        lines.len(),
+        states.len(),
+        "the boards a game reaches, no others"
+    );
+    let mut memo = std::collections::HashMap::new();
+    for (line, &index) in lines.iter().zip(&states).step_by(13) {
+        let position = space.position(index);
+        let board: [Vec<u8>; 2] = serde_json::from_value(line["board"].clone()).unwrap();
+        assert_eq!(
+            [&board[0][..], &board[1][..]].concat(),
+            position.pits(),
+            "{line}"
+        );
+        let value = tabula_solver::search::memo_negamax(&position, &mut memo);
+        assert_eq!(line["value"], value, "{line}");
+        let (_, optimal) = tabula_solver::search::best_moves_memo(&position, &mut memo);
+        let optimal: Vec<u8> = optimal.iter().map(|p| p + 1).collect();
+        assert_eq!(line["optimal"], serde_json::json!(optimal), "{line}");
+    }
+}

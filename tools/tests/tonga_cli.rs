@@ -208,6 +208,27 @@ fn build_query_and_check_the_table() {
         text.ends_with(&format!("the line's difference for the mover: {black}\n")),
         "{text}"
     );
+    // The export's first lines, checked against the endgame solver (the
+    // whole export is 10 million lines; the reader leaves after 2000).
+    let exported = common::first_lines(&["export", path], 2000);
+    assert_eq!(exported.len(), 2000);
+    for line in exported.iter().step_by(97) {
+        let json: serde_json::Value = serde_json::from_str(line).unwrap();
+        let rows: Vec<&str> = json["board"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        let board = Board::parse(&format!("4\n{}\n", rows.join("\n"))).unwrap();
+        let mover = match json["to_move"].as_str().unwrap() {
+            "B" => Colour::Black,
+            _ => Colour::White,
+        };
+        assert_eq!(board.to_move(), mover, "{line}");
+        let value = Endgame::new(&board).unwrap().solve(mover);
+        assert_eq!(json["value"], value, "{line}");
+    }
 }
 
 fn result_lines(text: &str) -> Vec<String> {

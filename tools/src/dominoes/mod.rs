@@ -59,7 +59,7 @@ pub fn entry() -> GameEntry {
     .verb(Verb::new("referee", "The tester: a player against a built-in opponent on the (N,H) cases, scored wins + ties/2; --games per case, --timeout for the player's whole case (only the time waiting for its answers counts)", referee::referee).default("games", "100").default("timeout", "100"))
     .extra(Verb::new("deals", "The referee's deals of each case as test data: both hands, the opening, the stock in the order the draws take it; the referee's game g plays deal g (deal g/2 with --paired), the tested player in seat 0 in even games and seat 1 in odd ones (seats counted from 0, as in the transcripts and logs)", referee::deals))
     .extra(Verb::new("train", "Learn the server's weights by self-play (the defaults reproduce the shipped weights); --games paired deals per candidate and opponent each generation", train::run_train).default("seed", train::DEFAULT_SEED).default("games", train::DEFAULT_DEALS))
-    .tables(table::describe_table, table::check_records)
+    .tables(crate::registry::TableHooks { describe: table::describe_table, check: table::check_records, export: table::export_records })
     .verb(Verb::new("build", "Every stock-empty position of the N=5 set (both hands, ends, mover); --output FILE", table::build))
     .verb(Verb::new("query", "Exact result and optimal moves of a stock-empty N=5 position `hand0 / hand1 / left right / mover`", table::query))
 }

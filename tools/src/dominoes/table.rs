@@ -238,6 +238,32 @@ pub fn check_records(
     Ok(DominoesTable::new(table)?.check_records_with(progress)?)
 }
 
+/// One line of `tabula export`: a position as `query dominoes --batch`
+/// answers it, without the list of every move.
+#[derive(Serialize)]
+struct ExportedPosition {
+    /// The position as the query reads it (the table's positions have seat 0 to move).
+    position: String,
+    /// The mover's result under perfect play: win, tie or loss.
+    result: &'static str,
+    /// The optimal moves (`L 2-4`, `R 0-3`, `PASS`).
+    optimal: Vec<String>,
+}
+
+/// Every position of the table file, a line of JSON each.
+pub fn export_records(
+    table: Table,
+    out: &mut dyn std::io::Write,
+    progress: tabula_solver::retrograde::Progress<'_>,
+) -> anyhow::Result<u64> {
+    let table = DominoesTable::new(table)?;
+    crate::export::write_entries(&table, out, progress, |entry| ExportedPosition {
+        position: describe(&entry.position),
+        result: outcome_word(Outcome::of_value(entry.value)),
+        optimal: entry.optimal.iter().map(|&mv| move_word(mv)).collect(),
+    })
+}
+
 /// `tabula info` for a dominoes table: the one table there is, checked against the header.
 pub fn describe_table(table: &Table) -> anyhow::Result<String> {
     table.expect(&table::Dominoes.spec())?;

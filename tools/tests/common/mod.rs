@@ -257,3 +257,25 @@ pub fn run_with_stdout(args: &[&str], input: &str, bad: BadStdout) -> Output {
     };
     run_fed(args, input, out)
 }
+
+/// The first `count` lines `tabula ARGS` writes to stdout, the pipe then
+/// closed; checks that tabula then ends quietly with status 0, as on any
+/// closed stdout.
+pub fn first_lines(args: &[&str], count: usize) -> Vec<String> {
+    use std::io::BufRead;
+    let mut child = tabula()
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabula starts");
+    let lines: Vec<String> = std::io::BufReader::new(child.stdout.take().unwrap())
+        .lines()
+        .take(count)
+        .map(|line| line.expect("a line"))
+        .collect();
+    let out = child.wait_with_output().expect("tabula ends");
+    assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
+    lines
+}
