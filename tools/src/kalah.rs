@@ -3,6 +3,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
@@ -16,15 +17,18 @@ use tabula_verify::arena::play_case;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
 use tabula_verify::kalah_sweep;
 use tabula_verify::process::StreamPeer;
+use tabula_verify::record::At;
 use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
-use tabula_verify::seat::{Clock, FaultKind, Local, Player, Remote};
+use tabula_verify::seat::{Clock, FaultKind, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::batch::answer_lines;
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, SeedArgs, Span, TimingsArgs,
-    emit_report, output_file, report_then_finish, run_info, span,
+    GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
+    StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_referee, output_file,
+    report_then_finish, run_info, say, serve_stdio, span, tested_player,
 };
 use crate::export::write_entries;
 use crate::line::{
@@ -267,6 +271,130 @@ pub struct PlayArgs {
     /// Play second: tabula moves first.
     #[arg(long)]
     second: bool,
+}
+
+/// Arguments of `tabula referee kalah`.
+#[derive(Args)]
+pub struct RefereeArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// A table for the opponent (every record is checked first); its moves
+    /// are searched when omitted. Its header names its rules, so --pits,
+    /// --seeds and the rules may be left out.
+    #[arg(long)]
+    table: Option<PathBuf>,
+    // The tested player: `--player CMD` (a new process per game, over pipes)
+    // or `--agent NAME`.
+    #[command(flatten)]
+    seat: SeatArgs,
+    /// The built-in player it meets: optimal, greedy or random.
+    #[arg(long, value_name = "NAME", default_value = "optimal")]
+    opponent: String,
+    // The tested player's time for each game.
+    #[command(flatten)]
+    timeout: TimeoutArgs,
+    // Seed of a random player.
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    log: LogArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+    #[command(flatten)]
+    strict: StrictArgs,
+}
+
+/// Arguments of `tabula serve kalah`.
+#[derive(Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// A table for the optimal player (every record is checked first); its
+    /// moves are searched when omitted.
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// The built-in player: optimal, greedy or random.
+    #[arg(long)]
+    agent: String,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
+/// The opponent's table, checked, when `path` is given.
+fn checked_table(rules: Rules, path: Option<&Path>) -> anyhow::Result<Vec<Arc<KalahTable>>> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let table = KalahTable::open_for(KalahGame { rules }, path)?;
+    table.check_moves()?;
+    Ok(vec![Arc::new(table)])
+}
+
+/// Two games of the tested player against a built-in one, the tested player
+/// first, then second, over the dialogue of `play kalah`.
+pub fn referee(args: RefereeArgs) -> Outcome {
+    let rules = args.variant.rules_for(args.table.as_deref())?;
+    // Checked before any game, so that a typo costs no player run.
+    match (&args.seat.player, &args.seat.agent) {
+        (None, None) => bail!("give --player CMD or --agent NAME"),
+        (None, Some(name)) => check_agent("--agent", name, &kv::AGENTS)?,
+        _ => {}
+    }
+    check_agent("--opponent", &args.opponent, &kv::AGENTS)?;
+    let tables = checked_table(rules, args.table.as_deref())?;
+    let log = Log::open(&args.log)?;
+    let seed = args.seed.seed;
+    let limits = Limits {
+        per_game: Some(args.timeout.timeout),
+        ..Limits::default()
+    };
+    let json = args.json.json.as_ref();
+    let mut results = Vec::new();
+    for seat in 0..2 {
+        log.transcript_line(&format!(
+            "# game {} (the player is player {})",
+            seat + 1,
+            seat + 1
+        ));
+        // A new process per game, so that a crash loses only that game.
+        let rng = |who| stream(seed, Purpose::Agent, 0, seat as u64, who);
+        let mut tested = tested_player(
+            &args.seat,
+            KalahWire::new(rules),
+            |name| kv::agent(name, &tables, rng(0)),
+            &kv::AGENTS,
+            &log,
+        )?;
+        let mut opponent = Local(kv::agent(&args.opponent, &tables, rng(1)).expect("checked"));
+        let mut players: Vec<&mut dyn Player<Match>> = vec![tested.as_mut(), &mut opponent];
+        let mut clocks = vec![Clock::new(limits), Clock::default()];
+        let seating = if seat == 0 { vec![0, 1] } else { vec![1, 0] };
+        let record = play_case(&rules, 1, &mut players, &mut clocks, |_| {
+            // No chance in Kalah; the stream is only the loop's argument.
+            let chance = stream(seed, Purpose::Chance, 0, seat as u64, 0);
+            (Match::new(rules), chance, seating.clone())
+        })
+        .pop()
+        .expect("one game");
+        drop(players);
+        drop(tested);
+        let case = format!("Kalah({}, {})", rules.pits, rules.seeds);
+        log.game(&record, &rules, &At::new(seed, 0, case, seat));
+        let result = kv::RefereedGame::new(&record, seat);
+        say(&log, json, &result.line())?;
+        results.push(result);
+    }
+    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+}
+
+/// A built-in player on the dialogue of `play kalah`, over stdin/stdout.
+pub fn serve(args: ServeArgs) -> Outcome {
+    let rules = args.variant.rules_for(args.table.as_deref())?;
+    check_agent("--agent", &args.agent, &kv::AGENTS)?;
+    let tables = checked_table(rules, args.table.as_deref())?;
+    let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
+    let agent = kv::agent(&args.agent, &tables, rng).expect("checked");
+    serve_stdio(Session::new(KalahWire::new(rules), agent))
 }
 
 /// Arguments of `tabula sweep kalah`.
@@ -726,6 +854,17 @@ pub fn entry() -> GameEntry {
             )
             .default("games", "10"),
         )
+        .verb(Verb::new(
+            "referee",
+            "Referee a player (--player CMD or --agent NAME) over the play dialogue: one game \
+             first, one second, against --opponent (optimal by default)",
+            referee,
+        ))
+        .verb(Verb::new(
+            "serve",
+            "A built-in player (--agent NAME) on the play dialogue over stdin/stdout",
+            serve,
+        ))
         .verb(Verb::new(
             "sweep",
             "The first player's optimal margin for each Kalah(m, n)",

@@ -116,7 +116,7 @@ fn clap_errors_are_one_line() {
         (
             // The test-only game Nim is hidden here as from help.
             &["referee"],
-            "'tabula referee' requires a subcommand but one was not provided [subcommands: ioiwari, tothello, tonga, dominoes, reversi, help]",
+            "'tabula referee' requires a subcommand but one was not provided [subcommands: ioiwari, kalah, tothello, tonga, dominoes, reversi, help]",
         ),
     ] {
         let out = run(args);

@@ -62,6 +62,23 @@ fn nim_referee_and_verify_logs_replay() {
 }
 
 #[test]
+fn kalah_referee_logs_replay_and_name_the_seats() {
+    let (_, lines) = logged(&[
+        "referee", "kalah", "--pits", "2", "--seeds", "3", "--agent", "greedy",
+    ]);
+    let ends = replay_all::<kalah::Match>(&lines);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0].case_label, "Kalah(2, 3)");
+    assert!(
+        lines[0].seats[1] == "optimal" && lines[1].seats[0] == "optimal",
+        "{lines:?}"
+    );
+    for end in &ends {
+        assert!(tabula_solver::Game::is_over(end));
+    }
+}
+
+#[test]
 fn kalah_verify_logs_replay() {
     let (_, lines) = logged(&[
         "verify",
@@ -527,9 +544,10 @@ fn replay_reads_only_a_regular_file_of_at_most_1_gib() {
 
 #[test]
 fn a_log_on_stdout_has_stdout_to_itself_and_the_report_goes_to_stderr() {
-    let runs: [&[&str]; 5] = [
+    let runs: [&[&str]; 6] = [
         &["referee", "nim", "--agent", "random", "--games", "2"],
         &["referee", "ioiwari", "--agent", "random"],
+        &["referee", "kalah", "--agent", "random"],
         &[
             "referee", "tonga", "--agent", "random", "--sizes", "6", "--games", "2",
         ],

@@ -1085,3 +1085,124 @@ fn a_kalah_export_lists_every_board_a_game_reaches_with_its_negamax_value() {
         assert_eq!(line["optimal"], serde_json::json!(optimal), "{line}");
     }
 }
+
+#[test]
+fn referee_kalah_plays_both_seats_and_a_served_player_plays_as_the_built_in_one() {
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let value = plain_start_value(3, 3);
+    let rules = ["--pits", "3", "--seeds", "3"];
+    let referee = |tested: &[&str], more: &[&str]| {
+        let out = run(&[&["referee", "kalah"][..], &rules, tested, more].concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    // Optimal against optimal: the first player's margin is the game's value.
+    let text = referee(&["--agent", "optimal"], &[]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    let stores = |line: &str| -> (i32, i32) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        (words[3].parse().unwrap(), words[4].parse().unwrap())
+    };
+    assert!(lines[0].starts_with("player 1: result "), "{text}");
+    assert!(lines[1].starts_with("player 2: result "), "{text}");
+    let (mine, theirs) = stores(lines[0]);
+    assert_eq!(mine - theirs, value, "{text}");
+    let (mine, theirs) = stores(lines[1]);
+    assert_eq!(mine - theirs, -value, "{text}");
+    assert!(
+        lines[2].starts_with("total 1 of 2 games (1 win, 0 draw, 1 loss)"),
+        "{text}"
+    );
+    // The same player served over the pipes plays the same games, table or search.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k33.tab");
+    let table = table.to_str().unwrap();
+    let built = run(&[&["build", "kalah", "-o", table][..], &rules].concat());
+    assert!(built.status.success(), "{}", stderr(&built));
+    let served = format!("{bin} serve kalah --pits 3 --seeds 3 --agent optimal");
+    assert_eq!(referee(&["--player", &served], &[]), text);
+    let served = format!("{bin} serve kalah --table {table} --agent optimal");
+    assert_eq!(referee(&["--player", &served], &["--table", table]), text);
+    // Against the optimal player no one does better than the value, in
+    // either seat; random is seeded.
+    for tested in ["greedy", "random"] {
+        let text = referee(&["--agent", tested], &[]);
+        let lines: Vec<&str> = text.lines().collect();
+        let (mine, theirs) = stores(lines[0]);
+        assert!(mine - theirs <= value, "{text}");
+        let (mine, theirs) = stores(lines[1]);
+        assert!(mine - theirs <= -value, "{text}");
+    }
+    let random = |seed: &str| {
+        referee(
+            &["--agent", "random"],
+            &["--seed", seed, "--opponent", "random"],
+        )
+    };
+    assert_eq!(random("5"), random("5"));
+    // The JSON says how the run was made and each game's stores.
+    let json: serde_json::Value =
+        serde_json::from_str(&referee(&["--agent", "optimal"], &["--json", "-"])).unwrap();
+    assert_eq!(json["run"]["seed"], 1);
+    assert_eq!(json["total"], 1.0);
+    assert_eq!(json["cases"][0]["player"], 1);
+    assert_eq!(json["cases"][1]["outcome"], "loss");
+}
+
+#[test]
+fn referee_kalah_records_a_faulty_player_s_losses_and_goes_on() {
+    for (player, reason) in [
+        ("exit 3", "exit status: 3"),
+        ("read l; echo seven", "'seven'"),
+        ("read l; read l; echo 1; sleep 30", "time"),
+    ] {
+        let out = run(&[
+            "referee",
+            "kalah",
+            "--pits",
+            "2",
+            "--seeds",
+            "2",
+            "--player",
+            player,
+            "--timeout",
+            "1",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        for line in &lines[..2] {
+            assert!(line.contains(" loss "), "{text}");
+        }
+        assert!(text.contains(reason), "{player}: {text}");
+        assert!(lines[2].starts_with("total 0 of 2 games"), "{text}");
+        // --strict makes a fault the exit status.
+        let out = run(&[
+            "referee",
+            "kalah",
+            "--pits",
+            "2",
+            "--seeds",
+            "2",
+            "--player",
+            player,
+            "--timeout",
+            "1",
+            "--strict",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    }
+    let out = run(&[
+        "referee",
+        "kalah",
+        "--agent",
+        "optimal",
+        "--opponent",
+        "perfect",
+    ]);
+    assert_one_line_error(&out, "--opponent");
+    let out = run(&["serve", "kalah", "--agent", "perfect"]);
+    assert_one_line_error(&out, "--agent");
+}

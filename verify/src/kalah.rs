@@ -25,7 +25,9 @@ use tabula_solver::{Game, IllegalMove, Seat, Turn, ZeroSum};
 use tabula_tables::kalah::KalahTable;
 
 use crate::agent::{Agent, RandomAgent};
+use crate::arena::{GameRecord, Outcome};
 use crate::record::GameLog;
+use crate::report::{RefereeReport, RefereedCase};
 use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
 use crate::tournament::{Job, Progress};
@@ -398,6 +400,82 @@ impl Wire<Match> for KalahWire {
 
     fn finished(&self) -> bool {
         self.over
+    }
+}
+
+/// One game of `tabula referee kalah`, from the tested player's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefereedGame {
+    /// The tested player's number: 1 moves first, 2 second.
+    pub player: u8,
+    /// The tested player's store, then the opponent's, when the game stopped.
+    pub stores: [u32; 2],
+    /// `win`, `draw` or `loss`, for the tested player.
+    pub outcome: &'static str,
+    /// Why the tested player lost the game early, if it did.
+    pub fault: Option<String>,
+}
+
+impl RefereedGame {
+    /// The result of `record` for the player in `seat`.
+    pub fn new(record: &GameRecord<Match>, seat: Seat) -> RefereedGame {
+        let outcome = match record.outcome(seat) {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        };
+        RefereedGame {
+            player: seat as u8 + 1,
+            stores: [record.end.stores[seat], record.end.stores[1 - seat]],
+            outcome,
+            fault: record.fault.as_ref().map(|f| f.reason.clone()),
+        }
+    }
+
+    /// `player K: result MINE THEIRS win|draw|loss [reason]`.
+    pub fn line(&self) -> String {
+        let [mine, theirs] = self.stores;
+        let mut line = format!(
+            "player {}: result {mine} {theirs} {}",
+            self.player, self.outcome
+        );
+        if let Some(reason) = &self.fault {
+            line.push(' ');
+            line.push_str(reason);
+        }
+        line
+    }
+}
+
+impl RefereedCase for RefereedGame {
+    fn score(&self) -> f64 {
+        match self.outcome {
+            "win" => 1.0,
+            "draw" => 0.5,
+            _ => 0.0,
+        }
+    }
+
+    fn faults(&self) -> usize {
+        usize::from(self.fault.is_some())
+    }
+}
+
+impl RefereeReport<RefereedGame> {
+    /// `total T of G games (W win, D draw, L loss), stores S to O`.
+    pub fn total_line(&self) -> String {
+        let count = |outcome| self.cases.iter().filter(|c| c.outcome == outcome).count();
+        let stores = |k: usize| self.cases.iter().map(|c| c.stores[k]).sum::<u32>();
+        format!(
+            "total {} of {} games ({} win, {} draw, {} loss), stores {} to {}",
+            self.total,
+            self.cases.len(),
+            count("win"),
+            count("draw"),
+            count("loss"),
+            stores(0),
+            stores(1)
+        )
     }
 }
 
