@@ -293,8 +293,9 @@ impl<T: Tabulated> TypedTable<T> {
     }
 
     /// Record `index` read in place: its position, value and optimal moves
-    /// (checked as every lookup is), or `None` when no game reaches the
-    /// position of that index; for walking a whole table (`tabula export`).
+    /// (checked as every lookup is), or `None` when the index is no state of
+    /// the table's space (its record is empty); for walking a whole table
+    /// (`tabula export`).
     pub fn entry(&self, index: u64) -> Result<Option<Entry<T>>, TableError> {
         if index >= self.table.header().entries {
             return Err(TableError::BadRecord {

@@ -33,7 +33,11 @@ pub struct ExportArgs {
 /// Records formatted at once on rayon's threads, then written in order.
 const CHUNK: u64 = 1 << 16;
 
-/// Writes every record of `table` that a game reaches as one line of JSON,
+/// Records a task formats into one buffer: few buffers, every thread busy.
+const BLOCK: u64 = 1024;
+
+/// Writes every record of `table` that holds a position (a state of its
+/// space) as one line of JSON,
 /// its fields from `line`; returns the lines written.
 pub fn write_entries<T, L>(
     table: &TypedTable<T>,
@@ -49,15 +53,14 @@ where
     let mut written = 0;
     for start in (0..entries).step_by(CHUNK as usize) {
         let end = (start + CHUNK).min(entries);
-        // Blocks of 1024 records a task: few buffers, every thread busy.
         let blocks: Vec<(u64, Vec<u8>)> = (start..end)
-            .step_by(1024)
+            .step_by(BLOCK as usize)
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|from| -> anyhow::Result<(u64, Vec<u8>)> {
                 let mut bytes = Vec::new();
                 let mut lines = 0;
-                for index in from..(from + 1024).min(end) {
+                for index in from..(from + BLOCK).min(end) {
                     if let Some(entry) = table.entry(index)? {
                         serde_json::to_writer(&mut bytes, &line(&entry))?;
                         bytes.push(b'\n');

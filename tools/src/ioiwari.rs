@@ -32,7 +32,8 @@ use crate::common::{
 };
 use crate::export::write_entries;
 use crate::line::{
-    LineMoveAnswer, PitField, line_json, line_text, optimal_line, pit_field, pit_players,
+    LineMoveAnswer, PIT_LEGEND, PitField, line_json, line_text, optimal_line, pit_field,
+    pit_players,
 };
 use crate::memory::games_bar;
 use crate::out::outln;
@@ -226,8 +227,9 @@ fn answer<B: IoiBoard>(
         line: line.as_ref().map(|line| line_json(line, pit_field)),
         shown: board.to_string(),
         line_shown: line.as_ref().map(|line| {
-            let legend = "A the mover, B the other: the first optimal pit each turn and its gains";
-            line_text(line, legend, pit_players, |pit| (pit + 1).to_string())
+            line_text(line, PIT_LEGEND, true, pit_players, |pit| {
+                (pit + 1).to_string()
+            })
         }),
     })
 }
@@ -248,10 +250,10 @@ fn query_boards<B: IoiBoard>(
     outln!("value: {}", found.value)?;
     if found.moves.is_empty() {
         outln!("the game is over: every pit is empty")?;
-        return Ok(ExitCode::SUCCESS);
+    } else {
+        let labels: Vec<String> = found.optimal.iter().map(u8::to_string).collect();
+        outln!("optimal moves: {}", labels.join(" "))?;
     }
-    let labels: Vec<String> = found.optimal.iter().map(u8::to_string).collect();
-    outln!("optimal moves: {}", labels.join(" "))?;
     for m in &found.moves {
         outln!(
             "move {}: value {} (gains {}, leaves {})",

@@ -32,13 +32,15 @@ use crate::common::{
 };
 use crate::export::write_entries;
 use crate::line::{
-    LineMoveAnswer, PitField, line_json, line_text, optimal_line, pit_field, pit_players,
+    LineMoveAnswer, PIT_LEGEND, PitField, line_json, line_text, optimal_line, pit_field,
+    pit_players,
 };
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
 use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
+use tabula_solver::zero_sum::Line;
 
 /// The end-of-game rule on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -228,13 +230,16 @@ fn kalah_answer(
         // The move that emptied a side ended the game: each side's seeds go to
         // its owner. No table holds such a board.
         found.value = position.side(0) as i32 - position.side(1) as i32;
+        if with_line {
+            found.set_line(&Line {
+                moves: Vec::new(),
+                final_for_first: found.value,
+            });
+        }
         return Ok(found);
     }
     found.value = value_of(position)?;
     found.over = position.is_finished();
-    if found.over {
-        return Ok(found);
-    }
     for &pit in position.legal_moves().iter() {
         let (child, sowing) = position.child(pit);
         let gains = sowing.mover as i32 - sowing.opponent as i32;
@@ -248,14 +253,19 @@ fn kalah_answer(
         });
     }
     if with_line {
-        let line = optimal_line(position, &mut *value_of)?;
-        found.line = Some(line_json(&line, pit_field));
-        let legend = "A the mover, B the other: the first optimal pit each turn and its gains";
-        found.line_shown = Some(line_text(&line, legend, pit_players, |pit| {
+        found.set_line(&optimal_line(position, &mut *value_of)?);
+    }
+    Ok(found)
+}
+
+impl KalahAnswer {
+    /// Adds `line` (`--line`) to the JSON and the text.
+    fn set_line(&mut self, line: &Line<u8>) {
+        self.line = Some(line_json(line, pit_field));
+        self.line_shown = Some(line_text(line, PIT_LEGEND, true, pit_players, |pit| {
             (pit + 1).to_string()
         }));
     }
-    Ok(found)
 }
 
 /// Arguments of `tabula play kalah`.
@@ -510,32 +520,30 @@ pub fn query(args: QueryArgs) -> Outcome {
             Values::Search(ExactSolver::new(bits))
         }
     };
+    // One spinner for the whole run: a search is many values.
+    let searching = matches!(values, Values::Search(_)).then(|| spinner("searching"));
     let mut value_of = |p: &Kalah| -> anyhow::Result<i32> {
         Ok(match &mut values {
             Values::Table(table) => table.value(p)?,
-            Values::Search(solver) => {
-                let searching = spinner("searching");
-                let value = solver.value(p);
-                searching.finish_and_clear();
-                value
-            }
+            Values::Search(solver) => solver.value(p),
         })
     };
     if args.batch {
-        return answer_lines(|line| {
+        let answered = answer_lines(|line| {
             kalah_answer(&parse_board(&rules, line)?, &mut value_of, args.line)
         });
+        searching.inspect(|s| s.finish_and_clear());
+        return answered;
     }
-    let found = kalah_answer(&position, &mut value_of, args.line)?;
+    let found = kalah_answer(&position, &mut value_of, args.line);
+    searching.inspect(|s| s.finish_and_clear());
+    let found = found?;
     outln!("board: {} (mover's pits / opponent's)", found.shown)?;
     outln!("value: {}", found.value)?;
     if !position.arises() {
         outln!("the game is over (a side is empty: each side's seeds go to its owner)")?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if found.over {
+    } else if found.over {
         outln!("the game is over")?;
-        return Ok(ExitCode::SUCCESS);
     }
     for m in &found.moves {
         outln!(
@@ -780,7 +788,8 @@ struct ExportedBoard {
     optimal: Vec<u8>,
 }
 
-/// Every board of a table file that a game reaches, a line of JSON each.
+/// Every board a table file holds (all but those with one side empty and
+/// seeds on the other, under the default end rule), a line of JSON each.
 pub fn export_records(
     table: Table,
     out: &mut dyn std::io::Write,

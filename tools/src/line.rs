@@ -18,7 +18,8 @@ pub struct LineMoveAnswer<M: Serialize> {
 }
 
 /// The optimal line from `start` (the first optimal move in the game's order
-/// at each turn), its values from `value_of`.
+/// at each turn), its values from `value_of`: [`principal_line`] with
+/// anyhow's error, so that callers' closures can use `?` on any error.
 pub fn optimal_line<G: ZeroSum>(
     start: &G,
     value_of: impl FnMut(&G) -> anyhow::Result<i32>,
@@ -53,21 +54,25 @@ pub fn pit_field(pit: u8) -> PitField {
     PitField { pit: pit + 1 }
 }
 
+/// How to read a pit game's text line.
+pub const PIT_LEGEND: &str =
+    "A the mover, B the other: the first optimal pit each turn and its gains";
+
 /// The players of a pit game's text line, A for the mover and B for the other.
 pub fn pit_players(by_mover: bool) -> &'static str {
     if by_mover { "A" } else { "B" }
 }
 
 /// The two lines the text query prints: the moves (each as `player` and
-/// `label` give it, with its gains where the game scores moves; `legend`
-/// says how to read them), then what the line is worth to the mover.
+/// `label` give it, with its gains in a game that scores moves, `scored`;
+/// `legend` says how to read them), then what the line is worth to the mover.
 pub fn line_text<M: Copy>(
     line: &Line<M>,
     legend: &str,
+    scored: bool,
     player: impl Fn(bool) -> &'static str,
     label: impl Fn(M) -> String,
 ) -> [String; 2] {
-    let scored = line.moves.iter().any(|m| m.reward != 0);
     let moves: Vec<String> = line
         .moves
         .iter()

@@ -116,7 +116,7 @@ pub type CheckTable =
 /// once checked against the layout and size the game gives them.
 pub type DescribeTable = fn(&tabula_tables::Table) -> anyhow::Result<String>;
 
-/// A game's export of a table file: every position a game reaches as a line
+/// A game's export of a table file: every position it holds as a line
 /// of JSON, reporting the records done; returns the lines written.
 pub type ExportTable = fn(
     tabula_tables::Table,

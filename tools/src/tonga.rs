@@ -427,7 +427,7 @@ fn answer(
         line: line.as_ref().map(|line| line_json(line, square)),
         line_shown: line.as_ref().map(|line| {
             let legend = "the first optimal square each turn, row-major";
-            line_text(line, legend, colour, |cell| {
+            line_text(line, legend, false, colour, |cell| {
                 let Square { row, col } = square(cell);
                 format!("{row} {col}")
             })

@@ -1046,11 +1046,22 @@ fn a_kalah_optimal_line_moves_again_where_the_rules_say_and_is_worth_the_value()
         );
         assert_eq!(difference, i64::from(plain), "{start}");
         assert_eq!(start["value"].as_i64().unwrap(), difference);
+        // A finished board's line is empty, in the JSON and the text.
+        let end = json_lines(&stdout(&run_with_input(&with_line, "0 0 0 / 0 1 0"))).remove(0);
+        assert_eq!(end["line"], serde_json::json!([]), "{end}");
+        let text = stdout(&run(
+            &[&query[..2], source, &["--line", "0 0 0 / 0 1 0"]].concat()
+        ));
+        assert!(text.contains("): none (the game is over)\n"), "{text}");
+        assert!(
+            text.ends_with("the line's difference for the mover: -1\n"),
+            "{text}"
+        );
     }
 }
 
 #[test]
-fn a_kalah_export_lists_every_board_a_game_reaches_with_its_negamax_value() {
+fn a_kalah_export_lists_every_board_the_table_holds_with_its_negamax_value() {
     use tabula_solver::kalah::{KalahSpace, Rules};
     use tabula_solver::retrograde::StateSpace;
     let dir = tempfile::tempdir().unwrap();
@@ -1067,7 +1078,7 @@ fn a_kalah_export_lists_every_board_a_game_reaches_with_its_negamax_value() {
     assert_eq!(
         lines.len(),
         states.len(),
-        "the boards a game reaches, no others"
+        "the states of the space, no others"
     );
     let mut memo = std::collections::HashMap::new();
     for (line, &index) in lines.iter().zip(&states).step_by(13) {

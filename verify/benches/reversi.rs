@@ -10,7 +10,6 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::Game;
 use tabula_solver::grid::Square;
 use tabula_solver::reversi::plain::Plain;
 use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
@@ -79,22 +78,6 @@ fn rules(c: &mut Criterion) {
     }
 }
 
-/// Leaves of the game tree `depth` plies deep, on the bitboards.
-fn perft(board: &Board, depth: u32) -> u64 {
-    if depth == 0 || board.mover().is_none() {
-        return 1;
-    }
-    board
-        .moves()
-        .iter()
-        .map(|&m| {
-            let mut next = *board;
-            next.play(m);
-            perft(&next, depth - 1)
-        })
-        .sum()
-}
-
 /// Move generation and play over a whole tree: the bitboards against the
 /// tests' plain grid (a `Vec` of rows, every direction walked), same counts.
 fn perft_against_plain(c: &mut Criterion) {
@@ -102,9 +85,9 @@ fn perft_against_plain(c: &mut Criterion) {
         let start = Board::start(n).unwrap();
         let plain = Plain::of(&start);
         let depth = 4;
-        assert_eq!(perft(&start, depth), plain.perft(depth), "the same tree");
+        assert_eq!(start.perft(depth), plain.perft(depth), "the same tree");
         let mut group = c.benchmark_group(format!("reversi/perft {depth} {n}x{n} start"));
-        group.bench_function("bitboards", |b| b.iter(|| perft(black_box(&start), depth)));
+        group.bench_function("bitboards", |b| b.iter(|| black_box(&start).perft(depth)));
         group.bench_function("plain grid", |b| b.iter(|| black_box(&plain).perft(depth)));
         group.finish();
     }

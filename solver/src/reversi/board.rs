@@ -258,6 +258,25 @@ impl Board {
         geometry(self.n())
     }
 
+    /// Leaves of the game tree `depth` plies deep (skips are not plies): the
+    /// perft count, pinned in the tests and checked against [`crate::reversi::plain`].
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let Some(seat) = self.mover() else {
+            return 1;
+        };
+        self.moves_of(seat)
+            .iter()
+            .map(|square| {
+                let mut next = *self;
+                next.play(square as Square);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+
     /// The squares where `seat` may play, whoever is to move.
     pub fn moves_of(&self, seat: Seat) -> Squares {
         let g = self.geometry();
@@ -448,18 +467,7 @@ mod tests {
     use crate::reversi::plain::Plain;
 
     fn perft(board: &Board, depth: u32) -> u64 {
-        if depth == 0 || board.mover().is_none() {
-            return 1;
-        }
-        board
-            .moves()
-            .iter()
-            .map(|&m| {
-                let mut next = *board;
-                next.play(m);
-                perft(&next, depth - 1)
-            })
-            .sum()
+        board.perft(depth)
     }
 
     /// The start boards of the statement's examples 0, 2, 4, 6, 8 and 10, as printed there.

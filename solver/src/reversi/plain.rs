@@ -74,17 +74,18 @@ impl Plain {
 
     /// Leaves of the game tree `depth` plies deep (skips are not plies).
     pub fn perft(&self, depth: u32) -> u64 {
-        let Some(seat) = (0..self.p)
-            .map(|k| (self.mover + k) % self.p)
-            .find(|&s| !self.moves(s).is_empty())
-        else {
-            return 1;
-        };
         if depth == 0 {
             return 1;
         }
+        let Some((seat, moves)) = (0..self.p)
+            .map(|k| (self.mover + k) % self.p)
+            .map(|seat| (seat, self.moves(seat)))
+            .find(|(_, moves)| !moves.is_empty())
+        else {
+            return 1;
+        };
         let mut total = 0;
-        for (r, c) in self.moves(seat) {
+        for (r, c) in moves {
             let mut next = self.clone();
             for (fr, fc) in self.flips(seat, r, c) {
                 next.cells[fr][fc] = Some(seat);
