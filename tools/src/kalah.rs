@@ -340,6 +340,10 @@ fn checked_table(rules: Rules, path: Option<&Path>) -> anyhow::Result<Vec<Arc<Ka
     Ok(vec![Arc::new(table)])
 }
 
+/// How long a tested program has, after its game, to read its `result`
+/// line and exit by itself.
+const RESULT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Two games of the tested player against a built-in one, the tested player
 /// first, then second, over the dialogue of `play kalah`.
 pub fn referee(args: RefereeArgs) -> Outcome {
@@ -387,6 +391,10 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .pop()
         .expect("one game");
         drop(players);
+        if record.fault.is_none() {
+            // Time to read its `result` line and end by itself, then it is killed.
+            tested.finish(RESULT_GRACE);
+        }
         drop(tested);
         let case = format!("Kalah({}, {})", rules.pits, rules.seeds);
         log.game(&record, &rules, &At::new(seed, 0, case, seat));
@@ -866,7 +874,8 @@ pub fn entry() -> GameEntry {
         .verb(Verb::new(
             "referee",
             "Referee a player (--player CMD or --agent NAME) over the play dialogue: one game \
-             first, one second, against --opponent (optimal by default)",
+             first, one second, against --opponent (optimal by default); --timeout is the \
+             player's time for each game",
             referee,
         ))
         .verb(Verb::new(

@@ -1215,5 +1215,53 @@ fn referee_kalah_records_a_faulty_player_s_losses_and_goes_on() {
     ]);
     assert_one_line_error(&out, "--opponent");
     let out = run(&["serve", "kalah", "--agent", "perfect"]);
-    assert_one_line_error(&out, "--agent");
+    assert_one_line_error(&out, "--agent"); // A player's answer is quoted short and escaped in its fault.
+    let out = run(&[
+        "referee",
+        "kalah",
+        "--pits",
+        "2",
+        "--seeds",
+        "2",
+        "--player",
+        r"printf '\033[2J\007%0300d\n' 0",
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains(r"'\u{1b}[2J\u{7}000"), "{text}");
+    assert!(
+        text.lines().all(|l| l.len() < 200 && !l.contains('\u{1b}')),
+        "{text}"
+    );
+    // A served player refuses a board whose counts cannot be the game's,
+    // instead of wrapping them round.
+    let out = run_with_input(
+        &["serve", "kalah", "--agent", "optimal"],
+        "kalah 3 3 you are player 1: x\nyour move: 4294967295 1 0 / 3 3 3 stores 0 9\n",
+    );
+    assert!(
+        stdout(&out).starts_with("error: '4294967295' is not a seed count"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_refereed_kalah_player_reads_its_result_before_it_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let heard = dir.path().join("heard.txt");
+    // tee keeps every line the referee sends; the pipeline ends when its
+    // input is closed after the game, which the referee waits for.
+    let player = format!(
+        "tee -a {} | {} serve kalah --pits 2 --seeds 2 --agent optimal",
+        heard.display(),
+        env!("CARGO_BIN_EXE_tabula")
+    );
+    let out = run(&[
+        "referee", "kalah", "--pits", "2", "--seeds", "2", "--player", &player,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let heard = std::fs::read_to_string(&heard).unwrap();
+    let results = heard.lines().filter(|l| l.starts_with("result ")).count();
+    assert_eq!(results, 2, "both games' results: {heard}");
 }

@@ -248,15 +248,33 @@ impl KalahWire {
         )
     }
 
+    /// The pit of a label `1..m`; the error quotes the label shortened and
+    /// escaped, since it comes from the other side.
+    fn label(&self, text: &str) -> Result<Pit, String> {
+        parse_label(text, &self.rules).map_err(|_| {
+            format!(
+                "'{}' is not a pit label 1..{}",
+                short(text),
+                self.rules.pits
+            )
+        })
+    }
+
     /// The board of a question: `<pits> / <pits> stores a b`, as the seat sees it.
     fn parse_board(&self, text: &str) -> Result<Match, String> {
         let m = usize::from(self.rules.pits);
         let words: Vec<&str> = text.split_whitespace().collect();
+        // No count is above the game's seeds, so the sum below cannot wrap
+        // and every pit fits its byte.
+        let most = self.rules.total_seeds();
         let numbers = |ws: &[&str]| -> Result<Vec<u32>, String> {
             ws.iter()
-                .map(|w| {
-                    w.parse::<u32>()
-                        .map_err(|_| format!("'{}' is not a seed count", short(w)))
+                .map(|w| match w.parse::<u32>() {
+                    Ok(n) if n <= most => Ok(n),
+                    _ => Err(format!(
+                        "'{}' is not a seed count of a game of {most} seeds",
+                        short(w)
+                    )),
                 })
                 .collect()
         };
@@ -318,7 +336,7 @@ impl Wire<Match> for KalahWire {
     }
 
     fn decode_answer(&mut self, _view: &Match, line: &str) -> Result<Pit, String> {
-        parse_label(line, &self.rules).map_err(|e| e.to_string())
+        self.label(line)
     }
 
     fn end_lines(&mut self, view: &Match) -> Vec<String> {
@@ -364,8 +382,7 @@ impl Wire<Match> for KalahWire {
                 }
             }
             Some("tabula") if words.get(1) == Some(&"plays") => {
-                let pit = parse_label(words.get(2).unwrap_or(&""), &self.rules)
-                    .map_err(|e| e.to_string())?;
+                let pit = self.label(words.get(2).unwrap_or(&""))?;
                 Ok(Incoming::Note {
                     observed: vec![(Turn::Seat(1 - self.seat), pit)],
                 })

@@ -346,6 +346,12 @@ pub trait Peer {
     fn types_ahead(&self) -> bool {
         false
     }
+
+    /// Ends the dialogue: a program's input is closed and it gets up to
+    /// `grace` to exit by itself. Our own stdin/stdout have nothing to close.
+    fn close(&mut self, grace: Duration) {
+        let _ = grace;
+    }
 }
 
 /// A line handed to a [`StreamPeer`]'s writing thread; it answers on `done`.
@@ -788,6 +794,10 @@ impl ExternalPlayer {
 impl Peer for ExternalPlayer {
     fn send_line(&mut self, line: &str) -> Result<(), PlayerError> {
         self.send_line_by(line, None)
+    }
+
+    fn close(&mut self, grace: Duration) {
+        self.finish(grace);
     }
 
     fn send_line_by(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), PlayerError> {

@@ -219,6 +219,13 @@ pub trait Player<G: Game> {
 
     /// The game is over (also after a fault); nothing can fail any more.
     fn end_game(&mut self, view: &G::View);
+
+    /// The run is over for this player: a program's input is closed and it
+    /// gets up to `grace` to read its last lines and exit by itself before
+    /// it is killed. Nothing to do for an agent.
+    fn finish(&mut self, grace: std::time::Duration) {
+        let _ = grace;
+    }
 }
 
 /// An in-process agent in a seat; it never fails.
@@ -524,6 +531,10 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
 
     fn faulted(&mut self) {
         self.stale = true;
+    }
+
+    fn finish(&mut self, grace: std::time::Duration) {
+        self.peer.close(grace);
     }
 
     fn end_game(&mut self, view: &G::View) {
