@@ -232,6 +232,18 @@ pub struct SeatArgs {
     pub memory: Option<u64>,
 }
 
+impl SeatArgs {
+    /// Checks, before any game, that a player is given and that a named
+    /// built-in one is among `known`, so that a typo costs no player run.
+    pub fn check(&self, known: &[&str]) -> anyhow::Result<()> {
+        match (&self.player, &self.agent) {
+            (None, None) => anyhow::bail!("give --player CMD or --agent NAME"),
+            (None, Some(name)) => check_agent("--agent", name, known),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Parses a player's command: anything `sh -c` runs, but not nothing.
 pub fn command(text: &str) -> Result<String, String> {
     if text.trim().is_empty() {

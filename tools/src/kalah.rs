@@ -348,12 +348,7 @@ const RESULT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 /// first, then second, over the dialogue of `play kalah`.
 pub fn referee(args: RefereeArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
-    // Checked before any game, so that a typo costs no player run.
-    match (&args.seat.player, &args.seat.agent) {
-        (None, None) => bail!("give --player CMD or --agent NAME"),
-        (None, Some(name)) => check_agent("--agent", name, &kv::AGENTS)?,
-        _ => {}
-    }
+    args.seat.check(&kv::AGENTS)?;
     check_agent("--opponent", &args.opponent, &kv::AGENTS)?;
     let tables = checked_table(rules, args.table.as_deref())?;
     let log = Log::open(&args.log)?;

@@ -451,12 +451,7 @@ fn check_sizes(flag: &str, sizes: &[usize]) -> anyhow::Result<()> {
 /// Referees games against an external player or a built-in one.
 pub fn referee(args: RefereeArgs) -> Outcome {
     check_sizes("--sizes", &args.sizes.sizes)?;
-    // Checked before any game, so that a typo costs no player run.
-    match (&args.seat.player, &args.seat.agent) {
-        (None, None) => bail!("give --player CMD or --agent NAME"),
-        (None, Some(name)) => check_agent("--agent", name, &AGENTS)?,
-        _ => {}
-    }
+    args.seat.check(&AGENTS)?;
     let log = Log::open(&args.log)?;
     let seed = args.seed.seed;
     let limits = Limits {
