@@ -37,8 +37,8 @@ const CHUNK: u64 = 1 << 16;
 const BLOCK: u64 = 1024;
 
 /// Writes every record of `table` that holds a position (a state of its
-/// space) as one line of JSON,
-/// its fields from `line`; returns the lines written.
+/// space) as one line of JSON, its fields from `line`; returns the lines
+/// written.
 pub fn write_entries<T, L>(
     table: &TypedTable<T>,
     out: &mut dyn Write,

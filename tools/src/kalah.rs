@@ -568,13 +568,9 @@ pub fn query(args: QueryArgs) -> Outcome {
 /// [`tabula_verify::kalah`]); bad answers get `error: ...` and are asked again.
 pub fn play(args: PlayArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
-    let optimal = match &args.table {
-        Some(path) => {
-            let table = KalahTable::open_for(KalahGame { rules }, path)?;
-            table.check_moves()?;
-            OptimalAgent::from_table(std::sync::Arc::new(table))
-        }
-        None => OptimalAgent::by_search(kv::SEARCH_BITS),
+    let optimal = match checked_table(rules, args.table.as_deref())? {
+        tables if tables.is_empty() => OptimalAgent::by_search(kv::SEARCH_BITS),
+        tables => OptimalAgent::from_tables(tables),
     };
     let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
     let mut you =
