@@ -1071,6 +1071,23 @@ fn a_kalah_export_lists_every_board_the_table_holds_with_its_negamax_value() {
     assert!(built.status.success(), "{}", stderr(&built));
     let out = run(&["export", table]);
     assert!(out.status.success(), "{}", stderr(&out));
+    // A values-only table derives the optimal moves: the same lines.
+    let values = dir.path().join("k32v.tab");
+    let values = values.to_str().unwrap();
+    let built = run(&[
+        "build",
+        "kalah",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--values-only",
+        "-o",
+        values,
+    ]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let derived = run(&["export", values]);
+    assert_eq!(stdout(&derived), stdout(&out), "{}", stderr(&derived));
     let lines = json_lines(&stdout(&out));
     let rules = Rules::new(3, 2).unwrap();
     let space = KalahSpace::new(rules);
