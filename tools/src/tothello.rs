@@ -22,6 +22,7 @@ use crate::common::{
     GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
     emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
 };
+use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -73,6 +74,12 @@ pub struct QueryArgs {
     /// or `{"input":"...","error":"..."}` for a line that is no position).
     #[arg(long, conflicts_with_all = ["red", "black", "turn", "passed"])]
     batch: bool,
+    /// Also give the optimal line to the end of the game, when the position
+    /// is solved exactly (at most --exact empty squares): the first optimal
+    /// move at each turn, squares before a pass (`"line"` in each JSON line
+    /// with --batch).
+    #[arg(long)]
+    line: bool,
 }
 
 /// What `query tothello` says of one position (a line of JSON with `--batch`).
@@ -97,6 +104,19 @@ struct TothelloAnswer {
     best: Option<String>,
     /// Nodes the search visited.
     nodes: u64,
+    /// The optimal line to the end, with `--line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<LineMoveAnswer<MoveField>>>,
+    /// The optimal line as the text output shows it, with `--line`.
+    #[serde(skip)]
+    line_shown: Option<[String; 2]>,
+}
+
+/// A move of the optimal line: a square such as `E3`, or `pass`.
+#[derive(Serialize)]
+struct MoveField {
+    #[serde(rename = "move")]
+    mv: String,
 }
 
 /// The value of a [`TothelloAnswer`]: a whole number of pieces when exact.
@@ -303,7 +323,15 @@ fn answer_position(
     pos: &Position,
     depth: u8,
     exact: u32,
+    with_line: bool,
 ) -> anyhow::Result<TothelloAnswer> {
+    if with_line && pos.empties() > exact {
+        bail!(
+            "--line needs an exact value: the position has {} empty squares, more than \
+             --exact {exact}",
+            pos.empties()
+        );
+    }
     let best = best_move(&pos.board, pos.to_move)
         .map(|b| BestMoveAnswer {
             pieces: b.pieces,
@@ -321,6 +349,22 @@ fn answer_position(
         true => TothelloValue::Exact(result.value),
         false => TothelloValue::Estimate(f64::from(result.value) / f64::from(SCALE)),
     };
+    let line = if with_line {
+        let searching = spinner("following the optimal line");
+        let line = optimal_line(pos, |p: &Position| Ok(solver.solve(p).value));
+        searching.finish_and_clear();
+        Some(line?)
+    } else {
+        None
+    };
+    let legend = format!(
+        "R Red, B Black, {} to move: the first optimal move each turn",
+        pos.to_move.name()
+    );
+    let colour = |by_mover: bool| match (by_mover, pos.to_move) {
+        (true, Color::Red) | (false, Color::Black) => "R ",
+        _ => "B ",
+    };
     Ok(TothelloAnswer {
         red: square_names(pos.board.red),
         black: square_names(pos.board.black),
@@ -331,6 +375,12 @@ fn answer_position(
         value,
         best: result.best.map(|m| m.to_string()),
         nodes: result.nodes,
+        line: line
+            .as_ref()
+            .map(|line| line_json(line, |mv| MoveField { mv: mv.to_string() })),
+        line_shown: line
+            .as_ref()
+            .map(|line| line_text(line, &legend, false, colour, |mv| mv.to_string())),
     })
 }
 
@@ -347,12 +397,12 @@ pub fn query(args: QueryArgs) -> Outcome {
             let pos = parse_line(line)?;
             // Emptied for each line: an answer does not depend on the lines before it.
             solver.clear();
-            answer_position(&mut solver, &pos, args.depth, args.exact)
+            answer_position(&mut solver, &pos, args.depth, args.exact, args.line)
         });
     };
     // bestMove first: a full board is refused before any search.
     best_move(&pos.board, pos.to_move).context("bestMove")?;
-    let found = answer_position(&mut solver, &pos, args.depth, args.exact)?;
+    let found = answer_position(&mut solver, &pos, args.depth, args.exact, args.line)?;
     outln!("{pos}")?;
     if let Some(best) = &found.best_move {
         outln!(
@@ -373,6 +423,9 @@ pub fn query(args: QueryArgs) -> Outcome {
             args.depth,
             found.nodes
         )?,
+    }
+    for text in found.line_shown.iter().flatten() {
+        outln!("{text}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

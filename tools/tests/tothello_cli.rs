@@ -422,3 +422,63 @@ fn a_pass_before_the_position_can_change_its_value() {
     assert!(plain.contains("Red to move\n"), "{plain}");
     assert!(!plain.contains("exact value: -15 "), "{plain}");
 }
+
+#[test]
+fn the_optimal_line_of_an_exact_position_is_worth_the_negamax_value() {
+    use tabula_solver::tothello::{Board, Color, Move, Position};
+    // Red holds all but seven squares; Black has two. Seven empties: the
+    // plain memoized negamax solves it in the test.
+    let empty = ["H5", "H6", "F8", "G8", "A1", "C3", "E6"];
+    let red: Vec<String> = ('A'..='H')
+        .flat_map(|c| (1..=8).map(move |r| format!("{c}{r}")))
+        .filter(|s| !empty.contains(&s.as_str()) && !["H7", "H8"].contains(&s.as_str()))
+        .collect();
+    let black = ["H7".to_string(), "H8".to_string()];
+    let board = Board::from_squares(&red, &black).unwrap();
+    let start = Position::new(board, Color::Black);
+    let value = tabula_solver::search::memo_negamax(&start, &mut std::collections::HashMap::new());
+    let line = format!("{} / H7 H8 / Black\n", red.join(" "));
+    let out = run_with_input(&["query", "tothello", "--batch", "--line"], &line);
+    let json = json_lines(&stdout(&out)).remove(0);
+    assert_eq!(json["value"], value, "{json}");
+    // Replayed on the solver's own rules: legal moves to the end of the game,
+    // the final difference for the mover the value.
+    let mut position = start;
+    for (ply, step) in json["line"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(step["by_mover"], ply % 2 == 0, "{step}");
+        let mv: Move = step["move"].as_str().unwrap().parse().unwrap();
+        position.try_apply(mv).unwrap();
+    }
+    assert!(position.is_finished(), "the line ends the game");
+    let sign = if json["line"].as_array().unwrap().len().is_multiple_of(2) {
+        1
+    } else {
+        -1
+    };
+    assert_eq!(sign * position.difference(), value);
+    let text = stdout(&run(&[
+        "query",
+        "tothello",
+        "--red",
+        &red.join(","),
+        "--black",
+        "H7,H8",
+        "--turn",
+        "Black",
+        "--line",
+    ]));
+    assert!(
+        text.ends_with(&format!("the line's difference for the mover: {value}\n")),
+        "{text}"
+    );
+    // Too many empty squares to solve: refused in one line.
+    let out = run(&[
+        "query", "tothello", "--red", "D4,E5", "--black", "D5,E4", "--turn", "Red", "--line",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--line needs an exact value"),
+        "{}",
+        stderr(&out)
+    );
+}
