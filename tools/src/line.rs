@@ -1,6 +1,6 @@
 //! `query --line`: the optimal line of play from a position to the end, for
-//! the games whose queries know every position's value (Ioiwari, Kalah,
-//! PseudoTonga).
+//! the games whose queries know every position's exact value (Ioiwari,
+//! Kalah, PseudoTonga, and Tothello where it solves exactly).
 
 use serde::Serialize;
 use tabula_solver::zero_sum::{Line, ZeroSum, principal_line};
