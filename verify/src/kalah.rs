@@ -428,7 +428,7 @@ pub struct RefereedGame {
     /// The tested player's store, then the opponent's, when the game stopped.
     pub stores: [u32; 2],
     /// `win`, `draw` or `loss`, for the tested player.
-    pub outcome: &'static str,
+    pub outcome: Outcome,
     /// Why the tested player lost the game early, if it did.
     pub fault: Option<String>,
 }
@@ -436,15 +436,10 @@ pub struct RefereedGame {
 impl RefereedGame {
     /// The result of `record` for the player in `seat`.
     pub fn new(record: &GameRecord<Match>, seat: Seat) -> RefereedGame {
-        let outcome = match record.outcome(seat) {
-            Outcome::Win => "win",
-            Outcome::Draw => "draw",
-            Outcome::Loss => "loss",
-        };
         RefereedGame {
             player: seat as u8 + 1,
             stores: [record.end.stores[seat], record.end.stores[1 - seat]],
-            outcome,
+            outcome: record.outcome(seat),
             fault: record.fault.as_ref().map(|f| f.reason.clone()),
         }
     }
@@ -467,9 +462,9 @@ impl RefereedGame {
 impl RefereedCase for RefereedGame {
     fn score(&self) -> f64 {
         match self.outcome {
-            "win" => 1.0,
-            "draw" => 0.5,
-            _ => 0.0,
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
         }
     }
 
@@ -487,9 +482,9 @@ impl RefereeReport<RefereedGame> {
             "total {} of {} games ({} win, {} draw, {} loss), stores {} to {}",
             self.total,
             self.cases.len(),
-            count("win"),
-            count("draw"),
-            count("loss"),
+            count(Outcome::Win),
+            count(Outcome::Draw),
+            count(Outcome::Loss),
             stores(0),
             stores(1)
         )
