@@ -117,6 +117,8 @@ pub fn principal_line<G: ZeroSum, E: From<Unreached>>(
     let mut position = start.clone();
     let mut first_to_move = true;
     let mut moves = Vec::new();
+    // The value of `position`, asked for once: after a move it is the child's.
+    let mut value = None;
     loop {
         let legal = position.legal_moves();
         if legal.is_empty() {
@@ -127,22 +129,27 @@ pub fn principal_line<G: ZeroSum, E: From<Unreached>>(
                 final_for_first,
             });
         }
-        let value = value_of(&position)?;
+        let value_here = match value {
+            Some(known) => known,
+            None => value_of(&position)?,
+        };
         let mut chosen = None;
         for &mv in legal.iter() {
             let (child, reward) = position.after(mv);
-            if position.move_value(mv, reward, value_of(&child)?) == value {
-                chosen = Some((mv, child, reward));
+            let child_value = value_of(&child)?;
+            if position.move_value(mv, reward, child_value) == value_here {
+                chosen = Some((mv, child, reward, child_value));
                 break;
             }
         }
-        let Some((mv, child, reward)) = chosen else {
+        let Some((mv, child, reward, child_value)) = chosen else {
             return Err(Unreached {
                 ply: moves.len(),
-                value,
+                value: value_here,
             }
             .into());
         };
+        value = Some(child_value);
         moves.push(LineMove {
             mv,
             by_first: first_to_move,
