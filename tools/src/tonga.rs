@@ -417,9 +417,8 @@ fn answer(
         (true, Colour::Black) | (false, Colour::White) => "B ",
         _ => "W ",
     };
-    let shown = board.to_string();
     Ok(TongaAnswer {
-        board: shown.lines().map(|row| row.replace(' ', "")).collect(),
+        board: board_rows(board),
         to_move: mover.letter(),
         value,
         optimal,
@@ -559,6 +558,12 @@ pub fn check_records(
     Ok(table.check_records_with(progress)?)
 }
 
+/// A board's rows as the JSON answers write them, `B.W.` (no spaces).
+fn board_rows(board: &Board) -> Vec<String> {
+    let shown = board.to_string();
+    shown.lines().map(|row| row.replace(' ', "")).collect()
+}
+
 /// One line of `tabula export`: a board as `query tonga --batch` answers it,
 /// without the list of every move.
 #[derive(Serialize)]
@@ -583,11 +588,7 @@ pub fn export_records(
     write_entries(&table, out, progress, |entry| {
         let board = &entry.position;
         ExportedBoard {
-            board: board
-                .to_string()
-                .lines()
-                .map(|row| row.replace(' ', ""))
-                .collect(),
+            board: board_rows(board),
             to_move: board.to_move().letter(),
             value: entry.value,
             optimal: entry
