@@ -19,7 +19,7 @@ use tabula_verify::ioiwari_sweep::{RingOptimal, Thresholds, sweep as run_sweep};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::{At, Notation};
 use tabula_verify::report::RefereeReport;
-use tabula_verify::seat::{Clock, Limits, Local, Player, Remote};
+use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
@@ -637,6 +637,8 @@ where
         .pop()
         .expect("one game");
         drop(players);
+        // Time to read the last move and end by itself, then it is killed.
+        tested.finish(EXIT_GRACE);
         drop(tested);
         log.game(&record, &board, &At::new(seed, case, board.to_string(), 0));
         let game = RefereedGame::new(&record);

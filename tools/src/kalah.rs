@@ -19,7 +19,7 @@ use tabula_verify::kalah_sweep;
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::At;
 use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
-use tabula_verify::seat::{Clock, FaultKind, Limits, Local, Player, Remote};
+use tabula_verify::seat::{Clock, EXIT_GRACE, FaultKind, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
@@ -340,10 +340,6 @@ fn checked_table(rules: Rules, path: Option<&Path>) -> anyhow::Result<Vec<Arc<Ka
     Ok(vec![Arc::new(table)])
 }
 
-/// How long a tested program has, after its game, to read its `result`
-/// line and exit by itself.
-const RESULT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
-
 /// Two games of the tested player against a built-in one, the tested player
 /// first, then second, over the dialogue of `play kalah`.
 pub fn referee(args: RefereeArgs) -> Outcome {
@@ -386,10 +382,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .pop()
         .expect("one game");
         drop(players);
-        if record.fault.is_none() {
-            // Time to read its `result` line and end by itself, then it is killed.
-            tested.finish(RESULT_GRACE);
-        }
+        // Time to read its `result` line and end by itself, then it is killed.
+        tested.finish(EXIT_GRACE);
         drop(tested);
         let case = format!("Kalah({}, {})", rules.pits, rules.seeds);
         log.game(&record, &rules, &At::new(seed, 0, case, seat));

@@ -7,7 +7,7 @@ use tabula_verify::arena::{GameRecord, play_case_each};
 use tabula_verify::nim::{self, AGENTS, NimWire};
 use tabula_verify::record::At;
 use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
-use tabula_verify::seat::{Clock, Limits, Local, Player};
+use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
@@ -130,6 +130,8 @@ fn referee(args: RefereeArgs) -> Outcome {
         );
         written?;
     }
+    tested.finish(EXIT_GRACE);
+    drop(tested);
     let total = format!("total {wins} of {games}");
     log.transcript_line(&total);
     report_then_finish(&log, || Ok(outln!("{total}")?))

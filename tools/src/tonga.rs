@@ -14,7 +14,7 @@ use tabula_solver::tonga::{Board, Cell, Colour, Position};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table, Tabulated};
 use tabula_verify::record::At;
-use tabula_verify::seat::Limits;
+use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::tonga::terminal::play_referee_game;
 use tabula_verify::tonga::{
     AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, timed_agent,
@@ -472,6 +472,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &log,
             )?;
             let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
+            player.finish(EXIT_GRACE);
             drop(player);
             log.game(&record, &n, &At::new(seed, case, format!("N={n}"), g));
             let result = GameResult::new(seat, &record);

@@ -2,7 +2,6 @@
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -11,6 +10,7 @@ use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
 use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
+use tabula_verify::seat::EXIT_GRACE;
 use tabula_verify::tothello::{
     Answerer, Player, TournamentConfig, answer, play_terminal, referee_best_move, run_tournament,
     test_cases,
@@ -481,7 +481,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &|done| progress.set_position(done as u64),
             );
             progress.finish_and_clear();
-            player.finish(Duration::from_millis(500));
+            player.finish(EXIT_GRACE);
             report
         }
         None => {

@@ -266,6 +266,10 @@ impl<G: Game, A: Agent<G>> Player<G> for Local<A> {
 /// How long the lines that close a game may take to write.
 const END_LINES_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How long a tested program has, after its last game, to read its last
+/// lines and exit by itself before it is killed ([`Player::finish`]).
+pub const EXIT_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The fault of a program that sent more than [`MAX_BLANK_LINES`] blank lines.
 fn too_many_blank_lines() -> Failure {
     Failure::new(
@@ -534,6 +538,8 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
     }
 
     fn finish(&mut self, grace: std::time::Duration) {
+        // A program that has just faulted may be stalled: it gets no grace.
+        let grace = if self.stale { Duration::ZERO } else { grace };
         self.peer.close(grace);
     }
 

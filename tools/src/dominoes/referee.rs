@@ -16,7 +16,7 @@ use tabula_verify::dominoes::report::case_name;
 use tabula_verify::dominoes::terminal::play_deal;
 use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
 use tabula_verify::record::At;
-use tabula_verify::seat::{Limits, Local, Player};
+use tabula_verify::seat::{EXIT_GRACE, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream, stream_name};
 use tabula_verify::wire::Session;
 
@@ -209,6 +209,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         results.push(result);
     }
     progress.finish_and_clear();
+    tested.finish(EXIT_GRACE);
+    drop(tested);
     finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 

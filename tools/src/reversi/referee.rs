@@ -13,7 +13,7 @@ use tabula_verify::reversi::referee::{game_line, opponents, parse_sizes, referee
 use tabula_verify::reversi::report::{case_label, evolve_cases};
 use tabula_verify::reversi::terminal::play_case;
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
-use tabula_verify::seat::Limits;
+use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
@@ -171,6 +171,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             &log,
         )?;
         let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);
+        tested.finish(EXIT_GRACE);
         drop(tested);
         let at = At::new(seed, case, case_label(n, k), 0);
         log.game(&record, &n, &at);
