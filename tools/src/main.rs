@@ -8,6 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, Command, FromArgMatches};
+use tabula_verify::agent::RunAborted;
 
 mod batch;
 mod common;
@@ -272,7 +273,11 @@ fn main() -> ExitCode {
     tabula_tables::stop::last_words(say_where_the_records_are);
     let games: Vec<GameEntry> = GAMES.iter().map(|entry| entry()).collect();
     // What is still buffered must reach stdout too, or the run failed.
-    let outcome = run(&games).and_then(|code| {
+    // A damaged table found in the middle of a game stops the run from deep
+    // inside an agent; it ends here like any other error.
+    let outcome = RunAborted::catch(|| run(&games));
+    let outcome = outcome.unwrap_or_else(|aborted| Err(aborted.into()));
+    let outcome = outcome.and_then(|code| {
         out::data_stdout().flush()?;
         Ok(code)
     });

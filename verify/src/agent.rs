@@ -4,6 +4,36 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::{Game, Seat, Turn};
 
+/// Why a run cannot go on: an in-process agent found its table damaged in
+/// the middle of a game (a table checked record by record as it is read).
+///
+/// Agents do not fail (an agent's move is not a `Result`), so this unwinds
+/// to the binary, which reports it as a one-line error, as salsa's
+/// `Cancelled` does: [`RunAborted::throw`] uses `resume_unwind`, so no panic
+/// message is printed, and rayon hands the payload on to its caller.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RunAborted(pub String);
+
+impl RunAborted {
+    /// Stops the run with `reason`, which names the file and the problem.
+    pub fn throw(reason: impl Into<String>) -> ! {
+        std::panic::resume_unwind(Box::new(RunAborted(reason.into())))
+    }
+
+    /// Runs `work`, turning a [`RunAborted::throw`] inside it into an error;
+    /// any other panic goes on unwinding.
+    pub fn catch<T>(work: impl FnOnce() -> T) -> Result<T, RunAborted> {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+            Ok(value) => Ok(value),
+            Err(payload) => match payload.downcast::<RunAborted>() {
+                Ok(aborted) => Err(*aborted),
+                Err(other) => std::panic::resume_unwind(other),
+            },
+        }
+    }
+}
+
 /// A built-in player. It is told when a case and a game start, sees every
 /// move as its seat may see it, and chooses from its view; it never receives
 /// the hidden state.
@@ -96,5 +126,27 @@ impl<G: Game> Agent<G> for RandomAgent {
     fn choose(&mut self, view: &G::View) -> G::Move {
         let moves = G::view_moves(view);
         moves[self.rng.random_range(0..moves.len())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RunAborted;
+    use rayon::prelude::*;
+
+    #[test]
+    fn an_abort_reaches_the_catch_from_rayon_threads_and_other_panics_go_on() {
+        let caught = RunAborted::catch(|| {
+            (0..64).into_par_iter().for_each(|i| {
+                if i == 37 {
+                    RunAborted::throw("t.tab: corrupted: record 37");
+                }
+            })
+        });
+        assert_eq!(caught, Err(RunAborted("t.tab: corrupted: record 37".into())));
+        assert_eq!(RunAborted::catch(|| 5), Ok(5));
+        let other = std::panic::catch_unwind(|| RunAborted::catch(|| panic!("a bug")));
+        let payload = other.expect_err("a panic goes on unwinding");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"a bug"));
     }
 }

@@ -13,7 +13,7 @@ use tabula_solver::{Game, Seat, Turn};
 use tabula_tables::ioiwari::{Ioiwari, Variant};
 use tabula_tables::{Tabulated, TypedTable};
 
-use crate::agent::{Agent, RandomAgent};
+use crate::agent::{Agent, RandomAgent, RunAborted};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog, Notation};
 use crate::report::{RefereeReport, RefereedCase};
@@ -99,7 +99,8 @@ where
         match self.table.best_move(&view.board) {
             Ok(Some(pit)) => pit,
             Ok(None) => panic!("no move on the empty board"),
-            Err(e) => panic!("the table was not checked before play: {e}"),
+            // A damaged record stops the run (a variant's table is checked as it is read).
+            Err(e) => RunAborted::throw(e.to_string()),
         }
     }
 }
@@ -603,10 +604,10 @@ where
     };
     let mut rows = Vec::with_capacity(boards.len());
     for (i, board) in boards.iter().enumerate() {
-        // A built-in or checked table: the lookup cannot fail.
+        // A damaged record stops the run (a variant's table is checked as it is read).
         let optimal = table
             .value(board)
-            .expect("the table was checked before use");
+            .unwrap_or_else(|e| RunAborted::throw(e.to_string()));
         let mut wdl = Wdl::default();
         let differences = &random[i * games..(i + 1) * games];
         for &d in differences {

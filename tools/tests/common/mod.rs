@@ -279,3 +279,17 @@ pub fn first_lines(args: &[&str], count: usize) -> Vec<String> {
     assert!(out.status.success(), "{:?}: {}", out.status, stderr(&out));
     lines
 }
+
+/// Sets byte `offset` of the table file at `path`'s payload to `value` and
+/// recomputes both checksums, so that only the record checks can tell.
+pub fn tamper_payload(path: &Path, offset: usize, value: u8) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let start = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+    let len = u64::from_le_bytes(bytes[88..96].try_into().unwrap()) as usize;
+    bytes[start + offset] = value;
+    let payload_hash = xxhash_rust::xxh3::xxh3_64(&bytes[start..start + len]);
+    bytes[104..112].copy_from_slice(&payload_hash.to_le_bytes());
+    let header_hash = xxhash_rust::xxh3::xxh3_64(&bytes[..120]);
+    bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
+    std::fs::write(path, bytes).unwrap();
+}
