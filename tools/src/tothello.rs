@@ -400,16 +400,16 @@ pub fn query(args: QueryArgs) -> Outcome {
             answer_position(&mut solver, &pos, args.depth, args.exact, args.line)
         });
     };
-    // bestMove first: a full board is refused before any search.
-    best_move(&pos.board, pos.to_move).context("bestMove")?;
+    // A full board is answered as a batch line answers it: the game is over.
     let found = answer_position(&mut solver, &pos, args.depth, args.exact, args.line)?;
     outln!("{pos}")?;
-    if let Some(best) = &found.best_move {
-        outln!(
+    match &found.best_move {
+        Some(best) => outln!(
             "bestMove: {} pieces, at {}",
             best.pieces,
             best.squares.join(" ")
-        )?;
+        )?,
+        None => outln!("bestMove: none (the board is full: the game is over)")?,
     }
     let mv = found.best.as_deref().unwrap_or("-");
     match found.value {

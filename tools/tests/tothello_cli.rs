@@ -150,6 +150,30 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
         json["nodes"]
     );
     assert!(single.contains(&text), "{single} lacks {text}");
+    // A full board: the game is over, with the same value both ways.
+    let squares: Vec<String> = ('A'..='H')
+        .flat_map(|c| (1..=8).map(move |r| format!("{c}{r}")))
+        .collect();
+    let (red, black) = squares.split_at(40);
+    let line = format!("{} / {} / Red\n", red.join(" "), black.join(" "));
+    let out = run_with_input(&["query", "tothello", "--batch"], &line);
+    let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(json["best_move"], serde_json::Value::Null, "{json}");
+    assert_eq!(json["value"], 16, "{json}");
+    let out = run(&[
+        "query",
+        "tothello",
+        "--red",
+        &red.join(","),
+        "--black",
+        &black.join(","),
+        "--turn",
+        "Red",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let single = stdout(&out);
+    assert!(single.contains("bestMove: none (the board is full"), "{single}");
+    assert!(single.contains("exact value: 16 "), "{single}");
 }
 
 #[test]
