@@ -8,13 +8,27 @@ use anyhow::bail;
 /// (see [`available_memory`]): the allocation would abort the process, or the
 /// kernel would kill it midway. `what` names the work, `instead` what to do.
 pub fn check_memory(needed: u64, what: &str, instead: &str) -> anyhow::Result<()> {
-    match available_memory() {
-        Some(available) if needed > available => bail!(
-            "{what} needs at least {}, but {} is available: {instead}",
-            size(needed),
-            size(available)
+    let Some(room) = room() else {
+        return Ok(());
+    };
+    if needed <= room.bytes {
+        return Ok(());
+    }
+    let (available, needed) = (size(room.bytes), size(needed));
+    match room.limit {
+        Limit::System => {
+            bail!("{what} needs at least {needed}, but {available} is available: {instead}")
+        }
+        Limit::Cgroup(limit) => bail!(
+            "{what} needs at least {needed}, but the memory cgroup's limit of {} leaves {available}: {instead}, or raise the limit",
+            size(limit)
         ),
-        _ => Ok(()),
+        // Work of any size is refused when the limit is nearly all used.
+        Limit::AddressSpace(limit) => bail!(
+            "{what} needs at least {needed}, but the address-space limit (ulimit -v) of {} leaves {available} once tabula's own mappings and {} for its threads are counted: {instead}, or raise the limit",
+            size(limit),
+            size(THREADS_RESERVE)
+        ),
     }
 }
 
@@ -27,27 +41,74 @@ pub fn games_bar(total: usize, held: usize) -> anyhow::Result<indicatif::Progres
     Ok(crate::progress::bar(total, "games"))
 }
 
-/// A size in GiB, or in MiB below 1 GiB, with one decimal.
+/// A size in GiB, MiB or KiB (the largest below it), with one decimal.
 fn size(bytes: u64) -> String {
-    match bytes >= 1 << 30 {
-        true => format!("{:.1} GiB", bytes as f64 / f64::from(1u32 << 30)),
-        false => format!("{:.1} MiB", bytes as f64 / f64::from(1u32 << 20)),
-    }
+    let (unit, name) = match bytes {
+        b if b >= 1 << 30 => (1u64 << 30, "GiB"),
+        b if b >= 1 << 20 => (1 << 20, "MiB"),
+        _ => (1 << 10, "KiB"),
+    };
+    format!("{:.1} {name}", bytes as f64 / unit as f64)
+}
+
+/// What sets the memory available for new work.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Limit {
+    /// The machine's `MemAvailable`.
+    System,
+    /// This process's memory cgroup, with its limit in bytes.
+    Cgroup(u64),
+    /// `ulimit -v`, with the limit in bytes.
+    AddressSpace(u64),
+}
+
+/// The memory available for new work and what sets it.
+#[derive(Clone, Copy, Debug)]
+struct Room {
+    bytes: u64,
+    limit: Limit,
 }
 
 /// The memory available for new work, in bytes, if the kernel says: its
 /// `MemAvailable`, or less when this process's memory cgroup limit (as under
 /// Slurm, or `docker --memory`) or address-space limit (`ulimit -v`) leaves less.
 pub fn available_memory() -> Option<u64> {
+    room().map(|room| room.bytes)
+}
+
+/// [`available_memory`] with what sets it.
+fn room() -> Option<Room> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let available = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
-    let limits = [cgroup_memory_limit(), address_space_left()];
-    Some(limits.into_iter().flatten().fold(available, u64::min))
+    let system = Room {
+        bytes: available,
+        limit: Limit::System,
+    };
+    let cgroup = cgroup_memory_limit().map(|limit| Room {
+        bytes: limit,
+        limit: Limit::Cgroup(limit),
+    });
+    let address_space = address_space_left().map(|(left, limit)| Room {
+        bytes: left,
+        limit: Limit::AddressSpace(limit),
+    });
+    [cgroup, address_space]
+        .into_iter()
+        .flatten()
+        .fold(Some(system), |least, room| match least {
+            Some(least) if least.bytes <= room.bytes => Some(least),
+            _ => Some(room),
+        })
 }
 
-/// What `ulimit -v` leaves of this process's address space, if it sets a limit.
-fn address_space_left() -> Option<u64> {
+/// Address space that threads started after a check (a progress bar's
+/// clock, rayon's workers) reserve first: each a stack and a malloc arena.
+const THREADS_RESERVE: u64 = 128 << 20;
+
+/// What `ulimit -v` leaves of this process's address space, and the limit,
+/// if it sets one.
+fn address_space_left() -> Option<(u64, u64)> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -61,10 +122,8 @@ fn address_space_left() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
     let used = line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024;
-    // Threads started after the check (a progress bar's clock, rayon's workers)
-    // each reserve a stack and a malloc arena of address space first.
-    const THREADS_RESERVE: u64 = 128 << 20;
-    Some(limit.rlim_cur.saturating_sub(used + THREADS_RESERVE))
+    let left = limit.rlim_cur.saturating_sub(used + THREADS_RESERVE);
+    Some((left, limit.rlim_cur))
 }
 
 /// This process's memory cgroup limit (cgroup v2 `memory.max`, or v1
@@ -97,7 +156,15 @@ fn limit_file(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::limit_file;
+    use super::{limit_file, size};
+
+    #[test]
+    fn sizes_name_the_largest_unit_below_them() {
+        assert_eq!(size(0), "0.0 KiB");
+        assert_eq!(size(6 * 1024), "6.0 KiB");
+        assert_eq!(size(3 << 19), "1.5 MiB");
+        assert_eq!(size(5 << 30), "5.0 GiB");
+    }
 
     #[test]
     fn cgroup_lines_name_their_memory_limit_files() {

@@ -172,7 +172,10 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let single = stdout(&out);
-    assert!(single.contains("bestMove: none (the board is full"), "{single}");
+    assert!(
+        single.contains("bestMove: none (the board is full"),
+        "{single}"
+    );
     assert!(single.contains("exact value: 16 "), "{single}");
 }
 

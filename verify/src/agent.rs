@@ -143,7 +143,10 @@ mod tests {
                 }
             })
         });
-        assert_eq!(caught, Err(RunAborted("t.tab: corrupted: record 37".into())));
+        assert_eq!(
+            caught,
+            Err(RunAborted("t.tab: corrupted: record 37".into()))
+        );
         assert_eq!(RunAborted::catch(|| 5), Ok(5));
         let other = std::panic::catch_unwind(|| RunAborted::catch(|| panic!("a bug")));
         let payload = other.expect_err("a panic goes on unwinding");
