@@ -93,13 +93,14 @@ fn room() -> Option<Room> {
         bytes: left,
         limit: Limit::AddressSpace(limit),
     });
-    [cgroup, address_space]
+    let least = [cgroup, address_space]
         .into_iter()
         .flatten()
-        .fold(Some(system), |least, room| match least {
-            Some(least) if least.bytes <= room.bytes => Some(least),
-            _ => Some(room),
-        })
+        .fold(system, |least, room| match least.bytes <= room.bytes {
+            true => least,
+            false => room,
+        });
+    Some(least)
 }
 
 /// Address space that threads started after a check (a progress bar's
