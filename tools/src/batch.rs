@@ -5,11 +5,34 @@ use std::io::Write;
 
 use anyhow::Context;
 use serde::Serialize;
+use tabula_tables::{LookupError, TableError};
+
+/// A table lookup's result with anyhow's error, a damaged record's
+/// [`TableError`] kept as the error itself so that [`answer_lines`] finds it.
+pub trait LookedUp<T> {
+    /// The value, or the lookup's error.
+    fn looked_up(self) -> anyhow::Result<T>;
+}
+
+impl<T, E: std::error::Error + Send + Sync + 'static> LookedUp<T> for Result<T, LookupError<E>> {
+    fn looked_up(self) -> anyhow::Result<T> {
+        self.map_err(|error| match error {
+            LookupError::Record(damaged) => damaged.into(),
+            other => other.into(),
+        })
+    }
+}
+
+/// Whether `error` is a table's: a damaged record or an unreadable file.
+fn is_table_failure(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| cause.is::<TableError>())
+}
 
 /// A `--batch` query: answers each non-blank line of stdin with one line of
 /// JSON, `answer`'s, or `{"error":...,"input":...}` when it fails (the rest
 /// are still answered). A line too long to be a position, or not UTF-8, is
-/// answered with an error too, and never held whole.
+/// answered with an error too, and never held whole. A damaged table is no
+/// fault of a line: it ends the run with its error (status 2).
 pub fn answer_lines<T: Serialize>(
     mut answer: impl FnMut(&str) -> anyhow::Result<T>,
 ) -> crate::Outcome {
@@ -70,7 +93,11 @@ fn answer_lines_from<T: Serialize>(
                 Err(_) => Err(anyhow::anyhow!("not UTF-8 text")),
             }
         };
-        let json = result.unwrap_or_else(|e| {
+        let json = match result {
+            Err(e) if is_table_failure(&e) => return Err(e),
+            result => result,
+        };
+        let json = json.unwrap_or_else(|e| {
             let shown = String::from_utf8_lossy(&bytes);
             let input = shown.trim_end_matches(['\n', '\r']);
             serde_json::json!({"input": input, "error": format!("{e:#}")}).to_string()

@@ -24,7 +24,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::batch::answer_lines;
+use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
     SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
@@ -198,7 +198,12 @@ fn answer<B: IoiBoard>(
     let optimal = if board.is_empty() {
         Vec::new()
     } else {
-        table.best_moves(board)?.iter().map(|p| p + 1).collect()
+        table
+            .best_moves(board)
+            .looked_up()?
+            .iter()
+            .map(|p| p + 1)
+            .collect()
     };
     let mut moves = Vec::new();
     for pit in 0..board.pit_count() as u8 {
@@ -207,7 +212,7 @@ fn answer<B: IoiBoard>(
             let gains = child.sow(pit).difference();
             moves.push(MoveAnswer {
                 pit: pit + 1,
-                value: gains - table.value(&child)?,
+                value: gains - table.value(&child).looked_up()?,
                 gains,
                 leaves: child.counts(),
                 shown: child.to_string(),
@@ -215,13 +220,13 @@ fn answer<B: IoiBoard>(
         }
     }
     let line = if with_line {
-        Some(optimal_line(board, |b: &B| Ok(table.value(b)?))?)
+        Some(optimal_line(board, |b: &B| table.value(b).looked_up())?)
     } else {
         None
     };
     Ok(BoardAnswer {
         board: board.counts(),
-        value: table.value(board)?,
+        value: table.value(board).looked_up()?,
         optimal,
         moves,
         line: line.as_ref().map(|line| line_json(line, pit_field)),

@@ -24,7 +24,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::batch::answer_lines;
+use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
     StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_referee, output_file,
@@ -521,7 +521,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     let searching = matches!(values, Values::Search(_)).then(|| spinner("searching"));
     let mut value_of = |p: &Kalah| -> anyhow::Result<i32> {
         Ok(match &mut values {
-            Values::Table(table) => table.value(p)?,
+            Values::Table(table) => table.value(p).looked_up()?,
             Values::Search(solver) => solver.value(p),
         })
     };

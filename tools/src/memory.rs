@@ -93,13 +93,14 @@ fn room() -> Option<Room> {
         bytes: left,
         limit: Limit::AddressSpace(limit),
     });
-    let least = [cgroup, address_space]
-        .into_iter()
-        .flatten()
-        .fold(system, |least, room| match least.bytes <= room.bytes {
-            true => least,
-            false => room,
-        });
+    let least =
+        [cgroup, address_space]
+            .into_iter()
+            .flatten()
+            .fold(system, |least, room| match least.bytes <= room.bytes {
+                true => least,
+                false => room,
+            });
     Some(least)
 }
 

@@ -24,7 +24,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::batch::answer_lines;
+use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
     TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
@@ -389,7 +389,8 @@ fn answer(
     })?;
     let mover = board.to_move();
     let optimal = table
-        .best_moves(board)?
+        .best_moves(board)
+        .looked_up()?
         .iter()
         .map(|&c| board.row_col(c).into())
         .collect();
@@ -398,13 +399,13 @@ fn answer(
         let mut child = *board;
         child.place(cell as u8, mover);
         let (row, col) = board.row_col(cell as u8);
-        let value = -table.value(&child)?;
+        let value = -table.value(&child).looked_up()?;
         moves.push(TongaMove { row, col, value });
     }
     let line = if with_line {
         let start = Position::from_board(*board);
         Some(optimal_line(&start, |p: &Position| {
-            Ok(table.value(&p.board)?)
+            table.value(&p.board).looked_up()
         })?)
     } else {
         None

@@ -1310,6 +1310,15 @@ fn a_damaged_record_met_in_play_stops_the_run_with_one_line() {
             "",
         ),
         (vec!["play", "ioiwari", "--table", ring], "0 0 0 1 1\n"),
+        // A damaged table is no fault of a batch's line: it ends the batch.
+        (
+            vec!["query", "kalah", "--table", kalah, "--batch"],
+            "2 2 / 2 2\n1 1 / 1 1\n",
+        ),
+        (
+            vec!["query", "ioiwari", "--table", ring, "--batch"],
+            "0 0 0 1 1\n",
+        ),
         (
             [
                 &["verify", "ioiwari", "--games", "10", "--table", ring][..],

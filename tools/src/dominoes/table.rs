@@ -15,7 +15,7 @@ use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table, Tabulated};
 
 use crate::Outcome as CommandOutcome;
-use crate::batch::answer_lines;
+use crate::batch::{LookedUp, answer_lines};
 use crate::common::{OutputFile, output_file};
 use crate::out::outln;
 use crate::progress::{bar, spinner};
@@ -101,7 +101,12 @@ fn position_answer(table: &DominoesTable, text: &str) -> anyhow::Result<Position
     if found.over {
         return Ok(found);
     }
-    found.optimal = table.best_moves(&pos)?.into_iter().map(move_word).collect();
+    found.optimal = table
+        .best_moves(&pos)
+        .looked_up()?
+        .into_iter()
+        .map(move_word)
+        .collect();
     for &mv in pos.moves().iter() {
         let child = table
             .lookup(&pos.after(mv))?
