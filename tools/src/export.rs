@@ -18,6 +18,7 @@ use crate::common::{OutputPath, output_path, shown};
 use crate::out::{data_stdout, outln};
 use crate::progress::bar;
 use crate::registry::GameEntry;
+use crate::table_cmds::naming;
 
 /// Arguments of `tabula export`.
 #[derive(Args)]
@@ -83,8 +84,10 @@ where
 /// Exports the table file's records, through the hook of the game its header names.
 pub fn export(args: ExportArgs, games: &[GameEntry]) -> Outcome {
     if let OutputPath::File(path) = &args.output {
-        let same = |p: &std::path::Path| std::fs::canonicalize(p).ok();
-        if same(path).is_some() && same(path) == same(&args.file) {
+        // The same file by any name: a symlink, a hard link, another path.
+        use std::os::unix::fs::MetadataExt;
+        let file_id = |p: &std::path::Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+        if file_id(path).is_some() && file_id(path) == file_id(&args.file) {
             anyhow::bail!(
                 "--output {}: the export would replace the table it reads",
                 shown(path)
@@ -98,7 +101,7 @@ pub fn export(args: ExportArgs, games: &[GameEntry]) -> Outcome {
     match &args.output {
         OutputPath::Stdout => {
             let mut out = BufWriter::with_capacity(1 << 16, data_stdout());
-            hook(table, &mut out, &report)?;
+            hook(table, &mut out, &report).map_err(|e| naming(&args.file, e))?;
             progress.finish_and_clear();
         }
         OutputPath::File(path) => {
@@ -108,7 +111,7 @@ pub fn export(args: ExportArgs, games: &[GameEntry]) -> Outcome {
                 match hook(table, out, &report) {
                     Ok(lines) => written = lines,
                     // Kept whole (it names the table), the file left unwritten.
-                    Err(e) => failure = Some(e),
+                    Err(e) => failure = Some(naming(&args.file, e)),
                 }
                 match failure {
                     None => Ok(()),

@@ -66,12 +66,18 @@ pub fn info(args: InfoArgs, games: &[GameEntry]) -> Outcome {
     // Sound checksums are not yet a table of the game: its parameters must
     // give the layout and size the header has.
     let describe = hooks(&table, games, &args.file)?.describe;
-    let variant = describe(&table).map_err(|e| match e.chain().any(|c| c.is::<TableError>()) {
-        true => e,
-        false => e.context(args.file.display().to_string()),
-    })?;
+    let variant = describe(&table).map_err(|e| naming(&args.file, e))?;
     outln!("variant: {variant}")?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `error` from a game's reading of the table `file`, naming the file: a
+/// table error names it already; anything else is told where it is.
+pub fn naming(file: &Path, error: anyhow::Error) -> anyhow::Error {
+    match error.chain().any(|c| c.is::<TableError>()) {
+        true => error,
+        false => error.context(file.display().to_string()),
+    }
 }
 
 /// The hooks of the game a table's header names, or an error naming the file.
@@ -101,11 +107,7 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
     let progress = crate::progress::bar(2 * entries as usize, "records checked (two passes)");
     let records = checker(table, &|done| progress.set_position(done));
     progress.finish_and_clear();
-    // A table error names the file already; anything else is told where it is.
-    let records = records.map_err(|e| match e.chain().any(|c| c.is::<TableError>()) {
-        true => e,
-        false => e.context(args.file.display().to_string()),
-    })?;
+    let records = records.map_err(|e| naming(&args.file, e))?;
     outln!(
         "{}: ok ({}, {records} records consistent)",
         crate::common::shown(&args.file),

@@ -354,21 +354,28 @@ fn info_names_a_tables_variant_and_refuses_a_header_the_game_does_not_fit() {
 }
 
 #[test]
-fn check_names_a_kalah_header_whose_rules_do_not_exist() {
+fn check_and_export_name_a_kalah_header_whose_rules_do_not_exist() {
     let dir = tempfile::tempdir().unwrap();
     // Sound checksums, but a capture rule that is neither 0 nor 1.
     let path = dir.path().join("kalah.tab");
     one_record_table(&path, "kalah", [2, 3, 2, 0], "test", "crafted");
-    let out = run(&["check", path.to_str().unwrap()]);
-    assert_one_line_error(
-        &out,
-        "the header's parameters: capture rule 2 is neither 0 nor 1",
-    );
-    assert!(
-        stderr(&out).contains(path.to_str().unwrap()),
-        "{}",
-        stderr(&out)
-    );
+    let file = path.to_str().unwrap();
+    let output = dir.path().join("out.jsonl");
+    let exported = ["export", file, "-o", output.to_str().unwrap()];
+    for args in [&["check", file][..], &["export", file], &exported] {
+        let out = run(args);
+        assert_one_line_error(
+            &out,
+            "the header's parameters: capture rule 2 is neither 0 nor 1",
+        );
+        let problem = format!("error: {file}: the header's");
+        assert!(
+            stderr(&out).starts_with(&problem),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    assert!(!output.exists());
 }
 
 /// Writes a sound table of one empty record (one value byte, one mask byte)

@@ -1265,6 +1265,11 @@ fn export_writes_every_board_as_the_batch_query_answers_it() {
     // The table itself is never the output; a reader that goes away ends it quietly.
     let out = run(&["export", table, "-o", table]);
     common::assert_one_line_error(&out, "the export would replace the table it reads");
+    // So is another name of it: a hard link.
+    let link = dir.path().join("link.tab");
+    fs::hard_link(table, &link).unwrap();
+    let out = run(&["export", table, "-o", link.to_str().unwrap()]);
+    common::assert_one_line_error(&out, "the export would replace the table it reads");
     assert_eq!(common::first_lines(&["export", table], 2).len(), 2);
     // A file that is no table, or no file, is one line naming it.
     let out = run(&["export", file]);
