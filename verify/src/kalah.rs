@@ -396,6 +396,13 @@ impl Wire<Match> for KalahWire {
                 if view.is_over() {
                     return Err(format!("no move to make on '{}'", short(board)));
                 }
+                // Under the default end rule the game ends as a side empties.
+                if !view.position.arises() {
+                    return Err(format!(
+                        "no move to make on '{}': a side is empty, so the game is over",
+                        short(board)
+                    ));
+                }
                 let start = (!self.started).then_some(self.seat);
                 self.started = true;
                 Ok(Incoming::Move {
@@ -739,6 +746,11 @@ mod tests {
         assert!(player.handle("your move: 9 9 / 9 9 stores 0 0").is_err());
         assert!(player.handle("kalah 3 3 you are player 1:").is_err());
         assert!(check(&game, 3).is_err());
+        // A side empty ends the game (the default rule): no move is asked of it.
+        let over = player.handle("your move: 2 2 / 0 0 stores 2 2").unwrap_err();
+        assert!(over.contains("a side is empty, so the game is over"), "{over}");
+        assert!(player.handle("your move: 0 0 / 2 2 stores 2 2").is_err());
+        assert!(player.handle("your move: 2 2 / 2 2 stores 0 0").is_ok());
     }
 
     fn variants(sizes: &[(u8, u8)]) -> Vec<Variant> {
