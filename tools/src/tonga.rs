@@ -350,6 +350,10 @@ pub fn query(args: QueryArgs) -> Outcome {
         return answer_lines(|line| {
             // One line, its rows split by `/`: the board text `score` reads.
             let rows: Vec<&str> = line.split('/').collect();
+            // A row left out between slashes would otherwise be passed over as a blank line.
+            if let Some(i) = rows.iter().position(|r| r.trim().is_empty()) {
+                anyhow::bail!("row {} of {} is empty", i + 1, rows.len());
+            }
             let text = format!("{}\n{}", rows.len(), rows.join("\n"));
             answer(&table, &Board::parse(&text)?, "board", args.line)
         });
@@ -363,7 +367,10 @@ pub fn query(args: QueryArgs) -> Outcome {
         .iter()
         .map(|[r, c]| format!("{r} {c}"))
         .collect();
-    outln!("optimal: {}", squares.join(", "))?;
+    match squares.is_empty() {
+        true => outln!("optimal: none (the board is full)")?,
+        false => outln!("optimal: {}", squares.join(", "))?,
+    }
     for m in &found.moves {
         outln!("move {} {}: value {}", m.row, m.col, m.value)?;
     }

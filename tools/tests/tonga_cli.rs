@@ -208,6 +208,19 @@ fn build_query_and_check_the_table() {
         text.ends_with(&format!("the line's difference for the mover: {black}\n")),
         "{text}"
     );
+    // The line's last board, full: no optimal square, and it says why.
+    let text = stdout(&run_with_input(
+        &["query", "tonga", "--table", path],
+        &format!("4\n{full}"),
+    ));
+    assert!(
+        text.contains("optimal: none (the board is full)\n"),
+        "{text}"
+    );
+    // A row left out between slashes is named, not taken for a missing row.
+    let out = run_with_input(&query, "BW..//..W./....\n");
+    let error = json_lines(&stdout(&out)).remove(0);
+    assert_eq!(error["error"], "row 2 of 4 is empty", "{error}");
     // The export's first lines, checked against the endgame solver (the
     // whole export is 10 million lines; the reader leaves after 2000).
     let exported = common::first_lines(&["export", path], 2000);

@@ -747,8 +747,13 @@ mod tests {
         assert!(player.handle("kalah 3 3 you are player 1:").is_err());
         assert!(check(&game, 3).is_err());
         // A side empty ends the game (the default rule): no move is asked of it.
-        let over = player.handle("your move: 2 2 / 0 0 stores 2 2").unwrap_err();
-        assert!(over.contains("a side is empty, so the game is over"), "{over}");
+        let over = player
+            .handle("your move: 2 2 / 0 0 stores 2 2")
+            .unwrap_err();
+        assert!(
+            over.contains("a side is empty, so the game is over"),
+            "{over}"
+        );
         assert!(player.handle("your move: 0 0 / 2 2 stores 2 2").is_err());
         assert!(player.handle("your move: 2 2 / 2 2 stores 0 0").is_ok());
     }
