@@ -235,7 +235,7 @@ pub fn entry() -> GameEntry {
         .verb(Verb::new("build", "Every 4x4 position reachable with Black first", build))
         .verb(Verb::new("query", "Exact value and optimal squares of a 4x4 board read on stdin", query))
         .verb(Verb::new("play", "Play the referee's game against the server (or --agent NAME) in the terminal", play).default("seed", "6759"))
-        .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve).default("seed", "0"))
+        .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve).default("seed", "6759"))
         .verb(Verb::new("referee", "The server against a player, with the TopCoder scoring; --games per board side, --timeout for the player's whole game (only the time waiting for its answers counts)", referee).default("seed", "6759").default("timeout", "20"))
         .verb(Verb::new("verify", "Mean case score per board side of each built-in player against the server; --games per board side and player", verify).default("seed", "6759").default("games", "20"))
         .extra(Verb::new("score", "Read N and N rows on stdin; print `B <points> W <points>`", |_: StdinArgs| tonga(TongaCommand::Score)))
