@@ -25,6 +25,7 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
+use crate::common::served_rng;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
     StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_referee, output_file,
@@ -362,15 +363,17 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             seat + 1
         ));
         // A new process per game, so that a crash loses only that game.
-        let rng = |who| stream(seed, Purpose::Agent, 0, seat as u64, who);
+        // The tested built-in player as `serve --seed` draws it, so that both play alike.
         let mut tested = tested_player(
             &args.seat,
             KalahWire::new(rules),
-            |name| kv::agent(name, &tables, rng(0)),
+            |name| kv::agent(name, &tables, served_rng(seed)),
             &kv::AGENTS,
             &log,
         )?;
-        let mut opponent = Local(kv::agent(&args.opponent, &tables, rng(1)).expect("checked"));
+        let opponent_rng = stream(seed, Purpose::Agent, 0, seat as u64, 1);
+        let mut opponent =
+            Local(kv::agent(&args.opponent, &tables, opponent_rng).expect("checked"));
         let mut players: Vec<&mut dyn Player<Match>> = vec![tested.as_mut(), &mut opponent];
         let mut clocks = vec![Clock::new(limits), Clock::default()];
         let seating = if seat == 0 { vec![0, 1] } else { vec![1, 0] };
@@ -399,7 +402,7 @@ pub fn serve(args: ServeArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
     check_agent("--agent", &args.agent, &kv::AGENTS)?;
     let tables = checked_table(rules, args.table.as_deref())?;
-    let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
+    let rng = served_rng(args.seed.seed);
     let agent = kv::agent(&args.agent, &tables, rng).expect("checked");
     serve_stdio(Session::new(KalahWire::new(rules), agent))
 }

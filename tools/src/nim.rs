@@ -12,6 +12,7 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
+use crate::common::served_rng;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
     emit_report, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
@@ -45,7 +46,7 @@ pub struct ServeArgs {
 }
 
 fn serve(args: ServeArgs) -> Outcome {
-    let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
+    let rng = served_rng(args.seed.seed);
     let agent = known_agent(&args.agent, |n| nim::agent(n, rng), &AGENTS)?;
     serve_stdio(Session::new(NimWire, agent))
 }
@@ -79,7 +80,7 @@ fn referee(args: RefereeArgs) -> Outcome {
     let mut tested = tested_player(
         &args.seat,
         NimWire,
-        |n| nim::agent(n, stream(seed, Purpose::Agent, 0, 0, 0)),
+        |n| nim::agent(n, served_rng(seed)),
         &AGENTS,
         &log,
     )?;

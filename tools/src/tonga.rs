@@ -20,11 +20,11 @@ use tabula_verify::tonga::{
     AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, timed_agent,
     verify as verify_report,
 };
-use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
+use crate::common::served_rng;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
     TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
@@ -474,8 +474,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let mut player = tested_player(
                 &args.seat,
                 TongaWire::default(),
-                // A built-in player is told its time for the game.
-                |name| timed_agent(name, agent_rng(seed, n, g), Some(args.timeout.timeout)),
+                // A built-in player is told its time for the game, and drawn
+                // afresh as `serve --seed` draws it, so that both play alike.
+                |name| timed_agent(name, served_rng(seed), Some(args.timeout.timeout)),
                 &AGENTS,
                 &log,
             )?;
@@ -499,7 +500,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 
 /// Answers the line protocol on stdin/stdout with a built-in player.
 pub fn serve(args: ServeArgs) -> Outcome {
-    let rng = stream(args.seed.seed, Purpose::Agent, 0, 0, 0);
+    let rng = served_rng(args.seed.seed);
     let budget = Some(args.budget);
     let agent = known_agent(&args.agent, |name| timed_agent(name, rng, budget), &AGENTS)?;
     serve_stdio(Session::new(TongaWire::default(), agent))

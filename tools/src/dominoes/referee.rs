@@ -17,10 +17,11 @@ use tabula_verify::dominoes::terminal::play_deal;
 use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
 use tabula_verify::record::At;
 use tabula_verify::seat::{EXIT_GRACE, Limits, Local, Player};
-use tabula_verify::tournament::{Purpose, stream, stream_name};
+use tabula_verify::tournament::{Purpose, stream_name};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
+use crate::common::served_rng;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
     check_agent, emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio,
@@ -124,7 +125,7 @@ pub struct ServeArgs {
 /// The tested built-in player, on the same random stream as `serve`'s, so that
 /// `--agent NAME` and `--player "tabula serve dominoes --agent NAME"` play alike.
 fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Match>>> {
-    agent(name, stream(seed, Purpose::Agent, 0, 0, 0))
+    agent(name, served_rng(seed))
 }
 
 /// Referees the cases between the tested player and a built-in opponent.

@@ -14,10 +14,10 @@ use tabula_verify::reversi::report::{case_label, evolve_cases};
 use tabula_verify::reversi::terminal::play_case;
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
 use tabula_verify::seat::{EXIT_GRACE, Limits};
-use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
+use crate::common::served_rng;
 use crate::common::{
     JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, finish_play,
     finish_referee, known_agent, say, serve_stdio, tested_player,
@@ -89,7 +89,7 @@ pub struct ServeArgs {
 /// case is a fresh process there), so that `--agent NAME` and `--player
 /// "tabula serve reversi --agent NAME"` play alike.
 fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Board>>> {
-    agent(name, stream(seed, Purpose::Agent, 0, 0, 0))
+    agent(name, served_rng(seed))
 }
 
 /// The tested built-in player of one case: as [`tested_agent`], and the
@@ -106,7 +106,7 @@ fn case_tested_agent(
         .collect();
     case_agent(
         name,
-        stream(seed, Purpose::Agent, 0, 0, 0),
+        served_rng(seed),
         &opponents,
         &std::sync::Arc::default(),
     )
