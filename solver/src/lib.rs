@@ -15,6 +15,7 @@ pub mod grid;
 pub mod ioiwari;
 pub mod kalah;
 pub mod nim;
+pub mod perft;
 pub mod retrograde;
 pub mod reversi;
 pub mod search;

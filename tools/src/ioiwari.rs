@@ -456,6 +456,22 @@ pub fn query(args: QueryArgs) -> Outcome {
     query_boards(board, &table, parse_board, args.line)
 }
 
+/// Arguments of `tabula perft ioiwari`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The IOI game's starting board (player 1 to move, both banks empty).
+    #[arg(long, default_value = "4 3 2 4 2 3 2")]
+    board: String,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+/// Counts the IOI game's move sequences from a board.
+pub fn perft(args: PerftArgs) -> Outcome {
+    let board = parse_board(&args.board).context("--board")?;
+    crate::perft::perft(tabula_solver::ioiwari::Match::new(board), &args.perft)
+}
+
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
@@ -506,6 +522,11 @@ pub fn entry() -> GameEntry {
             .default("games", "100")
             .default("seed", "2001"),
         )
+        .verb(Verb::new(
+            "perft",
+            "The IOI game from a board (--board), a ply a pit",
+            perft,
+        ))
 }
 
 /// Player 1 over the IOI dialogue on stdin/stdout.

@@ -876,4 +876,24 @@ pub fn entry() -> GameEntry {
             "The first player's optimal margin for each Kalah(m, n)",
             sweep,
         ))
+        .verb(Verb::new(
+            "perft",
+            "From the start of Kalah(m, n) (a move that ends in the store and goes on is a ply of its own)",
+            perft,
+        ))
+}
+
+/// Arguments of `tabula perft kalah`.
+#[derive(Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+/// Counts Kalah's move sequences from the start of the variant.
+pub fn perft(args: PerftArgs) -> Outcome {
+    let rules = args.variant.rules_for(None)?;
+    crate::perft::perft(Match::new(rules), &args.perft)
 }

@@ -20,6 +20,7 @@ mod line;
 mod memory;
 mod nim;
 mod out;
+mod perft;
 mod progress;
 mod registry;
 mod replay;

@@ -7,7 +7,7 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 use crate::Outcome;
 
 /// The verbs every game may offer, as `tabula <verb> <game>`, in help order.
-pub const VERBS: [(&str, &str); 7] = [
+pub const VERBS: [(&str, &str); 8] = [
     (
         "build",
         "Solve a game's state space and write its table file",
@@ -32,6 +32,10 @@ pub const VERBS: [(&str, &str); 7] = [
     (
         "sweep",
         "Solve a family of variants, one row per parameter set, as a reproducible report",
+    ),
+    (
+        "perft",
+        "Count the move sequences of each length from a position, to check another program's move generation",
     ),
 ];
 

@@ -238,6 +238,7 @@ pub fn entry() -> GameEntry {
         .verb(Verb::new("serve", "A built-in player over the init/move/end line protocol", serve).default("seed", "6759"))
         .verb(Verb::new("referee", "The server against a player, with the TopCoder scoring; --games per board side, --timeout for the player's whole game (only the time waiting for its answers counts)", referee).default("seed", "6759").default("timeout", "20"))
         .verb(Verb::new("verify", "Mean case score per board side of each built-in player against the server; --games per board side and player", verify).default("seed", "6759").default("games", "20"))
+        .verb(Verb::new("perft", "From the empty board of a side (--size), a ply a stone", perft))
         .extra(Verb::new("score", "Read N and N rows on stdin; print `B <points> W <points>`", |_: StdinArgs| tonga(TongaCommand::Score)))
         .extra(Verb::new("server-moves", "Read N, the server's colour (B or W) and N rows on stdin; print the server's maximal 3-ply score, then each tied-best square", |_: StdinArgs| tonga(TongaCommand::ServerMoves)))
         .extra(Verb::new("solve", "Read a board with at most 16 empty squares on stdin; print its exact value, optimal squares and (up to 12 empties) the value against the server", |_: StdinArgs| tonga(TongaCommand::Solve)))
@@ -440,6 +441,23 @@ fn answer(
             })
         }),
     })
+}
+
+/// Arguments of `tabula perft tonga`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The board side (even, 4 to 16); the board starts empty, Black to move.
+    #[arg(long, default_value_t = 4)]
+    size: usize,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+/// Counts PseudoTonga's move sequences from the empty board.
+pub fn perft(args: PerftArgs) -> Outcome {
+    check_sizes("--size", &[args.size])?;
+    let start = Position::start(args.size).expect("a checked side");
+    crate::perft::perft(start, &args.perft)
 }
 
 /// Checks the board sides given to `flag`: even, 4 to 16, at least one, none twice.

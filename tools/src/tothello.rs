@@ -243,6 +243,25 @@ pub fn entry() -> GameEntry {
             )
             .default("seed", "2001"),
         )
+        .verb(Verb::new(
+            "perft",
+            "From a position (the standard start by default); a pass is a ply where the rules allow it",
+            perft,
+        ))
+}
+
+/// Arguments of `tabula perft tothello`.
+#[derive(Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+/// Counts Tothello's move sequences from a position.
+pub fn perft(args: PerftArgs) -> Outcome {
+    crate::perft::perft(parse_position(&args.position)?, &args.perft)
 }
 
 /// Answers `bestMove` requests on stdin until end of input.

@@ -86,6 +86,32 @@ pub struct PlayArgs {
     seed: SeedArgs,
 }
 
+/// Arguments of `tabula perft dominoes`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The case N:H.
+    #[arg(long, default_value = "5:4")]
+    case: String,
+    /// The referee's deal of that case to count from, from 0 (as `dominoes deals` lists them).
+    #[arg(long, default_value_t = 0)]
+    deal: usize,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+/// Counts Dominoes' move sequences from one of the referee's deals, each
+/// draw branching on every stock tile.
+pub fn perft(args: PerftArgs) -> Outcome {
+    let cases = parse_cases(&args.case).map_err(|e| anyhow!("--case: {e}"))?;
+    let [rules] = cases[..] else {
+        bail!("--case: give one case N:H, not {}", cases.len());
+    };
+    let start = Match::new(&deal(args.seed.seed, rules, args.deal));
+    crate::perft::perft(start, &args.perft)
+}
+
 /// Lets a person play one of the referee's deals in the terminal.
 pub fn play(args: PlayArgs) -> Outcome {
     args.table.install()?;

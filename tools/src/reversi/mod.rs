@@ -118,6 +118,22 @@ fn ties(text: &str) -> Result<Ties, String> {
     }
 }
 
+/// Arguments of `tabula perft reversi`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The board side, 7 to 12 (3 players on odd sides, 4 on even ones).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(7..=12))]
+    size: u8,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+/// Counts MultiplayerReversi's move sequences from the start of a side.
+fn perft(args: PerftArgs) -> crate::Outcome {
+    let start = tabula_solver::reversi::Board::start(args.size.into())?;
+    crate::perft::perft(start, &args.perft)
+}
+
 /// The game's registration.
 pub fn entry() -> GameEntry {
     GameEntry::new(
@@ -130,5 +146,6 @@ pub fn entry() -> GameEntry {
     .verb(Verb::new("serve", "A built-in player on the getNextMove line protocol (one game per process)", referee::serve))
     .verb(Verb::new("referee", "The tester: one game per case against opponents evolved afresh by the statement's genetic algorithm, scored owned x P / (N x N); --timeout for the player's whole case (only the time waiting for its answers counts), a fresh player process per case", referee::referee).default("timeout", "30"))
     .verb(Verb::new("verify", "Every player on the same cases (opponents evolved once per case), mean case score +- 95% per size, totals, the share of the oracle's margin over greedy, prediction rates", verify::verify))
+    .verb(Verb::new("perft", "From the start of a side (--size); a skipped player makes no ply", perft))
     .extra(Verb::new("evolve", "Evolve the population of one of the referee's cases (--case, 0 by default) of that size and seed, and name the opponents it draws; --ga-games games per generation", evolve::run_evolve))
 }
