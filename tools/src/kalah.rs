@@ -25,11 +25,10 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
-use crate::common::served_rng;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
     StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_referee, output_file,
-    report_then_finish, run_info, say, serve_stdio, span, tested_player,
+    report_then_finish, run_info, say, serve_stdio, served_rng, span, tested_player,
 };
 use crate::export::write_entries;
 use crate::line::{

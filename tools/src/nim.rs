@@ -12,10 +12,9 @@ use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::common::served_rng;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
-    emit_report, known_agent, report_then_finish, run_info, serve_stdio, tested_player,
+    emit_report, known_agent, report_then_finish, run_info, serve_stdio, served_rng, tested_player,
 };
 use crate::memory::games_bar;
 use crate::out::outln;

@@ -24,11 +24,10 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
-use crate::common::served_rng;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
     TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
-    report_then_finish, run_info, say, seconds, serve_stdio, tested_player,
+    report_then_finish, run_info, say, seconds, serve_stdio, served_rng, tested_player,
 };
 use crate::export::write_entries;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};

@@ -21,11 +21,10 @@ use tabula_verify::tournament::{Purpose, stream_name};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::common::served_rng;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
     check_agent, emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio,
-    tested_player,
+    served_rng, tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;

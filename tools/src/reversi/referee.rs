@@ -17,10 +17,9 @@ use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
-use crate::common::served_rng;
 use crate::common::{
     JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, finish_play,
-    finish_referee, known_agent, say, serve_stdio, tested_player,
+    finish_referee, known_agent, say, serve_stdio, served_rng, tested_player,
 };
 use crate::progress::bar;
 
