@@ -500,7 +500,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &|done| progress.set_position(done as u64),
             );
             progress.finish_and_clear();
-            player.finish(EXIT_GRACE);
+            // A program stopped for a fault may be stalled: it gets no grace.
+            let grace = match report.fault {
+                None => EXIT_GRACE,
+                Some(_) => std::time::Duration::ZERO,
+            };
+            player.finish(grace);
             report
         }
         None => {

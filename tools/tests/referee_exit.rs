@@ -1,24 +1,19 @@
 //! Every referee lets a tested program that played without a fault read its
-//! last lines and exit by itself, instead of killing it as the game ends.
+//! last lines and exit by itself, instead of killing it as the game ends,
+//! and kills one that has just faulted at once.
 
 mod common;
 
 use common::{run, stderr};
 
-/// Runs `tabula referee GAME ARGS --player 'PLAYER; echo done >> marker'` and
-/// returns how many of the player's processes reached the end of their command.
+/// Runs `tabula referee GAME ARGS --player 'PLAYER; echo done >> marker'`
+/// and returns how many of the player's processes reached the end of their
+/// command: the marker is written only by a process that was not killed.
 fn finished_runs(game: &str, args: &[&str], player: &str) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("done.txt");
-    // The marker is written only once the player has exited on its own: a
-    // process killed at the game's end never writes it.
-    let command = format!(
-        "{} {player}; echo done >> {}",
-        env!("CARGO_BIN_EXE_tabula"),
-        marker.display()
-    );
+    let command = format!("{player}; echo done >> {}", marker.display());
     let out = run(&[&["referee", game][..], args, &["--player", &command]].concat());
-    assert!(out.status.success(), "{game}: {}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
     match std::fs::read_to_string(&marker) {
         Ok(text) => text.lines().filter(|l| *l == "done").count(),
@@ -26,43 +21,73 @@ fn finished_runs(game: &str, args: &[&str], player: &str) -> usize {
     }
 }
 
-#[test]
-fn a_player_that_played_cleanly_ends_by_itself_in_every_referee() {
+/// The referees, each with small options, and its built-in player served
+/// over pipes (Nim has no `serve`: a shell loop takes one stone each time).
+fn referees() -> Vec<(&'static str, Vec<&'static str>, String, usize)> {
+    let bin = env!("CARGO_BIN_EXE_tabula");
     // One process per game (Ioiwari, Kalah, PseudoTonga), per case
-    // (MultiplayerReversi) or per run (Dominoes).
-    let cases: [(&str, &[&str], &str, usize); 5] = [
+    // (MultiplayerReversi) or per run (Dominoes, Nim, Tothello).
+    vec![
         (
             "ioiwari",
-            &["--pits", "4", "--cap", "4", "--beads", "10", "--all"],
-            "play ioiwari --pits 4 --cap 4",
+            vec!["--pits", "4", "--cap", "4", "--beads", "10", "--all"],
+            format!("{bin} play ioiwari --pits 4 --cap 4"),
             3,
         ),
         (
             "kalah",
-            &["--pits", "2", "--seeds", "2"],
-            "serve kalah --pits 2 --seeds 2 --agent optimal",
+            vec!["--pits", "2", "--seeds", "2"],
+            format!("{bin} serve kalah --pits 2 --seeds 2 --agent optimal"),
             2,
         ),
         (
             "tonga",
-            &["--sizes", "4", "--games", "2"],
-            "serve tonga --agent greedy",
+            vec!["--sizes", "4", "--games", "2"],
+            format!("{bin} serve tonga --agent greedy"),
             2,
         ),
         (
             "reversi",
-            &["--sizes", "7", "--cases", "1"],
-            "serve reversi --agent greedy",
+            vec!["--sizes", "7", "--cases", "1"],
+            format!("{bin} serve reversi --agent greedy"),
             1,
         ),
         (
             "dominoes",
-            &["--cases", "5:4", "--games", "4"],
-            "serve dominoes --agent heaviest",
+            vec!["--cases", "5:4", "--games", "4"],
+            format!("{bin} serve dominoes --agent heaviest"),
             1,
         ),
-    ];
-    for (game, args, player, processes) in cases {
-        assert_eq!(finished_runs(game, args, player), processes, "{game}");
+        (
+            "tothello",
+            vec!["--cases", "3"],
+            format!("{bin} serve tothello"),
+            1,
+        ),
+        (
+            "nim",
+            vec!["--heaps", "5"],
+            "while read l; do echo 1; done".to_string(),
+            1,
+        ),
+    ]
+}
+
+#[test]
+fn a_player_that_played_cleanly_ends_by_itself_in_every_referee() {
+    for (game, args, player, processes) in referees() {
+        assert_eq!(finished_runs(game, &args, &player), processes, "{game}");
+    }
+}
+
+#[test]
+fn a_player_that_timed_out_is_killed_at_once_in_every_referee() {
+    // It reads its first request and stalls for 2 s, then would write the
+    // marker: a referee that gave it the 5 s grace after its time-out would
+    // let it (a loaded machine could only hide that, never fail this test).
+    let stalled = "read l; sleep 2";
+    for (game, args, _, _) in referees() {
+        let args = [&args[..], &["--timeout", "1"]].concat();
+        assert_eq!(finished_runs(game, &args, stalled), 0, "{game}");
     }
 }
