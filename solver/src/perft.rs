@@ -3,9 +3,10 @@
 //! against ours ply by ply and, with [`divide`], move by move.
 //!
 //! A ply is one entry of [`Game::moves`]: a seat's move, or one outcome of a
-//! chance turn (a Dominoes draw branches on every stock tile). A player who is
-//! skipped (MultiplayerReversi) makes no ply; a pass that the rules make a
-//! move (Tothello, Dominoes) is one.
+//! chance turn. A Dominoes draw is two: the seat's draw, then the tile, one
+//! branch for every stock tile; a tile that fits both equal ends is listed
+//! for each. A player who is skipped (MultiplayerReversi) makes no ply; a
+//! pass that the rules make a move (Tothello, Dominoes) is one.
 
 use rayon::prelude::*;
 

@@ -25,7 +25,7 @@ pub struct PerftArgs {
     /// Also give each first move's sequences at the last ply (chess programs' "divide"), in the game's notation.
     #[arg(long)]
     pub divide: bool,
-    /// Start from this state instead of the options' start: the `start` object of a `--log` line, as JSON.
+    /// Start from this state instead: the `start` object of a `--log` line, as JSON (the game's own start options are then not used).
     #[arg(long, value_name = "JSON")]
     pub start: Option<String>,
     #[command(flatten)]
@@ -63,6 +63,8 @@ struct PerftReport {
     start: serde_json::Value,
     /// The plies asked for (`plies` stops sooner when every game is over).
     depth: u32,
+    /// Whether the start is a finished game: no ply, and one leaf at every depth.
+    over: bool,
     plies: Vec<Ply>,
     #[serde(skip_serializing_if = "Option::is_none")]
     divide: Option<Vec<Divided>>,
@@ -84,8 +86,10 @@ pub fn perft<G: Game + Notation>(start: G, args: &PerftArgs) -> Outcome {
     for (_, counts) in &divided {
         total.add(counts);
     }
-    // Once a ply has no sequence, neither has any later one: the list stops there.
+    // Once a ply has no sequence, neither has any later one: the list stops
+    // there (at once for a finished start, which is the one leaf).
     let plies = match total.sequences.iter().position(|&n| n == 0) {
+        _ if start.is_over() => 0,
         Some(empty) => empty + 1,
         None => args.depth as usize,
     };
@@ -98,7 +102,7 @@ pub fn perft<G: Game + Notation>(start: G, args: &PerftArgs) -> Outcome {
         })
         .collect();
     let last = args.depth as usize - 1;
-    let divide = args.divide.then(|| {
+    let divide = (args.divide && !start.is_over()).then(|| {
         divided
             .iter()
             .map(|(mv, counts)| Divided {
@@ -112,6 +116,7 @@ pub fn perft<G: Game + Notation>(start: G, args: &PerftArgs) -> Outcome {
         game: G::NAME,
         start: start.start_json(),
         depth: args.depth,
+        over: start.is_over(),
         plies,
         divide,
     };
@@ -122,6 +127,10 @@ pub fn perft<G: Game + Notation>(start: G, args: &PerftArgs) -> Outcome {
 /// The report as text: the start, a line per ply, then the division.
 fn markdown(report: &PerftReport) -> String {
     let mut text = format!("{} perft from {}\n", report.game, report.start);
+    if report.over {
+        text +=
+            "the start is a finished game: no move, so no sequence, and 1 leaf at every depth\n";
+    }
     for p in &report.plies {
         text += &format!(
             "ply {}: {} sequences, {} finished games, {} leaves\n",

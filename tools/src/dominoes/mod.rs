@@ -62,5 +62,5 @@ pub fn entry() -> GameEntry {
     .tables(crate::registry::TableHooks { describe: table::describe_table, check: table::check_records, export: table::export_records })
     .verb(Verb::new("build", "Every stock-empty position of the N=5 set (both hands, ends, mover); --output FILE", table::build))
     .verb(Verb::new("query", "Exact result and optimal moves of a stock-empty N=5 position `hand0 / hand1 / left right / mover`", table::query))
-    .verb(Verb::new("perft", "From one of the referee's deals (--case, --deal, --seed), a draw branching on every stock tile", referee::perft))
+    .verb(Verb::new("perft", "From one of the referee's deals (--case, --deal, --seed); a draw is two plies, DRAW and then the tile (every stock tile a branch)", referee::perft))
 }
