@@ -19,9 +19,8 @@ pub fn check_memory(needed: u64, what: &str, instead: &str) -> anyhow::Result<()
         Limit::System => {
             bail!("{what} needs at least {needed}, but {available} is available: {instead}")
         }
-        Limit::Cgroup(limit) => bail!(
-            "{what} needs at least {needed}, but the memory cgroup's limit of {} leaves {available}: {instead}, or raise the limit",
-            size(limit)
+        Limit::Cgroup => bail!(
+            "{what} needs at least {needed}, but the memory cgroup's limit is {available}: {instead}, or raise the limit"
         ),
         // Work of any size is refused when the limit is nearly all used.
         Limit::AddressSpace(limit) => bail!(
@@ -56,8 +55,8 @@ fn size(bytes: u64) -> String {
 enum Limit {
     /// The machine's `MemAvailable`.
     System,
-    /// This process's memory cgroup, with its limit in bytes.
-    Cgroup(u64),
+    /// This process's memory cgroup's limit.
+    Cgroup,
     /// `ulimit -v`, with the limit in bytes.
     AddressSpace(u64),
 }
@@ -87,21 +86,17 @@ fn room() -> Option<Room> {
     };
     let cgroup = cgroup_memory_limit().map(|limit| Room {
         bytes: limit,
-        limit: Limit::Cgroup(limit),
+        limit: Limit::Cgroup,
     });
     let address_space = address_space_left().map(|(left, limit)| Room {
         bytes: left,
         limit: Limit::AddressSpace(limit),
     });
-    let least =
-        [cgroup, address_space]
-            .into_iter()
-            .flatten()
-            .fold(system, |least, room| match least.bytes <= room.bytes {
-                true => least,
-                false => room,
-            });
-    Some(least)
+    // The first of equal rooms: the machine's before a limit that says the same.
+    [Some(system), cgroup, address_space]
+        .into_iter()
+        .flatten()
+        .min_by_key(|room| room.bytes)
 }
 
 /// Address space that threads started after a check (a progress bar's

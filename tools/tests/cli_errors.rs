@@ -253,16 +253,18 @@ fn options_that_need_more_memory_than_allowed_are_refused() {
     let query = "query ioiwari --pits 10 --cap 5 '1 1 1 1 1 1 1 1 1 1'";
     let out = run_after_setup(&[], "ulimit -v 500000", query, dir.path());
     assert_one_line_error(&out, "solving 60466176 boards in memory needs at least");
-    // A limit nearly all used refuses even a tiny run, and says what is short.
+    // A run larger than the whole limit (153 MiB under 195 MiB less the
+    // threads' 128 MiB) is refused whatever tabula's own mappings, and the
+    // error names the limit that sets the room.
     let out = run_after_setup(
         &[],
         "ulimit -v 200000",
-        "verify kalah --pits 2 --seeds 1 --games 1",
+        "verify kalah --pits 2 --seeds 1 --games 1000000",
         dir.path(),
     );
     assert_one_line_error(
         &out,
-        "KiB, but the address-space limit (ulimit -v) of 195.3 MiB leaves",
+        "needs at least 152.6 MiB, but the address-space limit (ulimit -v) of 195.3 MiB leaves",
     );
     assert!(
         stderr(&out).ends_with("or raise the limit\n"),
