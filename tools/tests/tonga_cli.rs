@@ -217,6 +217,21 @@ fn build_query_and_check_the_table() {
         text.contains("optimal: none (the board is full)\n"),
         "{text}"
     );
+    // A damaged record is no fault of the batch's line: it ends the batch.
+    let damaged = dir.path().join("damaged.tab");
+    std::fs::copy(path, &damaged).unwrap();
+    common::tamper_payload(&damaged, 0, 5);
+    let out = run_with_input(
+        &[
+            "query",
+            "tonga",
+            "--table",
+            damaged.to_str().unwrap(),
+            "--batch",
+        ],
+        "..../..../..../....\n",
+    );
+    assert_one_line_error(&out, "damaged.tab: corrupted: record 0");
     // A row left out between slashes is named, not taken for a missing row.
     let out = run_with_input(&query, "BW..//..W./....\n");
     let error = json_lines(&stdout(&out)).remove(0);

@@ -3,6 +3,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::{Game, Seat, Turn};
+use tabula_tables::LookupError;
 
 /// Why a run cannot go on: an in-process agent found its table damaged in
 /// the middle of a game (a table checked record by record as it is read).
@@ -17,6 +18,9 @@ pub struct RunAborted(pub String);
 
 impl RunAborted {
     /// Stops the run with `reason`, which names the file and the problem.
+    ///
+    /// It must run under [`RunAborted::catch`] (the binary's `main` is):
+    /// elsewhere it ends its thread as a panic does, but without a message.
     pub fn throw(reason: impl Into<String>) -> ! {
         std::panic::resume_unwind(Box::new(RunAborted(reason.into())))
     }
@@ -31,6 +35,17 @@ impl RunAborted {
                 Err(other) => std::panic::resume_unwind(other),
             },
         }
+    }
+}
+
+/// The result of a table lookup made during play: a damaged record stops
+/// the run ([`RunAborted::throw`]); a position the table does not hold means
+/// the table was opened for another game, which is a bug.
+pub fn looked_up<T, E: std::error::Error>(result: Result<T, LookupError<E>>) -> T {
+    match result {
+        Ok(value) => value,
+        Err(LookupError::Record(damaged)) => RunAborted::throw(damaged.to_string()),
+        Err(other) => panic!("the table does not fit the game: {other}"),
     }
 }
 

@@ -13,7 +13,7 @@ use tabula_solver::{Game, Seat, Turn};
 use tabula_tables::ioiwari::{Ioiwari, Variant};
 use tabula_tables::{Tabulated, TypedTable};
 
-use crate::agent::{Agent, RandomAgent, RunAborted};
+use crate::agent::{Agent, RandomAgent, looked_up};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog, Notation};
 use crate::report::{RefereeReport, RefereedCase};
@@ -96,12 +96,8 @@ where
     }
 
     fn choose(&mut self, view: &BankMatch<G::Position>) -> Pit {
-        match self.table.best_move(&view.board) {
-            Ok(Some(pit)) => pit,
-            Ok(None) => panic!("no move on the empty board"),
-            // A damaged record stops the run (a variant's table is checked as it is read).
-            Err(e) => RunAborted::throw(e.to_string()),
-        }
+        // A variant's records are checked as they are read.
+        looked_up(self.table.best_move(&view.board)).expect("a move on a board with beads")
     }
 }
 
@@ -604,10 +600,8 @@ where
     };
     let mut rows = Vec::with_capacity(boards.len());
     for (i, board) in boards.iter().enumerate() {
-        // A damaged record stops the run (a variant's table is checked as it is read).
-        let optimal = table
-            .value(board)
-            .unwrap_or_else(|e| RunAborted::throw(e.to_string()));
+        // A variant's records are checked as they are read.
+        let optimal = looked_up(table.value(board));
         let mut wdl = Wdl::default();
         let differences = &random[i * games..(i + 1) * games];
         for &d in differences {

@@ -24,7 +24,7 @@ use tabula_solver::kalah::{Kalah, Match, Pit, Rules, parse_label};
 use tabula_solver::{Game, IllegalMove, Seat, Turn, ZeroSum};
 use tabula_tables::kalah::KalahTable;
 
-use crate::agent::{Agent, RandomAgent, RunAborted};
+use crate::agent::{Agent, RandomAgent, looked_up};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::GameLog;
 use crate::report::{RefereeReport, RefereedCase};
@@ -112,10 +112,8 @@ impl OptimalAgent {
                     .map(|&pit| {
                         let (child, sowing) = position.child(pit);
                         let reward = sowing.mover as i32 - sowing.opponent as i32;
-                        // A damaged record stops the run (it is checked as it is read).
-                        let value = table
-                            .value(&child)
-                            .unwrap_or_else(|e| RunAborted::throw(e.to_string()));
+                        // Records are checked as they are read.
+                        let value = looked_up(table.value(&child));
                         (pit, position.move_value(pit, reward, value))
                     })
                     .collect()
