@@ -122,6 +122,52 @@ mod tests {
         assert_eq!(perft(&Nim::new(0), 2), PerftCounts::new(2));
     }
 
+    /// Whether a seat is skipped somewhere below `board` (the next mover is
+    /// not the seat after the one that moved).
+    fn skips_below(board: &crate::reversi::Board) -> bool {
+        let Some(seat) = board.mover() else {
+            return false;
+        };
+        board.moves().iter().any(|&mv| {
+            let mut next = *board;
+            next.apply(mv);
+            let skipped = next
+                .mover()
+                .is_some_and(|m| m != (seat + 1) % board.players());
+            skipped || skips_below(&next)
+        })
+    }
+
+    #[test]
+    fn reversi_endgames_with_skipped_players_count_as_the_plain_grid() {
+        use crate::reversi::{Board, plain::Plain};
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+        let mut with_skips = 0;
+        for n in 7..=12 {
+            for _ in 0..4 {
+                // Random play to at most 7 empty squares, then every line to the end.
+                let mut board = Board::start(n).unwrap();
+                while board.mover().is_some() && n * n - board.occupied().count() as usize > 7 {
+                    let moves = board.moves();
+                    board.apply(moves[rng.random_range(0..moves.len())]);
+                }
+                if board.mover().is_none() {
+                    continue;
+                }
+                let plies = (n * n - board.occupied().count() as usize) as u32;
+                let counts = perft(&board, plies);
+                assert_eq!(
+                    counts.leaves(plies as usize),
+                    Plain::of(&board).perft(plies),
+                    "{board:?}"
+                );
+                with_skips += usize::from(skips_below(&board));
+            }
+        }
+        assert!(with_skips > 0, "no endgame had a skipped player");
+    }
+
     #[test]
     fn reversi_leaves_are_the_board_perft_at_every_depth() {
         for n in [7, 8] {

@@ -31,7 +31,26 @@ pub fn entry() -> GameEntry {
         ))
         .verb(Verb::new("referee", "Games against a player", referee).default("games", "2"))
         .verb(Verb::new("verify", "Every pair of built-in players", verify).default("games", "10"))
+        .verb(Verb::new(
+            "perft",
+            "From a heap (--heap), a ply a take",
+            perft,
+        ))
         .hidden()
+}
+
+/// Arguments of `tabula perft nim`.
+#[derive(Args)]
+pub struct PerftArgs {
+    /// The heap at the start.
+    #[arg(long, default_value_t = 5)]
+    heap: u32,
+    #[command(flatten)]
+    perft: crate::perft::PerftArgs,
+}
+
+fn perft(args: PerftArgs) -> Outcome {
+    crate::perft::perft(Nim::new(args.heap), &args.perft)
 }
 
 /// Arguments of `tabula serve nim`.

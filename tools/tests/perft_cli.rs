@@ -160,6 +160,22 @@ fn the_text_report_says_what_the_json_says() {
 }
 
 #[test]
+fn nim_counts_are_the_hand_counts_and_a_finished_start_is_one_leaf() {
+    // From 3, taking 1 to 3: the games 3, 1+2, 2+1 and 1+1+1.
+    let report = perft_json(&["nim", "--heap", "3", "--depth", "5"]);
+    assert_eq!(column(&report, "sequences"), [3, 3, 1, 0]);
+    assert_eq!(column(&report, "finished"), [1, 2, 1, 0]);
+    assert_eq!(column(&report, "leaves"), [3, 4, 4, 4]);
+    assert_eq!(report["over"], false);
+    let over = perft_json(&["nim", "--heap", "0", "--divide"]);
+    assert_eq!(over["over"], true, "{over}");
+    assert_eq!(over["plies"], serde_json::json!([]), "{over}");
+    assert!(over.get("divide").is_none(), "{over}");
+    let text = stdout(&run(&["perft", "nim", "--heap", "0"]));
+    assert!(text.contains("the start is a finished game"), "{text}");
+}
+
+#[test]
 fn bad_starts_and_options_are_one_line_errors() {
     for (args, problem) in [
         (

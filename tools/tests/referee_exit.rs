@@ -21,8 +21,7 @@ fn finished_runs(game: &str, args: &[&str], player: &str) -> usize {
     }
 }
 
-/// The referees, each with small options, and its built-in player served
-/// over pipes (Nim has no `serve`: a shell loop takes one stone each time).
+/// The referees, each with small options, and a built-in player served over pipes.
 fn referees() -> Vec<(&'static str, Vec<&'static str>, String, usize)> {
     let bin = env!("CARGO_BIN_EXE_tabula");
     // One process per game (Ioiwari, Kalah, PseudoTonga), per case
@@ -67,7 +66,7 @@ fn referees() -> Vec<(&'static str, Vec<&'static str>, String, usize)> {
         (
             "nim",
             vec!["--heaps", "5"],
-            "while read l; do echo 1; done".to_string(),
+            format!("{bin} serve nim --agent optimal"),
             1,
         ),
     ]
