@@ -248,6 +248,53 @@ pub fn entry() -> GameEntry {
             "From a position (the standard start by default); a pass is a ply where the rules allow it",
             perft,
         ))
+        .extra(
+            Verb::new(
+                "cases",
+                "The referee's cases as test data: each bestMove request line and its right answer",
+                cases,
+            )
+            .default("seed", "2001"),
+        )
+}
+
+/// Arguments of `tabula tothello cases`.
+#[derive(Args)]
+pub struct CasesArgs {
+    /// Random valid boards after the statement's two examples (0 to 1,000,000), as `referee --cases` sends them.
+    #[arg(long, value_parser = count, default_value = "1000")]
+    cases: usize,
+    #[command(flatten)]
+    seed: SeedArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+}
+
+/// The referee's cases, as `--json` writes them.
+#[derive(Serialize)]
+struct CasesReport {
+    run: tabula_verify::report::RunInfo,
+    seed: u64,
+    cases: Vec<tabula_verify::tothello::checker::Case>,
+}
+
+/// Prints the referee's cases (the checker's test data): each request line
+/// and the piece count the right answer gives, one line a case.
+pub fn cases(args: CasesArgs) -> Outcome {
+    let seed = args.seed.seed;
+    let cases = test_cases(args.cases, seed);
+    let text: String = cases
+        .iter()
+        .enumerate()
+        .map(|(k, case)| format!("case {k}: {} -> {}\n", case.request, case.expected))
+        .collect();
+    let report = CasesReport {
+        run: run_info(Some(seed)),
+        seed,
+        cases,
+    };
+    emit_report(&text, args.json.json.as_ref(), &report)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Arguments of `tabula perft tothello`.

@@ -509,3 +509,48 @@ fn the_optimal_line_of_an_exact_position_is_worth_the_negamax_value() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_referees_cases_as_test_data_are_what_it_sends_and_expects() {
+    let out = run(&["tothello", "cases", "--cases", "6"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    // The statement's two examples come first, with its answers.
+    assert!(lines[0].starts_with("case 0: bestMove 11 "), "{text}");
+    assert!(lines[0].ends_with(" Black -> 16"), "{text}");
+    assert!(lines[1].ends_with(" Red -> 11"), "{text}");
+    // The referee sends the same requests, in order (the same default seed).
+    let dir = tempfile::tempdir().unwrap();
+    let transcript = dir.path().join("t.txt");
+    let served = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
+    let out = run(&[
+        "referee",
+        "tothello",
+        "--player",
+        &served,
+        "--cases",
+        "6",
+        "--transcript",
+        transcript.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let kept = std::fs::read_to_string(&transcript).unwrap();
+    let sent: Vec<&str> = kept.lines().filter_map(|l| l.strip_prefix("> ")).collect();
+    let answered: Vec<&str> = kept.lines().filter_map(|l| l.strip_prefix("< ")).collect();
+    assert_eq!(sent.len(), 8, "{kept}");
+    for ((line, request), answer) in lines.iter().zip(&sent).zip(&answered) {
+        let (case, expected) = line.rsplit_once(" -> ").unwrap();
+        assert!(case.ends_with(request), "{line} / {request}");
+        assert_eq!(expected, *answer, "{line}");
+    }
+    // The JSON holds the same, stamped with its seed.
+    let out = run(&["tothello", "cases", "--cases", "6", "--json", "-"]);
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["seed"], 2001);
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 8);
+    assert_eq!(cases[1]["expected"], 11);
+    assert_eq!(cases[7]["request"], sent[7]);
+}
