@@ -463,7 +463,7 @@ pub struct PerftArgs {
     #[arg(long, default_value = "4 3 2 4 2 3 2")]
     board: String,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 /// Counts the IOI game's move sequences from a board.

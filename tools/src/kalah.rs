@@ -888,7 +888,7 @@ pub struct PerftArgs {
     #[command(flatten)]
     variant: VariantArgs,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 /// Counts Kalah's move sequences from the start of the variant.

@@ -46,7 +46,7 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 5)]
     heap: u32,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 fn perft(args: PerftArgs) -> Outcome {

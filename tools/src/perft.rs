@@ -18,7 +18,7 @@ use crate::progress::spinner;
 
 /// The options of every game's `perft`.
 #[derive(Args)]
-pub struct PerftArgs {
+pub struct PerftOptions {
     /// Plies to count (1 to 64), or fewer when every game is over sooner; the count grows about as the moves a ply to this power.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
@@ -71,7 +71,7 @@ struct PerftReport {
 }
 
 /// Counts from `start`, or from `--start` when given, and prints the report.
-pub fn perft<G: Game + Notation>(start: G, args: &PerftArgs) -> Outcome {
+pub fn perft<G: Game + Notation>(start: G, args: &PerftOptions) -> Outcome {
     let start = match &args.start {
         Some(text) => {
             let value: serde_json::Value = serde_json::from_str(text).context("--start")?;

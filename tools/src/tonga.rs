@@ -449,7 +449,7 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 4)]
     size: usize,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 /// Counts PseudoTonga's move sequences from the empty board.

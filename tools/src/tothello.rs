@@ -303,7 +303,7 @@ pub struct PerftArgs {
     #[command(flatten)]
     position: PositionArgs,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 /// Counts Tothello's move sequences from a position.

@@ -97,7 +97,7 @@ pub struct PerftArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 /// Counts Dominoes' move sequences from one of the referee's deals, each

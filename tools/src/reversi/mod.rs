@@ -125,7 +125,7 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(7..=12))]
     size: u8,
     #[command(flatten)]
-    perft: crate::perft::PerftArgs,
+    perft: crate::perft::PerftOptions,
 }
 
 /// Counts MultiplayerReversi's move sequences from the start of a side.
