@@ -325,8 +325,16 @@ fn parse_position(args: &PositionArgs) -> anyhow::Result<Position> {
 
 /// The pieces and the player to move of `args` (the standard start by default).
 fn placed_position(args: &PositionArgs) -> anyhow::Result<Position> {
-    if args.red.is_none() && args.black.is_none() && args.turn.is_none() {
-        return Ok(Position::start());
+    // No pieces given: the standard start's, with `--turn` if given.
+    if args.red.is_none() && args.black.is_none() {
+        let start = Position::start();
+        return match &args.turn {
+            None => Ok(start),
+            Some(turn) => Ok(Position::new(
+                start.board,
+                parse_color(turn).context("bad --turn")?,
+            )),
+        };
     }
     let list = |text: &Option<String>| square_list(text.as_deref().unwrap_or(""));
     let board = Board::from_squares(&list(&args.red), &list(&args.black))

@@ -160,6 +160,27 @@ fn the_text_report_says_what_the_json_says() {
 }
 
 #[test]
+fn a_full_reversi_board_reads_back_as_a_finished_start() {
+    let rows = r#"["1111111","1111111","1112222","2222222","3333333","3333333","3333333"]"#;
+    let finished = format!(r#"{{"mover":null,"n":7,"rows":{rows}}}"#);
+    let report = perft_json(&["reversi", "--start", &finished]);
+    assert_eq!(report["over"], true, "{report}");
+    // A seat said to move on it is refused, saying why.
+    let moving = format!(r#"{{"mover":0,"n":7,"rows":{rows}}}"#);
+    assert_one_line_error(
+        &run(&["perft", "reversi", "--start", &moving]),
+        "nobody can move on this board",
+    );
+}
+
+#[test]
+fn tothellos_turn_alone_keeps_the_standard_start() {
+    let report = perft_json(&["tothello", "--turn", "red", "--depth", "1"]);
+    let start = report["start"]["position"].as_str().unwrap();
+    assert_eq!(start, "bestMove 2 D4 E5 2 E4 D5 Red");
+}
+
+#[test]
 fn nim_counts_are_the_hand_counts_and_a_finished_start_is_one_leaf() {
     // From 3, taking 1 to 3: the games 3, 1+2, 2+1 and 1+1+1.
     let report = perft_json(&["nim", "--heap", "3", "--depth", "5"]);
@@ -203,6 +224,43 @@ fn bad_starts_and_options_are_one_line_errors() {
         ),
         (&["perft", "kalah", "--depth", "0"], "--depth"),
         (&["perft", "kalah", "--pits", "0"], "Kalah"),
+        // Starts no game reaches, caught when read (found by an audit).
+        (
+            &[
+                "perft",
+                "ioiwari",
+                "--start",
+                r#"{"banks":[4294967295,1],"board":"1 0 0 1 0 2 0","mover":0}"#,
+            ],
+            "more than the 35 beads the ring holds",
+        ),
+        (
+            &[
+                "perft",
+                "tonga",
+                "--start",
+                r#"{"n":4,"rows":["BB..","....","....","...."],"to_move":"W"}"#,
+            ],
+            "cannot arise with Black first",
+        ),
+        (
+            &[
+                "perft",
+                "tonga",
+                "--start",
+                r#"{"n":4,"rows":["....","....","....","...."],"to_move":"W"}"#,
+            ],
+            "'to_move' is W, but with these stone counts B moves",
+        ),
+        (
+            &[
+                "perft",
+                "reversi",
+                "--start",
+                r#"{"mover":3,"n":7,"rows":[".......",".......","..123..","..231..","..312..",".......","......."]}"#,
+            ],
+            "no seat 3 in a game of 3 players",
+        ),
     ] {
         assert_one_line_error(&run(args), problem);
     }

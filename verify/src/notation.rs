@@ -72,6 +72,22 @@ impl Notation for Nim {
 }
 
 /// Ioiwari: a move is the pit's label 1..7, as in the IOI dialogue.
+/// A Mancala ring's banks as a log's start reads them: at most the beads
+/// the ring can hold (`most`) in all, counting those on the board, so that
+/// no sum of them can overflow.
+fn banks(value: &Value, on_board: u32, most: u32) -> Result<[u32; 2], String> {
+    let banks: [u32; 2] = serde_json::from_value(field(value, "banks")?.clone())
+        .map_err(|e| format!("banks: {e}"))?;
+    let total = u64::from(banks[0]) + u64::from(banks[1]) + u64::from(on_board);
+    if total > u64::from(most) {
+        return Err(format!(
+            "banks {} and {} and {on_board} beads on the board: more than the {most} beads the ring holds",
+            banks[0], banks[1]
+        ));
+    }
+    Ok(banks)
+}
+
 impl Notation for ioiwari::Match {
     const NAME: &'static str = "ioiwari";
 
@@ -88,8 +104,8 @@ impl Notation for ioiwari::Match {
             .parse()
             .map_err(|e: ioiwari::IoiwariError| e.to_string())?;
         let mover = uint(value, "mover")?;
-        let banks: [u32; 2] = serde_json::from_value(field(value, "banks")?.clone())
-            .map_err(|e| format!("banks: {e}"))?;
+        let most = ioiwari::PITS as u32 * u32::from(ioiwari::MAX_BEADS);
+        let banks = banks(value, board.beads(), most)?;
         if mover > 1 {
             return Err(format!("no seat {mover}"));
         }
@@ -237,8 +253,7 @@ impl Notation for ioiwari::RingMatch {
         let params = Params::new(pits, cap, 0, 0, cap).map_err(|e| e.to_string())?;
         let ring = Ring::parse(&params, board).map_err(|e| e.to_string())?;
         let mover = uint(value, "mover")?;
-        let banks: [u32; 2] = serde_json::from_value(field(value, "banks")?.clone())
-            .map_err(|e| format!("banks: {e}"))?;
+        let banks = banks(value, ring.beads(), u32::from(pits) * u32::from(cap))?;
         if mover > 1 {
             return Err(format!("no seat {mover}"));
         }
@@ -285,6 +300,15 @@ impl Notation for tonga::Position {
             TongaBoard::parse(&format!("{n}\n{}", rows.join("\n"))).map_err(|e| e.to_string())?;
         let to_move = text(value, "to_move")?;
         let to_move = Colour::from_letter(to_move).ok_or_else(|| format!("no colour {to_move}"))?;
+        // Black moves first and turns alternate: the counts say who moves.
+        board.check_counts().map_err(|e| e.to_string())?;
+        if to_move != board.to_move() {
+            return Err(format!(
+                "'to_move' is {}, but with these stone counts {} moves (Black moves first)",
+                to_move.letter(),
+                board.to_move().letter()
+            ));
+        }
         Ok(tonga::Position { board, to_move })
     }
 
@@ -519,15 +543,27 @@ impl Notation for ReversiBoard {
         if uint(value, "n")? as usize != rows.len() {
             return Err("'n' is not the number of rows".into());
         }
-        let mover = match field(value, "mover")? {
-            Value::Null => 0,
-            m => m.as_u64().ok_or("'mover' is not a seat")? as usize,
+        // `null` once nobody can move (the game is over).
+        let given = match field(value, "mover")? {
+            Value::Null => None,
+            m => Some(m.as_u64().ok_or("'mover' is not a seat")? as usize),
         };
-        let board = ReversiBoard::from_rows(&rows, mover).map_err(|e| e.to_string())?;
-        if board.mover() != field(value, "mover")?.as_u64().map(|m| m as usize) {
-            return Err("the mover has no move on this board".into());
+        let players = ReversiBoard::players_for(rows.len());
+        if let Some(seat) = given.filter(|&seat| seat >= players) {
+            return Err(format!("no seat {seat} in a game of {players} players"));
         }
-        Ok(board)
+        let board =
+            ReversiBoard::from_rows(&rows, given.unwrap_or(0)).map_err(|e| e.to_string())?;
+        match (given, board.mover()) {
+            (Some(seat), None) => Err(format!(
+                "seat {seat} is to move, but nobody can move on this board ('mover' is null then)"
+            )),
+            (None, Some(seat)) => Err(format!("'mover' is null, but seat {seat} can move")),
+            (Some(seat), Some(other)) if seat != other => Err(format!(
+                "seat {seat} has no move on this board (seat {other} has)"
+            )),
+            _ => Ok(board),
+        }
     }
 
     fn move_text(&self, square: tabula_solver::grid::Square) -> String {
