@@ -71,7 +71,6 @@ impl Notation for Nim {
     }
 }
 
-/// Ioiwari: a move is the pit's label 1..7, as in the IOI dialogue.
 /// A Mancala ring's banks as a log's start reads them: at most the beads
 /// the ring can hold (`most`) in all, counting those on the board, so that
 /// no sum of them can overflow.
@@ -88,6 +87,7 @@ fn banks(value: &Value, on_board: u32, most: u32) -> Result<[u32; 2], String> {
     Ok(banks)
 }
 
+/// Ioiwari: a move is the pit's label 1..7, as in the IOI dialogue.
 impl Notation for ioiwari::Match {
     const NAME: &'static str = "ioiwari";
 
