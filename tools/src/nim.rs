@@ -13,11 +13,11 @@ use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, TimeoutArgs, check_agent,
-    emit_report, known_agent, report_then_finish, run_info, serve_stdio, served_rng, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
+    check_agent, emit_report, finish_referee, known_agent, report_then_finish, run_info, say,
+    serve_stdio, served_rng, tested_player,
 };
 use crate::memory::games_bar;
-use crate::out::outln;
 use crate::registry::{GameEntry, Verb};
 
 /// The game's registration.
@@ -88,6 +88,10 @@ pub struct RefereeArgs {
     timeout: TimeoutArgs,
     #[command(flatten)]
     log: LogArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+    #[command(flatten)]
+    strict: StrictArgs,
 }
 
 fn referee(args: RefereeArgs) -> Outcome {
@@ -106,24 +110,23 @@ fn referee(args: RefereeArgs) -> Outcome {
         per_answer: Some(args.timeout.timeout),
         ..Limits::default()
     };
-    let (mut wins, mut games) = (0.0, 0);
+    let json = args.json.json.as_ref();
+    let mut results = Vec::new();
     for (case, &heap) in args.heaps.iter().enumerate() {
         let rng = stream(seed, Purpose::Agent, case as u64, 0, 1);
         let mut opponent = Local(nim::agent(&args.opponent, rng).expect("a checked agent"));
         let mut players: Vec<&mut dyn Player<Nim>> = vec![tested.as_mut(), &mut opponent];
         let mut clocks = vec![Clock::new(limits), Clock::default()];
         let mut log_game = |game: usize, record: &GameRecord<Nim>| -> std::io::Result<()> {
-            let seat = game % 2;
             log.game(
                 record,
                 &heap,
                 &At::new(seed, case, format!("heap {heap}"), game),
             );
-            let line = nim::result_line(heap, seat, record);
-            log.transcript_line(&line);
-            games += 1;
-            wins += record.scores[seat];
-            outln!("{line}")
+            let result = nim::RefereedGame::new(heap, record, game % 2);
+            say(&log, json, &result.line())?;
+            results.push(result);
+            Ok(())
         };
         let mut written = Ok(());
         play_case_each(
@@ -151,9 +154,7 @@ fn referee(args: RefereeArgs) -> Outcome {
     }
     tested.finish(EXIT_GRACE);
     drop(tested);
-    let total = format!("total {wins} of {games}");
-    log.transcript_line(&total);
-    report_then_finish(&log, || Ok(outln!("{total}")?))
+    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 
 /// Arguments of `tabula verify nim`.

@@ -52,6 +52,47 @@ fn a_served_player_over_pipes_plays_like_the_built_in_one() {
 }
 
 #[test]
+fn the_referee_ends_as_every_game_s_does_json_and_strict() {
+    let args = [
+        "referee",
+        "nim",
+        "--player",
+        "while read l; do echo 1; done",
+    ];
+    let args = [
+        &args[..],
+        &["--heaps", "5,8", "--games", "2", "--seed", "3"],
+    ]
+    .concat();
+    let out = run(&[&args[..], &["--json", "-"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&out)).expect("--json - is JSON alone");
+    let cases = json["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 4);
+    let wins = cases.iter().filter(|c| c["outcome"] == "win").count();
+    assert_eq!(json["total"], serde_json::json!(wins as f64));
+    assert_eq!(json["run"]["seed"], 3);
+    assert_eq!(cases[1]["heap"], 5);
+    assert_eq!(cases[1]["seat"], 1);
+    // A faulty player: every game lost with its reason, and --strict fails the run.
+    let bad = [
+        "referee",
+        "nim",
+        "--player",
+        "while read l; do echo 9; done",
+    ];
+    let out = run(&[&bad[..], &["--heaps", "5", "--games", "2", "--strict"]].concat());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stdout(&out).contains("total 0 of 2"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("lost 2 games to faults"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
     // A short limit only where the reason is a timeout: elsewhere a loaded
     // machine must not turn the fault into one. The player serves the whole

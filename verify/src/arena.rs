@@ -50,6 +50,17 @@ pub enum Outcome {
     Loss,
 }
 
+impl Outcome {
+    /// Its points in a contest that counts a win 1 and a draw 1/2.
+    pub fn points(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+}
+
 /// The outcome of `seat` in a game that ended with `scores`, `faulted`
 /// naming the seat whose fault ended it: that seat loses, and the others are
 /// ranked among themselves by their scores.

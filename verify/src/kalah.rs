@@ -467,11 +467,7 @@ impl RefereedGame {
 
 impl RefereedCase for RefereedGame {
     fn score(&self) -> f64 {
-        match self.outcome {
-            Outcome::Win => 1.0,
-            Outcome::Draw => 0.5,
-            Outcome::Loss => 0.0,
-        }
+        self.outcome.points()
     }
 
     fn faults(&self) -> usize {

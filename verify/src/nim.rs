@@ -1,13 +1,16 @@
-//! The toy game's contest pieces: its wire, agents, the referee's result line, and its verify run and report.
+//! The toy game's contest pieces: its wire, agents, the referee's results, and its verify run and report.
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::Seat;
 use tabula_solver::nim::{Nim, winning_take};
 
 use crate::agent::{Agent, RandomAgent};
-use crate::arena::GameRecord;
+use serde::Serialize;
+
+use crate::arena::{GameRecord, Outcome};
 use crate::protocol::Request;
 use crate::record::GameLog;
+use crate::report::{RefereeReport, RefereedCase};
 use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
 use crate::tournament::{Job, Progress, numbered};
@@ -82,13 +85,55 @@ impl Wire<Nim> for NimWire {
     }
 }
 
-/// The result line of a refereed game, from `seat`'s side.
-pub fn result_line(heap: u32, seat: Seat, record: &GameRecord<Nim>) -> String {
-    let mut line = format!("heap {heap} seat {seat} {:?}", record.outcome(seat)).to_lowercase();
-    if let Some(fault) = &record.fault {
-        line.push_str(&format!(" ({})", fault.reason));
+/// One game of `tabula referee nim`, from the tested player's side.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefereedGame {
+    /// The heap at the start.
+    pub heap: u32,
+    /// The tested player's seat: 0 moves first, 1 second.
+    pub seat: Seat,
+    /// `win` or `loss`, for the tested player.
+    pub outcome: Outcome,
+    /// Why the tested player lost the game early, if it did.
+    pub fault: Option<String>,
+}
+
+impl RefereedGame {
+    /// The result of `record` on `heap` for the player in `seat`.
+    pub fn new(heap: u32, record: &GameRecord<Nim>, seat: Seat) -> RefereedGame {
+        RefereedGame {
+            heap,
+            seat,
+            outcome: record.outcome(seat),
+            fault: record.fault.as_ref().map(|f| f.reason.clone()),
+        }
     }
-    line
+
+    /// `heap H seat S win|loss [(reason)]`.
+    pub fn line(&self) -> String {
+        let mut line = format!("heap {} seat {} {}", self.heap, self.seat, self.outcome);
+        if let Some(reason) = &self.fault {
+            line.push_str(&format!(" ({reason})"));
+        }
+        line
+    }
+}
+
+impl RefereedCase for RefereedGame {
+    fn score(&self) -> f64 {
+        self.outcome.points()
+    }
+
+    fn faults(&self) -> usize {
+        usize::from(self.fault.is_some())
+    }
+}
+
+impl RefereeReport<RefereedGame> {
+    /// `total T of G`.
+    pub fn total_line(&self) -> String {
+        format!("total {} of {}", self.total, self.cases.len())
+    }
 }
 
 /// Every pair of agents (both seatings) on every heap size, `games` times.

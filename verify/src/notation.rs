@@ -391,8 +391,10 @@ impl Notation for dominoes::Match {
     }
 
     fn from_start_json(value: &Value) -> Result<dominoes::Match, String> {
-        let rules = Rules::new(uint(value, "n")? as u32, uint(value, "h")? as u32)
-            .map_err(|e| e.to_string())?;
+        let small = |name: &str| -> Result<u32, String> {
+            u32::try_from(uint(value, name)?).map_err(|_| format!("'{name}' is out of range"))
+        };
+        let rules = Rules::new(small("n")?, small("h")?).map_err(|e| e.to_string())?;
         let hands = field(value, "hands")?
             .as_array()
             .filter(|h| h.len() == 2)
