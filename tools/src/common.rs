@@ -638,14 +638,7 @@ fn open_output(
     })
 }
 
-/// The random stream of a built-in player that `serve --seed SEED` runs, and
-/// of the same player tested in-process (`referee --agent NAME --seed SEED`),
-/// so that both play the same games: a served process knows only its seed,
-/// not which game of a run it is in, so the stream is the same in each.
-pub fn served_rng(seed: u64) -> rand_chacha::ChaCha8Rng {
-    use tabula_verify::tournament::{Purpose, stream};
-    stream(seed, Purpose::Agent, 0, 0, 0)
-}
+pub use tabula_verify::tournament::served_rng;
 
 /// The player of the tested seat: `--player CMD` over the game's wire, or `--agent NAME`.
 pub fn tested_player<G, W>(

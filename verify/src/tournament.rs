@@ -62,6 +62,14 @@ pub fn stream(seed: u64, purpose: Purpose, case: u64, game: u64, seat: u64) -> C
     numbered_stream(seed, xxh3_64(name.as_bytes()))
 }
 
+/// The random stream of a built-in player that `serve --seed SEED` runs, and
+/// of the same player tested in-process (`referee --agent NAME --seed SEED`),
+/// so that both play the same games: a served process knows only its seed,
+/// not which game of a run it is in, so the stream is the same in each.
+pub fn served_rng(seed: u64) -> ChaCha8Rng {
+    stream(seed, Purpose::Agent, 0, 0, 0)
+}
+
 /// The name of a stream, `"<purpose>/<case>/<game>/<seat>"` (as game logs show it).
 pub fn stream_name(purpose: Purpose, case: u64, game: u64, seat: u64) -> String {
     format!("{}/{case}/{game}/{seat}", purpose.name())

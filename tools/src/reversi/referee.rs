@@ -3,7 +3,7 @@
 
 use std::io;
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 use clap::Args;
 use tabula_solver::reversi::Board;
 use tabula_solver::reversi::Weights;
@@ -120,17 +120,7 @@ fn referee_agents() -> Vec<&'static str> {
 pub fn referee(args: RefereeArgs) -> Outcome {
     // Every option is checked before a player starts.
     let sizes = parse_sizes(&args.suite.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
-    match (&args.seat.player, &args.seat.agent) {
-        (None, None) => bail!("give --player CMD or --agent NAME"),
-        (None, Some(name)) => {
-            known_agent(
-                name,
-                |n| case_tested_agent(n, 0, &[], args.suite.ga.rule.rule()),
-                &referee_agents(),
-            )?;
-        }
-        _ => {}
-    }
+    args.seat.check(&referee_agents())?;
     let seed = args.seed.seed;
     let log = Log::open(&args.log)?;
     let rule = args.suite.ga.rule.rule();

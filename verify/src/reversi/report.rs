@@ -31,7 +31,7 @@ use crate::record::{At, GameLog};
 use crate::report::Table;
 use crate::seat::{Limits, Local};
 use crate::stats::{Mean, paired_differences};
-use crate::tournament::{self, Progress, Purpose, stream};
+use crate::tournament::{self, Progress, Purpose, served_rng, stream};
 
 /// The cases of a run, as the referee's options give them: the sides, the
 /// cases per side and how each case's opponents are evolved.
@@ -227,7 +227,7 @@ pub fn run(
                 })
                 .collect();
             // The referee's stream for `--agent`: the same player in every case.
-            let rng = stream(settings.suite.seed, Purpose::Agent, 0, 0, 0);
+            let rng = served_rng(settings.suite.seed);
             let agent = case_agent(&settings.players[p], rng, &computers, &predictions[job])
                 .expect("names were checked");
             let mut tested = Local(agent);
