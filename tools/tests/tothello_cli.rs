@@ -324,7 +324,8 @@ fn a_player_that_answers_everything_at_once_is_stopped() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         text.contains("stopped: no answer to '") && text.contains("flooded its output")
-            || text.contains("stopped: could not send a request: player timed out")
+            || text.contains("stopped: could not send 'bestMove")
+                && text.contains("player timed out")
             || text.contains("stopped: 10 wrong or unsolicited answers"),
         "{text}"
     );

@@ -151,6 +151,36 @@ struct Queue {
     taken: Condvar,
     /// A full queue makes the thread wait instead of counting as flooding.
     patient: bool,
+    /// The start of what came after the last newline: a line not ended yet.
+    unfinished: Mutex<Vec<u8>>,
+}
+
+/// Bytes of an unfinished line kept to be quoted.
+const UNFINISHED_BYTES: usize = 256;
+
+/// A stream that notes in its queue what came after its last newline, so
+/// that a time-out can say the player wrote something but never ended it.
+struct Watched<'q, R> {
+    stream: R,
+    queue: &'q Queue,
+}
+
+impl<R: Read> Read for Watched<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.stream.read(buf)?;
+        let chunk = &buf[..n];
+        let mut unfinished = lock(&self.queue.unfinished);
+        let rest = match chunk.iter().rposition(|&b| b == b'\n') {
+            Some(end) => {
+                unfinished.clear();
+                &chunk[end + 1..]
+            }
+            None => chunk,
+        };
+        let room = UNFINISHED_BYTES.saturating_sub(unfinished.len());
+        unfinished.extend_from_slice(&rest[..rest.len().min(room)]);
+        Ok(n)
+    }
 }
 
 /// Lines read from a stream by a background thread, so that waiting can time out.
@@ -181,6 +211,14 @@ impl LineReader {
         let theirs = Arc::clone(&queue);
         thread::spawn(move || read_lines(stream, &theirs));
         LineReader { queue }
+    }
+
+    /// What came after the last newline, if anything: a line the stream
+    /// began but has not ended (its start, quoted).
+    pub fn unfinished(&self) -> Option<String> {
+        let unfinished = lock(&self.queue.unfinished);
+        let text = String::from_utf8_lossy(&unfinished);
+        (!text.trim().is_empty()).then(|| crate::protocol::excerpt(&text))
     }
 
     #[cfg(test)]
@@ -255,7 +293,7 @@ impl Drop for LineReader {
 
 /// The body of a [`LineReader`]'s thread.
 fn read_lines(stream: impl Read, queue: &Queue) {
-    let mut reader = BufReader::new(stream);
+    let mut reader = BufReader::new(Watched { stream, queue });
     loop {
         // Every whole line that came in with this one is queued with it, so
         // lines written at once are seen at once (a checker that asks what is
@@ -333,6 +371,13 @@ pub trait Peer {
     }
     /// Waits for the next line, until `deadline` if there is one.
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError>;
+
+    /// What a peer that timed out left to be seen, for the reason: a line
+    /// begun but never ended, the end of its stderr. `None` when nothing can
+    /// be told (the default).
+    fn silence(&self) -> Option<String> {
+        None
+    }
 
     /// A line already waiting, sent with or before the last one read: from a
     /// program, a line nobody asked for. Never waits; `None` when there is
@@ -800,6 +845,21 @@ impl Peer for ExternalPlayer {
         self.finish(grace);
     }
 
+    fn silence(&self) -> Option<String> {
+        let mut told = match self.output.unfinished() {
+            Some(text) => format!("it wrote '{text}' but never ended the line"),
+            // Said as a question: a player still thinking shows nothing either.
+            None => "nothing came (an answer left unflushed looks the same)".to_string(),
+        };
+        if let Some(tail) = &self.stderr {
+            let lines = tail.last_lines(Instant::now());
+            if !lines.is_empty() {
+                told.push_str(&format!("; stderr: {lines}"));
+            }
+        }
+        Some(told)
+    }
+
     fn send_line_by(&mut self, line: &str, deadline: Option<Instant>) -> Result<(), PlayerError> {
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(PlayerError::ClosedInput);
@@ -976,6 +1036,39 @@ mod tests {
     }
 
     /// Polls `done` for up to a minute; whether it came true.
+    #[test]
+    fn a_silent_player_s_unfinished_line_and_stderr_are_told() {
+        let said = |player: &ExternalPlayer| player.silence().unwrap_or_default();
+        // A line begun but never ended, after a whole one that was read.
+        let mut player =
+            ExternalPlayer::spawn("echo 2 2; printf '3 1'; exec sleep 100000").unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "2 2");
+        assert!(eventually(
+            || said(&player).contains("it wrote '3 1' but never ended the line")
+        ));
+        let deadline = Instant::now() + Duration::from_millis(50);
+        assert!(matches!(
+            player.recv_line(Some(deadline)),
+            Err(PlayerError::TimedOut)
+        ));
+        // Nothing on stdout, a line on stderr.
+        let player = ExternalPlayer::spawn("echo thinking >&2; exec sleep 100000").unwrap();
+        assert!(eventually(|| said(&player).ends_with("; stderr: thinking")));
+        assert!(
+            said(&player).starts_with("nothing came"),
+            "{}",
+            said(&player)
+        );
+        // Whole lines leave nothing unfinished.
+        let mut player = ExternalPlayer::spawn("echo 1; exec sleep 100000").unwrap();
+        assert_eq!(player.recv_line(soon()).unwrap(), "1");
+        assert!(
+            said(&player).starts_with("nothing came"),
+            "{}",
+            said(&player)
+        );
+    }
+
     fn eventually(mut done: impl FnMut() -> bool) -> bool {
         let until = Instant::now() + Duration::from_secs(60);
         while Instant::now() < until {

@@ -429,7 +429,13 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
         let answer = answer.map_err(|e| {
             // The request is named: a player silent on `reset` is not one slow on `play`.
             let context = format!("waiting for an answer to '{}'", excerpt(request));
-            Failure::from_player(&e, clock, &context)
+            let mut failure = Failure::from_player(&e, clock, &context);
+            if matches!(e, PlayerError::TimedOut)
+                && let Some(silence) = self.peer.silence()
+            {
+                failure.reason = format!("{}; {silence}", failure.reason);
+            }
+            failure
         })?;
         self.log('<', &answer);
         // A line sent with the answer answers nothing: left waiting, it would

@@ -11,6 +11,7 @@ use tabula_solver::tothello::{Board, Color, Square, best_move};
 
 use super::wire::{decode_answer, request_line};
 use crate::process::{Peer, PlayerError};
+use crate::protocol::excerpt;
 use crate::tournament::{self, Progress};
 
 /// The check stops after this many wrong or unsolicited answers: a program
@@ -192,18 +193,23 @@ pub enum Answerer {
     Person,
 }
 
-/// Sends every case to `peer` and compares its answers with ours.
-///
-/// A peer's error, a time-out naming its limit (`player timed out (answer limit of 10 s)`).
-fn with_limit(error: &PlayerError, timeout: Option<Duration>) -> String {
+/// A peer's error, a time-out naming its limit and what the peer left
+/// unfinished (`player timed out (answer limit of 10 s); nothing came ...`).
+fn with_limit(error: &PlayerError, timeout: Option<Duration>, peer: &dyn Peer) -> String {
     match (error, timeout) {
         (PlayerError::TimedOut, Some(limit)) => {
-            format!("{error} (answer limit of {} s)", limit.as_secs_f64())
+            let mut told = format!("{error} (answer limit of {} s)", limit.as_secs_f64());
+            if let Some(silence) = peer.silence() {
+                told.push_str(&format!("; {silence}"));
+            }
+            told
         }
         _ => error.to_string(),
     }
 }
 
+/// Sends every case to `peer` and compares its answers with ours.
+///
 /// Each answer must come within `timeout` of its request. Every line is passed
 /// to `log` (`>` sent, `<` received), and `progress` hears how many cases are
 /// done. A dead or silent peer stops the check, and so do [`MAX_WRONG`] wrong
@@ -231,15 +237,16 @@ pub fn referee_best_move(
         let deadline = timeout.map(|t| Instant::now() + t);
         if let Err(e) = peer.send_line_by(&case.request, deadline) {
             report.fault = Some(format!(
-                "could not send a request: {}",
-                with_limit(&e, timeout)
+                "could not send '{}': {}",
+                excerpt(&case.request),
+                with_limit(&e, timeout, peer)
             ));
             break;
         }
         let line = match peer.recv_line(deadline) {
             Ok(line) => line,
             Err(e) => {
-                let e = with_limit(&e, timeout);
+                let e = with_limit(&e, timeout, peer);
                 report.fault = Some(format!("no answer to '{}': {e}", case.request));
                 break;
             }
