@@ -169,7 +169,11 @@ pub fn play_game<G: Game>(
                     record.time_used[seat] += time;
                     let mv = chosen.map_err(|f| f.at(seat))?;
                     state.check_move(mv).map_err(|illegal| {
-                        Failure::new(FaultKind::IllegalMove, illegal.to_string()).at(seat)
+                        let reason = match players[p].last_answer() {
+                            Some(answer) => format!("{illegal} (answer {answer})"),
+                            None => illegal.to_string(),
+                        };
+                        Failure::new(FaultKind::IllegalMove, reason).at(seat)
                     })?;
                     (Turn::Seat(seat), mv, time)
                 }

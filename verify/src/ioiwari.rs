@@ -985,7 +985,10 @@ mod tests {
         assert_eq!(fault("", &[]), "wrote more than 64 blank lines");
         // Blank lines beside an answer are passed over (the answer is played,
         // and `2` again later is illegal); another line is not.
-        assert_eq!(fault("2", &["", ""]), "illegal move: pit 2 is empty");
+        assert_eq!(
+            fault("2", &["", ""]),
+            "illegal move: pit 2 is empty (answer '2' to '3')"
+        );
         assert_eq!(
             fault("2", &["", "7"]),
             "wrote '7' with its answer '2' to '4 3 2 4 2 3 2': one line answers a request"

@@ -214,6 +214,13 @@ pub trait Player<G: Game> {
     /// This seat's move (not yet checked for legality).
     fn choose(&mut self, view: &G::View, clock: &mut Clock) -> Result<G::Move, Failure>;
 
+    /// The answer its last move was read from and the request it answered,
+    /// quoted (`'R2' to 'play ...'`), for an illegal move's reason; `None`
+    /// for an agent.
+    fn last_answer(&self) -> Option<String> {
+        None
+    }
+
     /// This seat has just lost its game to a fault of its own (before `end_game`).
     fn faulted(&mut self) {}
 
@@ -306,6 +313,8 @@ pub struct Remote<G: Game, W: Wire<G>> {
     /// Whether it faulted since it was started: its late or surplus lines
     /// would be read as the answers to the next requests.
     stale: bool,
+    /// Its last move's answer and request, quoted ([`Player::last_answer`]).
+    last_answer: Option<String>,
     game: PhantomData<fn() -> G>,
 }
 
@@ -321,6 +330,7 @@ impl<G: Game, W: Wire<G>> Remote<G, W> {
             respawn: None,
             case: None,
             stale: false,
+            last_answer: None,
             game: PhantomData,
         }
     }
@@ -519,12 +529,20 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
 
     fn choose(&mut self, view: &G::View, clock: &mut Clock) -> Result<G::Move, Failure> {
         let request = self.wire.move_request(view);
+        self.last_answer = None;
         let mut answer = self.ask(&request, clock)?;
         let Some(check) = self.patience else {
-            return self
-                .wire
-                .decode_answer(view, &answer)
-                .map_err(|e| Failure::new(FaultKind::MalformedAnswer, e));
+            // A request of several lines is named by its last, the question.
+            let question = request.rsplit('\n').next().unwrap_or(&request);
+            let quoted = format!("'{}' to '{}'", excerpt(&answer), excerpt(question));
+            let mv = self.wire.decode_answer(view, &answer).map_err(|e| {
+                Failure::new(
+                    FaultKind::MalformedAnswer,
+                    format!("{e} (to '{}')", excerpt(question)),
+                )
+            })?;
+            self.last_answer = Some(quoted);
+            return Ok(mv);
         };
         loop {
             let problem = match self.wire.decode_answer(view, &answer) {
@@ -537,6 +555,10 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
             let again = format!("error: {}", problem.replace('\n', " "));
             answer = self.ask_about(&again, &request, clock)?;
         }
+    }
+
+    fn last_answer(&self) -> Option<String> {
+        self.last_answer.clone()
     }
 
     fn faulted(&mut self) {
