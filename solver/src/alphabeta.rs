@@ -1,4 +1,7 @@
-//! One alpha-beta search for every game: negamax with a transposition table.
+//! One alpha-beta search for the two-player games' exact solvers (Kalah,
+//! Tothello, PseudoTonga's endgames, Dominoes' stock-empty endgames):
+//! negamax with a transposition table. Reversi's searches (more than two
+//! players) and Dominoes' chance search (draws from the stock) are their own.
 //!
 //! A game implements [`Searchable`] for the position it searches: it generates
 //! its moves into a fixed-capacity buffer, orders them (knowing the table's
@@ -194,18 +197,46 @@ pub trait Searchable: Sized {
     }
 }
 
+/// Nodes between two calls of a [`Searcher`]'s tick.
+pub const TICK_NODES: u64 = 1 << 20;
+
 /// Fail-soft negamax alpha-beta over a [`Searchable`] position, with a table.
 pub struct Searcher<'t, T> {
     /// The transposition table.
     pub table: &'t mut T,
     /// Positions visited so far (every call of the search counts one).
     pub nodes: u64,
+    /// Told the nodes so far every [`TICK_NODES`] nodes (a progress display).
+    tick: Option<&'t mut dyn FnMut(u64)>,
+    /// The node count at which `tick` is next called (never without one).
+    next_tick: u64,
 }
 
 impl<'t, T> Searcher<'t, T> {
     /// A searcher using `table`, with no node counted yet.
     pub fn new(table: &'t mut T) -> Searcher<'t, T> {
-        Searcher { table, nodes: 0 }
+        Searcher {
+            table,
+            nodes: 0,
+            tick: None,
+            next_tick: u64::MAX,
+        }
+    }
+
+    /// The same searcher, calling `tick` with the nodes so far every
+    /// [`TICK_NODES`] nodes, so that a long search can show that it works.
+    pub fn ticking(mut self, tick: &'t mut dyn FnMut(u64)) -> Searcher<'t, T> {
+        self.tick = Some(tick);
+        self.next_tick = self.nodes + TICK_NODES;
+        self
+    }
+
+    #[cold]
+    fn ticked(&mut self) {
+        self.next_tick = self.nodes + TICK_NODES;
+        if let Some(tick) = self.tick.as_mut() {
+            tick(self.nodes);
+        }
     }
 
     /// The value of `pos` for its mover if inside `(alpha, beta)`, else a bound
@@ -216,6 +247,9 @@ impl<'t, T> Searcher<'t, T> {
         T: TranspositionTable<P::Key, P::Move>,
     {
         self.nodes += 1;
+        if self.nodes >= self.next_tick {
+            self.ticked();
+        }
         if let Some(value) = pos.terminal() {
             return value;
         }

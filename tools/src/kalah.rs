@@ -331,13 +331,56 @@ pub struct ServeArgs {
 }
 
 /// The opponent's table, checked, when `path` is given.
-fn checked_table(rules: Rules, path: Option<&Path>) -> anyhow::Result<Vec<Arc<KalahTable>>> {
+/// The table at `path`, checked, for the optimal players; without one, each
+/// of the `searchers` optimal players at a time searches, and their search
+/// tables must fit.
+fn checked_table(
+    rules: Rules,
+    path: Option<&Path>,
+    searchers: u64,
+) -> anyhow::Result<Vec<Arc<KalahTable>>> {
     let Some(path) = path else {
+        if searchers > 0 {
+            let bits = kv::search_bits(&rules);
+            crate::memory::check_memory(
+                searchers * (16 << bits),
+                "the optimal player's search without --table",
+                "pass --table",
+            )?;
+        }
         return Ok(Vec::new());
     };
     let table = KalahTable::open_for(KalahGame { rules }, path)?;
     table.check_moves()?;
     Ok(vec![Arc::new(table)])
+}
+
+/// A spinner for the optimal player's searches, shown from the first one
+/// that runs long (a search of a large variant can take minutes a move).
+#[derive(Clone, Default)]
+struct SearchDisplay(Arc<std::sync::OnceLock<indicatif::ProgressBar>>);
+
+impl SearchDisplay {
+    /// What an optimal player tells of its search.
+    fn tell(&self) -> kv::SearchProgress {
+        let shown = self.clone();
+        Arc::new(move |nodes| {
+            let bar = shown
+                .0
+                .get_or_init(|| crate::progress::spinner("searching"));
+            bar.set_message(format!(
+                "the optimal player's exact search: {:.1} million positions for this move",
+                nodes as f64 / 1e6
+            ));
+        })
+    }
+
+    /// Clears the spinner, if it was shown.
+    fn clear(&self) {
+        if let Some(bar) = self.0.get() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Two games of the tested player against a built-in one, the tested player
@@ -346,7 +389,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
     args.seat.check(&kv::AGENTS)?;
     check_agent("--opponent", &args.opponent, &kv::AGENTS)?;
-    let tables = checked_table(rules, args.table.as_deref())?;
+    let searchers = [Some(args.opponent.as_str()), args.seat.agent.as_deref()]
+        .iter()
+        .filter(|&&name| name == Some("optimal"))
+        .count() as u64;
+    let tables = checked_table(rules, args.table.as_deref(), searchers)?;
+    let searching = SearchDisplay::default();
     let log = Log::open(&args.log)?;
     let seed = args.seed.seed;
     let limits = Limits {
@@ -366,13 +414,20 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let mut tested = tested_player(
             &args.seat,
             KalahWire::new(rules),
-            |name| kv::agent(name, &tables, served_rng(seed)),
+            |name| kv::agent(name, &tables, served_rng(seed), Some(searching.tell())),
             &kv::AGENTS,
             &log,
         )?;
         let opponent_rng = stream(seed, Purpose::Agent, 0, seat as u64, 1);
-        let mut opponent =
-            Local(kv::agent(&args.opponent, &tables, opponent_rng).expect("checked"));
+        let mut opponent = Local(
+            kv::agent(
+                &args.opponent,
+                &tables,
+                opponent_rng,
+                Some(searching.tell()),
+            )
+            .expect("checked"),
+        );
         let mut players: Vec<&mut dyn Player<Match>> = vec![tested.as_mut(), &mut opponent];
         let mut clocks = vec![Clock::new(limits), Clock::default()];
         let seating = if seat == 0 { vec![0, 1] } else { vec![1, 0] };
@@ -387,12 +442,13 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         // Time to read its `result` line and end by itself, then it is killed.
         tested.finish(EXIT_GRACE);
         drop(tested);
-        let case = format!("Kalah({}, {})", rules.pits, rules.seeds);
+        let case = kv::case_name(&rules);
         log.game(&record, &rules, &At::new(seed, 0, case, seat));
         let result = kv::RefereedGame::new(&record, seat);
         say(&log, json, &result.line())?;
         results.push(result);
     }
+    searching.clear();
     finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 
@@ -400,9 +456,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 pub fn serve(args: ServeArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
     check_agent("--agent", &args.agent, &kv::AGENTS)?;
-    let tables = checked_table(rules, args.table.as_deref())?;
+    let tables = checked_table(
+        rules,
+        args.table.as_deref(),
+        u64::from(args.agent == "optimal"),
+    )?;
     let rng = served_rng(args.seed.seed);
-    let agent = kv::agent(&args.agent, &tables, rng).expect("checked");
+    // Its stdout is the dialogue: no display.
+    let agent = kv::agent(&args.agent, &tables, rng, None).expect("checked");
     serve_stdio(Session::new(KalahWire::new(rules), agent))
 }
 
@@ -508,13 +569,8 @@ pub fn query(args: QueryArgs) -> Outcome {
     let mut values = match &args.table {
         Some(path) => Values::Table(KalahTable::open_for(KalahGame { rules }, path)?),
         None => {
-            // One search whose table the children's searches share: twice the
-            // game's boards in slots, at most 2^24 of 16 bytes.
-            let boards = tabula_solver::kalah::KalahSpace::new(rules).len();
-            let bits = (2 * boards)
-                .next_power_of_two()
-                .trailing_zeros()
-                .clamp(10, 24);
+            // One search whose table the children's searches share.
+            let bits = kv::search_bits(&rules);
             crate::memory::check_memory(16 << bits, "a search without --table", "pass --table")?;
             Values::Search(ExactSolver::new(bits))
         }
@@ -564,8 +620,8 @@ pub fn query(args: QueryArgs) -> Outcome {
 /// [`tabula_verify::kalah`]); bad answers get `error: ...` and are asked again.
 pub fn play(args: PlayArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
-    let optimal = match checked_table(rules, args.table.as_deref())? {
-        tables if tables.is_empty() => OptimalAgent::by_search(kv::SEARCH_BITS),
+    let optimal = match checked_table(rules, args.table.as_deref(), 1)? {
+        tables if tables.is_empty() => OptimalAgent::searching(),
         tables => OptimalAgent::from_tables(tables),
     };
     let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());

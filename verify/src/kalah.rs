@@ -38,15 +38,16 @@ pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
 
 /// The built-in agent `name`, if there is one; the optimal player reads
 /// the table of the game's rules among `tables`, or searches when there are
-/// none; `rng` is the random player's stream.
+/// none (telling `progress`, if given); `rng` is the random player's stream.
 pub fn agent(
     name: &str,
     tables: &[Arc<KalahTable>],
     rng: ChaCha8Rng,
+    progress: Option<SearchProgress>,
 ) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "optimal" => Some(Box::new(match tables {
-            [] => OptimalAgent::by_search(SEARCH_BITS),
+            [] => OptimalAgent::searching().with_progress(progress),
             _ => OptimalAgent::from_tables(tables.to_vec()),
         })),
         "greedy" => Some(Box::new(Greedy)),
@@ -55,15 +56,26 @@ pub fn agent(
     }
 }
 
-/// Slots of the search agent's transposition table (2^20, 16 MiB).
-pub const SEARCH_BITS: u32 = 20;
+/// The size of the searching optimal player's transposition table for
+/// `rules`, in bits: twice the game's boards in slots (16 bytes each), at
+/// least 2^10 and at most 2^24 (256 MiB). Kalah(6, 4) searched from the start
+/// with 2^20 slots still ran after 100 s; its table is 2^24.
+pub fn search_bits(rules: &Rules) -> u32 {
+    use tabula_solver::retrograde::StateSpace;
+    let boards = tabula_solver::kalah::KalahSpace::new(*rules).len();
+    (2 * boards)
+        .next_power_of_two()
+        .trailing_zeros()
+        .clamp(10, 24)
+}
 
 /// Where the optimal agent gets its values.
 enum Oracle {
     /// Checked tables, one of which is of the game's rules.
     Tables(Vec<Arc<KalahTable>>),
-    /// Exact alpha-beta, its transposition table kept from move to move.
-    Search(Box<AlwaysReplace<Pit>>),
+    /// Exact alpha-beta, its transposition table kept from move to move
+    /// (made at the first move, of [`search_bits`] for its rules, if not given).
+    Search(Option<Box<AlwaysReplace<Pit>>>),
 }
 
 /// Plays a move of the best value, the lowest pit on ties.
@@ -73,7 +85,12 @@ enum Oracle {
 /// values are then trusted.
 pub struct OptimalAgent {
     oracle: Oracle,
+    progress: Option<SearchProgress>,
 }
+
+/// Told, during a long search, the positions searched so far for the move
+/// (every [`alphabeta::TICK_NODES`](tabula_solver::alphabeta::TICK_NODES)).
+pub type SearchProgress = Arc<dyn Fn(u64) + Send + Sync>;
 
 impl OptimalAgent {
     /// An optimal agent reading `table`.
@@ -87,14 +104,31 @@ impl OptimalAgent {
     pub fn from_tables(tables: Vec<Arc<KalahTable>>) -> OptimalAgent {
         OptimalAgent {
             oracle: Oracle::Tables(tables),
+            progress: None,
         }
     }
 
     /// An optimal agent searching each move exactly, with a table of `2^bits` slots.
     pub fn by_search(bits: u32) -> OptimalAgent {
         OptimalAgent {
-            oracle: Oracle::Search(Box::new(AlwaysReplace::new(bits))),
+            oracle: Oracle::Search(Some(Box::new(AlwaysReplace::new(bits)))),
+            progress: None,
         }
+    }
+
+    /// An optimal agent searching each move exactly, with a table sized for
+    /// the rules of its first game ([`search_bits`]).
+    pub fn searching() -> OptimalAgent {
+        OptimalAgent {
+            oracle: Oracle::Search(None),
+            progress: None,
+        }
+    }
+
+    /// The same agent, telling `progress` how its long searches go.
+    pub fn with_progress(mut self, progress: Option<SearchProgress>) -> OptimalAgent {
+        self.progress = progress;
+        self
     }
 
     /// The value of each legal pit for the mover of `position`, pit order.
@@ -119,7 +153,12 @@ impl OptimalAgent {
                     .collect()
             }
             Oracle::Search(table) => {
-                let mut searcher = Searcher::new(table.as_mut());
+                let table = table.get_or_insert_with(|| {
+                    Box::new(AlwaysReplace::new(search_bits(&position.rules())))
+                });
+                let progress = self.progress.clone();
+                let mut tick = |nodes: u64| progress.iter().for_each(|tell| tell(nodes));
+                let mut searcher = Searcher::new(table.as_mut()).ticking(&mut tick);
                 let total = position.seeds() as i32;
                 let mut candidates = Default::default();
                 position.generate(&mut candidates);
@@ -493,6 +532,11 @@ impl RefereeReport<RefereedGame> {
     }
 }
 
+/// The name of a case of `rules` in reports and logs: `Kalah(3, 4)`.
+pub fn case_name(rules: &Rules) -> String {
+    format!("Kalah({}, {})", rules.pits, rules.seeds)
+}
+
 /// A variant of a `verify kalah` run: its rules and its table, solved
 /// before any game: the optimal player reads it, and the report's exact value
 /// comes from it.
@@ -529,7 +573,7 @@ impl Variant {
 
     /// The variant's name in the report: `Kalah(3, 4)`.
     pub fn name(&self) -> String {
-        format!("Kalah({}, {})", self.rules.pits, self.rules.seeds)
+        case_name(&self.rules)
     }
 
     /// The key of the variant's random streams: its own m and n, so that a
@@ -569,7 +613,7 @@ pub fn verify(
     log: &GameLog,
 ) -> Scoreboard {
     let tables: Vec<Arc<KalahTable>> = variants.iter().map(|v| v.table.clone()).collect();
-    let make = |name: &str, rng| agent(name, &tables, rng).expect("known agent");
+    let make = |name: &str, rng| agent(name, &tables, rng, None).expect("known agent");
     RoundRobin {
         agents,
         cases: variants
@@ -643,6 +687,13 @@ mod tests {
         let table = Arc::new(KalahTable::in_memory_for(KalahGame { rules: r }));
         let mut by_table = OptimalAgent::from_table(table);
         let mut by_search = OptimalAgent::by_search(12);
+        // Sized at its first move, telling how its searches go.
+        let told = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counter = Arc::clone(&told);
+        let progress: SearchProgress = Arc::new(move |nodes| {
+            counter.fetch_max(nodes, std::sync::atomic::Ordering::Relaxed);
+        });
+        let mut sized = OptimalAgent::searching().with_progress(Some(progress));
         // Every position of a few games of greedy against random.
         let mut game = Match::new(r);
         let mut random = RandomAgent::new(crate::tournament::stream(
@@ -659,6 +710,7 @@ mod tests {
                 let expected = plain_values(&game.position);
                 assert_eq!(by_table.move_values(&game.position), expected, "{game:?}");
                 assert_eq!(by_search.move_values(&game.position), expected, "{game:?}");
+                assert_eq!(sized.move_values(&game.position), expected, "{game:?}");
                 let pit = if game.mover == 0 {
                     Greedy.choose(&game)
                 } else {
@@ -669,6 +721,29 @@ mod tests {
             }
         }
         assert!(seen > 10 && game.is_over());
+        // Kalah(2, 3)'s searches are far shorter than a tick.
+        assert_eq!(told.load(std::sync::atomic::Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_long_search_tells_its_progress_and_finds_the_same_value() {
+        // Kalah(4, 5) from the start: about 4 million positions.
+        let r = rules(4, 5);
+        let plain = OptimalAgent::by_search(search_bits(&r)).move_values(&r.start());
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let list = Arc::clone(&told);
+        let progress: SearchProgress = Arc::new(move |nodes| list.lock().unwrap().push(nodes));
+        let mut agent = OptimalAgent::searching().with_progress(Some(progress));
+        assert_eq!(agent.move_values(&r.start()), plain);
+        let told = told.lock().unwrap();
+        assert!(!told.is_empty(), "no progress told");
+        // Every tick a whole step on, within each pit's search.
+        for pair in told.windows(2) {
+            assert!(
+                pair[1] >= pair[0] + tabula_solver::alphabeta::TICK_NODES || pair[1] < pair[0],
+                "{pair:?}"
+            );
+        }
     }
 
     #[test]
