@@ -16,7 +16,9 @@
 use std::ops::Range;
 use std::sync::{Arc, Barrier, Mutex};
 
-use crate::retrograde::{Edge, MARK, Progress, SolveError, StateSpace, WAITING, best_of, prefetch};
+use crate::retrograde::{
+    Edge, MARK, Progress, SolveError, StateSpace, WAITING, best_of, prefetch, record_byte,
+};
 
 /// A group of members that exchange messages all with all, in lock step.
 pub trait Exchange {
@@ -393,14 +395,12 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 }
                 continue;
             }
-            let fits = matches!(self.mask_bytes, 0 | 8) || mask >> (8 * self.mask_bytes) == 0;
-            let Some(byte) = i8::try_from(value).ok().filter(|&v| v != MARK && fits) else {
-                error.get_or_insert(SolveError::ValueOutOfRange {
-                    index,
-                    value,
-                    floor: i32::from(MARK) + 1,
-                });
-                continue;
+            let byte = match record_byte(index, value, mask, self.mask_bytes) {
+                Ok(byte) => byte,
+                Err(e) => {
+                    error.get_or_insert(e);
+                    continue;
+                }
             };
             self.write(index, byte, mask);
             stored += 1;

@@ -3,8 +3,8 @@
 //! This crate does no I/O. Each game lives in its own module and plugs into the
 //! shared mechanisms: the general [`Game`] model (seats, chance, views) that
 //! referees and agents use; the narrower two-player [`ZeroSum`] trait with its
-//! reference searches in [`search`]; the one alpha-beta search of
-//! [`alphabeta`] that the games' solvers plug into; and the
+//! reference searches in [`search`]; the alpha-beta search of [`alphabeta`]
+//! that the two-player solvers plug into; and the
 //! [`retrograde::StateSpace`] trait with its layered builder.
 
 pub mod alphabeta;

@@ -544,6 +544,26 @@ fn best_edges<S: StateSpace>(
 /// Marks a state not yet solved in the one-byte values of [`solve_records`].
 pub(crate) const MARK: i8 = i8::MIN;
 
+/// The value byte of a solved state's record, or why it cannot be stored:
+/// a value outside `i8` or equal to [`MARK`], or a mask wider than
+/// `mask_bytes` (8 holds every mask, 0 stores none).
+pub(crate) fn record_byte(
+    index: u64,
+    value: i32,
+    mask: u64,
+    mask_bytes: usize,
+) -> Result<i8, SolveError> {
+    let fits = matches!(mask_bytes, 0 | 8) || mask >> (8 * mask_bytes) == 0;
+    i8::try_from(value)
+        .ok()
+        .filter(|&v| v != MARK && fits)
+        .ok_or(SolveError::ValueOutOfRange {
+            index,
+            value,
+            floor: i32::from(MARK) + 1,
+        })
+}
+
 /// Solves every state of the space straight into fixed-width records: record
 /// `i` is `records[i * (1 + mask_bytes)..]`, an i8 value then the optimal-move
 /// mask in `mask_bytes` little-endian bytes (the table format's layout; no
@@ -679,17 +699,12 @@ pub fn solve_records_with<S: StateSpace>(
                                 waiting += 1;
                                 continue;
                             }
-                            let fits = matches!(mask_bytes, 0 | 8) || mask >> (8 * mask_bytes) == 0;
-                            let byte = i8::try_from(value).ok().filter(|&v| v != MARK && fits);
-                            let Some(byte) = byte else {
-                                error.lock().expect("no panic holds it").get_or_insert(
-                                    SolveError::ValueOutOfRange {
-                                        index,
-                                        value,
-                                        floor: i32::from(MARK) + 1,
-                                    },
-                                );
-                                continue;
+                            let byte = match record_byte(index, value, mask, mask_bytes) {
+                                Ok(byte) => byte,
+                                Err(e) => {
+                                    error.lock().expect("no panic holds it").get_or_insert(e);
+                                    continue;
+                                }
                             };
                             write(index, byte, mask);
                             if last_pass {

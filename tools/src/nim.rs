@@ -121,7 +121,7 @@ fn referee(args: RefereeArgs) -> Outcome {
             log.game(
                 record,
                 &heap,
-                &At::new(seed, case, format!("heap {heap}"), game),
+                &At::new(seed, case, nim::case_name(heap), game),
             );
             let result = nim::RefereedGame::new(heap, record, game % 2);
             say(&log, json, &result.line())?;

@@ -500,7 +500,11 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
             player.finish(EXIT_GRACE);
             drop(player);
-            log.game(&record, &n, &At::new(seed, case, format!("N={n}"), g));
+            log.game(
+                &record,
+                &n,
+                &At::new(seed, case, tabula_verify::tonga::report::case_name(n), g),
+            );
             let result = GameResult::new(seat, &record);
             let moves: Vec<String> = result
                 .moves

@@ -413,11 +413,7 @@ fn answer_position(
         })
         .ok();
     let searching = spinner("searching");
-    let result = if pos.empties() <= exact {
-        solver.solve(pos)
-    } else {
-        solver.search(pos, depth)
-    };
+    let result = solver.decide(pos, depth, exact);
     searching.finish_and_clear();
     let value = match result.exact {
         true => TothelloValue::Exact(result.value),

@@ -136,6 +136,11 @@ impl RefereeReport<RefereedGame> {
     }
 }
 
+/// The name of the case of `heap` in reports and logs: `heap 5`.
+pub fn case_name(heap: u32) -> String {
+    format!("heap {heap}")
+}
+
 /// Every pair of agents (both seatings) on every heap size, `games` times.
 pub fn verify(
     agents: &[String],
@@ -155,7 +160,7 @@ pub fn verify(
             .zip(numbered(heaps.len()))
             .map(|(&heap, key)| Case {
                 key,
-                name: format!("heap {heap}"),
+                name: case_name(heap),
                 params: heap,
             })
             .collect(),

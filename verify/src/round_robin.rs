@@ -1,5 +1,6 @@
 //! A `verify` of a game's own players against each other: every pair, both
-//! seatings, on every case, counted on a [`Scoreboard`] (Nim's and Kalah's).
+//! seatings, on every case, counted on a [`Scoreboard`] (Nim's, Kalah's and
+//! Tothello's).
 //!
 //! Kept apart from [`crate::tournament`], which it runs on, so that the
 //! runner does not depend on the game log and the scoreboard.

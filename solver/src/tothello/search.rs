@@ -369,14 +369,19 @@ impl Solver {
         result
     }
 
-    /// The player's move: exact once at most `exact_empties` squares are empty,
-    /// else the heuristic search `depth` plies deep.
-    pub fn choose(&mut self, pos: &Position, depth: u8, exact_empties: u32) -> Option<Move> {
+    /// The player's search: exact once at most `exact_empties` squares are
+    /// empty, else the heuristic search `depth` plies deep.
+    pub fn decide(&mut self, pos: &Position, depth: u8, exact_empties: u32) -> SearchResult {
         if pos.empties() <= exact_empties {
-            self.solve(pos).best
+            self.solve(pos)
         } else {
-            self.search(pos, depth).best
+            self.search(pos, depth)
         }
+    }
+
+    /// The player's move ([`Solver::decide`]'s).
+    pub fn choose(&mut self, pos: &Position, depth: u8, exact_empties: u32) -> Option<Move> {
+        self.decide(pos, depth, exact_empties).best
     }
 
     /// The root: every placement with the full window, then the pass, taken

@@ -1,5 +1,6 @@
-//! `tabula referee dominoes` (the tester) and `tabula serve dominoes` (the
-//! player side of the init/reset/play protocol).
+//! `tabula referee dominoes` (the tester), `tabula serve dominoes` (the
+//! player side of the init/reset/play protocol), `play dominoes` at the
+//! terminal, and the tester's deals as data (`deals`) and perft.
 
 use std::io;
 

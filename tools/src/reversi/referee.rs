@@ -1,5 +1,5 @@
-//! `tabula referee reversi` (the tester) and `tabula serve reversi` (the
-//! player side of the getNextMove protocol).
+//! `tabula referee reversi` (the tester), `tabula serve reversi` (the
+//! player side of the getNextMove protocol) and `play reversi` at the terminal.
 
 use std::io;
 

@@ -52,7 +52,7 @@ pub struct CaseResult {
     pub h: u8,
     /// Games played.
     pub games: u64,
-    /// Wins, ties and losses.
+    /// Wins.
     pub wins: u64,
     /// Ties.
     pub ties: u64,

@@ -12,8 +12,10 @@
 //! Every random draw comes from a named stream of [`tournament::stream`], with
 //! the board side N as the case and the game's number as the game: the coin
 //! from (setup, N, game, 0), the server's tie-breaks from (chance, N, game, 0)
-//! and the player's own choices from (agent, N, game, 0). Every player meets the
-//! same coins and the same server.
+//! and, in `verify tonga`, a player's own choices from (agent, N, game, 0)
+//! ([`agent_rng`]; the referee's `--agent` draws as `serve --seed` does,
+//! [`tournament::served_rng`]). Every player meets the same coins and the same
+//! server.
 
 pub mod agents;
 pub mod report;

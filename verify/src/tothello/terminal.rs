@@ -87,11 +87,7 @@ impl Agent<Position> for CommentingSolver {
     }
 
     fn choose(&mut self, pos: &Position) -> Move {
-        let result = if pos.empties() <= self.exact {
-            self.solver.solve(pos)
-        } else {
-            self.solver.search(pos, self.depth)
-        };
+        let result = self.solver.decide(pos, self.depth, self.exact);
         let remark = if result.exact {
             format!("perfect play ends {:+} for {}", result.value, pos.to_move)
         } else {
