@@ -197,16 +197,26 @@ fn evolve_writes_a_reproducible_population() {
         ]);
         assert!(out.status.success(), "{}", stderr(&out));
         assert!(stdout(&out).starts_with("population of 100 strategies, 8x8, seed "));
-        std::fs::read_to_string(path).unwrap()
+        let mut json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        // How the run was made (its arguments name the file), then the population.
+        let run = json
+            .as_object_mut()
+            .unwrap()
+            .remove("run")
+            .expect("a run stamp");
+        assert_eq!(run["seed"].as_u64(), seed.parse().ok());
+        json
     };
     let a = evolve("3", "a.json");
     assert_eq!(evolve("3", "b.json"), a);
     assert_ne!(evolve("4", "c.json"), a);
-    let json: serde_json::Value = serde_json::from_str(&a).unwrap();
+    let json = a;
     assert_eq!(
         (json["n"].as_u64(), json["generations"].as_u64()),
         (Some(8), Some(2))
     );
+    assert_eq!(json["ga_games"], 10);
     let weights = json["weights"].as_array().unwrap();
     assert_eq!(weights.len(), 100);
     assert!(weights.iter().all(|w| w.as_array().unwrap().len() == 64));

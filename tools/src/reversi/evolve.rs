@@ -8,7 +8,7 @@ use tabula_solver::reversi::{MAX_N, MIN_N};
 use tabula_verify::reversi::referee::case_population;
 
 use crate::Outcome;
-use crate::common::{JsonArgs, SeedArgs, emit_report};
+use crate::common::{JsonArgs, SeedArgs, emit_report, run_info};
 
 /// Arguments of `tabula reversi evolve`.
 #[derive(Args)]
@@ -42,7 +42,8 @@ struct Population {
     seed: u64,
     case: usize,
     generations: usize,
-    games: usize,
+    /// Games per generation (`--ga-games`; `verify reversi` says `ga_games` too).
+    ga_games: usize,
     /// The opponents' corner cases the games were played with.
     rule: String,
     /// The indices in `weights` of the case's opponents, seats 2.. in order.
@@ -85,11 +86,12 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
         seed: args.seed.seed,
         case: args.case,
         generations,
-        games: settings.games,
+        ga_games: settings.games,
         rule: settings.rule.to_string(),
         opponents: drawn,
         weights,
     };
-    emit_report(&text, args.json.json.as_ref(), &out)?;
+    let stamped = run_info(Some(args.seed.seed)).stamp(&out);
+    emit_report(&text, args.json.json.as_ref(), &stamped)?;
     Ok(ExitCode::SUCCESS)
 }

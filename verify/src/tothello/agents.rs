@@ -8,8 +8,8 @@ use tabula_solver::tothello::{Move, Position, Solver};
 
 use crate::agent::Agent;
 
-/// The built-in players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The built-in players; in JSON, their names (`solver-d3-e10`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Player {
     /// A uniformly random empty square (never passes).
     Random,
@@ -22,6 +22,12 @@ pub enum Player {
         /// Empty squares from which the rest of the game is solved exactly.
         exact: u32,
     },
+}
+
+impl Serialize for Player {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
 }
 
 impl Player {
@@ -118,6 +124,8 @@ mod tests {
             },
         ] {
             assert_eq!(Player::parse(&player.name()), Some(player));
+            // JSON names the player as the reports and --players do.
+            assert_eq!(serde_json::to_value(player).unwrap(), player.name());
         }
         for bad in [
             "solver",
