@@ -330,7 +330,6 @@ pub struct ServeArgs {
     seed: SeedArgs,
 }
 
-/// The opponent's table, checked, when `path` is given.
 /// The table at `path`, checked, for the optimal players; without one, each
 /// of the `searchers` optimal players at a time searches, and their search
 /// tables must fit.
@@ -355,31 +354,33 @@ fn checked_table(
     Ok(vec![Arc::new(table)])
 }
 
-/// A spinner for the optimal player's searches, shown from the first one
-/// that runs long (a search of a large variant can take minutes a move).
+/// A spinner for the optimal player's searches, shown while one runs long
+/// (a search of a large variant can take minutes a move).
 #[derive(Clone, Default)]
-struct SearchDisplay(Arc<std::sync::OnceLock<indicatif::ProgressBar>>);
+struct SearchDisplay(Arc<std::sync::Mutex<Option<indicatif::ProgressBar>>>);
 
 impl SearchDisplay {
     /// What an optimal player tells of its search.
     fn tell(&self) -> kv::SearchProgress {
         let shown = self.clone();
         Arc::new(move |nodes| {
-            let bar = shown
-                .0
-                .get_or_init(|| crate::progress::spinner("searching"));
-            bar.set_message(format!(
-                "the optimal player's exact search: {:.1} million positions for this move",
-                nodes as f64 / 1e6
-            ));
+            let mut bar = shown.0.lock().unwrap_or_else(|e| e.into_inner());
+            match nodes {
+                Some(nodes) => {
+                    let bar = bar.get_or_insert_with(|| crate::progress::spinner("searching"));
+                    bar.set_message(format!(
+                        "the optimal player's exact search: {:.1} million positions for this move",
+                        nodes as f64 / 1e6
+                    ));
+                }
+                // The search is over: the spinner goes until the next long one.
+                None => {
+                    if let Some(bar) = bar.take() {
+                        bar.finish_and_clear();
+                    }
+                }
+            }
         })
-    }
-
-    /// Clears the spinner, if it was shown.
-    fn clear(&self) {
-        if let Some(bar) = self.0.get() {
-            bar.finish_and_clear();
-        }
     }
 }
 
@@ -448,7 +449,6 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &result.line())?;
         results.push(result);
     }
-    searching.clear();
     finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
 }
 

@@ -100,12 +100,12 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
     for (player, reason, timeout) in [
         (
             "while read l; do echo 7; done",
-            "illegal move: cannot take 7 from a heap of 5",
+            "illegal move: cannot take 7 from a heap of 5 (answer '7' to 'take 5')",
             "60",
         ),
         (
             "while read l; do echo seven; done",
-            "expected a count of stones, got 'seven'",
+            "expected a count of stones, got 'seven' (to 'take 5')",
             "60",
         ),
         // Two lines written at once for each request: the second answers nothing.
@@ -115,7 +115,11 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             "60",
         ),
         ("exit 3", "exit status: 3", "60"),
-        ("sleep 1000", "timed out", "0.5"),
+        (
+            "echo thinking >&2; exec sleep 1000",
+            "player timed out (answer limit of 0.5 s); nothing came",
+            "0.5",
+        ),
     ] {
         let out = run(&[
             "referee",

@@ -89,8 +89,9 @@ pub struct OptimalAgent {
 }
 
 /// Told, during a long search, the positions searched so far for the move
-/// (every [`alphabeta::TICK_NODES`](tabula_solver::alphabeta::TICK_NODES)).
-pub type SearchProgress = Arc<dyn Fn(u64) + Send + Sync>;
+/// (`Some`, every [`alphabeta::TICK_NODES`](tabula_solver::alphabeta::TICK_NODES)),
+/// then `None` when that search is over.
+pub type SearchProgress = Arc<dyn Fn(Option<u64>) + Send + Sync>;
 
 impl OptimalAgent {
     /// An optimal agent reading `table`.
@@ -152,13 +153,7 @@ impl OptimalAgent {
                     })
                     .collect()
             }
-            Oracle::Search(table) => {
-                let table = table.get_or_insert_with(|| {
-                    Box::new(AlwaysReplace::new(search_bits(&position.rules())))
-                });
-                let progress = self.progress.clone();
-                let mut tick = |nodes: u64| progress.iter().for_each(|tell| tell(nodes));
-                let mut searcher = Searcher::new(table.as_mut()).ticking(&mut tick);
+            Oracle::Search(table) => search(table, &self.progress, position, |searcher| {
                 let total = position.seeds() as i32;
                 let mut candidates = Default::default();
                 position.generate(&mut candidates);
@@ -169,9 +164,62 @@ impl OptimalAgent {
                         (position.move_of(c), value)
                     })
                     .collect()
-            }
+            }),
         }
     }
+
+    /// A pit of the best value for the mover of `position`, the lowest on
+    /// ties. Searching, only the first pit's value is searched exactly; each
+    /// later one is first tested against the best so far (a null window) and
+    /// searched exactly only when it is better.
+    pub fn best_move(&mut self, position: &Kalah) -> Pit {
+        let Oracle::Search(table) = &mut self.oracle else {
+            return best_lowest(&self.move_values(position));
+        };
+        search(table, &self.progress, position, |searcher| {
+            let total = position.seeds() as i32;
+            let mut candidates = Default::default();
+            position.generate(&mut candidates);
+            let mut best: Option<(Pit, i32)> = None;
+            // Candidates come in pit order, so the first best is the lowest.
+            for c in candidates.iter() {
+                let value = match best {
+                    None => searcher.value_of(position, c, -total - 1, total + 1, EXACT),
+                    Some((_, b)) => {
+                        if searcher.value_of(position, c, b, b + 1, EXACT) <= b {
+                            continue;
+                        }
+                        searcher.value_of(position, c, b, total + 1, EXACT)
+                    }
+                };
+                best = Some((position.move_of(c), value));
+            }
+            best.expect("the game is not over").0
+        })
+    }
+}
+
+/// Runs `body` with a searcher over the agent's table (made for the rules of
+/// `position` if there is none yet), telling `progress` as it goes.
+fn search<R>(
+    table: &mut Option<Box<AlwaysReplace<Pit>>>,
+    progress: &Option<SearchProgress>,
+    position: &Kalah,
+    body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>) -> R,
+) -> R {
+    let table =
+        table.get_or_insert_with(|| Box::new(AlwaysReplace::new(search_bits(&position.rules()))));
+    let mut ticked = false;
+    let mut tick = |nodes: u64| {
+        ticked = true;
+        progress.iter().for_each(|tell| tell(Some(nodes)));
+    };
+    let mut searcher = Searcher::new(table.as_mut()).ticking(&mut tick);
+    let result = body(&mut searcher);
+    if ticked {
+        progress.iter().for_each(|tell| tell(None));
+    }
+    result
 }
 
 impl Agent<Match> for OptimalAgent {
@@ -180,7 +228,7 @@ impl Agent<Match> for OptimalAgent {
     }
 
     fn choose(&mut self, view: &Match) -> Pit {
-        best_lowest(&self.move_values(&view.position))
+        self.best_move(&view.position)
     }
 }
 
@@ -690,8 +738,8 @@ mod tests {
         // Sized at its first move, telling how its searches go.
         let told = Arc::new(std::sync::atomic::AtomicU64::new(0));
         let counter = Arc::clone(&told);
-        let progress: SearchProgress = Arc::new(move |nodes| {
-            counter.fetch_max(nodes, std::sync::atomic::Ordering::Relaxed);
+        let progress: SearchProgress = Arc::new(move |_| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         });
         let mut sized = OptimalAgent::searching().with_progress(Some(progress));
         // Every position of a few games of greedy against random.
@@ -711,6 +759,9 @@ mod tests {
                 assert_eq!(by_table.move_values(&game.position), expected, "{game:?}");
                 assert_eq!(by_search.move_values(&game.position), expected, "{game:?}");
                 assert_eq!(sized.move_values(&game.position), expected, "{game:?}");
+                let best = best_lowest(&expected);
+                assert_eq!(by_search.best_move(&game.position), best, "{game:?}");
+                assert_eq!(by_table.best_move(&game.position), best, "{game:?}");
                 let pit = if game.mover == 0 {
                     Greedy.choose(&game)
                 } else {
@@ -726,21 +777,62 @@ mod tests {
     }
 
     #[test]
-    fn a_long_search_tells_its_progress_and_finds_the_same_value() {
+    fn the_null_window_choice_is_the_lowest_pit_of_every_pit_s_value() {
+        // Larger variants than the plain negamax reaches: every pit's exact
+        // value (another agent) against the choice that tests most pits only.
+        for (m, n) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
+            let r = rules(m, n);
+            let mut every = OptimalAgent::by_search(16);
+            let mut chooser = OptimalAgent::searching();
+            let mut random = RandomAgent::new(crate::tournament::stream(
+                u64::from(m * 10 + n),
+                crate::tournament::Purpose::Agent,
+                0,
+                0,
+                0,
+            ));
+            let mut checked = 0;
+            for _ in 0..4 {
+                let mut game = Match::new(r);
+                while !game.is_over() {
+                    let values = every.move_values(&game.position);
+                    let best = best_lowest(&values);
+                    assert_eq!(
+                        chooser.best_move(&game.position),
+                        best,
+                        "{game:?} {values:?}"
+                    );
+                    checked += 1;
+                    let pit = Agent::<Match>::choose(&mut random, &game);
+                    Game::apply(&mut game, pit);
+                }
+            }
+            assert!(checked > 20, "Kalah({m}, {n}): {checked}");
+        }
+    }
+
+    #[test]
+    fn a_long_search_tells_its_progress_then_its_end_and_finds_the_same_value() {
         // Kalah(4, 5) from the start: about 4 million positions.
         let r = rules(4, 5);
-        let plain = OptimalAgent::by_search(search_bits(&r)).move_values(&r.start());
+        let plain = OptimalAgent::by_search(16).move_values(&r.start());
         let told = Arc::new(std::sync::Mutex::new(Vec::new()));
         let list = Arc::clone(&told);
         let progress: SearchProgress = Arc::new(move |nodes| list.lock().unwrap().push(nodes));
-        let mut agent = OptimalAgent::searching().with_progress(Some(progress));
+        let mut agent = OptimalAgent::by_search(16).with_progress(Some(progress));
         assert_eq!(agent.move_values(&r.start()), plain);
-        let told = told.lock().unwrap();
+        let mut told = told.lock().unwrap().clone();
+        assert_eq!(told.pop(), Some(None), "the end is told last");
         assert!(!told.is_empty(), "no progress told");
-        // Every tick a whole step on, within each pit's search.
+        // One search for the whole decision: every tick a whole step on.
+        let told: Vec<u64> = told
+            .into_iter()
+            .map(|n| n.expect("only the end is None"))
+            .collect();
         for pair in told.windows(2) {
-            assert!(
-                pair[1] >= pair[0] + tabula_solver::alphabeta::TICK_NODES || pair[1] < pair[0],
+            assert_eq!(
+                pair[1],
+                pair[0] + tabula_solver::alphabeta::TICK_NODES,
                 "{pair:?}"
             );
         }

@@ -213,6 +213,15 @@ impl LineReader {
         LineReader { queue }
     }
 
+    /// Whether a whole line is waiting to be read.
+    pub fn has_line_waiting(&self) -> bool {
+        let pending = lock(&self.queue.pending);
+        pending
+            .items
+            .iter()
+            .any(|item| matches!(item, Incoming::Line(_)))
+    }
+
     /// What came after the last newline, if anything: a line the stream
     /// began but has not ended (its start, quoted).
     pub fn unfinished(&self) -> Option<String> {
@@ -846,6 +855,10 @@ impl Peer for ExternalPlayer {
     }
 
     fn silence(&self) -> Option<String> {
+        // The line may have been ended just after the time-out was seen.
+        if self.output.has_line_waiting() {
+            return Some("its answer came just after the limit".to_string());
+        }
         let mut told = match self.output.unfinished() {
             Some(text) => format!("it wrote '{text}' but never ended the line"),
             // Said as a question: a player still thinking shows nothing either.
@@ -1035,7 +1048,47 @@ mod tests {
         assert!(error.to_string().contains("127"), "{error}");
     }
 
-    /// Polls `done` for up to a minute; whether it came true.
+    /// A stream that hands over each chunk sent to it, and ends when the sender goes.
+    struct Chunks(std::sync::mpsc::Receiver<Vec<u8>>);
+
+    impl Read for Chunks {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Ok(chunk) = self.0.recv() else {
+                return Ok(0);
+            };
+            assert!(chunk.len() <= buf.len(), "test chunks fit the buffer");
+            buf[..chunk.len()].copy_from_slice(&chunk);
+            Ok(chunk.len())
+        }
+    }
+
+    #[test]
+    fn the_unfinished_line_is_what_came_after_the_last_newline() {
+        let (send, chunks) = std::sync::mpsc::channel();
+        let reader = LineReader::spawn(Chunks(chunks));
+        let unfinished = |want: &str| eventually(|| reader.unfinished().as_deref() == Some(want));
+        // Several lines in one chunk: only the part after the last newline.
+        send.send(b"a\nb\nc".to_vec()).unwrap();
+        assert_eq!(reader.next(soon()).unwrap().as_deref(), Some("a"));
+        assert_eq!(reader.next(soon()).unwrap().as_deref(), Some("b"));
+        assert!(unfinished("c"));
+        // Ended in a later chunk, with the start of another line.
+        send.send(b"d\ne".to_vec()).unwrap();
+        assert_eq!(reader.next(soon()).unwrap().as_deref(), Some("cd"));
+        assert!(unfinished("e"));
+        // A long unfinished line keeps its start, quoted shortened.
+        send.send(vec![b'x'; 300]).unwrap();
+        assert!(eventually(|| reader.unfinished().is_some_and(|text| text
+            .starts_with("exxx")
+            && text.ends_with('…'))));
+        assert!(lock(&reader.queue.unfinished).len() <= UNFINISHED_BYTES);
+        // A whole line leaves nothing unfinished.
+        send.send(b"\n".to_vec()).unwrap();
+        assert!(reader.next(soon()).unwrap().is_some());
+        assert!(eventually(|| reader.unfinished().is_none()));
+        assert!(!reader.has_line_waiting());
+    }
+
     #[test]
     fn a_silent_player_s_unfinished_line_and_stderr_are_told() {
         let said = |player: &ExternalPlayer| player.silence().unwrap_or_default();
@@ -1069,6 +1122,7 @@ mod tests {
         );
     }
 
+    /// Polls `done` for up to a minute; whether it came true.
     fn eventually(mut done: impl FnMut() -> bool) -> bool {
         let until = Instant::now() + Duration::from_secs(60);
         while Instant::now() < until {

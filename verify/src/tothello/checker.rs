@@ -193,13 +193,14 @@ pub enum Answerer {
     Person,
 }
 
-/// A peer's error, a time-out naming its limit and what the peer left
-/// unfinished (`player timed out (answer limit of 10 s); nothing came ...`).
-fn with_limit(error: &PlayerError, timeout: Option<Duration>, peer: &dyn Peer) -> String {
+/// A peer's error, a time-out naming its limit and, waiting for an answer
+/// (`silent`), what the peer left unfinished (`player timed out (answer
+/// limit of 10 s); nothing came ...`).
+fn with_limit(error: &PlayerError, timeout: Option<Duration>, silent: Option<&dyn Peer>) -> String {
     match (error, timeout) {
         (PlayerError::TimedOut, Some(limit)) => {
             let mut told = format!("{error} (answer limit of {} s)", limit.as_secs_f64());
-            if let Some(silence) = peer.silence() {
+            if let Some(silence) = silent.and_then(|peer| peer.silence()) {
                 told.push_str(&format!("; {silence}"));
             }
             told
@@ -239,14 +240,15 @@ pub fn referee_best_move(
             report.fault = Some(format!(
                 "could not send '{}': {}",
                 excerpt(&case.request),
-                with_limit(&e, timeout, peer)
+                // It stopped reading: what it wrote is not the question.
+                with_limit(&e, timeout, None)
             ));
             break;
         }
         let line = match peer.recv_line(deadline) {
             Ok(line) => line,
             Err(e) => {
-                let e = with_limit(&e, timeout, peer);
+                let e = with_limit(&e, timeout, Some(&*peer));
                 report.fault = Some(format!("no answer to '{}': {e}", case.request));
                 break;
             }
