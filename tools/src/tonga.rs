@@ -17,7 +17,7 @@ use tabula_verify::record::At;
 use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::tonga::terminal::play_referee_game;
 use tabula_verify::tonga::{
-    AGENTS, GameResult, TongaWire, agent, agent_rng, play_game, timed_agent,
+    AGENTS, GameResult, TongaWire, agent, agent_rng, play_against_server, timed_agent,
     verify as verify_report,
 };
 use tabula_verify::wire::Session;
@@ -497,7 +497,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &AGENTS,
                 &log,
             )?;
-            let (record, seat) = play_game(n, g, seed, player.as_mut(), limits);
+            let (record, seat) = play_against_server(n, g, seed, player.as_mut(), limits);
             player.finish(EXIT_GRACE);
             drop(player);
             log.game(

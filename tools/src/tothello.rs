@@ -12,8 +12,8 @@ use tabula_verify::process::{ExternalPlayer, Peer, StreamPeer};
 use tabula_verify::protocol;
 use tabula_verify::seat::EXIT_GRACE;
 use tabula_verify::tothello::{
-    Answerer, Player, TournamentConfig, answer, play_terminal, referee_best_move, run_tournament,
-    test_cases,
+    AgentKind, Answerer, TournamentConfig, answer, play_terminal, referee_best_move,
+    run_tournament, test_cases,
 };
 
 use crate::Outcome;
@@ -635,13 +635,13 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         &format!("--table-bits {} on {threads} threads", args.table_bits),
         "lower --table-bits",
     )?;
-    let mut players = vec![Player::Random, Player::Greedy];
+    let mut players = vec![AgentKind::Random, AgentKind::Greedy];
     crate::common::given_once("--depths", &args.depths)?;
     for &depth in &args.depths {
         if !(1..=64).contains(&depth) {
             bail!("--depths: a solver depth is 1 to 64, as query's --depth, not {depth}");
         }
-        players.push(Player::Solver {
+        players.push(AgentKind::Solver {
             depth,
             exact: args.exact,
         });

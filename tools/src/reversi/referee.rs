@@ -11,7 +11,7 @@ use tabula_verify::agent::Agent;
 use tabula_verify::record::At;
 use tabula_verify::reversi::referee::{game_line, opponents, parse_sizes, referee_case};
 use tabula_verify::reversi::report::{case_label, evolve_cases};
-use tabula_verify::reversi::terminal::play_case;
+use tabula_verify::reversi::terminal::play_referee_case;
 use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
 use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::wire::Session;
@@ -64,7 +64,7 @@ pub fn play(args: PlayArgs) -> Outcome {
     let (weights, _) = super::with_generations_bar(|progress| {
         opponents(args.seed.seed, &settings, args.case, progress)
     });
-    let end = play_case(
+    let end = play_referee_case(
         io::stdin().lock(),
         crate::out::data_stdout(),
         args.size,

@@ -45,7 +45,7 @@ pub struct Settings {
 
 /// A player's results in one case against one opponent.
 #[derive(Clone, Debug, Serialize)]
-pub struct CaseResult {
+pub struct PairingCase {
     /// N.
     pub n: u8,
     /// H.
@@ -89,7 +89,7 @@ pub struct Pairing {
     /// the clairvoyant was run and beat ½.
     pub clairvoyant_share: Option<f64>,
     /// Per case.
-    pub cases: Vec<CaseResult>,
+    pub cases: Vec<PairingCase>,
     /// Points per game in schedule order: the same deal, seat and draws at the
     /// same index in every pairing of the run.
     #[serde(skip)]
@@ -270,13 +270,13 @@ fn pairing(
     all: &Scoreboard,
     roles: &Scoreboard,
 ) -> Pairing {
-    let cases: Vec<CaseResult> = settings
+    let cases: Vec<PairingCase> = settings
         .cases
         .iter()
         .map(|&rules| {
             let name = case_name(rules);
             let tally = all.tally(player, &name).expect("every case was played");
-            CaseResult {
+            PairingCase {
                 n: rules.numbers,
                 h: rules.hand,
                 games: tally.wdl.games(),

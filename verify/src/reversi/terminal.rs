@@ -15,7 +15,7 @@ use crate::tournament::numbered_stream;
 
 /// Plays a game on side `n` with a person as player 1 against the computer
 /// opponents `weights` (players 2.., as the referee's [`super::referee::opponents`] draws them).
-pub fn play_case(
+pub fn play_referee_case(
     input: impl BufRead,
     output: impl Write,
     n: usize,
@@ -126,7 +126,7 @@ mod tests {
         };
         let mut output = Vec::new();
         let opponents = [weights(3), weights(5)];
-        let end = play_case(
+        let end = play_referee_case(
             typed.as_bytes(),
             &mut output,
             7,

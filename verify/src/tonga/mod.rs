@@ -166,7 +166,7 @@ impl RefereeReport<GameResult> {
 /// shared match loop; returns the record and the player's seat.
 ///
 /// `limits` bind the player only (the statement: 20 s for the whole game).
-pub fn play_game(
+pub fn play_against_server(
     n: usize,
     game: usize,
     seed: u64,
@@ -189,7 +189,7 @@ pub fn play_game(
 
 /// Plays a built-in agent against the server (no time limit).
 pub fn play_agent(n: usize, game: usize, seed: u64, agent: Box<dyn Agent<Position>>) -> GameResult {
-    let (record, seat) = play_game(n, game, seed, &mut Local(agent), Limits::default());
+    let (record, seat) = play_against_server(n, game, seed, &mut Local(agent), Limits::default());
     GameResult::new(seat, &record)
 }
 
@@ -216,7 +216,7 @@ pub fn referee_game(
         per_game,
         ..Limits::default()
     };
-    let (record, seat) = play_game(n, game, seed, &mut remote, limits);
+    let (record, seat) = play_against_server(n, game, seed, &mut remote, limits);
     GameResult::new(seat, &record)
 }
 

@@ -5,7 +5,7 @@ use crate::arena::GameRecord;
 use crate::record::{At, GameLog};
 use serde::Serialize;
 
-use super::{agent, agent_rng, play_game, signed_sqrt};
+use super::{agent, agent_rng, play_against_server, signed_sqrt};
 use crate::report;
 use crate::scoreboard::{Line, Scoreboard, SeatResult, Tally};
 use crate::seat::{Limits, Local};
@@ -81,7 +81,7 @@ pub fn verify(
     let play = |j: usize| {
         let (a, n, g) = jobs[j];
         let mut player = Local(agent(agents[a], agent_rng(seed, n, g)).expect("known agent"));
-        play_game(n, g, seed, &mut player, Limits::default())
+        play_against_server(n, g, seed, &mut player, Limits::default())
     };
     let each = |j: usize, (record, seat): (GameRecord<tabula_solver::tonga::Position>, usize)| {
         let (_, n, g) = jobs[j];

@@ -10,7 +10,7 @@ use crate::agent::Agent;
 
 /// The built-in players; in JSON, their names (`solver-d3-e10`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
+pub enum AgentKind {
     /// A uniformly random empty square (never passes).
     Random,
     /// `bestMove`'s choice: the most pieces right away, ties broken at random.
@@ -24,32 +24,32 @@ pub enum Player {
     },
 }
 
-impl Serialize for Player {
+impl Serialize for AgentKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.name())
     }
 }
 
-impl Player {
+impl AgentKind {
     /// Short name used in reports: `random`, `greedy`, `solver-d3-e10`.
     pub fn name(&self) -> String {
         match self {
-            Player::Random => "random".into(),
-            Player::Greedy => "greedy".into(),
-            Player::Solver { depth, exact } => format!("solver-d{depth}-e{exact}"),
+            AgentKind::Random => "random".into(),
+            AgentKind::Greedy => "greedy".into(),
+            AgentKind::Solver { depth, exact } => format!("solver-d{depth}-e{exact}"),
         }
     }
 
-    /// The player named `name` (as [`Player::name`] writes it), if any.
-    pub fn parse(name: &str) -> Option<Player> {
+    /// The player named `name` (as [`AgentKind::name`] writes it), if any.
+    pub fn parse(name: &str) -> Option<AgentKind> {
         match name {
-            "random" => Some(Player::Random),
-            "greedy" => Some(Player::Greedy),
+            "random" => Some(AgentKind::Random),
+            "greedy" => Some(AgentKind::Greedy),
             _ => {
                 let rest = name.strip_prefix("solver-d")?;
                 let (depth, exact) = rest.split_once("-e")?;
                 let depth: u8 = depth.parse().ok().filter(|&d| d > 0)?;
-                Some(Player::Solver {
+                Some(AgentKind::Solver {
                     depth,
                     exact: exact.parse().ok()?,
                 })
@@ -63,7 +63,7 @@ impl Player {
             player: *self,
             rng,
             solver: match self {
-                Player::Solver { .. } => Some(Solver::new(table_bits)),
+                AgentKind::Solver { .. } => Some(Solver::new(table_bits)),
                 _ => None,
             },
         }
@@ -72,7 +72,7 @@ impl Player {
 
 /// A built-in player ready to play.
 pub struct TothelloAgent {
-    player: Player,
+    player: AgentKind,
     rng: ChaCha8Rng,
     solver: Option<Solver>,
 }
@@ -93,13 +93,13 @@ impl Agent<Position> for TothelloAgent {
 
     fn choose(&mut self, pos: &Position) -> Move {
         match self.player {
-            Player::Random => Move::Place(random_square(pos.board.empty(), &mut self.rng)),
-            Player::Greedy => {
+            AgentKind::Random => Move::Place(random_square(pos.board.empty(), &mut self.rng)),
+            AgentKind::Greedy => {
                 let best =
                     best_move_bits(pos.mover(), pos.opponent()).expect("the game is not over");
                 Move::Place(random_square(best.squares, &mut self.rng))
             }
-            Player::Solver { depth, exact } => self
+            AgentKind::Solver { depth, exact } => self
                 .solver
                 .as_mut()
                 .expect("solver agents own a solver")
@@ -116,14 +116,14 @@ mod tests {
     #[test]
     fn names_read_back() {
         for player in [
-            Player::Random,
-            Player::Greedy,
-            Player::Solver {
+            AgentKind::Random,
+            AgentKind::Greedy,
+            AgentKind::Solver {
                 depth: 4,
                 exact: 12,
             },
         ] {
-            assert_eq!(Player::parse(&player.name()), Some(player));
+            assert_eq!(AgentKind::parse(&player.name()), Some(player));
             // JSON names the player as the reports and --players do.
             assert_eq!(serde_json::to_value(player).unwrap(), player.name());
         }
@@ -134,7 +134,7 @@ mod tests {
             "solver-dx-e1",
             "Random",
         ] {
-            assert_eq!(Player::parse(bad), None, "{bad}");
+            assert_eq!(AgentKind::parse(bad), None, "{bad}");
         }
     }
 }

@@ -12,7 +12,7 @@ pub mod report;
 pub mod terminal;
 pub mod wire;
 
-pub use agents::{Player, TothelloAgent};
+pub use agents::{AgentKind, TothelloAgent};
 pub use checker::{
     Answerer, Case, CheckReport, Failure, MAX_WRONG, random_valid_board, referee_best_move,
     test_cases,

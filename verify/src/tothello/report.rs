@@ -5,7 +5,7 @@
 use serde::Serialize;
 use tabula_solver::tothello::{Move, Position};
 
-use super::agents::{Player, random_square};
+use super::agents::{AgentKind, random_square};
 use crate::agent::Agent;
 use crate::record::GameLog;
 use crate::report::Table;
@@ -31,7 +31,7 @@ pub fn opening(seed: u64, index: u64, plies: usize) -> Position {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TournamentConfig {
     /// The players; every pair meets.
-    pub players: Vec<Player>,
+    pub players: Vec<AgentKind>,
     /// Openings per pair; each is played twice, colours swapped.
     pub openings: usize,
     /// Random placements in each opening.
@@ -86,10 +86,10 @@ pub fn run_tournament(
     progress: Progress<'_>,
     log: &GameLog,
 ) -> TournamentReport {
-    let names: Vec<String> = config.players.iter().map(Player::name).collect();
+    let names: Vec<String> = config.players.iter().map(AgentKind::name).collect();
     let table_bits = config.table_bits;
     let make = |name: &str, rng| -> Box<dyn Agent<Position>> {
-        let player = Player::parse(name).expect("a built-in player's name");
+        let player = AgentKind::parse(name).expect("a built-in player's name");
         Box::new(player.agent(rng, table_bits))
     };
     let board = RoundRobin {
@@ -197,7 +197,7 @@ mod tests {
     use tabula_solver::Game;
     use tabula_solver::tothello::Color;
 
-    fn small_config(players: Vec<Player>, seed: u64) -> TournamentConfig {
+    fn small_config(players: Vec<AgentKind>, seed: u64) -> TournamentConfig {
         TournamentConfig {
             players,
             openings: 3,
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn same_seed_same_report() {
-        let players = vec![Player::Random, Player::Greedy];
+        let players = vec![AgentKind::Random, AgentKind::Greedy];
         let a = run_tournament(&small_config(players.clone(), 5), &|_| {}, &GameLog::off());
         let b = run_tournament(&small_config(players.clone(), 5), &|_| {}, &GameLog::off());
         assert_eq!(a, b);
@@ -225,9 +225,9 @@ mod tests {
     #[test]
     fn stronger_players_beat_random_play() {
         let players = vec![
-            Player::Random,
-            Player::Greedy,
-            Player::Solver { depth: 2, exact: 8 },
+            AgentKind::Random,
+            AgentKind::Greedy,
+            AgentKind::Solver { depth: 2, exact: 8 },
         ];
         let report = run_tournament(&small_config(players, 9), &|_| {}, &GameLog::off());
         let table = report.to_markdown();
@@ -243,15 +243,15 @@ mod tests {
     fn agents(seed: u64, game: u64) -> [super::super::agents::TothelloAgent; 2] {
         let rng = |seat| stream(seed, Purpose::Agent, 0, game, seat);
         let black = if game.is_multiple_of(2) {
-            Player::Random
+            AgentKind::Random
         } else {
-            Player::Greedy
+            AgentKind::Greedy
         };
         // A solver now and then, which may pass.
         let red = if game.is_multiple_of(5) {
-            Player::Solver { depth: 1, exact: 6 }
+            AgentKind::Solver { depth: 1, exact: 6 }
         } else {
-            Player::Random
+            AgentKind::Random
         };
         [black.agent(rng(0), 12), red.agent(rng(1), 12)]
     }
@@ -269,8 +269,8 @@ mod tests {
     #[test]
     fn games_end_full_or_after_two_passes_and_moves_replay() {
         let black =
-            Player::Solver { depth: 1, exact: 6 }.agent(stream(1, Purpose::Agent, 0, 0, 0), 12);
-        let red = Player::Greedy.agent(stream(1, Purpose::Agent, 0, 0, 1), 12);
+            AgentKind::Solver { depth: 1, exact: 6 }.agent(stream(1, Purpose::Agent, 0, 0, 0), 12);
+        let red = AgentKind::Greedy.agent(stream(1, Purpose::Agent, 0, 0, 1), 12);
         let start = opening(1, 0, 6);
         let (mut b, mut r) = (Local(black), Local(red));
         let mut players: Vec<&mut dyn Seat<Position>> = vec![&mut b, &mut r];
