@@ -462,8 +462,9 @@ pub fn serve(args: ServeArgs) -> Outcome {
         u64::from(args.agent == "optimal"),
     )?;
     let rng = served_rng(args.seed.seed);
-    // Its stdout is the dialogue: no display.
-    let agent = kv::agent(&args.agent, &tables, rng, None).expect("checked");
+    // Its stdout is the dialogue; a long search shows on stderr.
+    let searching = SearchDisplay::default();
+    let agent = kv::agent(&args.agent, &tables, rng, Some(searching.tell())).expect("checked");
     serve_stdio(Session::new(KalahWire::new(rules), agent))
 }
 
@@ -621,7 +622,10 @@ pub fn query(args: QueryArgs) -> Outcome {
 pub fn play(args: PlayArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
     let optimal = match checked_table(rules, args.table.as_deref(), 1)? {
-        tables if tables.is_empty() => OptimalAgent::searching(),
+        // The dialogue is on stdout; a long search shows on stderr.
+        tables if tables.is_empty() => {
+            OptimalAgent::searching().with_progress(Some(SearchDisplay::default().tell()))
+        }
         tables => OptimalAgent::from_tables(tables),
     };
     let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
