@@ -479,7 +479,7 @@ fn verify_writes_markdown_and_json() {
     assert!(text.contains("| server"), "{text}");
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(report["agents"][0]["sizes"][0]["case_score"]["n"], 2);
+    assert_eq!(report["players"][0]["sizes"][0]["case_score"]["n"], 2);
     // Same seed, same report.
     let again = tabula().args(args).output().unwrap();
     assert_eq!(stdout(&again), text);

@@ -23,7 +23,7 @@ pub mod terminal;
 pub mod wire;
 
 pub use agents::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};
-pub use report::{AgentResult, Report, SizeResult, verify};
+pub use report::{PlayerResult, Report, SizeResult, verify};
 pub use wire::{TongaWire, parse_answer};
 
 use std::time::Duration;

@@ -27,9 +27,9 @@ pub struct SizeResult {
 
 /// One player's line of the report.
 #[derive(Clone, Debug, Serialize)]
-pub struct AgentResult {
+pub struct PlayerResult {
     /// Player name.
-    pub agent: String,
+    pub player: String,
     /// Per board size.
     pub sizes: Vec<SizeResult>,
     /// Overall score: the sum of signed square roots over every game.
@@ -44,7 +44,7 @@ pub struct Report {
     /// Games per size and player.
     pub games: usize,
     /// Every player's results.
-    pub agents: Vec<AgentResult>,
+    pub players: Vec<PlayerResult>,
     /// The scoreboard's lines (entrant = player, case = `N=…`; score = points,
     /// margin = case score, case score = Σ signed √).
     pub lines: Vec<Line>,
@@ -122,8 +122,8 @@ impl Report {
                         }
                     })
                     .collect();
-                AgentResult {
-                    agent: name.to_string(),
+                PlayerResult {
+                    player: name.to_string(),
                     overall: sizes.iter().map(|s| s.sqrt_score).sum(),
                     sizes,
                 }
@@ -132,7 +132,7 @@ impl Report {
         Report {
             seed,
             games,
-            agents: results,
+            players: results,
             lines: board.lines(&sqrt_score),
         }
     }
@@ -140,13 +140,13 @@ impl Report {
     /// Markdown: mean case score ± 95% interval per size, then the overall score.
     pub fn to_markdown(&self) -> String {
         let mut headers = vec!["player".to_string()];
-        if let Some(first) = self.agents.first() {
+        if let Some(first) = self.players.first() {
             headers.extend(first.sizes.iter().map(|s| format!("N={}", s.n)));
         }
         headers.push("overall Σ±√".into());
         let mut table = report::Table::new(&headers);
-        for a in &self.agents {
-            let mut row = vec![a.agent.clone()];
+        for a in &self.players {
+            let mut row = vec![a.player.clone()];
             row.extend(a.sizes.iter().map(|s| s.case_score.display(1)));
             row.push(format!("{:.1}", a.overall));
             table.row(&row);
@@ -173,10 +173,10 @@ impl Report {
             x_label: "board side N".into(),
             y_label: "case score: own points minus the server's (mean per game)".into(),
             series: self
-                .agents
+                .players
                 .iter()
                 .map(|a| Series {
-                    name: a.agent.clone(),
+                    name: a.player.clone(),
                     points: a
                         .sizes
                         .iter()

@@ -59,7 +59,7 @@ fn same_seed_same_report() {
         &crate::record::GameLog::off(),
     );
     assert_eq!(a.to_markdown(), b.to_markdown());
-    assert_eq!(a.agents[0].sizes[0].case_score.n, 3);
+    assert_eq!(a.players[0].sizes[0].case_score.n, 3);
 }
 
 #[test]
