@@ -104,21 +104,34 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
     };
     // A short limit only where the reason is a timeout: elsewhere a loaded
     // machine must not turn the fault into one.
-    for (player, reason, timeout) in [
+    for (player, reason, kind, timeout) in [
         (
             answering("hello"),
             "invalid answer 'hello': expected L<i>, R<i>, DRAW or PASS",
+            "malformed-answer",
             "60",
         ),
-        (answering("L99"), "index 99 is out of range", "60"),
+        (
+            answering("L99"),
+            "index 99 is out of range",
+            // The answer names no tile of the hand: it is no move at all.
+            "malformed-answer",
+            "60",
+        ),
         // The stock is never empty at a game's first move.
-        (answering("PASS"), "illegal move: cannot pass while", "60"),
-        ("exit 3".to_string(), "exit status: 3", "60"),
+        (
+            answering("PASS"),
+            "illegal move: cannot pass while",
+            "illegal-move",
+            "60",
+        ),
+        ("exit 3".to_string(), "exit status: 3", "crash", "60"),
         // Acknowledges `init`, then reads everything and never answers (the shell
         // keeps its output open).
         (
             "read l; echo 0; cat > /dev/null".to_string(),
             "timed out (case limit of 0.5 s)",
+            "time-out",
             "0.5",
         ),
     ] {
@@ -144,6 +157,7 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             assert_eq!(case["first_fault"]["game"].as_u64(), Some(0), "{case}");
             let why = case["first_fault"]["reason"].as_str().unwrap_or_default();
             assert!(why.contains(reason), "{player}: {why}");
+            assert_eq!(case["first_fault"]["kind"], kind, "{player}: {case}");
         }
         assert!(out.status.success(), "{player}: {}", stderr(&out));
         let text = stdout(&out);

@@ -260,6 +260,7 @@ fn referee_json_has_every_game_as_its_line_says_and_the_points() {
             "{case}"
         );
         assert!(case["fault"].is_null());
+        assert!(case["fault_kind"].is_null());
     }
     assert_eq!(report["total"].as_f64(), Some(102.0));
     // A player that answers nonsense loses with the reason in its case.
@@ -268,6 +269,7 @@ fn referee_json_has_every_game_as_its_line_says_and_the_points() {
     let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     let fault = report["cases"][0]["fault"].as_str().unwrap();
     assert!(fault.contains("'x'"), "{fault}");
+    assert_eq!(report["cases"][0]["fault_kind"], "malformed-answer");
     assert_eq!(report["cases"][0]["outcome"], "loss");
     // Over the referee's own stdout the dialogue leaves no room for JSON.
     let out = run_with_input(&["referee", "ioiwari", "--json", "-"], "2\n");

@@ -1180,10 +1180,10 @@ fn referee_kalah_plays_both_seats_and_a_served_player_plays_as_the_built_in_one(
 
 #[test]
 fn referee_kalah_records_a_faulty_player_s_losses_and_goes_on() {
-    for (player, reason) in [
-        ("exit 3", "exit status: 3"),
-        ("read l; echo seven", "'seven'"),
-        ("read l; read l; echo 1; sleep 30", "time"),
+    for (player, reason, kind) in [
+        ("exit 3", "exit status: 3", "crash"),
+        ("read l; echo seven", "'seven'", "malformed-answer"),
+        ("read l; read l; echo 1; sleep 30", "time", "time-out"),
     ] {
         let args = [
             "referee",
@@ -1210,6 +1210,10 @@ fn referee_kalah_records_a_faulty_player_s_losses_and_goes_on() {
         // --strict makes a fault the exit status.
         let out = run(&[&args[..], &["--strict"]].concat());
         assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        // The JSON names the fault's kind, for scripts.
+        let out = run(&[&args[..], &["--json", "-"]].concat());
+        let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert_eq!(json["cases"][0]["fault_kind"], kind, "{player}: {json}");
     }
     let out = run(&[
         "referee",

@@ -97,30 +97,36 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
     // A short limit only where the reason is a timeout: elsewhere a loaded
     // machine must not turn the fault into one. The player serves the whole
     // run, so a bad one answers every request, not only the first.
-    for (player, reason, timeout) in [
+    for (player, reason, kind, timeout) in [
         (
             "while read l; do echo 7; done",
             "illegal move: cannot take 7 from a heap of 5 (answer '7' to 'take 5')",
+            "illegal-move",
             "60",
         ),
         (
             "while read l; do echo seven; done",
             "expected a count of stones, got 'seven' (to 'take 5')",
+            "malformed-answer",
             "60",
         ),
         // Two lines written at once for each request: the second answers nothing.
         (
             "while read l; do printf '1\\n1\\n'; done",
             "wrote '1' with its answer '1' to 'take 5': one line answers a request",
+            "malformed-answer",
             "60",
         ),
-        ("exit 3", "exit status: 3", "60"),
+        ("exit 3", "exit status: 3", "crash", "60"),
         (
             "echo thinking >&2; exec sleep 1000",
             "player timed out (answer limit of 0.5 s); nothing came",
+            "time-out",
             "0.5",
         ),
     ] {
+        let dir = tempfile::tempdir().unwrap();
+        let report = dir.path().join("report.json");
         let out = run(&[
             "referee",
             "nim",
@@ -132,6 +138,8 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             "2",
             "--timeout",
             timeout,
+            "--json",
+            report.to_str().unwrap(),
         ]);
         assert!(out.status.success(), "{player}: {}", stderr(&out));
         let text = stdout(&out);
@@ -141,6 +149,10 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             "{player}: {text}"
         );
         assert!(text.contains("total 0 of 2"), "{player}: {text}");
+        // The JSON names the fault's kind, for scripts.
+        let json = std::fs::read_to_string(&report).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(json["cases"][0]["fault_kind"], kind, "{player}: {json}");
     }
 }
 

@@ -50,8 +50,11 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
             .map(String::as_str)
             .collect();
         keys.sort();
-        assert_eq!(keys, ["fault", "n", "owned", "players", "score"]);
-        assert!(case["fault"].is_null());
+        assert_eq!(
+            keys,
+            ["fault", "fault_kind", "n", "owned", "players", "score"]
+        );
+        assert!(case["fault"].is_null() && case["fault_kind"].is_null());
         let expect = format!(
             "case {} {} {:.4} {}",
             case["n"],

@@ -534,6 +534,13 @@ fn referee_json_has_every_game_with_its_score_and_the_total() {
         assert_eq!(lines[4], format!("overall {total:.3} over 4 games"));
         let faults = cases.iter().filter(|c| !c["reason"].is_null()).count();
         assert_eq!(faults, if seat[0] == "--player" { 4 } else { 0 }, "{json}");
+        // The fault's kind, for scripts, beside its reason.
+        for case in cases {
+            assert_eq!(case["reason"].is_null(), case["fault_kind"].is_null());
+        }
+        if seat[0] == "--player" {
+            assert_eq!(cases[0]["fault_kind"], "malformed-answer", "{json}");
+        }
         // How the run was made: its arguments and seed.
         let args: Vec<&str> = report["run"]["args"]
             .as_array()

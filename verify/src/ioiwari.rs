@@ -17,6 +17,7 @@ use crate::agent::{Agent, RandomAgent, looked_up};
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog, Notation};
 use crate::report::{RefereeReport, RefereedCase};
+use crate::seat::FaultKind;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
     Job, Lifetime, Lineup, Played, Progress, Schedule, Seatings, numbered, play_schedule,
@@ -372,6 +373,9 @@ pub struct RefereedGame {
     pub points: u32,
     /// Why player 1 lost the game early, if it did.
     pub fault: Option<String>,
+    /// That fault's kind, for scripts: `illegal-move`, `malformed-answer`,
+    /// `time-out`, `crash` or `closed-pipe`.
+    pub fault_kind: Option<FaultKind>,
 }
 
 impl RefereedGame {
@@ -388,6 +392,7 @@ impl RefereedGame {
             outcome,
             points,
             fault: record.fault.as_ref().map(|f| f.reason.clone()),
+            fault_kind: record.fault.as_ref().map(|f| f.kind),
         }
     }
 

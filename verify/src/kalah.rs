@@ -30,6 +30,7 @@ use crate::record::GameLog;
 use crate::report::{RefereeReport, RefereedCase};
 use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
+use crate::seat::FaultKind;
 use crate::tournament::{Job, Progress};
 use crate::wire::{Incoming, Wire, short};
 
@@ -524,6 +525,9 @@ pub struct RefereedGame {
     pub outcome: Outcome,
     /// Why the tested player lost the game early, if it did.
     pub fault: Option<String>,
+    /// That fault's kind, for scripts: `illegal-move`, `malformed-answer`,
+    /// `time-out`, `crash` or `closed-pipe`.
+    pub fault_kind: Option<FaultKind>,
 }
 
 impl RefereedGame {
@@ -534,6 +538,7 @@ impl RefereedGame {
             stores: [record.end.stores[seat], record.end.stores[1 - seat]],
             outcome: record.outcome(seat),
             fault: record.fault.as_ref().map(|f| f.reason.clone()),
+            fault_kind: record.fault.as_ref().map(|f| f.kind),
         }
     }
 

@@ -13,6 +13,7 @@ use crate::record::GameLog;
 use crate::report::{RefereeReport, RefereedCase};
 use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
+use crate::seat::FaultKind;
 use crate::tournament::{Job, Progress, numbered};
 use crate::wire::{Incoming, Wire};
 
@@ -96,6 +97,9 @@ pub struct RefereedGame {
     pub outcome: Outcome,
     /// Why the tested player lost the game early, if it did.
     pub fault: Option<String>,
+    /// That fault's kind, for scripts: `illegal-move`, `malformed-answer`,
+    /// `time-out`, `crash` or `closed-pipe`.
+    pub fault_kind: Option<FaultKind>,
 }
 
 impl RefereedGame {
@@ -106,6 +110,7 @@ impl RefereedGame {
             seat,
             outcome: record.outcome(seat),
             fault: record.fault.as_ref().map(|f| f.reason.clone()),
+            fault_kind: record.fault.as_ref().map(|f| f.kind),
         }
     }
 

@@ -20,7 +20,7 @@ use tabula_solver::{Seat, Turn, weighted_pick};
 
 use crate::arena::{self, GameRecord, Outcome};
 use crate::record::Notation;
-use crate::seat::{Clock, Limits, Player};
+use crate::seat::{Clock, FaultKind, Limits, Player};
 use crate::tournament::{self, Purpose};
 
 /// The case's part of its streams' names: 10 N + H, so that a case's deals do
@@ -150,28 +150,21 @@ pub struct CaseResult {
     pub score: f64,
     /// Games the tested player lost by a fault.
     pub faults: usize,
-    /// The first of those games and its fault's reason (JSON: `{"game", "reason"}` or null).
-    #[serde(serialize_with = "game_and_reason")]
-    pub first_fault: Option<(usize, String)>,
+    /// The first of those games, its fault's kind and its reason (JSON:
+    /// `{"game", "kind", "reason"}` or null).
+    pub first_fault: Option<FirstFault>,
 }
 
-/// `first_fault` as `{"game": G, "reason": "..."}`.
-fn game_and_reason<S: serde::Serializer>(
-    fault: &Option<(usize, String)>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    #[derive(Serialize)]
-    struct GameAndReason<'a> {
-        game: usize,
-        reason: &'a str,
-    }
-    fault
-        .as_ref()
-        .map(|(game, reason)| GameAndReason {
-            game: *game,
-            reason,
-        })
-        .serialize(serializer)
+/// The first game of a case that the tested player lost by a fault.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FirstFault {
+    /// The game, from 0.
+    pub game: usize,
+    /// The fault's kind, for scripts: `illegal-move`, `malformed-answer`,
+    /// `time-out`, `crash` or `closed-pipe`.
+    pub kind: FaultKind,
+    /// The reason in words.
+    pub reason: String,
 }
 
 impl CaseResult {
@@ -181,10 +174,10 @@ impl CaseResult {
             "case {} {} {} {} {} {}",
             self.n, self.h, self.score, self.wins, self.ties, self.losses
         );
-        if let Some((game, reason)) = &self.first_fault {
+        if let Some(first) = &self.first_fault {
             line.push_str(&format!(
-                " faults {}, first in game {game}: {reason}",
-                self.faults
+                " faults {}, first in game {}: {}",
+                self.faults, first.game, first.reason
             ));
         }
         line
@@ -257,7 +250,11 @@ pub fn referee_case(
         if let Some(fault) = record.fault.as_ref().filter(|f| f.seat == seat) {
             result.faults += 1;
             if result.first_fault.is_none() {
-                result.first_fault = Some((game, fault.reason.clone()));
+                result.first_fault = Some(FirstFault {
+                    game,
+                    kind: fault.kind,
+                    reason: fault.reason.clone(),
+                });
             }
         }
     }
@@ -543,7 +540,14 @@ mod tests {
         assert_eq!(result.faults, 6, "{result:?}");
         // The player could not go on: the case's last games carry the crash.
         assert!(records[5].fault.as_ref().is_some_and(|f| f.ends_case));
-        assert_eq!(result.first_fault, Some((0, "bad answer 'x'".to_string())));
+        assert_eq!(
+            result.first_fault,
+            Some(FirstFault {
+                game: 0,
+                kind: FaultKind::MalformedAnswer,
+                reason: "bad answer 'x'".to_string()
+            })
+        );
         assert!(
             result.line().contains("first in game 0: bad answer 'x'"),
             "{}",
@@ -565,7 +569,7 @@ mod tests {
             serde_json::json!({"cases": [{"n": 5, "h": 4, "games": 6, "wins": result.wins,
                 "ties": result.ties, "losses": result.losses, "score": result.score,
                 "faults": result.faults,
-                "first_fault": {"game": 0, "reason": "bad answer 'x'"}}], "total": result.score})
+                "first_fault": {"game": 0, "kind": "malformed-answer", "reason": "bad answer 'x'"}}], "total": result.score})
         );
     }
 

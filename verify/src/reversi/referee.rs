@@ -21,7 +21,7 @@ use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
 use crate::arena::{self, GameRecord};
 use crate::reversi::Opponent;
 use crate::reversi::evolve::{self, Settings};
-use crate::seat::{Clock, Limits, Local, Player};
+use crate::seat::{Clock, FaultKind, Limits, Local, Player};
 use crate::tournament::{self, Purpose};
 
 /// The named stream of case `index` of side `n`.
@@ -108,6 +108,9 @@ pub struct CaseResult {
     pub score: f64,
     /// Why the tested player lost the case, if it did.
     pub fault: Option<String>,
+    /// That fault's kind, for scripts: `illegal-move`, `malformed-answer`,
+    /// `time-out`, `crash` or `closed-pipe`.
+    pub fault_kind: Option<FaultKind>,
 }
 
 impl CaseResult {
@@ -173,11 +176,8 @@ pub fn referee_case(
     });
     let record = records.pop().expect("one game per case");
     let owned = record.end.pieces(0).count();
-    let fault = record
-        .fault
-        .as_ref()
-        .filter(|f| f.seat == 0)
-        .map(|f| f.reason.clone());
+    let own_fault = record.fault.as_ref().filter(|f| f.seat == 0);
+    let fault = own_fault.map(|f| f.reason.clone());
     let result = CaseResult {
         n,
         players: start.players(),
@@ -188,6 +188,7 @@ pub fn referee_case(
             record.end.case_score(0)
         },
         fault,
+        fault_kind: own_fault.map(|f| f.kind),
     };
     (result, record)
 }
@@ -332,7 +333,7 @@ mod tests {
         assert_eq!(
             json,
             serde_json::json!({"cases": [{"n": 7, "players": 3, "owned": 3, "score": 0.0,
-                "fault": "bad answer 'x'"}], "total": 0.0})
+                "fault": "bad answer 'x'", "fault_kind": "malformed-answer"}], "total": 0.0})
         );
     }
 

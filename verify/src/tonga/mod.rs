@@ -38,7 +38,7 @@ use crate::agent::Agent;
 use crate::arena::{self, GameRecord};
 use crate::process::Peer;
 use crate::report::{RefereeReport, RefereedCase};
-use crate::seat::{Clock, Limits, Local, Player, Remote, Transcript};
+use crate::seat::{Clock, FaultKind, Limits, Local, Player, Remote, Transcript};
 use crate::tournament::{self, Purpose};
 
 /// Names of the built-in players.
@@ -90,6 +90,9 @@ pub struct GameResult {
     pub score: f64,
     /// Why the game ended early, if it did (the server then filled the board).
     pub reason: Option<String>,
+    /// That fault's kind, for scripts: `illegal-move`, `malformed-answer`,
+    /// `time-out`, `crash` or `closed-pipe`.
+    pub fault_kind: Option<FaultKind>,
     /// Every stone in order as (colour letter, row, col); the filler stones are not listed.
     pub moves: Vec<(char, usize, usize)>,
 }
@@ -119,6 +122,7 @@ impl GameResult {
             server_points,
             score: signed_sqrt(i64::from(player_points) - i64::from(server_points)),
             reason: record.fault.as_ref().map(|f| f.reason.clone()),
+            fault_kind: record.fault.as_ref().map(|f| f.kind),
             moves,
         }
     }
