@@ -128,6 +128,11 @@ fn text_of(dom: &str, id: &str) -> String {
     dom[start..end].replace("&amp;", "&")
 }
 
+/// Whether a score shown to 3 decimals is the logged one.
+fn close(shown: f64, logged: f64) -> bool {
+    (shown - logged).abs() <= 0.0005 + 1e-12
+}
+
 /// The numbers after each `seat K` in `scores: seat 0 1, seat 1 0`.
 fn shown_scores(dom: &str) -> Vec<f64> {
     let text = text_of(dom, "scores");
@@ -154,7 +159,11 @@ fn check_last_game(args: &[&str], extra: &str) -> Option<(String, GameLine)> {
     let k = lines.len() - 1;
     let line = lines[k].clone();
     let dom = dump_dom(&browser, &page, &format!("game={k}&move=end{extra}"));
-    assert_eq!(shown_scores(&dom), line.scores, "{args:?}");
+    let shown = shown_scores(&dom);
+    assert_eq!(shown.len(), line.scores.len(), "{args:?}");
+    for (&shown, &logged) in shown.iter().zip(&line.scores) {
+        assert!(close(shown, logged), "{args:?}: {shown} for {logged}");
+    }
     let steps = line.moves.len() + usize::from(line.fault.is_some());
     assert_eq!(
         text_of(&dom, "position"),
@@ -165,12 +174,19 @@ fn check_last_game(args: &[&str], extra: &str) -> Option<(String, GameLine)> {
         line.game, line.case_label, line.game_index
     );
     assert_eq!(text_of(&dom, "title"), title);
-    let logged: Vec<String> = line.scores.iter().map(f64::to_string).collect();
-    assert!(
-        text_of(&dom, "result").starts_with(&format!("final scores: {}", logged.join(" / "))),
-        "{}",
-        text_of(&dom, "result")
-    );
+    let result = text_of(&dom, "result");
+    let finals = result
+        .strip_prefix("final scores: ")
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("{result}"));
+    let finals: Vec<f64> = finals
+        .split(" / ")
+        .map(|s| s.parse().unwrap_or_else(|_| panic!("{result}")))
+        .collect();
+    assert_eq!(finals.len(), line.scores.len(), "{result}");
+    for (&shown, &logged) in finals.iter().zip(&line.scores) {
+        assert!(close(shown, logged), "{result}: {shown} for {logged}");
+    }
     Some((dom, line))
 }
 
@@ -273,7 +289,7 @@ fn chromium_shows_dominoes_final_scores_and_hides_the_other_hand() {
 
 #[test]
 fn chromium_shows_reversi_final_scores() {
-    check_last_game(
+    let Some((dom, line)) = check_last_game(
         &[
             "referee",
             "reversi",
@@ -289,5 +305,18 @@ fn chromium_shows_reversi_final_scores() {
             "10",
         ],
         "",
+    ) else {
+        return;
+    };
+    // Case scores such as 1.0408163265306123 are shown to 3 decimals.
+    assert!(
+        line.scores.iter().any(|s| s.fract() != 0.0),
+        "{:?}",
+        line.scores
     );
+    let result = text_of(&dom, "result");
+    for number in result["final scores: ".len()..].split(" / ") {
+        let decimals = number.split('.').nth(1).unwrap_or("");
+        assert!(decimals.len() <= 3, "{result}");
+    }
 }

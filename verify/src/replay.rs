@@ -104,7 +104,7 @@ fn shown<G: Draw>(line: &GameLine) -> Result<Shown, ReplayError> {
         fault: line
             .fault
             .as_ref()
-            .map(|f| format!("{} ({:?}): {}", seat_name(line, f.seat), f.kind, f.reason)),
+            .map(|f| format!("{} ({}): {}", seat_name(line, f.seat), f.kind, f.reason)),
         moves,
         frames,
     })

@@ -28,6 +28,19 @@ pub enum FaultKind {
     ClosedPipe,
 }
 
+impl std::fmt::Display for FaultKind {
+    /// The name the JSON gives it (`time-out`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FaultKind::IllegalMove => "illegal-move",
+            FaultKind::MalformedAnswer => "malformed-answer",
+            FaultKind::TimeOut => "time-out",
+            FaultKind::Crash => "crash",
+            FaultKind::ClosedPipe => "closed-pipe",
+        })
+    }
+}
+
 /// Why a seat lost its game (or the rest of its case).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fault {
@@ -579,6 +592,20 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
             if self.peer.send_line_by(&line, deadline).is_err() {
                 break;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FaultKind;
+
+    #[test]
+    fn a_fault_kind_is_shown_by_the_name_its_json_gives_it() {
+        use FaultKind::*;
+        for kind in [IllegalMove, MalformedAnswer, TimeOut, Crash, ClosedPipe] {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json.as_str(), Some(kind.to_string().as_str()));
         }
     }
 }
