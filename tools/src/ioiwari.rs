@@ -15,19 +15,19 @@ use tabula_verify::arena::play_case;
 use tabula_verify::ioiwari::{
     self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
 };
-use tabula_verify::ioiwari_sweep::{RingOptimal, Thresholds, sweep as run_sweep};
+use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::{At, Notation};
 use tabula_verify::report::RefereeReport;
 use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player, Remote};
-use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::tournament::{Purpose, served_rng, stream};
 use tabula_verify::wire::Session;
 
 use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, emit_report, output_file,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, output_file,
     report_then_finish, run_info, serve_stdio, span, tested_player,
 };
 use crate::export::write_entries;
@@ -285,6 +285,22 @@ pub struct PlayArgs {
     table: Option<PathBuf>,
 }
 
+/// Arguments of `tabula serve ioiwari`.
+#[derive(Args)]
+pub struct ServeArgs {
+    // The variant (the IOI game by default); its board lines have `--pits` counts.
+    #[command(flatten)]
+    ring: RingArgs,
+    /// The table file (built in memory when omitted); its header names its ring, so --pits and --cap may be left out.
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// The built-in player 1: optimal, greedy1, greedy2 or random.
+    #[arg(long, value_name = "NAME", default_value = "optimal")]
+    agent: String,
+    #[command(flatten)]
+    seed: SeedArgs,
+}
+
 /// Arguments of `tabula referee ioiwari`.
 #[derive(Args)]
 pub struct RefereeArgs {
@@ -496,6 +512,11 @@ pub fn entry() -> GameEntry {
             "Player 1 over the IOI dialogue on stdin/stdout",
             play,
         ))
+        .verb(Verb::new(
+            "serve",
+            "A built-in player 1 (--agent, optimal by default) over the IOI dialogue on stdin/stdout",
+            serve,
+        ))
         .verb(
             Verb::new(
                 "referee",
@@ -529,14 +550,30 @@ pub fn entry() -> GameEntry {
         ))
 }
 
-/// Player 1 over the IOI dialogue on stdin/stdout.
+/// The optimal player 1 over the IOI dialogue on stdin/stdout (the task's
+/// name for it; `serve ioiwari --agent optimal` is the same).
 pub fn play(args: PlayArgs) -> Outcome {
+    serve(ServeArgs {
+        ring: args.ring,
+        table: args.table,
+        agent: "optimal".into(),
+        seed: SeedArgs { seed: 0 },
+    })
+}
+
+/// A built-in player 1 over the IOI dialogue on stdin/stdout, as every
+/// game's `serve`; its random stream is the one `referee --agent` gives it.
+pub fn serve(args: ServeArgs) -> Outcome {
+    check_agent("--agent", &args.agent, &AGENTS)?;
     let params = args.ring.params_for(args.table.as_deref())?;
+    let rng = served_rng(args.seed.seed);
     if params.is_ioi_table() {
         let table = open_table(args.table.as_deref())?;
-        return serve_stdio(Session::new(IoiWire::default(), OptimalAgent::new(table)));
+        let player = ioi::agent::<Board>(&args.agent, &table, rng).expect("checked");
+        return serve_stdio(Session::new(IoiWire::default(), player));
     }
-    let player = RingOptimal::new(variant_table(&params, args.table.as_deref())?);
+    let table = variant_table(&params, args.table.as_deref())?;
+    let player = ioi::agent::<Ring>(&args.agent, &table, rng).expect("checked");
     serve_stdio(Session::new(IoiWire::<RingMatch>::new(params), player))
 }
 
@@ -634,7 +671,8 @@ where
         log.transcript_line(&format!("# game {board}"));
         // A new player 1 per game, so that a crash loses only that game.
         let mut tested: Box<dyn Player<BankMatch<B>>> = if args.external() {
-            let rng = stream(seed, Purpose::Agent, case as u64, 0, 0);
+            // As `serve ioiwari --seed` draws it, so that both play alike.
+            let rng = served_rng(seed);
             tested_player(
                 &args.seat,
                 IoiWire::<BankMatch<B>>::new(setup),

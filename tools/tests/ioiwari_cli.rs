@@ -1280,3 +1280,27 @@ fn export_writes_every_board_as_the_batch_query_answers_it() {
     let out = run(&["export", missing.to_str().unwrap()]);
     common::assert_one_line_error(&out, "missing.tab");
 }
+
+#[test]
+fn a_served_built_in_player_plays_the_referee_s_games_as_in_process() {
+    // A small variant, every instance: each game a new `serve` process, which
+    // knows only its seed, so the referee gives its in-process agent that stream.
+    let ring = ["--pits", "5", "--cap", "4"];
+    let games = [&ring[..], &["--beads", "16", "--low", "2", "--high", "4"]].concat();
+    for agent in ["random", "greedy2", "optimal"] {
+        let served = format!(
+            "{} serve ioiwari --agent {agent} --seed 3 --pits 5 --cap 4",
+            env!("CARGO_BIN_EXE_tabula")
+        );
+        let referee = ["referee", "ioiwari", "--all", "--seed", "3"];
+        let in_process = run(&[&referee[..], &games, &["--agent", agent]].concat());
+        let over_pipes = run(&[&referee[..], &games, &["--player", &served]].concat());
+        assert!(in_process.status.success(), "{}", stderr(&in_process));
+        let text = stdout(&in_process);
+        assert!(text.contains("tally:") && !text.contains("fault"), "{text}");
+        assert_eq!(text, stdout(&over_pipes), "{agent}");
+    }
+    // An unknown player is one line, before any table is built.
+    let out = run(&["serve", "ioiwari", "--agent", "perfect"]);
+    assert_one_line_error(&out, "--agent", "unknown agent");
+}
