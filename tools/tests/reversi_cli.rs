@@ -494,3 +494,70 @@ fn a_reference_player_or_opponent_is_marked_as_such() {
     );
     assert!(sees.starts_with("note: clairvoyant sees the other hand: a reference ceiling"));
 }
+
+#[test]
+fn query_lists_the_legal_moves_the_players_choices_and_a_case_s_opponent() {
+    use tabula_solver::reversi::Board;
+    use tabula_verify::reversi::evolve::Settings;
+    use tabula_verify::reversi::referee::opponents;
+
+    let start = "7 ....... ....... ..123.. ..231.. ..312.. ....... .......";
+    let text = run_ok(&["query", "reversi", start], &[]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "board 7x7, 3 players; pieces 3/3/3; player 1 to move",
+        "{text}"
+    );
+    let board = Board::start(7).unwrap();
+    let moves = lines.iter().filter(|l| l.starts_with("move ")).count();
+    assert_eq!(moves as u32, board.moves_of(0).count(), "{text}");
+    for name in ["greedy", "weights", "paranoid", "brs", "best"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("{name} plays "))),
+            "{text}"
+        );
+    }
+    // The same board with its rows split by slashes; the JSON holds the same.
+    let slashed = "......./......./..123../..231../..312../......./.......";
+    assert_eq!(run_ok(&["query", "reversi", slashed], &[]), text);
+    let json: serde_json::Value =
+        serde_json::from_str(&run_ok(&["query", "reversi", slashed, "--json", "-"], &[])).unwrap();
+    assert_eq!(json["moves"].as_array().unwrap().len(), moves, "{json}");
+    assert_eq!(json["mover"], 1);
+    // Player 2 to move, with a case's opponents: its ratio for each move, and
+    // the move its weights choose, as the referee's opponent would play it.
+    let case = [&["--mover", "2", "--case", "0", "--seed", "3"][..], &SMALL].concat();
+    let text = run_ok(&["query", "reversi", start], &case);
+    let settings = Settings {
+        generations: Some(2),
+        games: 10,
+        ..Settings::new(7)
+    };
+    let (weights, _) = opponents(3, &settings, 0, &|_, _| {});
+    let second = Board::from_rows(&board.rows(), 1).unwrap();
+    let plays = weights[0].choose(&second, settings.rule).unwrap();
+    let (row, col) = second.geometry().row_col(plays);
+    let expected = format!("player 2 (the case's opponent) plays {col} {row}");
+    assert!(text.lines().any(|l| l == expected), "{expected}\n{text}");
+    assert!(
+        text.lines()
+            .filter(|l| l.starts_with("move "))
+            .all(|l| l.contains(", ratio "))
+    );
+    // Bad input: one line each.
+    let out = run(&["query", "reversi", "7 ....... .......x"]);
+    assert_one_line_error(
+        &out,
+        "bad board '7 ....... .......x': it counts 7 rows but gives 2",
+    );
+    let out = run(&[
+        "query",
+        "reversi",
+        "......./......x/..123../..231../..312../......./.......",
+    ]);
+    assert_one_line_error(&out, "bad board");
+    let out = run(&["query", "reversi", start, "--mover", "4"]);
+    assert_one_line_error(&out, "--mover 4: the board has players 1 to 3");
+}

@@ -1,6 +1,7 @@
 //! MultiplayerReversi (TopCoder Marathon Match 31): its verbs and extras.
 
 pub mod evolve;
+mod query;
 mod referee;
 mod verify;
 
@@ -146,6 +147,7 @@ pub fn entry() -> GameEntry {
     .verb(Verb::new("serve", "A built-in player on the getNextMove line protocol (one game per process)", referee::serve))
     .verb(Verb::new("referee", "The tester: one game per case against opponents evolved afresh by the statement's genetic algorithm, scored owned x P / (N x N); --timeout for the player's whole case (only the time waiting for its answers counts), a fresh player process per case", referee::referee).default("timeout", "30"))
     .verb(Verb::new("verify", "Every player on the same cases (opponents evolved once per case), mean case score +- 95% per size, totals, the share of the oracle's margin over greedy, prediction rates", verify::verify))
+    .verb(Verb::new("query", "A board's legal moves and what player 1's built-in players play there; with --case, what that referee case's opponents make of it", query::query))
     .verb(Verb::new("perft", "From the start of a side (--size); a skipped player makes no ply", perft))
     .extra(Verb::new("evolve", "Evolve the population of one of the referee's cases (--case, 0 by default) of that size and seed, and name the opponents it draws; --ga-games games per generation", evolve::run_evolve))
 }

@@ -5,6 +5,7 @@ pub mod baselines;
 pub mod best;
 pub mod evolve;
 pub mod oracle;
+pub mod query;
 pub mod referee;
 pub mod report;
 pub mod terminal;
