@@ -62,11 +62,11 @@ impl Wire<Nim> for NimWire {
     }
 
     fn decode_request(&mut self, line: &str) -> Result<Incoming<Nim>, String> {
-        let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+        let mut req = Request::parse(line)?;
         match req.method {
             "take" => {
-                let heap = req.int("heap").map_err(|e| e.to_string())?;
-                req.finish().map_err(|e| e.to_string())?;
+                let heap = req.int("heap")?;
+                req.finish()?;
                 let heap = u32::try_from(heap)
                     .ok()
                     .filter(|&h| h > 0)

@@ -139,6 +139,14 @@ pub enum ProtocolError {
     Extra(String),
 }
 
+/// The wires report their errors as text, so a request's error converts
+/// with `?` where a wire decodes.
+impl From<ProtocolError> for String {
+    fn from(error: ProtocolError) -> String {
+        error.to_string()
+    }
+}
+
 /// One request line, read argument by argument.
 #[derive(Clone, Debug)]
 pub struct Request<'a> {
@@ -397,10 +405,10 @@ mod tests {
         let input = "add 1 2\nadd x\n\nadd 2 3 4\n \r\nadd -5 5\n";
         let mut output = Vec::new();
         serve(input.as_bytes(), &mut output, |line| {
-            let mut req = Request::parse(line).map_err(|e| e.to_string())?;
-            let a = req.int("a").map_err(|e| e.to_string())?;
-            let b = req.int("b").map_err(|e| e.to_string())?;
-            req.finish().map_err(|e| e.to_string())?;
+            let mut req = Request::parse(line)?;
+            let a = req.int("a")?;
+            let b = req.int("b")?;
+            req.finish()?;
             Ok((a + b).to_string())
         })
         .unwrap();
@@ -435,9 +443,9 @@ mod tests {
         let mut longest = 0;
         serve(input, &mut output, |line| {
             longest = longest.max(line.len());
-            let mut req = Request::parse(line).map_err(|e| e.to_string())?;
-            let a = req.int("a").map_err(|e| e.to_string())?;
-            let b = req.int("b").map_err(|e| e.to_string())?;
+            let mut req = Request::parse(line)?;
+            let a = req.int("a")?;
+            let b = req.int("b")?;
             Ok((a + b).to_string())
         })
         .unwrap();

@@ -105,9 +105,9 @@ fn count(value: i64, name: &str) -> Result<u32, String> {
 
 impl DominoesWire {
     fn init(&mut self, mut req: Request<'_>) -> Result<Incoming<Match>, String> {
-        let n = req.int("N").map_err(|e| e.to_string())?;
-        let h = req.int("H").map_err(|e| e.to_string())?;
-        req.finish().map_err(|e| e.to_string())?;
+        let n = req.int("N")?;
+        let h = req.int("H")?;
+        req.finish()?;
         let rules = match (u32::try_from(n), u32::try_from(h)) {
             (Ok(n), Ok(h)) => Rules::new(n, h).map_err(|e| e.to_string())?,
             _ => return Err(format!("N={n} H={h} is not a case")),
@@ -118,8 +118,8 @@ impl DominoesWire {
     }
 
     fn reset(&mut self, mut req: Request<'_>) -> Result<Incoming<Match>, String> {
-        let text = req.string("first").map_err(|e| e.to_string())?;
-        req.finish().map_err(|e| e.to_string())?;
+        let text = req.string("first")?;
+        req.finish()?;
         let rules = self.rules.ok_or("reset before init")?;
         let tile = parse_oriented(text, rules.numbers).map_err(|e| e.to_string())?;
         self.opening = Some(tile);
@@ -130,10 +130,10 @@ impl DominoesWire {
     }
 
     fn play(&mut self, mut req: Request<'_>) -> Result<Incoming<Match>, String> {
-        let hand = req.strings("hand").map_err(|e| e.to_string())?;
-        let line = req.strings("line").map_err(|e| e.to_string())?;
-        let stock = req.int("stock").map_err(|e| e.to_string())?;
-        req.finish().map_err(|e| e.to_string())?;
+        let hand = req.strings("hand")?;
+        let line = req.strings("line")?;
+        let stock = req.int("stock")?;
+        req.finish()?;
         let rules = self.rules.ok_or("play before init")?;
         let opening = self.opening.ok_or("play before reset")?;
         let view = read_view(rules, opening, &hand, &line, stock)?;
@@ -257,7 +257,7 @@ impl Wire<Match> for DominoesWire {
     }
 
     fn decode_request(&mut self, line: &str) -> Result<Incoming<Match>, String> {
-        let req = Request::parse(line).map_err(|e| e.to_string())?;
+        let req = Request::parse(line)?;
         match req.method {
             "init" => self.init(req),
             "reset" => self.reset(req),

@@ -90,12 +90,12 @@ impl Wire<Board> for ReversiWire {
     }
 
     fn decode_request(&mut self, line: &str) -> Result<Incoming<Board>, String> {
-        let mut req = Request::parse(line).map_err(|e| e.to_string())?;
+        let mut req = Request::parse(line)?;
         if req.method != "getNextMove" {
             return Err(format!("unknown method '{}'", short(req.method)));
         }
-        let rows = req.strings("board").map_err(|e| e.to_string())?;
-        req.finish().map_err(|e| e.to_string())?;
+        let rows = req.strings("board")?;
+        req.finish()?;
         let view = read_board(&rows)?;
         // One game per process: the first good request starts it, in seat 0.
         let start = (!self.started).then_some(0);

@@ -56,10 +56,10 @@ pub fn square(board: &Board, cell: Cell) -> String {
 
 impl TongaWire {
     fn init(&mut self, mut req: Request<'_>) -> Result<Incoming<Position>, String> {
-        let n = req.int("N").map_err(|e| e.to_string())?;
-        let row = req.int("row").map_err(|e| e.to_string())?;
-        let col = req.int("col").map_err(|e| e.to_string())?;
-        req.finish().map_err(|e| e.to_string())?;
+        let n = req.int("N")?;
+        let row = req.int("row")?;
+        let col = req.int("col")?;
+        req.finish()?;
         let side = usize::try_from(n).map_err(|_| format!("bad board size {n}"))?;
         let mut board = Board::new(side).map_err(|e| e.to_string())?;
         if (row, col) != (-1, -1) {
@@ -77,9 +77,9 @@ impl TongaWire {
     }
 
     fn opponent_move(&mut self, mut req: Request<'_>) -> Result<Incoming<Position>, String> {
-        let row = req.int("row").map_err(|e| e.to_string())?;
-        let col = req.int("col").map_err(|e| e.to_string())?;
-        req.finish().map_err(|e| e.to_string())?;
+        let row = req.int("row")?;
+        let col = req.int("col")?;
+        req.finish()?;
         let game = self.game.as_mut().ok_or("move before init")?;
         let cell = game.board.check_move(row, col).map_err(|e| e.to_string())?;
         let mover = game.to_move.seat();
@@ -127,12 +127,12 @@ impl Wire<Position> for TongaWire {
     }
 
     fn decode_request(&mut self, line: &str) -> Result<Incoming<Position>, String> {
-        let req = Request::parse(line).map_err(|e| e.to_string())?;
+        let req = Request::parse(line)?;
         match req.method {
             "init" => self.init(req),
             "move" => self.opponent_move(req),
             "end" => {
-                req.finish().map_err(|e| e.to_string())?;
+                req.finish()?;
                 self.game = None;
                 Ok(Incoming::End {
                     reply: Some("ok".into()),
