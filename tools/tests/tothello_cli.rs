@@ -308,6 +308,33 @@ fn referee_passes_our_server_and_catches_a_wrong_program() {
 }
 
 #[test]
+fn the_check_s_json_names_its_fault_s_kind() {
+    for (player, kind) in [
+        ("read l; exit 1", "crash"),
+        ("read l; echo zz; exec sleep 300", "time-out"),
+        ("yes 16", "malformed-answer"),
+    ] {
+        let out = run_or_kill(&[
+            "referee",
+            "tothello",
+            "--player",
+            player,
+            "--cases",
+            "30",
+            "--timeout",
+            "2",
+            "--json",
+            "-",
+        ])
+        .expect("the referee hung");
+        let report: serde_json::Value =
+            serde_json::from_slice(&out.stdout).expect("--json - is JSON alone");
+        assert!(report["fault"].is_string(), "{player}: {report}");
+        assert_eq!(report["fault_kind"], kind, "{player}: {report}");
+    }
+}
+
+#[test]
 fn a_player_that_answers_everything_at_once_is_stopped() {
     let flood = "yes 16 | head -n 1000; exec sleep 300";
     let out = run_or_kill(&[

@@ -28,6 +28,20 @@ pub enum FaultKind {
     ClosedPipe,
 }
 
+impl FaultKind {
+    /// The kind of fault a pipe dialogue's `error` is.
+    pub fn of(error: &PlayerError) -> FaultKind {
+        match error {
+            PlayerError::TimedOut => FaultKind::TimeOut,
+            PlayerError::NotText | PlayerError::LineTooLong | PlayerError::Flooding => {
+                FaultKind::MalformedAnswer
+            }
+            PlayerError::Spawn { .. } | PlayerError::Exited { .. } => FaultKind::Crash,
+            _ => FaultKind::ClosedPipe,
+        }
+    }
+}
+
 impl std::fmt::Display for FaultKind {
     /// The name the JSON gives it (`time-out`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -79,28 +93,20 @@ impl Failure {
     /// The failure of a pipe dialogue, classified; `context` says what was being done.
     pub fn from_player(error: &PlayerError, clock: &Clock, context: &str) -> Failure {
         let reason = format!("{context}: {error}");
+        let kind = FaultKind::of(error);
         match error {
             // A late answer would be read as the next one: the dialogue is lost.
             PlayerError::TimedOut => Failure {
-                kind: FaultKind::TimeOut,
+                kind,
                 reason: format!("{reason} ({})", clock.binding_limit()),
                 ends_case: true,
             },
-            PlayerError::NotText => Failure::new(FaultKind::MalformedAnswer, reason),
-            // The rest of the long line is unread, so no later answer can be
-            // told from it; a flood has stopped the reading too.
-            PlayerError::LineTooLong | PlayerError::Flooding => Failure {
-                kind: FaultKind::MalformedAnswer,
-                reason,
-                ends_case: true,
-            },
-            PlayerError::Spawn { .. } | PlayerError::Exited { .. } => Failure {
-                kind: FaultKind::Crash,
-                reason,
-                ends_case: true,
-            },
+            // One line that is not text: the next answer can still be read.
+            PlayerError::NotText => Failure::new(kind, reason),
+            // Otherwise the player is gone, or (a line too long, a flood) the
+            // rest of its output cannot be told apart: the case is lost.
             _ => Failure {
-                kind: FaultKind::ClosedPipe,
+                kind,
                 reason,
                 ends_case: true,
             },

@@ -54,7 +54,11 @@ pub fn query(args: QueryArgs) -> Outcome {
         })
     });
     let rule = args.ga.rule.rule();
-    let analysis = analyse(&board, case.as_deref().map(|weights| (weights, rule)));
+    let analysis = analyse(
+        &board,
+        args.mover - 1,
+        case.as_deref().map(|weights| (weights, rule)),
+    );
     let stamped = run_info(args.case.map(|_| args.seed.seed)).stamp(&analysis);
     emit_report(&analysis.to_text(), args.json.json.as_ref(), &stamped)?;
     Ok(ExitCode::SUCCESS)

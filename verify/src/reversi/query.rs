@@ -13,13 +13,19 @@ use crate::agent::Agent;
 use crate::protocol::excerpt;
 
 /// A board as a request gives it: its rows, split by spaces or `/`, after an
-/// optional count of rows (the protocol's `7 ....... .......`).
+/// optional count of rows (the protocol's `7 ....... .......`), itself after
+/// an optional `getNextMove` (a line of the referee's transcript).
 pub fn parse_board(text: &str, mover: usize) -> Result<Board, String> {
     let mut words: Vec<&str> = text
         .split(|c: char| c == '/' || c.is_whitespace())
         .filter(|w| !w.is_empty())
         .collect();
+    if words.first() == Some(&"getNextMove") {
+        words.remove(0);
+    }
+    // A count has at most two digits; a row of digits (a full row) has seven or more.
     if let Some(first) = words.first()
+        && first.len() <= 2
         && first.bytes().all(|b| b.is_ascii_digit())
     {
         let rows = words.len() - 1;
@@ -43,6 +49,8 @@ pub struct MoveFacts {
     pub row: usize,
     /// Pieces it flips.
     pub flips: u32,
+    /// The cells it flips, `[col, row]` each, row-major.
+    pub flipped: Vec<[usize; 2]>,
     /// The mover's pieces after it.
     pub pieces_after: u32,
 }
@@ -52,10 +60,27 @@ pub struct MoveFacts {
 pub struct OpponentFacts {
     /// The opponent's player number (2..).
     pub player: usize,
-    /// Each legal move's ratio (own weight over the others'), in the order of `moves`.
+    /// Each legal move's ratio (own weight over the others'), in the order of
+    /// `moves`; in JSON a number, or `"inf"`, `"-inf"` or `"nan"`, which decide
+    /// the move as much as numbers do.
+    #[serde(serialize_with = "ratios_in_json")]
     pub ratios: Vec<f64>,
     /// The move it plays, `[col, row]`.
     pub plays: [usize; 2],
+}
+
+/// Finite ratios as numbers, the others as text (JSON has no infinity).
+fn ratios_in_json<S: serde::Serializer>(ratios: &[f64], serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = serializer.serialize_seq(Some(ratios.len()))?;
+    for &r in ratios {
+        match r {
+            r if r.is_finite() => seq.serialize_element(&r)?,
+            r if r.is_nan() => seq.serialize_element("nan")?,
+            r => seq.serialize_element(&r.to_string())?,
+        }
+    }
+    seq.end()
 }
 
 /// What `query reversi` answers for a board.
@@ -71,6 +96,8 @@ pub struct Analysis {
     pub pieces: Vec<u32>,
     /// The player to move (1..), or `None` once nobody can.
     pub mover: Option<usize>,
+    /// The players (1..) asked for before the mover who cannot move, in turn order.
+    pub skipped: Vec<usize>,
     /// The mover's legal moves in row-major order.
     pub moves: Vec<MoveFacts>,
     /// When player 1 moves, each built-in player's move but `random`'s,
@@ -80,10 +107,11 @@ pub struct Analysis {
     pub opponent: Option<OpponentFacts>,
 }
 
-/// Analyses `board`; `opponents` are the case's computer players 2.. with
-/// their rule, when known. `best` draws from a fixed stream, so the same
-/// board gives the same answer.
-pub fn analyse(board: &Board, opponents: Option<(&[Weights], Rule)>) -> Analysis {
+/// Analyses `board`, whose mover was asked as seat `asked` (the next seat
+/// that can move, if that one cannot); `opponents` are the case's computer
+/// players 2.. with their rule, when known. `best` draws from a fixed
+/// stream, so the same board gives the same answer.
+pub fn analyse(board: &Board, asked: usize, opponents: Option<(&[Weights], Rule)>) -> Analysis {
     let g = board.geometry();
     let col_row = |square: Square| {
         let (row, col) = g.row_col(square);
@@ -99,6 +127,7 @@ pub fn analyse(board: &Board, opponents: Option<(&[Weights], Rule)>) -> Analysis
                     col,
                     row,
                     flips: flips.count(),
+                    flipped: flips.iter().map(|c| col_row(c as Square)).collect(),
                     pieces_after: board.pieces(seat).count() + flips.count() + 1,
                 }
             })
@@ -155,6 +184,14 @@ pub fn analyse(board: &Board, opponents: Option<(&[Weights], Rule)>) -> Analysis
             .map(|s| board.pieces(s).count())
             .collect(),
         mover: mover.map(|s| s + 1),
+        skipped: match mover {
+            Some(seat) => (0..board.players())
+                .map(|k| (asked + k) % board.players())
+                .take_while(|&s| s != seat)
+                .map(|s| s + 1)
+                .collect(),
+            None => Vec::new(),
+        },
         moves,
         choices,
         opponent,
@@ -174,6 +211,9 @@ impl Analysis {
             n = self.n,
             p = self.players
         );
+        for s in &self.skipped {
+            out.push_str(&format!("; player {s} cannot move"));
+        }
         match self.mover {
             None => out.push_str("; the game is over\n"),
             Some(m) => out.push_str(&format!("; player {m} to move\n")),
@@ -189,7 +229,13 @@ impl Analysis {
             out.push('\n');
         }
         for (name, [col, row]) in &self.choices {
-            out.push_str(&format!("{name} plays {col} {row}\n"));
+            // `best` learns from a game's boards; here it has seen none.
+            let note = if name == "best" {
+                " (as at a game's first request)"
+            } else {
+                ""
+            };
+            out.push_str(&format!("{name} plays {col} {row}{note}\n"));
         }
         if let Some(o) = &self.opponent {
             let [col, row] = o.plays;
@@ -223,6 +269,13 @@ mod tests {
         assert_eq!(error.unwrap_err(), "it counts 7 rows but gives 6");
         assert!(parse_board("", 0).is_err());
         assert!(parse_board("6 ....... ....... ..123.. ..231.. ..312.. .......", 0).is_err());
+        // A transcript's request line, and a full first row, which is no count.
+        let request = "getNextMove 7 ....... ....... ..123.. ..231.. ..312.. ....... .......";
+        assert_eq!(parse_board(request, 0).unwrap(), a);
+        let full = "3333333/2222213/1222113/1121113/2122113/2221313/3221111";
+        let over = parse_board(full, 0).unwrap();
+        assert_eq!(over.mover(), None);
+        assert_eq!(parse_board(&format!("7 {full}"), 0).unwrap(), over);
     }
 
     #[test]
@@ -231,7 +284,7 @@ mod tests {
         for n in [7, 8, 12] {
             let mut board = Board::start(n).unwrap();
             while let Some(seat) = board.mover() {
-                let analysis = analyse(&board, None);
+                let analysis = analyse(&board, seat, None);
                 assert_eq!(analysis.mover, Some(seat + 1));
                 let plain = Plain::of(&board);
                 let mut expected = Vec::new();
@@ -249,6 +302,17 @@ mod tests {
                     .map(|m| (m.col, m.row, m.flips))
                     .collect();
                 assert_eq!(got, expected);
+                // The flipped cells themselves, as the plain grid finds them.
+                for m in &analysis.moves {
+                    let mut cells: Vec<[usize; 2]> = plain
+                        .flips(seat, m.row, m.col)
+                        .into_iter()
+                        .map(|(r, c)| [c, r])
+                        .collect();
+                    cells.sort_by_key(|&[c, r]| (r, c));
+                    assert_eq!(m.flipped, cells);
+                }
+                assert!(analysis.skipped.is_empty());
                 let own = board.pieces(seat).count();
                 assert!(
                     analysis
@@ -265,7 +329,7 @@ mod tests {
                 let moves: Vec<_> = board.moves_of(seat).iter().collect();
                 board.play(moves[rng.random_range(0..moves.len())] as Square);
             }
-            let over = analyse(&board, None);
+            let over = analyse(&board, 0, None);
             assert!(over.mover.is_none() && over.moves.is_empty() && over.choices.is_empty());
             assert!(over.to_text().contains("the game is over"));
         }
@@ -285,7 +349,7 @@ mod tests {
             .collect();
         let rule = Rule::default();
         let start = Board::start(7).unwrap();
-        let first = analyse(&start, Some((&weights, rule)));
+        let first = analyse(&start, 0, Some((&weights, rule)));
         assert!(first.opponent.is_none());
         assert_eq!(first.choices.last().unwrap().0, "oracle");
         // Player 2 to move: its choice is a move of the highest ratio, the first
@@ -293,7 +357,7 @@ mod tests {
         let mut board = start;
         board.play(board.moves_of(0).iter().next().unwrap() as Square);
         assert_eq!(board.mover(), Some(1));
-        let second = analyse(&board, Some((&weights, rule)));
+        let second = analyse(&board, 1, Some((&weights, rule)));
         let facts = second
             .opponent
             .clone()
@@ -307,5 +371,36 @@ mod tests {
         let k = facts.ratios.iter().position(|&r| r == best).unwrap();
         assert_eq!(facts.plays, [second.moves[k].col, second.moves[k].row]);
         assert!(second.to_text().contains("(the case's opponent) plays"));
+    }
+
+    #[test]
+    fn a_player_who_cannot_move_is_named_and_ratios_past_numbers_stay_in_json() {
+        // Player 3's one piece can close nothing (player 1's is on the edge),
+        // so player 3 is skipped; player 1 closes player 3's piece and moves.
+        let board = parse_board(
+            "7 ......./13...../......./......./......./......./.......",
+            2,
+        );
+        let board = board.unwrap();
+        let analysis = analyse(&board, 2, None);
+        assert_eq!(analysis.mover, Some(1));
+        assert_eq!(analysis.skipped, vec![3]);
+        assert!(
+            analysis
+                .to_text()
+                .contains("; player 3 cannot move; player 1 to move"),
+            "{}",
+            analysis.to_text()
+        );
+        let facts = OpponentFacts {
+            player: 2,
+            ratios: vec![1.5, f64::INFINITY, f64::NEG_INFINITY, f64::NAN],
+            plays: [0, 0],
+        };
+        let json = serde_json::to_value(&facts).unwrap();
+        assert_eq!(
+            json["ratios"],
+            serde_json::json!([1.5, "inf", "-inf", "nan"])
+        );
     }
 }

@@ -12,6 +12,7 @@ use tabula_solver::tothello::{Board, Color, Square, best_move};
 use super::wire::{decode_answer, request_line};
 use crate::process::{Peer, PlayerError};
 use crate::protocol::excerpt;
+use crate::seat::FaultKind;
 use crate::tournament::{self, Progress};
 
 /// The check stops after this many wrong or unsolicited answers: a program
@@ -181,6 +182,9 @@ pub struct CheckReport {
     pub unsolicited: Vec<String>,
     /// Why the dialogue stopped early, if it did.
     pub fault: Option<String>,
+    /// That fault's kind, for scripts, as every referee's JSON names it
+    /// (`malformed-answer` for too many wrong or unsolicited answers).
+    pub fault_kind: Option<FaultKind>,
 }
 
 /// Who answers the checker's requests, which says what lines already waiting
@@ -230,6 +234,7 @@ pub fn referee_best_move(
         failures: Vec::new(),
         unsolicited: Vec::new(),
         fault: None,
+        fault_kind: None,
     };
     for (done, case) in cases.iter().enumerate() {
         progress(done);
@@ -243,11 +248,13 @@ pub fn referee_best_move(
                 // It stopped reading: what it wrote is not the question.
                 with_limit(&e, timeout, None)
             ));
+            report.fault_kind = Some(FaultKind::of(&e));
             break;
         }
         let line = match peer.recv_line(deadline) {
             Ok(line) => line,
             Err(e) => {
+                report.fault_kind = Some(FaultKind::of(&e));
                 let e = with_limit(&e, timeout, Some(&*peer));
                 report.fault = Some(format!("no answer to '{}': {e}", case.request));
                 break;
@@ -276,6 +283,7 @@ pub fn referee_best_move(
         }
         if report.failures.len() + report.unsolicited.len() >= MAX_WRONG {
             report.fault = Some(format!("{MAX_WRONG} wrong or unsolicited answers"));
+            report.fault_kind = Some(FaultKind::MalformedAnswer);
             break;
         }
     }
