@@ -395,10 +395,14 @@ impl KalahWire {
 impl Wire<Match> for KalahWire {
     fn game_request(&mut self, seat: Seat, _view: &Match) -> Option<String> {
         self.seat = seat;
-        self.pending = vec![self.greeting(seat)];
+        self.pending = Vec::new();
         self.answered = false;
         self.tabula_moved = false;
         None
+    }
+
+    fn game_notice(&mut self, seat: Seat, _view: &Match) -> Option<String> {
+        Some(self.greeting(seat))
     }
 
     fn observe(&mut self, _mover: Turn, pit: &Pit) {
@@ -844,13 +848,38 @@ mod tests {
     }
 
     #[test]
+    fn the_greeting_reaches_the_player_as_the_game_starts() {
+        use crate::process::StreamPeer;
+        use crate::seat::{Clock, Player, Remote};
+        // A person playing second sees the greeting before tabula's first
+        // move is searched (minutes on a large variant), not with it.
+        let r = rules(3, 3);
+        let out = crate::record::MemoryLog::default();
+        let peer = StreamPeer::for_person(std::io::empty(), out.clone());
+        let mut person = Remote::new("person", Box::new(peer), KalahWire::new(r));
+        let game = Match::new(r);
+        person
+            .start_game(1, &game.view(1), &mut Clock::default())
+            .unwrap();
+        let text = out.text();
+        assert!(
+            text.starts_with("kalah 3 3 you are player 2:") && text.ends_with('\n'),
+            "{text}"
+        );
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+
+    #[test]
     fn the_wire_round_trips_through_both_ends() {
         let r = rules(2, 2);
         let mut referee = KalahWire::new(r);
         let mut player = Session::new(KalahWire::new(r), OptimalAgent::by_search(10));
         let mut game = Match::new(r);
         // The player is seat 1: tabula (seat 0) moves first, pit 1 ends in its store.
+        // The greeting is sent as the game starts, before tabula's first move.
         assert_eq!(referee.game_request(1, &game.view(1)), None);
+        let greeting = referee.game_notice(1, &game.view(1)).expect("a greeting");
+        assert!(greeting.starts_with("kalah 2 2 you are player 2:"));
         for pit in [0, 1] {
             referee.observe(Turn::Seat(0), &pit);
             Game::apply(&mut game, pit);
@@ -860,9 +889,9 @@ mod tests {
         // Seat 0 sowed pit 1 (pit 2 and its store), then pit 2's 3 seeds: its side
         // is empty, so the game is over before seat 1 moves.
         assert!(game.is_over());
-        let end = referee.end_lines(&game.view(1));
+        let mut end = vec![greeting];
+        end.extend(referee.end_lines(&game.view(1)));
         assert_eq!(end.len(), 4, "{end:?}");
-        assert!(end[0].starts_with("kalah 2 2 you are player 2:"));
         assert_eq!(
             &end[1..],
             &[
@@ -881,9 +910,11 @@ mod tests {
         let mut player = Session::new(KalahWire::new(r), OptimalAgent::by_search(10));
         let mut game = Match::new(r);
         referee.game_request(1, &game.view(1));
+        let greeting = referee.game_notice(1, &game.view(1)).expect("a greeting");
         referee.observe(Turn::Seat(0), &1);
         Game::apply(&mut game, 1);
-        let request = lines(referee.move_request(&game.view(1)));
+        let mut request = vec![greeting];
+        request.extend(lines(referee.move_request(&game.view(1))));
         assert_eq!(
             request[1..],
             ["tabula plays 2", "your move: 3 2 / 2 0 stores 0 1"]

@@ -538,7 +538,17 @@ impl<G: Game, W: Wire<G>> Player<G> for Remote<G, W> {
     fn start_game(&mut self, seat: Seat, view: &G::View, clock: &mut Clock) -> Result<(), Failure> {
         self.restart_if_stale(clock)?;
         let line = self.wire.game_request(seat, view);
-        self.acknowledge(line, clock)
+        self.acknowledge(line, clock)?;
+        let Some(notice) = self.wire.game_notice(seat, view) else {
+            return Ok(());
+        };
+        self.log('>', &notice);
+        let started = Instant::now();
+        let sent = self.peer.send_line_by(&notice, clock.deadline(started));
+        clock.charge(started.elapsed());
+        sent.map_err(|e| {
+            Failure::from_player(&e, clock, &format!("sending '{}'", excerpt(&notice)))
+        })
     }
 
     fn observe(&mut self, mover: Turn, observation: &G::Observation) -> Result<(), Failure> {

@@ -61,6 +61,13 @@ pub trait Wire<G: Game>: Send {
         None
     }
 
+    /// A line sent as the game starts, after its request, and not answered
+    /// (Kalah's greeting): a person sees it before the other side's first
+    /// move, however long that takes to find.
+    fn game_notice(&mut self, _seat: Seat, _view: &G::View) -> Option<String> {
+        None
+    }
+
     /// Checks an acknowledgement line: any integer. The statement's `init` and
     /// `reset` return an `int` that it asks to be 0, and its tester read
     /// nothing in it; a line that is no integer is malformed (a stray line
