@@ -122,7 +122,7 @@ fn misbehaving_players_lose_the_case_with_the_reason_and_the_run_goes_on() {
         // The top left corner is never a first move.
         (
             "while read l; do echo 0 0; done",
-            "illegal move: row 0 column 0 turns no piece",
+            "illegal move: column 0 row 0 turns no piece",
             "60",
         ),
         ("exit 3", "exit status: 3", "60"),

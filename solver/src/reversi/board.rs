@@ -369,12 +369,13 @@ impl Board {
         if usize::from(square) >= self.geometry().cells() {
             return Err(IllegalMove(format!("square {square} is off the board")));
         }
+        // Column first, as the protocol's answers and its off-board reasons say it.
         if self.occupied().has(square as usize) {
-            return Err(IllegalMove(format!("row {row} column {col} is taken")));
+            return Err(IllegalMove(format!("column {col} row {row} is taken")));
         }
         if self.flips(seat, square).is_empty() {
             return Err(IllegalMove(format!(
-                "row {row} column {col} turns no piece"
+                "column {col} row {row} turns no piece"
             )));
         }
         Ok(())
