@@ -360,8 +360,8 @@ fn checked_table(
 struct SearchDisplay(Arc<std::sync::Mutex<Option<indicatif::ProgressBar>>>);
 
 impl SearchDisplay {
-    /// What an optimal player tells of its search.
-    fn tell(&self) -> kv::SearchProgress {
+    /// What an optimal player, `who` (`the opponent's`), tells of its search.
+    fn tell(&self, who: &'static str) -> kv::SearchProgress {
         let shown = self.clone();
         Arc::new(move |nodes| {
             let mut bar = shown.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -369,7 +369,7 @@ impl SearchDisplay {
                 Some(nodes) => {
                     let bar = bar.get_or_insert_with(|| crate::progress::spinner("searching"));
                     bar.set_message(format!(
-                        "the optimal player's exact search: {:.1} million positions for this move",
+                        "{who} exact search: {:.1} million positions for this move",
                         nodes as f64 / 1e6
                     ));
                 }
@@ -415,7 +415,10 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         let mut tested = tested_player(
             &args.seat,
             KalahWire::new(rules),
-            |name| kv::agent(name, &tables, served_rng(seed), Some(searching.tell())),
+            |name| {
+                let told = searching.tell("the tested optimal player's");
+                kv::agent(name, &tables, served_rng(seed), Some(told))
+            },
             &kv::AGENTS,
             &log,
         )?;
@@ -425,7 +428,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &args.opponent,
                 &tables,
                 opponent_rng,
-                Some(searching.tell()),
+                Some(searching.tell("the optimal opponent's")),
             )
             .expect("checked"),
         );
@@ -464,7 +467,8 @@ pub fn serve(args: ServeArgs) -> Outcome {
     let rng = served_rng(args.seed.seed);
     // Its stdout is the dialogue; a long search shows on stderr.
     let searching = SearchDisplay::default();
-    let agent = kv::agent(&args.agent, &tables, rng, Some(searching.tell())).expect("checked");
+    let told = searching.tell("the optimal player's");
+    let agent = kv::agent(&args.agent, &tables, rng, Some(told)).expect("checked");
     serve_stdio(Session::new(KalahWire::new(rules), agent))
 }
 
@@ -624,7 +628,8 @@ pub fn play(args: PlayArgs) -> Outcome {
     let optimal = match checked_table(rules, args.table.as_deref(), 1)? {
         // The dialogue is on stdout; a long search shows on stderr.
         tables if tables.is_empty() => {
-            OptimalAgent::searching().with_progress(Some(SearchDisplay::default().tell()))
+            let told = SearchDisplay::default().tell("tabula's");
+            OptimalAgent::searching().with_progress(Some(told))
         }
         tables => OptimalAgent::from_tables(tables),
     };
