@@ -87,20 +87,34 @@ impl Weights {
         }
     }
 
-    /// The move the strategy plays for the mover of `board`; `None` once over.
+    /// Each legal move of the mover of `board` with the ratio it would give,
+    /// in row-major order (none once the game is over): what [`Weights::choose`]
+    /// compares.
     ///
     /// Each move is rated from the position's sums and the weight of the cells
-    /// it takes, so a choice costs one flip scan per move, not a board sum.
-    pub fn choose(&self, board: &Board, rule: Rule) -> Option<Square> {
-        let seat = board.mover()?;
-        let own_now: f64 = board.pieces(seat).iter().map(|c| self.0[c]).sum();
+    /// it takes, so a rating costs one flip scan, not a board sum.
+    pub fn ratings<'a>(
+        &'a self,
+        board: &'a Board,
+        rule: Rule,
+    ) -> impl Iterator<Item = (Square, f64)> + 'a {
+        let seat = board.mover();
+        let own_now: f64 = seat.map_or(0.0, |s| board.pieces(s).iter().map(|c| self.0[c]).sum());
         let all_now: f64 = board.occupied().iter().map(|c| self.0[c]).sum();
+        seat.into_iter()
+            .flat_map(move |seat| board.moves_with_flips(seat))
+            .map(move |(square, flips)| {
+                let taken: f64 = flips.iter().map(|c| self.0[c]).sum();
+                let own = own_now + taken + self.0[square as usize];
+                let others = all_now - own_now - taken;
+                (square, self.rate(own, others, rule))
+            })
+    }
+
+    /// The move the strategy plays for the mover of `board`; `None` once over.
+    pub fn choose(&self, board: &Board, rule: Rule) -> Option<Square> {
         let mut best: Option<(f64, Square)> = None;
-        for (square, flips) in board.moves_with_flips(seat) {
-            let taken: f64 = flips.iter().map(|c| self.0[c]).sum();
-            let own = own_now + taken + self.0[square as usize];
-            let others = all_now - own_now - taken;
-            let rating = self.rate(own, others, rule);
+        for (square, rating) in self.ratings(board, rule) {
             let better = match best {
                 None => true,
                 Some((b, _)) if b.is_nan() => !rating.is_nan() || rule.ties == Ties::Last,
@@ -211,5 +225,31 @@ mod tests {
         };
         assert_eq!(w.ratio(&board, 0, numerator), 0.0);
         assert!(w.ratio(&board, 0, Rule::default()).is_nan());
+    }
+
+    #[test]
+    fn each_move_s_rating_is_the_ratio_of_the_board_after_it() {
+        // The incremental rating against the whole board's sums, along a game.
+        let mut w = flat(0.0);
+        for (k, cell) in w.0.iter_mut().enumerate() {
+            *cell = ((k * 37) % 101) as f64 - 50.0;
+        }
+        let rule = Rule::default();
+        let mut board = Board::start(8).unwrap();
+        while let Some(seat) = board.mover() {
+            let rated: Vec<(Square, f64)> = w.ratings(&board, rule).collect();
+            assert_eq!(rated.len(), board.moves_of(seat).count() as usize);
+            for &(square, rating) in &rated {
+                let mut after = board;
+                after.play_as(seat, square);
+                let whole = w.ratio(&after, seat, rule);
+                assert!(
+                    (rating - whole).abs() <= 1e-9 * whole.abs().max(1.0),
+                    "{rating} {whole}"
+                );
+            }
+            board.play(w.choose(&board, rule).unwrap());
+        }
+        assert_eq!(w.ratings(&board, rule).count(), 0);
     }
 }

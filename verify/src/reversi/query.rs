@@ -156,14 +156,7 @@ pub fn analyse(board: &Board, asked: usize, opponents: Option<(&[Weights], Rule)
                 oracle.start_game(0, board);
                 choices.push(("oracle".into(), col_row(oracle.choose(board))));
             } else if let Some(them) = cases.get(seat - 1) {
-                let ratios = board
-                    .moves_with_flips(seat)
-                    .map(|(square, _)| {
-                        let mut after = *board;
-                        after.play_as(seat, square);
-                        them.weights.ratio(&after, seat, rule)
-                    })
-                    .collect();
+                let ratios = them.weights.ratings(board, rule).map(|(_, r)| r).collect();
                 let plays = them
                     .weights
                     .choose(board, rule)
