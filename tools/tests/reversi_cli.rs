@@ -561,3 +561,57 @@ fn query_lists_the_legal_moves_the_players_choices_and_a_case_s_opponent() {
     let out = run(&["query", "reversi", start, "--mover", "4"]);
     assert_one_line_error(&out, "--mover 4: the board has players 1 to 3");
 }
+
+#[test]
+fn query_batch_answers_each_board_as_a_single_query_s_json_does() {
+    let start7 = "7 ....... ....... ..123.. ..231.. ..312.. ....... .......";
+    let start8 = "......../......../......../...1234./...2341./...3412./...4123./........";
+    // A single query's JSON without its run stamp.
+    let single = |board: &str, extra: &[&str]| {
+        let mut json: serde_json::Value = serde_json::from_str(&run_ok(
+            &["query", "reversi", board, "--json", "-"],
+            extra,
+        ))
+        .unwrap();
+        json.as_object_mut().unwrap().remove("run");
+        json
+    };
+    let input = format!("{start7}\n\n7 ....... .......x\n{start8}\ngetNextMove {start7}\n");
+    let out = run_with_input(&["query", "reversi", "--batch"], &input);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = common::json_lines(&stdout(&out));
+    assert_eq!(lines.len(), 4, "{}", stdout(&out));
+    assert_eq!(lines[0], single(start7, &[]));
+    assert_eq!(lines[1]["input"], "7 ....... .......x");
+    let error = lines[1]["error"].as_str().unwrap();
+    assert!(error.contains("it counts 7 rows but gives 2"), "{error}");
+    assert_eq!(lines[2], single(start8, &[]));
+    assert_eq!(lines[3], lines[0]);
+    // With a case, player 2's view on both sides, each side's opponents
+    // evolved once and alike for every board of that side.
+    let case = [&["--mover", "2", "--case", "1", "--seed", "5"][..], &SMALL].concat();
+    let batch = [&["query", "reversi", "--batch"][..], &case].concat();
+    let out = run_with_input(&batch, &format!("{start7}\n{start8}\n{start7}\n"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = common::json_lines(&stdout(&out));
+    assert_eq!(lines.len(), 3, "{}", stdout(&out));
+    assert_eq!(lines[0], single(start7, &case));
+    assert_eq!(lines[1], single(start8, &case));
+    assert_eq!(lines[2], lines[0]);
+    assert!(lines[0]["opponent"]["plays"].is_array(), "{}", lines[0]);
+    // A mover the board lacks is that line's error; the batch goes on.
+    let out = run_with_input(
+        &["query", "reversi", "--batch", "--mover", "4"],
+        &format!("{start7}\n{start8}\n"),
+    );
+    let lines = common::json_lines(&stdout(&out));
+    assert_eq!(lines[0]["error"], "--mover 4: the board has players 1 to 3");
+    assert_eq!(lines[1]["mover"], 4);
+    // The genetic algorithm's options mean something only with --case.
+    for option in [&["--ga-games", "5"][..], &["--seed", "3"], &["--zero", "numerator"]] {
+        let out = run(&[&["query", "reversi", start7][..], option].concat());
+        assert_one_line_error(&out, "--case");
+    }
+    let out = run(&["query", "reversi", start7, "--batch"]);
+    assert_one_line_error(&out, "--batch");
+}

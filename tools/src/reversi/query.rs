@@ -1,24 +1,43 @@
 //! `tabula query reversi`: a board's legal moves, player 1's built-in players'
-//! choices, and a referee case's computer opponents' view of it.
+//! choices, and a referee case's computer opponents' view of it; with
+//! `--batch`, every board of stdin, each case's opponents evolved once per side.
 
+use std::collections::HashMap;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
 use tabula_verify::protocol::excerpt;
-use tabula_verify::reversi::query::{analyse, parse_board};
+use tabula_solver::reversi::{Board, Weights};
+use tabula_verify::reversi::query::{Analysis, analyse, parse_board};
 use tabula_verify::reversi::referee::opponents;
 
 use crate::Outcome;
+use crate::batch::answer_lines;
 use crate::common::{JsonArgs, SeedArgs, emit_report, run_info};
 
 /// Arguments of `tabula query reversi`.
 #[derive(Args)]
+#[command(group(
+    clap::ArgGroup::new("case_options")
+        .args(["seed", "generations", "ga_games", "zero", "ties"])
+        .multiple(true)
+        .requires("case")
+))]
 pub struct QueryArgs {
     /// The board: its rows separated by spaces or `/` (`......./......./..123../...`),
     /// optionally after their count, as `getNextMove` sends it.
-    board: String,
-    /// The player to move, 1..P (the next one who can, if it cannot).
+    #[arg(required_unless_present = "batch")]
+    board: Option<String>,
+    /// Read boards from stdin, one a line (as the board argument is written),
+    /// and answer each with one line of JSON (the fields of `--json`'s
+    /// answer, without `run`), or `{"input":"...","error":"..."}` for a line
+    /// that is no board; with --case, the opponents of each side are evolved
+    /// once, at its first board.
+    #[arg(long, conflicts_with_all = ["board", "json"])]
+    batch: bool,
+    /// The player to move, 1..P (the next one who can, if it cannot); with
+    /// --batch, on every board.
     #[arg(long, default_value_t = 1)]
     mover: usize,
     /// The referee's case (with --seed and the genetic algorithm's options)
@@ -36,30 +55,52 @@ pub struct QueryArgs {
 
 /// Runs `tabula query reversi`.
 pub fn query(args: QueryArgs) -> Outcome {
-    let shown = excerpt(&args.board);
-    // The side is read first, so that --mover is checked against its players.
-    let board = parse_board(&args.board, 0).map_err(|e| anyhow!("bad board '{shown}': {e}"))?;
-    if !(1..=board.players()).contains(&args.mover) {
-        bail!(
-            "--mover {}: the board has players 1 to {}",
-            args.mover,
-            board.players()
-        );
-    }
-    let board = parse_board(&args.board, args.mover - 1).expect("read above");
-    let case = args.case.map(|case| {
-        let settings = args.ga.settings(board.n());
-        super::with_generations_bar(|progress| {
-            opponents(args.seed.seed, &settings, case, progress).0
-        })
-    });
-    let rule = args.ga.rule.rule();
-    let analysis = analyse(
-        &board,
-        args.mover - 1,
-        case.as_deref().map(|weights| (weights, rule)),
-    );
+    let mut cases = Evolved::default();
+    let Some(text) = &args.board else {
+        return answer_lines(|line| {
+            let (board, mover) = read(line, args.mover)?;
+            Ok(answer(&args, &board, mover, &mut cases))
+        });
+    };
+    let (board, mover) = read(text, args.mover)?;
+    let analysis = answer(&args, &board, mover, &mut cases);
     let stamped = run_info(args.case.map(|_| args.seed.seed)).stamp(&analysis);
     emit_report(&analysis.to_text(), args.json.json.as_ref(), &stamped)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each side's opponents of the asked case, evolved at most once.
+type Evolved = HashMap<usize, Vec<Weights>>;
+
+/// The board of `text` with `mover` (1..) asked to move.
+fn read(text: &str, mover: usize) -> anyhow::Result<(Board, usize)> {
+    let shown = excerpt(text);
+    // The side is read first, so that the mover is checked against its players.
+    let board = parse_board(text, 0).map_err(|e| anyhow!("bad board '{shown}': {e}"))?;
+    if !(1..=board.players()).contains(&mover) {
+        bail!(
+            "--mover {mover}: the board has players 1 to {}",
+            board.players()
+        );
+    }
+    let board = parse_board(text, mover - 1).expect("read above");
+    Ok((board, mover))
+}
+
+/// What the query says of `board`, the case's opponents evolved for its side if asked.
+fn answer(args: &QueryArgs, board: &Board, mover: usize, cases: &mut Evolved) -> Analysis {
+    let case = args.case.map(|case| {
+        cases.entry(board.n()).or_insert_with(|| {
+            let settings = args.ga.settings(board.n());
+            super::with_generations_bar(|progress| {
+                opponents(args.seed.seed, &settings, case, progress).0
+            })
+        })
+    });
+    let rule = args.ga.rule.rule();
+    analyse(
+        board,
+        mover - 1,
+        case.map(|weights| (weights.as_slice(), rule)),
+    )
 }
