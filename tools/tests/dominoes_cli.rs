@@ -57,6 +57,7 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         "losses",
         "score",
         "faults",
+        "fault_kinds",
         "first_fault",
     ];
     expected.sort();
@@ -158,6 +159,8 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             let why = case["first_fault"]["reason"].as_str().unwrap_or_default();
             assert!(why.contains(reason), "{player}: {why}");
             assert_eq!(case["first_fault"]["kind"], kind, "{player}: {case}");
+            // Every game of the case was lost, and each by this kind here.
+            assert_eq!(case["fault_kinds"], serde_json::json!({ kind: 3 }), "{case}");
         }
         assert!(out.status.success(), "{player}: {}", stderr(&out));
         let text = stdout(&out);

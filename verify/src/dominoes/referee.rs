@@ -8,7 +8,7 @@
 //! (chance, key, deal, 0). Every tested player, and both games of a pair, meet
 //! the same deals and the same draws.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -150,6 +150,10 @@ pub struct CaseResult {
     pub score: f64,
     /// Games the tested player lost by a fault.
     pub faults: usize,
+    /// Those games by their fault's kind (JSON: `{"crash": 4, ...}`, the
+    /// kinds that occurred; the games a dead player never played count as
+    /// its death's kind).
+    pub fault_kinds: BTreeMap<FaultKind, usize>,
     /// The first of those games, its fault's kind and its reason (JSON:
     /// `{"game", "kind", "reason"}` or null).
     pub first_fault: Option<FirstFault>,
@@ -238,6 +242,7 @@ pub fn referee_case(
         losses: 0,
         score: 0.0,
         faults: 0,
+        fault_kinds: BTreeMap::new(),
         first_fault: None,
     };
     for (game, record) in records.iter().enumerate() {
@@ -249,6 +254,7 @@ pub fn referee_case(
         }
         if let Some(fault) = record.fault.as_ref().filter(|f| f.seat == seat) {
             result.faults += 1;
+            *result.fault_kinds.entry(fault.kind).or_default() += 1;
             if result.first_fault.is_none() {
                 result.first_fault = Some(FirstFault {
                     game,
@@ -569,6 +575,7 @@ mod tests {
             serde_json::json!({"cases": [{"n": 5, "h": 4, "games": 6, "wins": result.wins,
                 "ties": result.ties, "losses": result.losses, "score": result.score,
                 "faults": result.faults,
+                "fault_kinds": {"malformed-answer": 1, "crash": 5},
                 "first_fault": {"game": 0, "kind": "malformed-answer", "reason": "bad answer 'x'"}}], "total": result.score})
         );
     }
