@@ -160,7 +160,11 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
             assert!(why.contains(reason), "{player}: {why}");
             assert_eq!(case["first_fault"]["kind"], kind, "{player}: {case}");
             // Every game of the case was lost, and each by this kind here.
-            assert_eq!(case["fault_kinds"], serde_json::json!({ kind: 3 }), "{case}");
+            assert_eq!(
+                case["fault_kinds"],
+                serde_json::json!({ kind: 3 }),
+                "{case}"
+            );
         }
         assert!(out.status.success(), "{player}: {}", stderr(&out));
         let text = stdout(&out);

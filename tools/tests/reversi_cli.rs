@@ -568,11 +568,9 @@ fn query_batch_answers_each_board_as_a_single_query_s_json_does() {
     let start8 = "......../......../......../...1234./...2341./...3412./...4123./........";
     // A single query's JSON without its run stamp.
     let single = |board: &str, extra: &[&str]| {
-        let mut json: serde_json::Value = serde_json::from_str(&run_ok(
-            &["query", "reversi", board, "--json", "-"],
-            extra,
-        ))
-        .unwrap();
+        let mut json: serde_json::Value =
+            serde_json::from_str(&run_ok(&["query", "reversi", board, "--json", "-"], extra))
+                .unwrap();
         json.as_object_mut().unwrap().remove("run");
         json
     };
@@ -608,7 +606,11 @@ fn query_batch_answers_each_board_as_a_single_query_s_json_does() {
     assert_eq!(lines[0]["error"], "--mover 4: the board has players 1 to 3");
     assert_eq!(lines[1]["mover"], 4);
     // The genetic algorithm's options mean something only with --case.
-    for option in [&["--ga-games", "5"][..], &["--seed", "3"], &["--zero", "numerator"]] {
+    for option in [
+        &["--ga-games", "5"][..],
+        &["--seed", "3"],
+        &["--zero", "numerator"],
+    ] {
         let out = run(&[&["query", "reversi", start7][..], option].concat());
         assert_one_line_error(&out, "--case");
     }

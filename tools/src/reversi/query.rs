@@ -7,8 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
-use tabula_verify::protocol::excerpt;
 use tabula_solver::reversi::{Board, Weights};
+use tabula_verify::protocol::excerpt;
 use tabula_verify::reversi::query::{Analysis, analyse, parse_board};
 use tabula_verify::reversi::referee::opponents;
 
