@@ -166,6 +166,8 @@ fn order(set: Squares, table: &[i32; MAX_CELLS], out: &mut [(i32, Square); MAX_C
 struct Search<'a> {
     eval: &'a Evaluation,
     me: Seat,
+    /// The replies a paranoid opponent finds plausible (all its moves when `None`).
+    plausible: Option<Plausible<'a>>,
     nodes: u64,
     budget: u64,
     aborted: bool,
@@ -191,14 +193,41 @@ impl Search<'_> {
         if depth == 0 {
             return self.eval.evaluate(board, self.me);
         }
-        let mut list = [(0, 0); MAX_CELLS];
-        let k = order(board.moves_of(mover), &self.eval.table, &mut list);
         let maximise = mover == self.me;
+        let legal = board.moves_of(mover);
+        // An opponent's plausible replies, and what an implausible one costs it.
+        let (plausible, margin) = match self.plausible {
+            Some(p) if !maximise => {
+                let likely = (p.replies)(board, mover).and(legal);
+                match p.margin {
+                    _ if likely.is_empty() => (legal, 0),
+                    Some(margin) => (likely, margin),
+                    None => (likely, INFINITE),
+                }
+            }
+            _ => (legal, 0),
+        };
+        let mut list = [(0, 0); MAX_CELLS];
+        // The plausible replies first, each part ordered by the table.
+        let k = order(plausible, &self.eval.table, &mut list);
+        let k = if margin == INFINITE {
+            k
+        } else {
+            let mut rest = [(0, 0); MAX_CELLS];
+            let r = order(legal.and_not(plausible), &self.eval.table, &mut rest);
+            list[k..k + r].copy_from_slice(&rest[..r]);
+            k + r
+        };
         let mut best = if maximise { -INFINITE } else { INFINITE };
         for &(_, square) in &list[..k] {
             let mut next = *board;
             next.play(square);
-            let v = self.paranoid(&next, depth - 1, alpha, beta);
+            let cost = if plausible.has(square as usize) {
+                0
+            } else {
+                margin
+            };
+            let v = cost + self.paranoid(&next, depth - 1, alpha - cost, beta - cost);
             if self.aborted {
                 return 0;
             }
@@ -292,6 +321,31 @@ pub fn decide(
     eval: &Evaluation,
     limits: Limits,
 ) -> Option<Decision> {
+    decide_within(kind, board, me, eval, limits, None)
+}
+
+/// The replies of an opponent that a model finds plausible, for a paranoid
+/// search that trusts the model: the opponent minimises over those only
+/// (`margin` `None`), or over all its moves with each implausible one
+/// counting `margin` more for the searcher (`Some`).
+#[derive(Clone, Copy)]
+pub struct Plausible<'a> {
+    /// The plausible moves of `seat` at a board (all its moves if none is legal).
+    pub replies: &'a dyn Fn(&Board, Seat) -> Squares,
+    /// What an implausible reply costs the opponent, in evaluation units.
+    pub margin: Option<i32>,
+}
+
+/// [`decide`], where a paranoid opponent minimises over the replies
+/// `plausible` allows (every move when `None`).
+pub fn decide_within(
+    kind: Kind,
+    board: &Board,
+    me: Seat,
+    eval: &Evaluation,
+    limits: Limits,
+    plausible: Option<Plausible<'_>>,
+) -> Option<Decision> {
     if board.mover() != Some(me) {
         return None;
     }
@@ -301,6 +355,7 @@ pub fn decide(
     let mut search = Search {
         eval,
         me,
+        plausible,
         nodes: 0,
         budget: u64::MAX,
         aborted: false,
@@ -369,6 +424,43 @@ mod tests {
             values.max().unwrap()
         } else {
             values.min().unwrap()
+        }
+    }
+
+    /// Plain paranoid minimax where an opponent's replies outside
+    /// `plausible` are left out (`margin` `None`) or cost it `margin`.
+    fn plain_plausible(
+        eval: &Evaluation,
+        board: &Board,
+        me: Seat,
+        depth: u32,
+        plausible: &dyn Fn(&Board, Seat) -> Squares,
+        margin: Option<i32>,
+    ) -> i32 {
+        let Some(mover) = board.mover() else {
+            return eval.evaluate(board, me);
+        };
+        if depth == 0 {
+            return eval.evaluate(board, me);
+        }
+        let legal = board.moves_of(mover);
+        let likely = plausible(board, mover).and(legal);
+        let mut values = Vec::new();
+        for s in legal.iter() {
+            let mut next = *board;
+            next.play(s as Square);
+            let v = plain_plausible(eval, &next, me, depth - 1, plausible, margin);
+            let implausible = mover != me && !likely.is_empty() && !likely.has(s);
+            match (implausible, margin) {
+                (false, _) => values.push(v),
+                (true, Some(m)) => values.push(v + m),
+                (true, None) => {}
+            }
+        }
+        if mover == me {
+            values.into_iter().max().unwrap()
+        } else {
+            values.into_iter().min().unwrap()
         }
     }
 
@@ -501,6 +593,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn paranoid_over_plausible_replies_equals_its_plain_minimax() {
+        // Plausible: the replies on even squares, or on odd ones for player 2.
+        let plausible = |board: &Board, seat: Seat| {
+            let mut set = Squares::EMPTY;
+            for s in board.moves_of(seat).iter().filter(|s| s % 2 == seat % 2) {
+                set.set(s);
+            }
+            set
+        };
+        let (mut differs, mut checked) = (0, 0);
+        for board in positions(4, 30) {
+            let me = board.mover().unwrap();
+            let eval = Evaluation::new(board.n());
+            for margin in [None, Some(0), Some(24)] {
+                for depth in 1..=3 {
+                    let limits = unlimited(depth);
+                    let filter = Plausible {
+                        replies: &plausible,
+                        margin,
+                    };
+                    let d = decide_within(Kind::Paranoid, &board, me, &eval, limits, Some(filter))
+                        .unwrap();
+                    if d.depth != depth {
+                        continue;
+                    }
+                    let plain = plain_plausible(&eval, &board, me, depth, &plausible, margin);
+                    assert_eq!(d.value, plain, "depth {depth} margin {margin:?}\n{board:?}");
+                    let mut next = board;
+                    next.play(d.square);
+                    let chosen = plain_plausible(&eval, &next, me, depth - 1, &plausible, margin);
+                    assert_eq!(chosen, plain);
+                    checked += 1;
+                    // A margin of 0 is plain paranoid.
+                    let paranoid = plain_paranoid(&eval, &board, me, depth);
+                    if margin == Some(0) {
+                        assert_eq!(d.value, paranoid);
+                    } else {
+                        differs += usize::from(d.value != paranoid);
+                    }
+                }
+            }
+        }
+        // The filter changes values: the test would notice it ignored.
+        assert!(checked > 200 && differs > 20, "{checked} {differs}");
     }
 
     #[test]

@@ -21,15 +21,27 @@
 //! best-fitting few (weighing the sets by fit did worse). The worst set's
 //! term hedges against lines that only some guesses let through: counted
 //! half, it gained; counted one and a half times, it lost.
+//!
+//! On three-player sides (7, 9, 11) the move is paranoid search instead,
+//! where each opponent's likely replies are the [`Tuning::plausible`] moves
+//! most voted for by its best-fitting candidates: it plays one of those
+//! unless another is worse for this player by more than [`Tuning::margin`]
+//! (three pieces). Paranoid play is already strong there, and the model's
+//! two likeliest replies hold the opponent's actual move about half the
+//! time, so the search trusts the model only that far. On four-player sides
+//! the combined lookahead did better.
 
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
+use tabula_solver::grid::Squares;
 use tabula_solver::reversi::board::{MAX_CELLS, MAX_PLAYERS};
 use tabula_solver::reversi::lookahead::{self, Lookahead, Policies};
-use tabula_solver::reversi::model::{CANDIDATES, Model, reconstruct};
-use tabula_solver::reversi::search::{Evaluation, Kind, Limits, decide};
+use tabula_solver::reversi::model::{CANDIDATES, Model, VOTERS, reconstruct};
+use tabula_solver::reversi::search::{
+    Evaluation, Kind, Limits, PIECE, Plausible, decide, decide_within,
+};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
 
@@ -59,6 +71,14 @@ pub struct Tuning {
     /// A move is worth its mean over the sets plus `caution` times its worst
     /// set's value: a hedge against the guesses the mean trusts too much.
     pub caution: f64,
+    /// On three-player sides, once a choice is seen: paranoid search in
+    /// which each opponent's `plausible` replies most voted for by its
+    /// best-fitting candidates are its likely ones (0: the combined
+    /// lookahead there too). Four-player sides keep the lookahead.
+    pub plausible: usize,
+    /// What an unlikely reply costs the opponent in that search, in the
+    /// evaluation's units (`None`: it is not considered at all).
+    pub margin: Option<i32>,
 }
 
 impl Default for Tuning {
@@ -74,6 +94,9 @@ impl Default for Tuning {
             after: 1,
             learn: LEARN_STEPS,
             caution: 0.5,
+            plausible: 2,
+            // Three pieces.
+            margin: Some(3 * PIECE),
         }
     }
 }
@@ -90,6 +113,15 @@ impl Tuning {
             _ => 2,
         };
         self.budget * halves / 2
+    }
+
+    /// The plausible paranoid search's limits on side `n`: [`Tuning::search`]'s
+    /// nodes scaled as [`Tuning::budget_for`] scales the lookahead's.
+    pub fn plausible_limits(&self, n: usize) -> Limits {
+        Limits {
+            nodes: self.search.nodes * self.budget_for(n) / self.budget.max(1),
+            ..self.search
+        }
     }
 }
 
@@ -219,6 +251,63 @@ impl Best {
     }
 }
 
+impl Best {
+    /// Paranoid search in which the replies the model finds likely are the
+    /// ones an opponent plays unless another is worse for this player by more
+    /// than [`Tuning::margin`].
+    fn plausible_paranoid(&self, view: &Board, me: Seat) -> Square {
+        let game = self.game.as_ref().expect("a game is on");
+        let voters: Vec<Vec<Weights>> = (0..view.players())
+            .map(|seat| {
+                if seat == me {
+                    Vec::new()
+                } else {
+                    game.model.ranked_for(seat, VOTERS)
+                }
+            })
+            .collect();
+        let k = self.tuning.plausible;
+        let rule = self.rule;
+        let replies = |board: &Board, seat: Seat| {
+            let mut votes: [(Square, u32); VOTERS] = [(0, 0); VOTERS];
+            let mut distinct = 0;
+            for w in &voters[seat] {
+                let Some(mv) = w.choose(board, rule) else {
+                    continue;
+                };
+                match votes[..distinct].iter_mut().find(|v| v.0 == mv) {
+                    Some(v) => v.1 += 1,
+                    None => {
+                        votes[distinct] = (mv, 1);
+                        distinct += 1;
+                    }
+                }
+            }
+            // Most votes first; equal votes in the order first voted for.
+            votes[..distinct].sort_by_key(|v| std::cmp::Reverse(v.1));
+            let mut set = Squares::EMPTY;
+            for &(mv, _) in votes[..distinct].iter().take(k) {
+                set.set(mv as usize);
+            }
+            set
+        };
+        let limits = self.tuning.plausible_limits(view.n());
+        decide_within(
+            Kind::Paranoid,
+            view,
+            me,
+            &game.eval,
+            limits,
+            Some(Plausible {
+                replies: &replies,
+                margin: self.tuning.margin,
+            }),
+        )
+        .expect("the mover has a move")
+        .square
+    }
+}
+
 impl Agent<Board> for Best {
     fn name(&self) -> String {
         "best".into()
@@ -233,7 +322,10 @@ impl Agent<Board> for Best {
         let me = view.mover().expect("asked only when it can move");
         let game = self.game.as_ref().expect("a game is on");
         let seen = game.model.choices().len();
-        let mv = if self.tuning.samples > 0 && seen >= self.tuning.after.max(1) {
+        let learnt = seen >= self.tuning.after.max(1);
+        let mv = if learnt && self.tuning.plausible > 0 && view.players() == 3 {
+            self.plausible_paranoid(view, me)
+        } else if learnt && self.tuning.samples > 0 {
             self.hedged_mean(view, me)
         } else {
             decide(Kind::BestReply, view, me, &game.eval, self.tuning.search)
@@ -457,6 +549,87 @@ mod tests {
         assert!(
             hedged > 0,
             "the worst set never changed the move in {checked}"
+        );
+    }
+
+    #[test]
+    fn on_three_player_sides_it_plays_paranoid_over_the_model_s_likely_replies() {
+        use std::collections::HashMap;
+        use tabula_solver::reversi::model::VOTERS;
+        let n = 7;
+        let opp = clones(n, 8);
+        let tuning = Tuning {
+            search: Limits {
+                depth: 16,
+                nodes: 500,
+            },
+            ..Tuning::default()
+        };
+        let mut best = Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
+        let mut board = Board::start(n).unwrap();
+        best.start_game(0, &board);
+        let eval = Evaluation::new(n);
+        let (mut checked, mut differs) = (0, 0);
+        while let Some(seat) = board.mover() {
+            let mv = if seat == 0 {
+                // The model as it will be once this board is taken in.
+                let mut ahead =
+                    Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
+                ahead.rng = best.rng.clone();
+                ahead.game = best.game.as_ref().map(|g| Game1 {
+                    me: g.me,
+                    eval: Evaluation::new(n),
+                    model: g.model.clone(),
+                    after: g.after,
+                });
+                ahead.catch_up(&board);
+                let mv = best.choose(&board);
+                let model = &ahead.game.as_ref().unwrap().model;
+                if !model.choices().is_empty() {
+                    let voters: Vec<Vec<Weights>> =
+                        (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
+                    // Each opponent's likely replies: the moves with the most
+                    // votes of its voters, the first voted for on equal votes.
+                    let likely = |b: &Board, s: Seat| {
+                        let mut votes: HashMap<Square, (usize, usize)> = HashMap::new();
+                        for (i, w) in voters[s].iter().enumerate() {
+                            let m = w.choose(b, Rule::default()).unwrap();
+                            votes.entry(m).or_insert((0, i)).0 += 1;
+                        }
+                        let mut ranked: Vec<(Square, (usize, usize))> = votes.into_iter().collect();
+                        ranked.sort_by_key(|&(_, (count, first))| (usize::MAX - count, first));
+                        let mut set = Squares::EMPTY;
+                        for &(m, _) in ranked.iter().take(tuning.plausible) {
+                            set.set(m as usize);
+                        }
+                        set
+                    };
+                    let plausible = Plausible {
+                        replies: &likely,
+                        margin: tuning.margin,
+                    };
+                    let limits = tuning.plausible_limits(n);
+                    let expect =
+                        decide_within(Kind::Paranoid, &board, 0, &eval, limits, Some(plausible));
+                    assert_eq!(Some(mv), expect.map(|d| d.square), "{board:?}");
+                    checked += 1;
+                    // The model matters: plain paranoid would move elsewhere.
+                    let plain = decide(Kind::Paranoid, &board, 0, &eval, limits).unwrap();
+                    differs += usize::from(plain.square != mv);
+                }
+                mv
+            } else {
+                opp[seat - 1]
+                    .weights
+                    .choose(&board, Rule::default())
+                    .unwrap()
+            };
+            board.play(mv);
+        }
+        assert!(checked > 5, "{checked}");
+        assert!(
+            differs > 0,
+            "plain paranoid played the same {checked} moves"
         );
     }
 
