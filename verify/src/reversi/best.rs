@@ -22,14 +22,16 @@
 //! term hedges against lines that only some guesses let through: counted
 //! half, it gained; counted one and a half times, it lost.
 //!
-//! On three-player sides (7, 9, 11) the move is paranoid search instead,
-//! where each opponent's likely replies are the [`Tuning::plausible`] moves
-//! most voted for by its best-fitting candidates: it plays one of those
-//! unless another is worse for this player by more than [`Tuning::margin`]
-//! (three pieces). Paranoid play is already strong there, and the model's
-//! two likeliest replies hold the opponent's actual move about half the
-//! time, so the search trusts the model only that far. On four-player sides
-//! the combined lookahead did better.
+//! On 11×11 ([`Tuning::plausible_sides`]) the move is paranoid search
+//! instead, where each opponent's likely replies are the
+//! [`Tuning::plausible`] moves most voted for by its best-fitting
+//! candidates: it plays one of those unless another is worse for this player
+//! by more than [`Tuning::margin`] (three pieces). There the combined
+//! lookahead has the fewest nodes per set of the three-player sides, and the
+//! model's two likeliest replies hold the opponent's actual move about half
+//! the time, so the search trusts the model only that far. The other sides
+//! keep the lookahead, which did as well at 7×7 and better at 9×9 and on the
+//! four-player sides.
 
 use std::sync::Arc;
 
@@ -71,14 +73,19 @@ pub struct Tuning {
     /// A move is worth its mean over the sets plus `caution` times its worst
     /// set's value: a hedge against the guesses the mean trusts too much.
     pub caution: f64,
-    /// On three-player sides, once a choice is seen: paranoid search in
-    /// which each opponent's `plausible` replies most voted for by its
-    /// best-fitting candidates are its likely ones (0: the combined
-    /// lookahead there too). Four-player sides keep the lookahead.
+    /// On the sides in [`Tuning::plausible_sides`], once a choice is seen:
+    /// paranoid search in which each opponent's `plausible` replies most
+    /// voted for by its best-fitting candidates are its likely ones (0: the
+    /// combined lookahead there too).
     pub plausible: usize,
     /// What an unlikely reply costs the opponent in that search, in the
     /// evaluation's units (`None`: it is not considered at all).
     pub margin: Option<i32>,
+    /// The sides that play that search: 11×11, the three-player side where
+    /// the combined lookahead has the fewest nodes per candidate set. It
+    /// gained there on every seed tried; at 7×7 it was level and at 9×9 it
+    /// lost (README, "Tried and dropped").
+    pub plausible_sides: &'static [usize],
 }
 
 impl Default for Tuning {
@@ -97,6 +104,7 @@ impl Default for Tuning {
             plausible: 2,
             // Three pieces.
             margin: Some(3 * PIECE),
+            plausible_sides: &[11],
         }
     }
 }
@@ -323,7 +331,9 @@ impl Agent<Board> for Best {
         let game = self.game.as_ref().expect("a game is on");
         let seen = game.model.choices().len();
         let learnt = seen >= self.tuning.after.max(1);
-        let mv = if learnt && self.tuning.plausible > 0 && view.players() == 3 {
+        let plausible =
+            self.tuning.plausible > 0 && self.tuning.plausible_sides.contains(&view.n());
+        let mv = if learnt && plausible {
             self.plausible_paranoid(view, me)
         } else if learnt && self.tuning.samples > 0 {
             self.hedged_mean(view, me)
@@ -553,10 +563,10 @@ mod tests {
     }
 
     #[test]
-    fn on_three_player_sides_it_plays_paranoid_over_the_model_s_likely_replies() {
+    fn at_11x11_it_plays_paranoid_over_the_model_s_likely_replies() {
         use std::collections::HashMap;
         use tabula_solver::reversi::model::VOTERS;
-        let n = 7;
+        let n = 11;
         let opp = clones(n, 8);
         let tuning = Tuning {
             search: Limits {
