@@ -481,6 +481,20 @@ mod tests {
         }
     }
 
+    /// `best`'s model as it will be once it has taken `board` in (learning
+    /// on a copy of its random stream, as its own `choose` will).
+    fn model_ahead(best: &Best, board: &Board) -> Model {
+        let mut ahead = Best::tuned(best.rng.clone(), Arc::default(), best.tuning);
+        ahead.game = best.game.as_ref().map(|g| Game1 {
+            me: g.me,
+            eval: Evaluation::new(board.n()),
+            model: g.model.clone(),
+            after: g.after,
+        });
+        ahead.catch_up(board);
+        ahead.game.expect("a game is on").model
+    }
+
     #[test]
     fn once_choices_are_seen_it_plays_the_best_hedged_mean_over_the_candidates() {
         let n = 8;
@@ -496,19 +510,9 @@ mod tests {
         let (mut checked, mut hedged) = (0, 0);
         while let Some(seat) = board.mover() {
             let mv = if seat == 0 {
-                // The model as it will be once this board is taken in.
-                let mut ahead =
-                    Best::tuned(stream(4, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-                ahead.rng = best.rng.clone();
-                ahead.game = best.game.as_ref().map(|g| Game1 {
-                    me: g.me,
-                    eval: Evaluation::new(n),
-                    model: g.model.clone(),
-                    after: g.after,
-                });
-                ahead.catch_up(&board);
+                let model = model_ahead(&best, &board);
                 let mv = best.choose(&board);
-                let model = &ahead.game.as_ref().unwrap().model;
+                let model = &model;
                 if !model.choices().is_empty() {
                     // Every candidate set searched alone; the mean decides.
                     let limits = lookahead::Limits {
@@ -582,19 +586,9 @@ mod tests {
         let (mut checked, mut differs) = (0, 0);
         while let Some(seat) = board.mover() {
             let mv = if seat == 0 {
-                // The model as it will be once this board is taken in.
-                let mut ahead =
-                    Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-                ahead.rng = best.rng.clone();
-                ahead.game = best.game.as_ref().map(|g| Game1 {
-                    me: g.me,
-                    eval: Evaluation::new(n),
-                    model: g.model.clone(),
-                    after: g.after,
-                });
-                ahead.catch_up(&board);
+                let model = model_ahead(&best, &board);
                 let mv = best.choose(&board);
-                let model = &ahead.game.as_ref().unwrap().model;
+                let model = &model;
                 if !model.choices().is_empty() {
                     let voters: Vec<Vec<Weights>> =
                         (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
