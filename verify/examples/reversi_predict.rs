@@ -16,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use tabula_solver::grid::Square;
-use tabula_solver::reversi::model::{CANDIDATES, Model};
+use tabula_solver::reversi::model::{CANDIDATES, Model, votes};
 use tabula_solver::reversi::search::{Evaluation, Kind, Limits, decide};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_verify::reversi::evolve::Settings;
@@ -78,15 +78,7 @@ fn score(n: usize, case: usize, steps: usize) -> Tally {
             let seat = board.mover().unwrap();
             if !model.choices().is_empty() {
                 count(0, model.predict(board) == Some(*mv));
-                let mut votes: Vec<(Square, usize)> = Vec::new();
-                for w in model.ranked_for(seat, CANDIDATES) {
-                    let m = w.choose(board, rule).unwrap();
-                    match votes.iter_mut().find(|v| v.0 == m) {
-                        Some(v) => v.1 += 1,
-                        None => votes.push((m, 1)),
-                    }
-                }
-                votes.sort_by_key(|v| std::cmp::Reverse(v.1));
+                let votes = votes(&model.ranked_for(seat, CANDIDATES), board, rule);
                 for k in 1..=3 {
                     count(2 + k, votes.iter().take(k).any(|v| v.0 == *mv));
                 }

@@ -17,6 +17,7 @@
 //! distribution (its populations drift from there but stay near it). The
 //! ratios do not change when all weights are scaled, so only directions matter.
 
+use arrayvec::ArrayVec;
 use rand::{Rng, RngExt};
 
 use super::board::{Board, MAX_CELLS};
@@ -175,6 +176,25 @@ pub const CANDIDATES: usize = 32;
 const OWN_FACTOR: f64 = 3.0;
 /// The candidates that vote on a prediction.
 pub const VOTERS: usize = 16;
+
+/// The moves `voters` choose for the mover of `board` with their votes,
+/// most votes first; equal votes in the order first voted for (so the first
+/// voter's move wins a tie). Empty once the game is over.
+pub fn votes(voters: &[Weights], board: &Board, rule: Rule) -> ArrayVec<(Square, u32), CANDIDATES> {
+    let mut votes: ArrayVec<(Square, u32), CANDIDATES> = ArrayVec::new();
+    for w in voters.iter().take(CANDIDATES) {
+        let Some(mv) = w.choose(board, rule) else {
+            continue;
+        };
+        match votes.iter_mut().find(|v| v.0 == mv) {
+            Some(v) => v.1 += 1,
+            None => votes.push((mv, 1)),
+        }
+    }
+    // A stable sort keeps the first-voted order among equal votes.
+    votes.sort_by_key(|v| std::cmp::Reverse(v.1));
+    votes
+}
 
 /// One candidate weight vector and its misses per observed choice.
 #[derive(Clone, Debug)]
@@ -381,17 +401,8 @@ impl Model {
     /// the best-fitting half of the ensemble, ties to the best candidate's move.
     pub fn predict(&self, board: &Board) -> Option<Square> {
         let seat = board.mover()?;
-        let mut votes: Vec<(Square, usize)> = Vec::new();
-        for k in self.ranking(Some(seat)).into_iter().take(VOTERS) {
-            let mv = Weights(self.candidates[k].weights).choose(board, self.rule)?;
-            match votes.iter_mut().find(|v| v.0 == mv) {
-                Some(v) => v.1 += 1,
-                None => votes.push((mv, 1)),
-            }
-        }
-        // The first entry is the best candidate's move: it wins ties.
-        let most = votes.iter().map(|v| v.1).max()?;
-        votes.iter().find(|v| v.1 == most).map(|v| v.0)
+        let voters = self.ranked_for(seat, VOTERS);
+        votes(&voters, board, self.rule).first().map(|v| v.0)
     }
 
     /// The share of observed choices the best pooled candidate reproduces.

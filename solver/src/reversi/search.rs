@@ -195,37 +195,35 @@ impl Search<'_> {
         }
         let maximise = mover == self.me;
         let legal = board.moves_of(mover);
-        // An opponent's plausible replies, and what an implausible one costs it.
+        // An opponent's plausible replies, and what an implausible one costs
+        // it (`None`: it is not played).
         let (plausible, margin) = match self.plausible {
             Some(p) if !maximise => {
                 let likely = (p.replies)(board, mover).and(legal);
-                match p.margin {
-                    _ if likely.is_empty() => (legal, 0),
-                    Some(margin) => (likely, margin),
-                    None => (likely, INFINITE),
+                if likely.is_empty() {
+                    (legal, None)
+                } else {
+                    (likely, p.margin)
                 }
             }
-            _ => (legal, 0),
+            _ => (legal, None),
         };
         let mut list = [(0, 0); MAX_CELLS];
         // The plausible replies first, each part ordered by the table.
-        let k = order(plausible, &self.eval.table, &mut list);
-        let k = if margin == INFINITE {
-            k
-        } else {
+        let mut k = order(plausible, &self.eval.table, &mut list);
+        if margin.is_some() {
             let mut rest = [(0, 0); MAX_CELLS];
             let r = order(legal.and_not(plausible), &self.eval.table, &mut rest);
             list[k..k + r].copy_from_slice(&rest[..r]);
-            k + r
-        };
+            k += r;
+        }
         let mut best = if maximise { -INFINITE } else { INFINITE };
         for &(_, square) in &list[..k] {
             let mut next = *board;
             next.play(square);
-            let cost = if plausible.has(square as usize) {
-                0
-            } else {
-                margin
+            let cost = match margin {
+                Some(margin) if !plausible.has(square as usize) => margin,
+                _ => 0,
             };
             let v = cost + self.paranoid(&next, depth - 1, alpha - cost, beta - cost);
             if self.aborted {

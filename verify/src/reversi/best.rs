@@ -40,7 +40,7 @@ use tabula_solver::grid::Square;
 use tabula_solver::grid::Squares;
 use tabula_solver::reversi::board::{MAX_CELLS, MAX_PLAYERS};
 use tabula_solver::reversi::lookahead::{self, Lookahead, Policies};
-use tabula_solver::reversi::model::{CANDIDATES, Model, VOTERS, reconstruct};
+use tabula_solver::reversi::model::{CANDIDATES, Model, VOTERS, reconstruct, votes};
 use tabula_solver::reversi::search::{
     Evaluation, Kind, Limits, PIECE, Plausible, decide, decide_within,
 };
@@ -277,24 +277,8 @@ impl Best {
         let k = self.tuning.plausible;
         let rule = self.rule;
         let replies = |board: &Board, seat: Seat| {
-            let mut votes: [(Square, u32); VOTERS] = [(0, 0); VOTERS];
-            let mut distinct = 0;
-            for w in &voters[seat] {
-                let Some(mv) = w.choose(board, rule) else {
-                    continue;
-                };
-                match votes[..distinct].iter_mut().find(|v| v.0 == mv) {
-                    Some(v) => v.1 += 1,
-                    None => {
-                        votes[distinct] = (mv, 1);
-                        distinct += 1;
-                    }
-                }
-            }
-            // Most votes first; equal votes in the order first voted for.
-            votes[..distinct].sort_by_key(|v| std::cmp::Reverse(v.1));
             let mut set = Squares::EMPTY;
-            for &(mv, _) in votes[..distinct].iter().take(k) {
+            for &(mv, _) in votes(&voters[seat], board, rule).iter().take(k) {
                 set.set(mv as usize);
             }
             set
@@ -510,9 +494,9 @@ mod tests {
         let (mut checked, mut hedged) = (0, 0);
         while let Some(seat) = board.mover() {
             let mv = if seat == 0 {
-                let model = model_ahead(&best, &board);
+                let ahead = model_ahead(&best, &board);
                 let mv = best.choose(&board);
-                let model = &model;
+                let model = &ahead;
                 if !model.choices().is_empty() {
                     // Every candidate set searched alone; the mean decides.
                     let limits = lookahead::Limits {
@@ -586,9 +570,9 @@ mod tests {
         let (mut checked, mut differs) = (0, 0);
         while let Some(seat) = board.mover() {
             let mv = if seat == 0 {
-                let model = model_ahead(&best, &board);
+                let ahead = model_ahead(&best, &board);
                 let mv = best.choose(&board);
-                let model = &model;
+                let model = &ahead;
                 if !model.choices().is_empty() {
                     let voters: Vec<Vec<Weights>> =
                         (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
