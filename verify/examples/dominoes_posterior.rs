@@ -13,18 +13,24 @@
 //! 0.2% (with many deals, a sampler that rules the truth out; with few, also
 //! a held tile that no deal happened to draw).
 //!
+//! The games are the referee's (its deals and draws, paired, `best` in its
+//! tested seat and kept for the whole case), played by the shared match loop.
+//!
 //! `cargo run --release -p tabula-verify --example dominoes_posterior -- N H GAMES [SEED]`
 
 use std::sync::Arc;
 
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use tabula_solver::Seat;
 use tabula_solver::dominoes::inference::{Knowledge, OpponentModel, Sample, Sampler};
-use tabula_solver::dominoes::{Match, Rules, Tile, Tiles, View};
-use tabula_solver::{Game, Turn};
+use tabula_solver::dominoes::{Match, Move, Rules, Tile, Tiles, View};
 use tabula_verify::agent::Agent;
+use tabula_verify::arena;
 use tabula_verify::dominoes::model::LadderModel;
-use tabula_verify::dominoes::{self, deal};
+use tabula_verify::dominoes::referee::CaseSetup;
+use tabula_verify::dominoes::{self};
+use tabula_verify::seat::{Clock, Local, Player};
+use tabula_verify::tournament::{Purpose, stream};
 
 /// Deals drawn per reading: `best`'s 256, and many more for the posterior itself.
 const SIZES: [usize; 2] = [256, 16_384];
@@ -66,6 +72,68 @@ fn uniform_loss(view: &View) -> f64 {
     -(p * p.ln() + (1.0 - p) * (1.0 - p).ln())
 }
 
+/// `best`, kept for the case as `verify` keeps it, with the other hand open
+/// to its seat: at each decision it scores the samplers against the true
+/// hand, then hides the hand and lets `best` choose.
+struct Probe {
+    best: Box<dyn Agent<Match>>,
+    know: Knowledge,
+    server: Arc<dyn OpponentModel>,
+    draws: ChaCha8Rng,
+    tallies: [[Tally; 2]; 2],
+    decisions: usize,
+    uniform: f64,
+}
+
+impl Agent<Match> for Probe {
+    fn name(&self) -> String {
+        "best".into()
+    }
+
+    fn start_case(&mut self, rules: &Rules) {
+        self.best.start_case(rules);
+    }
+
+    fn start_game(&mut self, seat: Seat, view: &View) {
+        let mut view = view.clone();
+        view.open_hand = None;
+        self.know = Knowledge::new(view.rules);
+        let opening = view.line.first().map(|&(a, b)| Tile::new(a, b));
+        self.know.start(view.rules, opening);
+        self.best.start_game(seat, &view);
+    }
+
+    fn choose(&mut self, view: &View) -> Move {
+        let mut view = view.clone();
+        let truth = view
+            .open_hand
+            .take()
+            .expect("the other hand is open to this seat");
+        self.know.update(&view).expect("the views follow the rules");
+        if view.stock > 0 && !self.know.acts().is_empty() {
+            self.decisions += 1;
+            self.uniform += uniform_loss(&view);
+            let samplers: [Sampler; 2] = [
+                self.know.sampler_with(&view, self.server.clone()),
+                self.know.sampler(&view, 0.0),
+            ];
+            for (sampler, row) in samplers.iter().zip(&mut self.tallies) {
+                for (&size, tally) in SIZES.iter().zip(row.iter_mut()) {
+                    let deals: Vec<Sample> =
+                        (0..size).map(|_| sampler.sample(&mut self.draws)).collect();
+                    let total: f64 = deals.iter().map(|d| d.weight).sum();
+                    let squares: f64 = deals.iter().map(|d| d.weight * d.weight).sum();
+                    let (loss, ruled_out) = score(&deals, truth, view.unseen());
+                    tally.effective += total * total / squares;
+                    tally.loss += loss;
+                    tally.ruled_out += ruled_out;
+                }
+            }
+        }
+        self.best.choose(&view)
+    }
+}
+
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
@@ -77,81 +145,54 @@ fn main() {
         _ => panic!("usage: N H GAMES [SEED]"),
     };
     let rules = Rules::new(n as u32, h as u32).expect("N 5..=9, H 4..=7");
-    // The server's policy alone (each other component kept at 0.1%).
-    let server: Arc<dyn OpponentModel> =
-        Arc::new(LadderModel::default().with_priors(&[0.995, 0.001, 0.001, 0.001, 0.001, 0.001]));
-    let mut chance = ChaCha8Rng::seed_from_u64(seed);
-    let mut draws = ChaCha8Rng::seed_from_u64(seed + 1);
-    let mut tallies: [[Tally; 2]; 2] = Default::default();
-    let (mut decisions, mut uniform, mut points) = (0usize, 0.0, 0.0);
-    for g in 0..games as usize {
-        let me = g % 2;
-        let mut state = Match::new(&deal(seed, rules, g / 2)).with_open_hand(me);
-        let mut best = dominoes::agent("best", ChaCha8Rng::seed_from_u64(g as u64)).unwrap();
-        let mut opponent = dominoes::agent("server", ChaCha8Rng::seed_from_u64(0)).unwrap();
-        for seat in 0..2 {
-            let mut view = state.view(seat);
-            view.open_hand = None;
-            let player = if seat == me { &mut best } else { &mut opponent };
-            player.start_case(&rules);
-            player.start_game(seat, &view);
-        }
-        let mut know = Knowledge::new(rules);
-        let first = state.view(me);
-        know.start(rules, first.line.first().map(|&(a, b)| Tile::new(a, b)));
-        loop {
-            let mv = match state.turn() {
-                Turn::Over => break,
-                Turn::Chance => state.sample_chance(&mut chance),
-                Turn::Seat(s) if s == me => {
-                    let mut view = state.view(s);
-                    let truth = view.open_hand.take().expect("seat me sees the other hand");
-                    know.update(&view).expect("the views follow the rules");
-                    if view.stock > 0 && !know.acts().is_empty() {
-                        decisions += 1;
-                        uniform += uniform_loss(&view);
-                        let samplers: [Sampler; 2] = [
-                            know.sampler_with(&view, server.clone()),
-                            know.sampler(&view, 0.0),
-                        ];
-                        for (sampler, row) in samplers.iter().zip(&mut tallies) {
-                            for (&size, tally) in SIZES.iter().zip(row.iter_mut()) {
-                                let deals: Vec<Sample> =
-                                    (0..size).map(|_| sampler.sample(&mut draws)).collect();
-                                let total: f64 = deals.iter().map(|d| d.weight).sum();
-                                let squares: f64 = deals.iter().map(|d| d.weight * d.weight).sum();
-                                let (loss, ruled_out) = score(&deals, truth, view.unseen());
-                                tally.effective += total * total / squares;
-                                tally.loss += loss;
-                                tally.ruled_out += ruled_out;
-                            }
-                        }
-                    }
-                    best.choose(&view)
-                }
-                Turn::Seat(s) => {
-                    let mut view = state.view(s);
-                    view.open_hand = None;
-                    opponent.choose(&view)
-                }
-            };
-            state.apply(mv);
-        }
-        points += state.scores()[me];
-    }
-    let d = decisions as f64;
+    let setup = CaseSetup {
+        seed,
+        games: games as usize,
+        paired: true,
+        open_hand: [true, false],
+    };
+    let mut probe = Local(Probe {
+        best: dominoes::agent("best", stream(seed, Purpose::Agent, 0, 0, 0)).unwrap(),
+        know: Knowledge::new(rules),
+        // The server's policy alone (each other component kept at 0.1%).
+        server: Arc::new(
+            LadderModel::default().with_priors(&[0.995, 0.001, 0.001, 0.001, 0.001, 0.001]),
+        ),
+        draws: stream(seed, Purpose::Agent, 1, 0, 0),
+        tallies: Default::default(),
+        decisions: 0,
+        uniform: 0.0,
+    });
+    let mut opponent =
+        Local(dominoes::agent("server", stream(seed, Purpose::Agent, 0, 0, 1)).unwrap());
+    let mut players: [&mut dyn Player<Match>; 2] = [&mut probe, &mut opponent];
+    let mut clocks = [Clock::default(), Clock::default()];
+    // The referee's deals and draws, the other hand open to the probed player.
+    let records = arena::play_case(&rules, setup.games, &mut players, &mut clocks, |game| {
+        setup.start(rules, game)
+    });
+    let points: f64 = records
+        .iter()
+        .enumerate()
+        .map(|(game, r)| r.outcome(CaseSetup::tested_seat(game)).points())
+        .sum();
+    let probe = &probe.0;
+    let d = probe.decisions as f64;
     println!(
         "N={n} H={h}: {games} games, best's points per game {:.3}",
         points / games as f64
     );
-    println!("{decisions} decisions with a stock; log-loss per unseen tile:");
-    println!("  uniform guess            {:.4}", uniform / d);
+    println!(
+        "{} decisions with a stock; log-loss per unseen tile:",
+        probe.decisions
+    );
+    println!("  uniform guess            {:.4}", probe.uniform / d);
     for (name, row) in [
         "placements weighed by the server's policy",
         "placements not weighed",
     ]
     .iter()
-    .zip(&tallies)
+    .zip(&probe.tallies)
     {
         for (size, t) in SIZES.iter().zip(row) {
             println!(
