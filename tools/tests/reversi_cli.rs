@@ -342,6 +342,8 @@ fn verify_is_reproducible_and_scores_each_case_as_the_referee_does() {
         .map(|p| p["player"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["random", "greedy", "brs"]);
+    // The goals are best's: without it, none.
+    assert_eq!(report["goals"], serde_json::json!([]));
     for (p, name) in players.iter().zip(&names) {
         let size = &p["sizes"][0];
         assert_eq!(

@@ -173,7 +173,28 @@ pub struct Report {
     pub players: Vec<PlayerResult>,
     /// Per side, the leader against every other contestant, case by case.
     pub comparisons: Vec<Comparison>,
+    /// Per side, the issue's goals for `best`, when it ran beside a model-free player.
+    pub goals: Vec<Goal>,
 }
+
+/// The issue's goals for `best` on one side, checked on this run's intervals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Goal {
+    /// The board's side.
+    pub n: usize,
+    /// The model-free contestant whose interval reaches highest.
+    pub rival: String,
+    /// `best`'s lower end minus the rival's upper end: above 0, the intervals
+    /// are apart (`null` without intervals, below two cases).
+    pub gap: f64,
+    /// Whether `best`'s interval lies above every model-free contestant's.
+    pub apart: bool,
+    /// `best`'s share of the oracle's margin over greedy, when both ran.
+    pub share: Option<f64>,
+}
+
+/// The player the issue's goals are about.
+const LEARNER: &str = "best";
 
 /// Two players compared case by case on one board side.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -297,9 +318,11 @@ pub fn run(
         rule: settings.suite.rule.to_string(),
         players,
         comparisons: Vec::new(),
+        goals: Vec::new(),
     };
     report.fill_shares();
     report.fill_comparisons();
+    report.fill_goals();
     report
 }
 
@@ -360,6 +383,40 @@ impl Report {
                     difference: Mean::of(&paired_differences(a, b)),
                 });
             }
+        }
+    }
+
+    /// Per side, whether `best`'s interval clears every model-free contestant's
+    /// (every other player that is not a reference) and its share of the
+    /// oracle's margin; call after [`Report::fill_shares`].
+    pub fn fill_goals(&mut self) {
+        self.goals.clear();
+        let Some(learner) = self.players.iter().find(|p| p.player == LEARNER) else {
+            return;
+        };
+        let rivals: Vec<&PlayerResult> = self
+            .players
+            .iter()
+            .filter(|p| !p.reference && p.player != LEARNER)
+            .collect();
+        if rivals.is_empty() {
+            return;
+        }
+        for (i, mine) in learner.sizes.iter().enumerate() {
+            let top = |p: &PlayerResult| p.sizes[i].mean.mean + p.sizes[i].mean.ci95;
+            let rival = rivals
+                .iter()
+                .max_by(|a, b| top(a).total_cmp(&top(b)))
+                .expect("one rival at least");
+            let gap = mine.mean.mean - mine.mean.ci95 - top(rival);
+            self.goals.push(Goal {
+                n: mine.n,
+                rival: rival.player.clone(),
+                gap,
+                // NaN (no interval) is not apart.
+                apart: gap > 0.0,
+                share: mine.oracle_share,
+            });
         }
     }
 
@@ -483,6 +540,9 @@ impl Report {
             }
             out += &table.to_markdown();
         }
+        if !self.goals.is_empty() {
+            out += &self.goals_markdown();
+        }
         let predicting: Vec<&PlayerResult> = self
             .players
             .iter()
@@ -503,6 +563,57 @@ impl Report {
             }
             out += &table.to_markdown();
         }
+        out
+    }
+}
+
+impl Report {
+    /// The goals' section of [`Report::to_markdown`].
+    fn goals_markdown(&self) -> String {
+        let mut out = format!(
+            "\nThe issue's goals for `{LEARNER}`, per side: its 95% interval above every \
+             model-free player's (the one reaching highest is named; the gap is `{LEARNER}`'s \
+             lower end minus its upper end), and at least half of the oracle's margin over \
+             greedy, aiming for three quarters.\n\n"
+        );
+        let mut table = Table::new(&[
+            "side",
+            "closest model-free player",
+            "gap",
+            "intervals apart",
+            "share of the margin",
+            "half",
+            "three quarters",
+        ]);
+        let yes = |b: bool| if b { "yes" } else { "no" }.to_string();
+        let at_least = |share: Option<f64>, goal: f64| share.map_or("-".into(), |s| yes(s >= goal));
+        for g in &self.goals {
+            table.row(&[
+                format!("{0}×{0}", g.n),
+                g.rival.clone(),
+                if g.gap.is_nan() {
+                    "n/a".into()
+                } else {
+                    format!("{:+.3}", g.gap)
+                },
+                yes(g.apart),
+                g.share.map_or("-".into(), |s| format!("{:.0}%", 100.0 * s)),
+                at_least(g.share, 0.5),
+                at_least(g.share, 0.75),
+            ]);
+        }
+        out += &table.to_markdown();
+        let apart = self.goals.iter().all(|g| g.apart);
+        let half = self.goals.iter().all(|g| g.share.is_some_and(|s| s >= 0.5));
+        out += &format!(
+            "\nOn every side: intervals apart {}, half of the margin {}.\n",
+            yes(apart),
+            if self.goals.iter().any(|g| g.share.is_none()) {
+                "- (needs greedy and oracle)".to_string()
+            } else {
+                yes(half)
+            }
+        );
         out
     }
 }
@@ -545,6 +656,7 @@ mod tests {
             rule: "Rule".into(),
             players,
             comparisons: Vec::new(),
+            goals: Vec::new(),
         }
     }
 
@@ -636,6 +748,43 @@ mod tests {
         ] {
             assert!(text.contains(label), "{label} missing from {text}");
         }
+    }
+
+    #[test]
+    fn the_goals_name_the_closest_model_free_interval_and_the_share() {
+        let mut r = report(vec![
+            player("greedy", &[1.0; 3], &[0.5; 3]),
+            player("paranoid", &[1.0; 3], &[0.5; 3]),
+            player("brs", &[0.0; 3], &[1.5; 3]),
+            player("best", &[2.0; 3], &[1.0, 3.0, 2.0]),
+            player("oracle", &[3.0; 3], &[3.5; 3]),
+        ]);
+        r.fill_shares();
+        r.fill_goals();
+        assert_eq!(r.goals.len(), 2);
+        // 7×7: every interval is a point; best's 2 is clear of paranoid's 1.
+        let g = &r.goals[0];
+        assert_eq!((g.n, g.rival.as_str(), g.apart), (7, "paranoid", true));
+        assert!((g.gap - 1.0).abs() < 1e-12);
+        assert_eq!(g.share, Some(0.5));
+        // 8×8: best's wide interval reaches below brs's 1.5.
+        let g = &r.goals[1];
+        let mine = Mean::of(&[1.0, 3.0, 2.0]);
+        assert_eq!((g.n, g.rival.as_str(), g.apart), (8, "brs", false));
+        assert!((g.gap - (mine.mean - mine.ci95 - 1.5)).abs() < 1e-12);
+        assert_eq!(g.share, Some(0.5));
+        let md = r.to_markdown();
+        assert!(md.contains("| 7×7  | paranoid"), "{md}");
+        assert!(
+            md.contains("On every side: intervals apart no, half of the margin yes."),
+            "{md}"
+        );
+        // Without best, or with no model-free player beside it, there are no goals.
+        r.players
+            .retain(|p| p.player == "best" || p.player == "oracle");
+        r.fill_goals();
+        assert!(r.goals.is_empty());
+        assert!(!r.to_markdown().contains("goals"));
     }
 
     #[test]
