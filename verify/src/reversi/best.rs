@@ -365,24 +365,20 @@ mod tests {
             .collect()
     }
 
-    /// Plays `name` in seat 0 against `opp`; returns the predictions' counts
-    /// and the chance of guessing each predicted move at random.
-    fn play(name: &str, n: usize, opp: &[Opponent]) -> (Arc<Predictions>, f64, usize) {
-        let predictions = Arc::new(Predictions::default());
-        let mut player = case_agent(name, stream(1, Purpose::Agent, 0, 0, 0), opp, &predictions)
-            .expect("a known player");
-        assert_eq!(player.name(), name);
+    /// Plays a game of side `n`: seat 0 moves by `ours`, the others by their
+    /// weights, `theirs` seeing each board an opponent moves on first.
+    fn play_out(
+        n: usize,
+        opp: &[Opponent],
+        mut ours: impl FnMut(&Board) -> Square,
+        mut theirs: impl FnMut(&Board),
+    ) {
         let mut board = Board::start(n).unwrap();
-        player.start_game(0, &board);
-        let (mut chance, mut turns) = (0.0, 0);
         while let Some(seat) = board.mover() {
             let mv = if seat == 0 {
-                let mv = player.choose(&board);
-                assert!(board.check(mv).is_ok(), "{name} n {n}");
-                mv
+                ours(&board)
             } else {
-                chance += 1.0 / board.moves().len() as f64;
-                turns += 1;
+                theirs(&board);
                 opp[seat - 1]
                     .weights
                     .choose(&board, Rule::default())
@@ -390,6 +386,30 @@ mod tests {
             };
             board.play(mv);
         }
+    }
+
+    /// Plays `name` in seat 0 against `opp`; returns the predictions' counts
+    /// and the chance of guessing each predicted move at random.
+    fn play(name: &str, n: usize, opp: &[Opponent]) -> (Arc<Predictions>, f64, usize) {
+        let predictions = Arc::new(Predictions::default());
+        let mut player = case_agent(name, stream(1, Purpose::Agent, 0, 0, 0), opp, &predictions)
+            .expect("a known player");
+        assert_eq!(player.name(), name);
+        player.start_game(0, &Board::start(n).unwrap());
+        let (mut chance, mut turns) = (0.0, 0);
+        play_out(
+            n,
+            opp,
+            |board| {
+                let mv = player.choose(board);
+                assert!(board.check(mv).is_ok(), "{name} n {n}");
+                mv
+            },
+            |board| {
+                chance += 1.0 / board.moves().len() as f64;
+                turns += 1;
+            },
+        );
         (predictions, chance, turns)
     }
 
@@ -494,14 +514,14 @@ mod tests {
             ..Tuning::default()
         };
         let mut best = Best::tuned(stream(4, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-        let mut board = Board::start(n).unwrap();
-        best.start_game(0, &board);
+        best.start_game(0, &Board::start(n).unwrap());
         let (mut checked, mut hedged) = (0, 0);
-        while let Some(seat) = board.mover() {
-            let mv = if seat == 0 {
-                let ahead = model_ahead(&best, &board);
-                let mv = best.choose(&board);
-                let model = &ahead;
+        play_out(
+            n,
+            &opp,
+            |board| {
+                let model = &model_ahead(&best, board);
+                let mv = best.choose(board);
                 if !model.choices().is_empty() {
                     // Every candidate set searched alone; the mean decides.
                     let limits = lookahead::Limits {
@@ -518,7 +538,7 @@ mod tests {
                             weights,
                             rule: Rule::default(),
                         };
-                        let (_, values) = Lookahead::new(0, &policies, limits).decide_all(&board);
+                        let (_, values) = Lookahead::new(0, &policies, limits).decide_all(board);
                         sum.resize(values.len(), 0.0);
                         worst.resize(values.len(), f64::INFINITY);
                         for ((a, w), (_, v)) in sum.iter_mut().zip(&mut worst).zip(values) {
@@ -540,14 +560,9 @@ mod tests {
                     hedged += usize::from(sum[first] < top);
                 }
                 mv
-            } else {
-                opp[seat - 1]
-                    .weights
-                    .choose(&board, Rule::default())
-                    .unwrap()
-            };
-            board.play(mv);
-        }
+            },
+            |_| {},
+        );
         assert!(checked > 5, "{checked}");
         assert!(
             hedged > 0,
@@ -566,18 +581,19 @@ mod tests {
                 depth: 16,
                 nodes: 500,
             },
+            plausible_nodes: 500,
             ..Tuning::default()
         };
         let mut best = Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-        let mut board = Board::start(n).unwrap();
-        best.start_game(0, &board);
+        best.start_game(0, &Board::start(n).unwrap());
         let eval = Evaluation::new(n);
         let (mut checked, mut differs) = (0, 0);
-        while let Some(seat) = board.mover() {
-            let mv = if seat == 0 {
-                let ahead = model_ahead(&best, &board);
-                let mv = best.choose(&board);
-                let model = &ahead;
+        play_out(
+            n,
+            &opp,
+            |board| {
+                let model = &model_ahead(&best, board);
+                let mv = best.choose(board);
                 if !model.choices().is_empty() {
                     let voters: Vec<Vec<Weights>> =
                         (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
@@ -603,22 +619,17 @@ mod tests {
                     };
                     let limits = tuning.plausible_limits();
                     let expect =
-                        decide_within(Kind::Paranoid, &board, 0, &eval, limits, Some(plausible));
+                        decide_within(Kind::Paranoid, board, 0, &eval, limits, Some(plausible));
                     assert_eq!(Some(mv), expect.map(|d| d.square), "{board:?}");
                     checked += 1;
                     // The model matters: plain paranoid would move elsewhere.
-                    let plain = decide(Kind::Paranoid, &board, 0, &eval, limits).unwrap();
+                    let plain = decide(Kind::Paranoid, board, 0, &eval, limits).unwrap();
                     differs += usize::from(plain.square != mv);
                 }
                 mv
-            } else {
-                opp[seat - 1]
-                    .weights
-                    .choose(&board, Rule::default())
-                    .unwrap()
-            };
-            board.play(mv);
-        }
+            },
+            |_| {},
+        );
         assert!(checked > 5, "{checked}");
         assert!(
             differs > 0,
