@@ -565,9 +565,7 @@ impl Report {
         }
         out
     }
-}
 
-impl Report {
     /// The goals' section of [`Report::to_markdown`].
     fn goals_markdown(&self) -> String {
         let mut out = format!(
