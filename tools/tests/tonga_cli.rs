@@ -521,7 +521,7 @@ fn referee_json_has_every_game_with_its_score_and_the_total() {
                 case["server_points"].as_i64().unwrap(),
             );
             let mut expect = format!("result {} {player} {server} {}", case["n"], player - server);
-            if let Some(reason) = case["reason"].as_str() {
+            if let Some(reason) = case["fault"].as_str() {
                 expect = format!("{expect} {reason}");
             }
             assert_eq!(&expect, line);
@@ -532,11 +532,11 @@ fn referee_json_has_every_game_with_its_score_and_the_total() {
         }
         assert_eq!(report["total"].as_f64(), Some(total));
         assert_eq!(lines[4], format!("overall {total:.3} over 4 games"));
-        let faults = cases.iter().filter(|c| !c["reason"].is_null()).count();
+        let faults = cases.iter().filter(|c| !c["fault"].is_null()).count();
         assert_eq!(faults, if seat[0] == "--player" { 4 } else { 0 }, "{json}");
         // The fault's kind, for scripts, beside its reason.
         for case in cases {
-            assert_eq!(case["reason"].is_null(), case["fault_kind"].is_null());
+            assert_eq!(case["fault"].is_null(), case["fault_kind"].is_null());
         }
         if seat[0] == "--player" {
             assert_eq!(cases[0]["fault_kind"], "malformed-answer", "{json}");

@@ -89,7 +89,7 @@ pub struct GameResult {
     /// The game's part of the overall score: the signed square root of the case score.
     pub score: f64,
     /// Why the game ended early, if it did (the server then filled the board).
-    pub reason: Option<String>,
+    pub fault: Option<String>,
     /// That fault's kind, for scripts: `illegal-move`, `malformed-answer`,
     /// `time-out`, `crash` or `closed-pipe`.
     pub fault_kind: Option<FaultKind>,
@@ -121,7 +121,7 @@ impl GameResult {
             player_points,
             server_points,
             score: signed_sqrt(i64::from(player_points) - i64::from(server_points)),
-            reason: record.fault.as_ref().map(|f| f.reason.clone()),
+            fault: record.fault.as_ref().map(|f| f.reason.clone()),
             fault_kind: record.fault.as_ref().map(|f| f.kind),
             moves,
         }
@@ -141,7 +141,7 @@ impl GameResult {
             self.server_points,
             self.case_score()
         );
-        if let Some(reason) = &self.reason {
+        if let Some(reason) = &self.fault {
             line.push(' ');
             line.push_str(reason);
         }
@@ -155,7 +155,7 @@ impl RefereedCase for GameResult {
     }
 
     fn faults(&self) -> usize {
-        usize::from(self.reason.is_some())
+        usize::from(self.fault.is_some())
     }
 }
 

@@ -22,7 +22,7 @@ fn games_fill_the_board_and_score_it() {
             let greedy = Box::new(GreedyAgent::new(agent_rng(1, n, g)));
             let result = play_agent(n, g, 1, greedy);
             assert_eq!(result.moves.len(), n * n);
-            assert_eq!(result.reason, None);
+            assert_eq!(result.fault, None);
             let mut board = Board::new(n).unwrap();
             for &(colour, r, c) in &result.moves {
                 let colour = Colour::from_letter(&colour.to_string()).unwrap();
@@ -70,7 +70,7 @@ fn the_server_baseline_and_best_play_whole_games() {
     let best = Box::new(BestAgent::new(BestSettings::default()));
     let r = play_agent(8, 0, 2, best);
     assert_eq!(r.moves.len(), 64);
-    assert_eq!(r.reason, None);
+    assert_eq!(r.fault, None);
 }
 
 /// A scripted peer: answers from a list, then closes.
@@ -118,7 +118,7 @@ fn invalid_answers_fill_the_board_for_the_server() {
         let seed = seed_where_player_starts(true);
         let (peer, sent) = Script::new(&[answer]);
         let r = referee_game(6, 0, seed, Box::new(peer), None, None);
-        assert!(r.reason.as_deref().unwrap().contains(why), "{:?}", r.reason);
+        assert!(r.fault.as_deref().unwrap().contains(why), "{:?}", r.fault);
         assert_eq!(r.player_points, 0);
         assert_eq!(r.server_points, 36 * 36);
         assert_eq!(*sent.lock().unwrap(), vec!["init 6 -1 -1", "end"]);
@@ -129,19 +129,19 @@ fn invalid_answers_fill_the_board_for_the_server() {
     let r = referee_game(6, 0, seed, Box::new(peer), None, None);
     // The shared seat says what it was doing: `waiting for an answer to '…': …`.
     assert!(
-        r.reason
+        r.fault
             .as_deref()
             .unwrap()
             .ends_with("player closed its output"),
         "{:?}",
-        r.reason
+        r.fault
     );
     let first = sent.lock().unwrap()[0].clone();
     let words: Vec<&str> = first.split(' ').collect();
     let occupied = format!("{} {}", words[2], words[3]);
     let (peer, _) = Script::new(&[&occupied]);
     let r = referee_game(6, 0, seed, Box::new(peer), None, None);
-    assert!(r.reason.as_deref().unwrap().contains("occupied"));
+    assert!(r.fault.as_deref().unwrap().contains("occupied"));
     // The server's stone plus 35 filler stones make one isle.
     assert_eq!(r.server_points, 36 * 36);
 }
@@ -191,17 +191,17 @@ fn the_time_budget_is_the_players_whole_game() {
     let r = referee_game(6, 0, 4, Box::new(peer), Some(Duration::ZERO), None);
     // The shared seat adds context and the limit.
     assert!(
-        r.reason
+        r.fault
             .as_deref()
             .unwrap()
             .ends_with("player timed out (game limit of 0 s)"),
         "{:?}",
-        r.reason
+        r.fault
     );
     let peer = Punctual(Board::new(6).unwrap());
     let budget = Some(Duration::from_secs(600));
     let r = referee_game(6, 0, 4, Box::new(peer), budget, None);
-    assert_eq!(r.reason, None);
+    assert_eq!(r.fault, None);
     assert_eq!(r.moves.len(), 36);
 }
 
@@ -269,7 +269,7 @@ fn serve_session_against_the_referee() {
             let transcript: Transcript =
                 Box::new(move |l| sink.lock().unwrap().push(l.to_string()));
             let remote = referee_game(6, g, 3, Box::new(peer), None, Some(transcript));
-            assert_eq!(remote.reason, None);
+            assert_eq!(remote.fault, None);
             // The same game in process gives the same result.
             let direct = play_agent(6, g, 3, agent(name, agent_rng(3, 6, g)).unwrap());
             assert_eq!(remote, direct);
