@@ -320,7 +320,8 @@ pub struct ServeArgs {
     #[command(flatten)]
     variant: VariantArgs,
     /// A table for the optimal player (every record is checked first); its
-    /// moves are searched when omitted.
+    /// moves are searched when omitted. Without a table, --pits or --seeds,
+    /// the size is the one each greeting names.
     #[arg(long)]
     table: Option<PathBuf>,
     /// The built-in player: optimal, greedy or random.
@@ -469,7 +470,14 @@ pub fn serve(args: ServeArgs) -> Outcome {
     let searching = SearchDisplay::default();
     let told = searching.tell("the optimal player's");
     let agent = kv::agent(&args.agent, &tables, rng, Some(told)).expect("checked");
-    serve_stdio(Session::new(KalahWire::new(rules), agent))
+    // Without a table or a size, the referee's greeting says what is played.
+    let sized = args.table.is_some() || args.variant.pits.is_some() || args.variant.seeds.is_some();
+    let wire = if sized {
+        KalahWire::new(rules)
+    } else {
+        KalahWire::sized_by_greeting(rules)
+    };
+    serve_stdio(Session::new(wire, agent))
 }
 
 /// Arguments of `tabula sweep kalah`.

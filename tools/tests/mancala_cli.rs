@@ -1152,6 +1152,37 @@ fn referee_kalah_plays_both_seats_and_a_served_player_plays_as_the_built_in_one(
     assert_eq!(referee(&["--player", &served], &[]), text);
     let served = format!("{bin} serve kalah --table {table} --agent optimal");
     assert_eq!(referee(&["--player", &served], &["--table", table]), text);
+    // Told no size, a served player plays the one each greeting names, as
+    // the player told it does; told another size, it says so.
+    let other = |tested: &[&str]| {
+        let out = run(&[
+            &["referee", "kalah", "--pits", "4", "--seeds", "2"][..],
+            tested,
+        ]
+        .concat());
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let told = other(&["--agent", "optimal"]);
+    let served = format!("{bin} serve kalah --agent optimal");
+    assert_eq!(other(&["--player", &served]), told);
+    let served = format!("{bin} serve kalah --pits 3 --agent optimal");
+    let refused = other(&["--player", &served]);
+    assert!(
+        refused.contains("the greeting is of Kalah(4, 2)"),
+        "{refused}"
+    );
+    let out = run_with_input(
+        &["serve", "kalah", "--pits", "3", "--agent", "greedy"],
+        "kalah 4 2 you are player 1: x\n",
+    );
+    assert!(
+        stdout(&out).starts_with(
+            "error: the greeting is of Kalah(4, 2), this player plays Kalah(3, 3), in 'kalah 4 2"
+        ),
+        "{}",
+        stdout(&out)
+    );
     // Against the optimal player no one does better than the value, in
     // either seat; random is seeded.
     for tested in ["greedy", "random"] {

@@ -74,9 +74,18 @@ pub fn search_bits(rules: &Rules) -> u32 {
 enum Oracle {
     /// Checked tables, one of which is of the game's rules.
     Tables(Vec<Arc<KalahTable>>),
-    /// Exact alpha-beta, its transposition table kept from move to move
-    /// (made at the first move, of [`search_bits`] for its rules, if not given).
-    Search(Option<Box<AlwaysReplace<Pit>>>),
+    /// Exact alpha-beta, its transposition table kept from move to move.
+    Search(SearchTable),
+}
+
+/// The searching agent's transposition table and the rules its entries are
+/// of: positions of different rules share indices, so a position of other
+/// rules starts a new table.
+struct SearchTable {
+    /// The table's size in bits; `None`: [`search_bits`] of each game's rules.
+    bits: Option<u32>,
+    /// The table, made at the first move of a game of these rules.
+    made: Option<(Rules, Box<AlwaysReplace<Pit>>)>,
 }
 
 /// Plays a move of the best value, the lowest pit on ties.
@@ -113,7 +122,10 @@ impl OptimalAgent {
     /// An optimal agent searching each move exactly, with a table of `2^bits` slots.
     pub fn by_search(bits: u32) -> OptimalAgent {
         OptimalAgent {
-            oracle: Oracle::Search(Some(Box::new(AlwaysReplace::new(bits)))),
+            oracle: Oracle::Search(SearchTable {
+                bits: Some(bits),
+                made: None,
+            }),
             progress: None,
         }
     }
@@ -122,7 +134,10 @@ impl OptimalAgent {
     /// the rules of its first game ([`search_bits`]).
     pub fn searching() -> OptimalAgent {
         OptimalAgent {
-            oracle: Oracle::Search(None),
+            oracle: Oracle::Search(SearchTable {
+                bits: None,
+                made: None,
+            }),
             progress: None,
         }
     }
@@ -200,16 +215,20 @@ impl OptimalAgent {
     }
 }
 
-/// Runs `body` with a searcher over the agent's table (made for the rules of
-/// `position` if there is none yet), telling `progress` as it goes.
+/// Runs `body` with a searcher over the agent's table (made anew when
+/// `position` is of other rules than its entries), telling `progress` as it goes.
 fn search<R>(
-    table: &mut Option<Box<AlwaysReplace<Pit>>>,
+    table: &mut SearchTable,
     progress: &Option<SearchProgress>,
     position: &Kalah,
     body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>) -> R,
 ) -> R {
-    let table =
-        table.get_or_insert_with(|| Box::new(AlwaysReplace::new(search_bits(&position.rules()))));
+    let rules = position.rules();
+    if table.made.as_ref().is_none_or(|(r, _)| *r != rules) {
+        let bits = table.bits.unwrap_or_else(|| search_bits(&rules));
+        table.made = Some((rules, Box::new(AlwaysReplace::new(bits))));
+    }
+    let (_, table) = table.made.as_mut().expect("made above");
     let mut ticked = false;
     let mut tick = |nodes: u64| {
         ticked = true;
@@ -307,6 +326,9 @@ pub struct KalahWire {
     /// Player side: whether the game has started (first question), and is over.
     started: bool,
     over: bool,
+    /// Player side: the greeting's pits and seeds replace the rules' (the
+    /// capture and end rules, which it does not name, are kept).
+    open_size: bool,
 }
 
 impl KalahWire {
@@ -320,7 +342,39 @@ impl KalahWire {
             tabula_moved: false,
             started: false,
             over: false,
+            open_size: false,
         }
+    }
+
+    /// The player side of a dialogue that plays whatever pits and seeds its
+    /// greeting names, under `rules`' capture and end rules.
+    pub fn sized_by_greeting(rules: Rules) -> KalahWire {
+        KalahWire {
+            open_size: true,
+            ..KalahWire::new(rules)
+        }
+    }
+
+    /// Takes the greeting's `pits` and `seeds` (the words after `kalah`):
+    /// they must be the rules', unless the size is open.
+    fn greeted(&mut self, pits: Option<&str>, seeds: Option<&str>) -> Result<(), String> {
+        let (Some(Ok(m)), Some(Ok(n))) = (pits.map(str::parse), seeds.map(str::parse)) else {
+            return Err("no pits and seeds after 'kalah'".into());
+        };
+        let (have_m, have_n) = (self.rules.pits, self.rules.seeds);
+        if (m, n) == (have_m, have_n) {
+            return Ok(());
+        }
+        if !self.open_size {
+            return Err(format!(
+                "the greeting is of Kalah({m}, {n}), this player plays Kalah({have_m}, {have_n})"
+            ));
+        }
+        let sized = Rules::new(m, n).map_err(|e| format!("greeting: {e}"))?;
+        self.rules = sized
+            .with_capture(self.rules.capture)
+            .with_ending(self.rules.ending);
+        Ok(())
     }
 
     /// The opening line for the seat `seat`.
@@ -453,23 +507,26 @@ impl Wire<Match> for KalahWire {
                 let seat = words
                     .get(6)
                     .and_then(|w| w.trim_end_matches(':').parse().ok());
-                let fits = words.get(1) == Some(&self.rules.pits.to_string().as_str())
-                    && words.get(2) == Some(&self.rules.seeds.to_string().as_str());
                 match seat {
-                    Some(k @ 1..=2)
-                        if fits && words.get(3..6) == Some(&["you", "are", "player"]) =>
-                    {
+                    Some(k @ 1..=2) if words.get(3..6) == Some(&["you", "are", "player"]) => {
+                        self.greeted(words.get(1).copied(), words.get(2).copied())
+                            .map_err(|e| format!("{e}, in '{}'", short(line)))?;
                         self.seat = k - 1;
                         Ok(Incoming::Note {
                             observed: Vec::new(),
                         })
                     }
-                    _ => Err(format!(
-                        "expected 'kalah {} {} you are player <1|2>: ...', got '{}'",
-                        self.rules.pits,
-                        self.rules.seeds,
-                        short(line)
-                    )),
+                    _ => {
+                        let size = if self.open_size {
+                            "<m> <n>".to_string()
+                        } else {
+                            format!("{} {}", self.rules.pits, self.rules.seeds)
+                        };
+                        Err(format!(
+                            "expected 'kalah {size} you are player <1|2>: ...', got '{}'",
+                            short(line)
+                        ))
+                    }
                 }
             }
             Some("tabula") if words.get(1) == Some(&"plays") => {
@@ -783,6 +840,24 @@ mod tests {
         assert!(seen > 10 && game.is_over());
         // Kalah(2, 3)'s searches are far shorter than a tick.
         assert_eq!(told.load(std::sync::atomic::Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn a_searching_agent_keeps_no_values_across_rules() {
+        // Positions of different rules share indices, so a table kept from a
+        // game of other rules would hand out that game's values.
+        let mut agent = OptimalAgent::searching();
+        let mut fixed = OptimalAgent::by_search(12);
+        for (m, n) in [(2, 3), (3, 2), (2, 3), (3, 3), (2, 2)] {
+            let mut game = Match::new(rules(m, n));
+            while !game.is_over() {
+                let expected = plain_values(&game.position);
+                assert_eq!(agent.move_values(&game.position), expected, "{game:?}");
+                assert_eq!(fixed.move_values(&game.position), expected, "{game:?}");
+                let pit = Greedy.choose(&game);
+                Game::apply(&mut game, pit);
+            }
+        }
     }
 
     #[test]
