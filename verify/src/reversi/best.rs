@@ -33,6 +33,12 @@
 //! the time, so the search trusts the model only that far. The other sides
 //! keep the lookahead, which did as well at 7×7 and better at 9×9 and on the
 //! four-player sides.
+//!
+//! On 7×7 and 9×9 ([`Tuning::defer_sides`]) the hedged mean defers to the `paranoid`
+//! player's search: paranoid's move is played unless the mean rates it more
+//! than [`Tuning::defer`] below the mean's best. The model still vetoes the
+//! moves it is sure are bad, and where its guesses are unsure the robust move
+//! is played.
 
 use std::sync::Arc;
 
@@ -49,10 +55,15 @@ use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_solver::{Game, Seat};
 
 use super::Predictions;
+use super::baselines::SEARCH_LIMITS;
 use crate::agent::Agent;
 
 /// Local-search proposals after each batch of observed moves.
 pub const LEARN_STEPS: usize = 4000;
+
+/// How much worse than its best move the hedged mean may rate paranoid
+/// search's move and still play it, where it defers ([`Tuning::defer`]).
+pub const DEFER: f64 = 2.0;
 
 /// The knobs of `best`'s decision (see the module's notes).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,6 +101,15 @@ pub struct Tuning {
     /// gained there on every seed tried; at 7×7 it was level and at 9×9 it
     /// lost (README, "Tried and dropped").
     pub plausible_sides: &'static [usize],
+    /// On the sides in [`Tuning::defer_sides`]: the move of paranoid search
+    /// (the `paranoid` player's, [`SEARCH_LIMITS`]) is played whenever the
+    /// hedged mean rates it within `defer` of its best move, in the
+    /// lookahead's units (a cell 1, a corner 4 more); `None`: never.
+    pub defer: Option<f64>,
+    /// The sides that defer so: 7×7 and 9×9, the three-player sides of the
+    /// hedged mean, where it alone was level with `paranoid` (README,
+    /// "Tried and dropped").
+    pub defer_sides: &'static [usize],
 }
 
 impl Default for Tuning {
@@ -110,6 +130,8 @@ impl Default for Tuning {
             margin: Some(3 * PIECE),
             plausible_nodes: 48_000,
             plausible_sides: &[11],
+            defer: Some(DEFER),
+            defer_sides: &[7, 9],
         }
     }
 }
@@ -258,6 +280,17 @@ impl Best {
             let w = worth(r);
             if w > best.1 {
                 best = (r.0, w);
+            }
+        }
+        if let Some(defer) = self.tuning.defer
+            && self.tuning.defer_sides.contains(&view.n())
+        {
+            let safe = decide(Kind::Paranoid, view, me, &game.eval, SEARCH_LIMITS)
+                .expect("the mover has a move")
+                .square;
+            let rated_safe = rated.iter().find(|r| r.0 == safe).expect("a legal move");
+            if worth(rated_safe) >= best.1 - defer {
+                return safe;
             }
         }
         best.0
@@ -504,6 +537,41 @@ mod tests {
         ahead.game.expect("a game is on").model
     }
 
+    /// Per legal move (row-major): the sum of its lookahead values over the
+    /// tuning's candidate sets, each searched alone, and its hedged worth
+    /// (the mean plus the caution times the worst).
+    fn hedged_worth(model: &Model, board: &Board, tuning: &Tuning) -> (Vec<f64>, Vec<f64>) {
+        let k = tuning.samples;
+        let limits = lookahead::Limits {
+            budget: tuning.budget_for(board.n()) / k as u64,
+            ..lookahead::Limits::default()
+        };
+        let (mut sum, mut worst): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+        for set in 0..k {
+            let mut weights = [Weights([1.0; MAX_CELLS]); MAX_PLAYERS];
+            for (s, w) in weights.iter_mut().enumerate().take(board.players()).skip(1) {
+                *w = model.ranked_for(s, k * tuning.spread)[set * tuning.spread];
+            }
+            let policies = Policies {
+                weights,
+                rule: Rule::default(),
+            };
+            let (_, values) = Lookahead::new(0, &policies, limits).decide_all(board);
+            sum.resize(values.len(), 0.0);
+            worst.resize(values.len(), f64::INFINITY);
+            for ((a, w), (_, v)) in sum.iter_mut().zip(&mut worst).zip(values) {
+                *a += v;
+                *w = w.min(v);
+            }
+        }
+        let worth = sum
+            .iter()
+            .zip(&worst)
+            .map(|(s, w)| s / k as f64 + tuning.caution * w)
+            .collect();
+        (sum, worth)
+    }
+
     #[test]
     fn once_choices_are_seen_it_plays_the_best_hedged_mean_over_the_candidates() {
         let n = 8;
@@ -523,34 +591,7 @@ mod tests {
                 let model = &model_ahead(&best, board);
                 let mv = best.choose(board);
                 if !model.choices().is_empty() {
-                    // Every candidate set searched alone; the mean decides.
-                    let limits = lookahead::Limits {
-                        budget: tuning.budget_for(n) / 3,
-                        ..lookahead::Limits::default()
-                    };
-                    let (mut sum, mut worst): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
-                    for k in 0..3 {
-                        let mut weights = [Weights([1.0; MAX_CELLS]); MAX_PLAYERS];
-                        for (s, w) in weights.iter_mut().enumerate().take(board.players()).skip(1) {
-                            *w = model.ranked_for(s, 3 * tuning.spread)[k * tuning.spread];
-                        }
-                        let policies = Policies {
-                            weights,
-                            rule: Rule::default(),
-                        };
-                        let (_, values) = Lookahead::new(0, &policies, limits).decide_all(board);
-                        sum.resize(values.len(), 0.0);
-                        worst.resize(values.len(), f64::INFINITY);
-                        for ((a, w), (_, v)) in sum.iter_mut().zip(&mut worst).zip(values) {
-                            *a += v;
-                            *w = w.min(v);
-                        }
-                    }
-                    let worth: Vec<f64> = sum
-                        .iter()
-                        .zip(&worst)
-                        .map(|(s, w)| s / 3.0 + tuning.caution * w)
-                        .collect();
+                    let (sum, worth) = hedged_worth(model, board, &tuning);
                     let top = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     let first = worth.iter().position(|&v| v == top).unwrap();
                     assert_eq!(mv, board.moves()[first], "{board:?}");
@@ -567,6 +608,57 @@ mod tests {
         assert!(
             hedged > 0,
             "the worst set never changed the move in {checked}"
+        );
+    }
+
+    #[test]
+    fn at_9x9_it_plays_paranoid_s_move_unless_the_hedged_mean_finds_it_too_much_worse() {
+        let n = 9;
+        let opp = clones(n, 9);
+        let tuning = Tuning {
+            samples: 3,
+            budget: 900,
+            ..Tuning::default()
+        };
+        assert_eq!(tuning.defer, Some(DEFER));
+        let mut best = Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
+        best.start_game(0, &Board::start(n).unwrap());
+        let eval = Evaluation::new(n);
+        let (mut deferred, mut overruled, mut kept) = (0, 0, 0);
+        play_out(
+            n,
+            &opp,
+            |board| {
+                let model = &model_ahead(&best, board);
+                let mv = best.choose(board);
+                if !model.choices().is_empty() {
+                    let (_, worth) = hedged_worth(model, board, &tuning);
+                    let top = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let first = board.moves()[worth.iter().position(|&v| v == top).unwrap()];
+                    let safe = decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
+                        .unwrap()
+                        .square;
+                    let safe_worth = worth[board.moves().iter().position(|&m| m == safe).unwrap()];
+                    let expected = if safe_worth >= top - DEFER {
+                        safe
+                    } else {
+                        first
+                    };
+                    assert_eq!(mv, expected, "{board:?}");
+                    match (mv == first, mv == safe) {
+                        (false, _) => deferred += 1,
+                        (true, false) => overruled += 1,
+                        (true, true) => kept += 1,
+                    }
+                }
+                mv
+            },
+            |_| {},
+        );
+        // Both ways are taken: paranoid's move over the mean's and the mean's over paranoid's.
+        assert!(
+            deferred > 0 && overruled > 0,
+            "{deferred} deferred, {overruled} overruled, {kept} agreed"
         );
     }
 
