@@ -607,6 +607,17 @@ fn query_batch_answers_each_board_as_a_single_query_s_json_does() {
     let lines = common::json_lines(&stdout(&out));
     assert_eq!(lines[0]["error"], "--mover 4: the board has players 1 to 3");
     assert_eq!(lines[1]["mover"], 4);
+    // A line may name its own mover, over --mover's.
+    let out = run_with_input(
+        &["query", "reversi", "--batch", "--mover", "3"],
+        &format!("{start7} mover 2\n{start8}\n{start8} mover 9\n{start7} mover x\n"),
+    );
+    let lines = common::json_lines(&stdout(&out));
+    assert_eq!(lines.len(), 4, "{}", stdout(&out));
+    assert_eq!(lines[0], single(start7, &["--mover", "2"]));
+    assert_eq!(lines[1], single(start8, &["--mover", "3"]));
+    assert_eq!(lines[2]["error"], "mover 9: the board has players 1 to 4");
+    assert_eq!(lines[3]["error"], "mover 'x': not a player number");
     // The genetic algorithm's options mean something only with --case.
     for option in [
         &["--ga-games", "5"][..],

@@ -29,15 +29,16 @@ pub struct QueryArgs {
     /// optionally after their count, as `getNextMove` sends it.
     #[arg(required_unless_present = "batch")]
     board: Option<String>,
-    /// Read boards from stdin, one a line (as the board argument is written),
-    /// and answer each with one line of JSON (the fields of `--json`'s
-    /// answer, without `run`), or `{"input":"...","error":"..."}` for a line
-    /// that is no board; with --case, the opponents of each side are evolved
-    /// once, at its first board.
+    /// Read boards from stdin, one a line (as the board argument is written,
+    /// optionally followed by `mover P`, that line's --mover), and answer
+    /// each with one line of JSON (the fields of `--json`'s answer, without
+    /// `run`), or `{"input":"...","error":"..."}` for a line that is no
+    /// board; with --case, the opponents of each side are evolved once, at
+    /// its first board.
     #[arg(long, conflicts_with_all = ["board", "json"])]
     batch: bool,
     /// The player to move, 1..P (the next one who can, if it cannot); with
-    /// --batch, on every board.
+    /// --batch, on every board whose line names none.
     #[arg(long, default_value_t = 1)]
     mover: usize,
     /// The referee's case (with --seed and the genetic algorithm's options)
@@ -58,11 +59,12 @@ pub fn query(args: QueryArgs) -> Outcome {
     let mut cases = Evolved::default();
     let Some(text) = &args.board else {
         return answer_lines(|line| {
-            let (board, mover) = read(line, args.mover)?;
+            let (text, mover, named) = line_mover(line, args.mover)?;
+            let (board, mover) = read(&text, mover, named)?;
             Ok(answer(&args, &board, mover, &mut cases))
         });
     };
-    let (board, mover) = read(text, args.mover)?;
+    let (board, mover) = read(text, args.mover, "--mover")?;
     let analysis = answer(&args, &board, mover, &mut cases);
     let stamped = run_info(args.case.map(|_| args.seed.seed)).stamp(&analysis);
     emit_report(&analysis.to_text(), args.json.json.as_ref(), &stamped)?;
@@ -72,14 +74,29 @@ pub fn query(args: QueryArgs) -> Outcome {
 /// Each side's opponents of the asked case, evolved at most once.
 type Evolved = HashMap<usize, Vec<Weights>>;
 
-/// The board of `text` with `mover` (1..) asked to move.
-fn read(text: &str, mover: usize) -> anyhow::Result<(Board, usize)> {
+/// A batch line's board, its mover and what named it: `BOARD mover P` names
+/// its own, a board alone takes `default` (`--mover`'s). No row of a board
+/// is `mover`.
+fn line_mover(line: &str, default: usize) -> anyhow::Result<(String, usize, &'static str)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words[..] {
+        [ref board @ .., "mover", last] if !board.is_empty() => match last.parse() {
+            Ok(mover) => Ok((board.join(" "), mover, "mover")),
+            Err(_) => bail!("mover '{}': not a player number", excerpt(last)),
+        },
+        _ => Ok((line.to_string(), default, "--mover")),
+    }
+}
+
+/// The board of `text` with `mover` (1..) asked to move; `named` is what
+/// named the mover, for the error.
+fn read(text: &str, mover: usize, named: &str) -> anyhow::Result<(Board, usize)> {
     let shown = excerpt(text);
     // The side is read first, so that the mover is checked against its players.
     let board = parse_board(text, 0).map_err(|e| anyhow!("bad board '{shown}': {e}"))?;
     if !(1..=board.players()).contains(&mover) {
         bail!(
-            "--mover {mover}: the board has players 1 to {}",
+            "{named} {mover}: the board has players 1 to {}",
             board.players()
         );
     }
