@@ -572,6 +572,12 @@ mod tests {
         (sum, worth)
     }
 
+    /// The index of the first highest value.
+    fn first_best(values: &[f64]) -> usize {
+        let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        values.iter().position(|&v| v == top).expect("some value")
+    }
+
     #[test]
     fn once_choices_are_seen_it_plays_the_best_hedged_mean_over_the_candidates() {
         let n = 8;
@@ -592,13 +598,11 @@ mod tests {
                 let mv = best.choose(board);
                 if !model.choices().is_empty() {
                     let (sum, worth) = hedged_worth(model, board, &tuning);
-                    let top = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let first = worth.iter().position(|&v| v == top).unwrap();
+                    let first = first_best(&worth);
                     assert_eq!(mv, board.moves()[first], "{board:?}");
                     checked += 1;
                     // The hedge matters: the mean alone would move elsewhere.
-                    let top = sum.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    hedged += usize::from(sum[first] < top);
+                    hedged += usize::from(sum[first] < sum[first_best(&sum)]);
                 }
                 mv
             },
@@ -633,8 +637,8 @@ mod tests {
                 let mv = best.choose(board);
                 if !model.choices().is_empty() {
                     let (_, worth) = hedged_worth(model, board, &tuning);
-                    let top = worth.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let first = board.moves()[worth.iter().position(|&v| v == top).unwrap()];
+                    let top = worth[first_best(&worth)];
+                    let first = board.moves()[first_best(&worth)];
                     let safe = decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
                         .unwrap()
                         .square;
