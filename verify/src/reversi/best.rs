@@ -35,8 +35,8 @@
 //! four-player sides.
 //!
 //! On 7×7 and 9×9 ([`Tuning::defer_sides`]) the hedged mean defers to the `paranoid`
-//! player's search: paranoid's move is played unless the mean rates it more
-//! than [`Tuning::defer`] below the mean's best. The model still vetoes the
+//! player's search: paranoid's move is played unless its hedged worth is
+//! more than [`Tuning::defer`] below the best move's. The model still vetoes the
 //! moves it is sure are bad, and where its guesses are unsure the robust move
 //! is played.
 
@@ -637,8 +637,8 @@ mod tests {
                 let mv = best.choose(board);
                 if !model.choices().is_empty() {
                     let (_, worth) = hedged_worth(model, board, &tuning);
-                    let top = worth[first_best(&worth)];
-                    let first = board.moves()[first_best(&worth)];
+                    let top_index = first_best(&worth);
+                    let (top, first) = (worth[top_index], board.moves()[top_index]);
                     let safe = decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
                         .unwrap()
                         .square;
