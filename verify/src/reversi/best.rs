@@ -572,6 +572,47 @@ mod tests {
         (sum, worth)
     }
 
+    /// The default tuning with 3 candidate sets and a small lookahead budget,
+    /// so that a test game is quick.
+    fn few_small_sets() -> Tuning {
+        Tuning {
+            samples: 3,
+            budget: 900,
+            ..Tuning::default()
+        }
+    }
+
+    /// Plays a game of side `n` against `opp` with a `best` of `tuning` (its
+    /// stream from `seed`) in seat 0, and shows `check` each move it made once
+    /// a choice was seen, with the board and the model it decided by.
+    fn check_learnt_moves(
+        n: usize,
+        seed: u64,
+        tuning: Tuning,
+        opp: &[Opponent],
+        mut check: impl FnMut(&Board, &Model, Square),
+    ) {
+        let mut best = Best::tuned(
+            stream(seed, Purpose::Agent, 0, 0, 0),
+            Arc::default(),
+            tuning,
+        );
+        best.start_game(0, &Board::start(n).unwrap());
+        play_out(
+            n,
+            opp,
+            |board| {
+                let model = model_ahead(&best, board);
+                let mv = best.choose(board);
+                if !model.choices().is_empty() {
+                    check(board, &model, mv);
+                }
+                mv
+            },
+            |_| {},
+        );
+    }
+
     /// The index of the first highest value.
     fn first_best(values: &[f64]) -> usize {
         let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -582,32 +623,16 @@ mod tests {
     fn once_choices_are_seen_it_plays_the_best_hedged_mean_over_the_candidates() {
         let n = 8;
         let opp = clones(n, 7);
-        let tuning = Tuning {
-            samples: 3,
-            budget: 900,
-            ..Tuning::default()
-        };
-        let mut best = Best::tuned(stream(4, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-        best.start_game(0, &Board::start(n).unwrap());
+        let tuning = few_small_sets();
         let (mut checked, mut hedged) = (0, 0);
-        play_out(
-            n,
-            &opp,
-            |board| {
-                let model = &model_ahead(&best, board);
-                let mv = best.choose(board);
-                if !model.choices().is_empty() {
-                    let (sum, worth) = hedged_worth(model, board, &tuning);
-                    let first = first_best(&worth);
-                    assert_eq!(mv, board.moves()[first], "{board:?}");
-                    checked += 1;
-                    // The hedge matters: the mean alone would move elsewhere.
-                    hedged += usize::from(sum[first] < sum[first_best(&sum)]);
-                }
-                mv
-            },
-            |_| {},
-        );
+        check_learnt_moves(n, 4, tuning, &opp, |board, model, mv| {
+            let (sum, worth) = hedged_worth(model, board, &tuning);
+            let first = first_best(&worth);
+            assert_eq!(mv, board.moves()[first], "{board:?}");
+            checked += 1;
+            // The hedge matters: the mean alone would move elsewhere.
+            hedged += usize::from(sum[first] < sum[first_best(&sum)]);
+        });
         assert!(checked > 5, "{checked}");
         assert!(
             hedged > 0,
@@ -619,46 +644,30 @@ mod tests {
     fn at_9x9_it_plays_paranoid_s_move_unless_the_hedged_mean_finds_it_too_much_worse() {
         let n = 9;
         let opp = clones(n, 9);
-        let tuning = Tuning {
-            samples: 3,
-            budget: 900,
-            ..Tuning::default()
-        };
+        let tuning = few_small_sets();
         assert_eq!(tuning.defer, Some(DEFER));
-        let mut best = Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-        best.start_game(0, &Board::start(n).unwrap());
         let eval = Evaluation::new(n);
         let (mut deferred, mut overruled, mut kept) = (0, 0, 0);
-        play_out(
-            n,
-            &opp,
-            |board| {
-                let model = &model_ahead(&best, board);
-                let mv = best.choose(board);
-                if !model.choices().is_empty() {
-                    let (_, worth) = hedged_worth(model, board, &tuning);
-                    let top_index = first_best(&worth);
-                    let (top, first) = (worth[top_index], board.moves()[top_index]);
-                    let safe = decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
-                        .unwrap()
-                        .square;
-                    let safe_worth = worth[board.moves().iter().position(|&m| m == safe).unwrap()];
-                    let expected = if safe_worth >= top - DEFER {
-                        safe
-                    } else {
-                        first
-                    };
-                    assert_eq!(mv, expected, "{board:?}");
-                    match (mv == first, mv == safe) {
-                        (false, _) => deferred += 1,
-                        (true, false) => overruled += 1,
-                        (true, true) => kept += 1,
-                    }
-                }
-                mv
-            },
-            |_| {},
-        );
+        check_learnt_moves(n, 5, tuning, &opp, |board, model, mv| {
+            let (_, worth) = hedged_worth(model, board, &tuning);
+            let top_index = first_best(&worth);
+            let (top, first) = (worth[top_index], board.moves()[top_index]);
+            let safe = decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
+                .unwrap()
+                .square;
+            let safe_worth = worth[board.moves().iter().position(|&m| m == safe).unwrap()];
+            let expected = if safe_worth >= top - DEFER {
+                safe
+            } else {
+                first
+            };
+            assert_eq!(mv, expected, "{board:?}");
+            match (mv == first, mv == safe) {
+                (false, _) => deferred += 1,
+                (true, false) => overruled += 1,
+                (true, true) => kept += 1,
+            }
+        });
         // Both ways are taken: paranoid's move over the mean's and the mean's over paranoid's.
         assert!(
             deferred > 0 && overruled > 0,
@@ -680,52 +689,38 @@ mod tests {
             plausible_nodes: 500,
             ..Tuning::default()
         };
-        let mut best = Best::tuned(stream(5, Purpose::Agent, 0, 0, 0), Arc::default(), tuning);
-        best.start_game(0, &Board::start(n).unwrap());
         let eval = Evaluation::new(n);
         let (mut checked, mut differs) = (0, 0);
-        play_out(
-            n,
-            &opp,
-            |board| {
-                let model = &model_ahead(&best, board);
-                let mv = best.choose(board);
-                if !model.choices().is_empty() {
-                    let voters: Vec<Vec<Weights>> =
-                        (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
-                    // Each opponent's likely replies: the moves with the most
-                    // votes of its voters, the first voted for on equal votes.
-                    let likely = |b: &Board, s: Seat| {
-                        let mut votes: HashMap<Square, (usize, usize)> = HashMap::new();
-                        for (i, w) in voters[s].iter().enumerate() {
-                            let m = w.choose(b, Rule::default()).unwrap();
-                            votes.entry(m).or_insert((0, i)).0 += 1;
-                        }
-                        let mut ranked: Vec<(Square, (usize, usize))> = votes.into_iter().collect();
-                        ranked.sort_by_key(|&(_, (count, first))| (usize::MAX - count, first));
-                        let mut set = Squares::EMPTY;
-                        for &(m, _) in ranked.iter().take(tuning.plausible) {
-                            set.set(m as usize);
-                        }
-                        set
-                    };
-                    let plausible = Plausible {
-                        replies: &likely,
-                        margin: tuning.margin,
-                    };
-                    let limits = tuning.plausible_limits();
-                    let expect =
-                        decide_within(Kind::Paranoid, board, 0, &eval, limits, Some(plausible));
-                    assert_eq!(Some(mv), expect.map(|d| d.square), "{board:?}");
-                    checked += 1;
-                    // The model matters: plain paranoid would move elsewhere.
-                    let plain = decide(Kind::Paranoid, board, 0, &eval, limits).unwrap();
-                    differs += usize::from(plain.square != mv);
+        check_learnt_moves(n, 5, tuning, &opp, |board, model, mv| {
+            let voters: Vec<Vec<Weights>> = (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
+            // Each opponent's likely replies: the moves with the most
+            // votes of its voters, the first voted for on equal votes.
+            let likely = |b: &Board, s: Seat| {
+                let mut votes: HashMap<Square, (usize, usize)> = HashMap::new();
+                for (i, w) in voters[s].iter().enumerate() {
+                    let m = w.choose(b, Rule::default()).unwrap();
+                    votes.entry(m).or_insert((0, i)).0 += 1;
                 }
-                mv
-            },
-            |_| {},
-        );
+                let mut ranked: Vec<(Square, (usize, usize))> = votes.into_iter().collect();
+                ranked.sort_by_key(|&(_, (count, first))| (usize::MAX - count, first));
+                let mut set = Squares::EMPTY;
+                for &(m, _) in ranked.iter().take(tuning.plausible) {
+                    set.set(m as usize);
+                }
+                set
+            };
+            let plausible = Plausible {
+                replies: &likely,
+                margin: tuning.margin,
+            };
+            let limits = tuning.plausible_limits();
+            let expect = decide_within(Kind::Paranoid, board, 0, &eval, limits, Some(plausible));
+            assert_eq!(Some(mv), expect.map(|d| d.square), "{board:?}");
+            checked += 1;
+            // The model matters: plain paranoid would move elsewhere.
+            let plain = decide(Kind::Paranoid, board, 0, &eval, limits).unwrap();
+            differs += usize::from(plain.square != mv);
+        });
         assert!(checked > 5, "{checked}");
         assert!(
             differs > 0,
