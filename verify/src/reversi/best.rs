@@ -22,23 +22,21 @@
 //! term hedges against lines that only some guesses let through: counted
 //! half, it gained; counted one and a half times, it lost.
 //!
-//! On 11×11 ([`Tuning::plausible_sides`]) the move is paranoid search
-//! instead, where each opponent's likely replies are the
-//! [`Tuning::plausible`] moves most voted for by its best-fitting
-//! candidates: it plays one of those unless another is worse for this player
-//! by more than [`Tuning::margin`] (three pieces), with
-//! [`Tuning::plausible_nodes`] (twice BRS's nodes). There the combined
-//! lookahead has the fewest nodes per set of the three-player sides, and the
-//! model's two likeliest replies hold the opponent's actual move about half
-//! the time, so the search trusts the model only that far. The other sides
-//! keep the lookahead, which did as well at 7×7 and better at 9×9 and on the
-//! four-player sides.
-//!
-//! On 7×7 and 9×9 ([`Tuning::defer_sides`]) the hedged mean defers to the `paranoid`
-//! player's search: paranoid's move is played unless its hedged worth is
-//! more than [`Tuning::defer`] below the best move's. The model still vetoes the
-//! moves it is sure are bad, and where its guesses are unsure the robust move
-//! is played.
+//! On the three-player sides ([`Tuning::defer_sides`]) the hedged mean
+//! defers to a robust search's move: that move is played unless its hedged
+//! worth is more than [`Tuning::defer`] below the best move's. The model still
+//! vetoes the moves it is sure are bad, and where its guesses are unsure the
+//! robust move is played. On 7×7 and 9×9 the robust move is the `paranoid`
+//! player's. On 11×11 ([`Tuning::plausible_sides`]) it is that of a paranoid
+//! search where each opponent's likely replies are the [`Tuning::plausible`]
+//! moves most voted for by its best-fitting candidates: the search plays one
+//! of those unless another is worse for this player by more than
+//! [`Tuning::margin`] (three pieces), with [`Tuning::plausible_nodes`] (twice
+//! BRS's nodes). There the combined lookahead has the fewest nodes per set of
+//! the three-player sides, and the model's two likeliest replies hold the
+//! opponent's actual move about half the time, so the search trusts the model
+//! only that far; it did better there than plain paranoid search, and
+//! worse at 7×7 and 9×9.
 
 use std::sync::Arc;
 
@@ -87,8 +85,9 @@ pub struct Tuning {
     pub caution: f64,
     /// On the sides in [`Tuning::plausible_sides`], once a choice is seen:
     /// paranoid search in which each opponent's `plausible` replies most
-    /// voted for by its best-fitting candidates are its likely ones (0: the
-    /// combined lookahead there too).
+    /// voted for by its best-fitting candidates are its likely ones gives the
+    /// robust move (the move itself where the side does not defer; 0: no
+    /// such search).
     pub plausible: usize,
     /// What an unlikely reply costs the opponent in that search, in the
     /// evaluation's units (`None`: it is not considered at all).
@@ -97,18 +96,19 @@ pub struct Tuning {
     /// per case at 11×11 over 24 000 on four seeds (README, "Tried and dropped").
     pub plausible_nodes: u64,
     /// The sides that play that search: 11×11, the three-player side where
-    /// the combined lookahead has the fewest nodes per candidate set. It
-    /// gained there on every seed tried; at 7×7 it was level and at 9×9 it
-    /// lost (README, "Tried and dropped").
+    /// the combined lookahead has the fewest nodes per candidate set. Played
+    /// alone, it gained there over the lookahead on every seed tried; at 7×7
+    /// it was level and at 9×9 it lost (README, "Tried and dropped").
     pub plausible_sides: &'static [usize],
-    /// On the sides in [`Tuning::defer_sides`]: the move of paranoid search
-    /// (the `paranoid` player's, [`SEARCH_LIMITS`]) is played whenever the
-    /// hedged mean rates it within `defer` of its best move, in the
-    /// lookahead's units (a cell 1, a corner 4 more); `None`: never.
+    /// On the sides in [`Tuning::defer_sides`]: the robust move (the
+    /// plausible search's on [`Tuning::plausible_sides`], else the
+    /// `paranoid` player's, [`SEARCH_LIMITS`]) is played whenever the hedged
+    /// mean rates it within `defer` of its best move, in the lookahead's
+    /// units (a cell 1, a corner 4 more); `None`: never.
     pub defer: Option<f64>,
-    /// The sides that defer so: 7×7 and 9×9, the three-player sides of the
-    /// hedged mean, where it alone was level with `paranoid` (README,
-    /// "Tried and dropped").
+    /// The sides that defer so: the three-player sides, where the hedged
+    /// mean alone was level with `paranoid` at 7×7 and 9×9, and the
+    /// plausible search alone with it at 11×11 (README, "Tried and dropped").
     pub defer_sides: &'static [usize],
 }
 
@@ -131,7 +131,7 @@ impl Default for Tuning {
             plausible_nodes: 48_000,
             plausible_sides: &[11],
             defer: Some(DEFER),
-            defer_sides: &[7, 9],
+            defer_sides: &[7, 9, 11],
         }
     }
 }
@@ -236,7 +236,8 @@ impl Best {
 
     /// The move whose lookahead value over [`Tuning::samples`] candidates
     /// per opponent spread down the model's ranking (the mean, plus
-    /// [`Tuning::caution`] times the worst) is highest.
+    /// [`Tuning::caution`] times the worst) is highest, or the robust move
+    /// within [`Tuning::defer`] of it where the side defers.
     fn hedged_mean(&self, view: &Board, me: Seat) -> Square {
         let game = self.game.as_ref().expect("a game is on");
         let k = self.tuning.samples;
@@ -283,11 +284,15 @@ impl Best {
             }
         }
         if let Some(defer) = self.tuning.defer
-            && self.tuning.defer_sides.contains(&view.n())
+            && self.defers(view.n())
         {
-            let safe = decide(Kind::Paranoid, view, me, &game.eval, SEARCH_LIMITS)
-                .expect("the mover has a move")
-                .square;
+            let safe = if self.plausible_side(view.n()) {
+                self.plausible_paranoid(view, me)
+            } else {
+                decide(Kind::Paranoid, view, me, &game.eval, SEARCH_LIMITS)
+                    .expect("the mover has a move")
+                    .square
+            };
             let rated_safe = rated.iter().find(|r| r.0 == safe).expect("a legal move");
             if worth(rated_safe) >= best.1 - defer {
                 return safe;
@@ -298,6 +303,16 @@ impl Best {
 }
 
 impl Best {
+    /// Whether side `n` plays the plausible paranoid search.
+    fn plausible_side(&self, n: usize) -> bool {
+        self.tuning.plausible > 0 && self.tuning.plausible_sides.contains(&n)
+    }
+
+    /// Whether the hedged mean defers to the robust move on side `n`.
+    fn defers(&self, n: usize) -> bool {
+        self.tuning.defer.is_some() && self.tuning.defer_sides.contains(&n)
+    }
+
     /// Paranoid search in which the replies the model finds likely are the
     /// ones an opponent plays unless another is worse for this player by more
     /// than [`Tuning::margin`].
@@ -353,11 +368,10 @@ impl Agent<Board> for Best {
         let game = self.game.as_ref().expect("a game is on");
         let seen = game.model.choices().len();
         let learnt = seen >= self.tuning.after.max(1);
-        let plausible =
-            self.tuning.plausible > 0 && self.tuning.plausible_sides.contains(&view.n());
-        let mv = if learnt && plausible {
+        let hedged = self.tuning.samples > 0;
+        let mv = if learnt && self.plausible_side(view.n()) && !(hedged && self.defers(view.n())) {
             self.plausible_paranoid(view, me)
-        } else if learnt && self.tuning.samples > 0 {
+        } else if learnt && hedged {
             self.hedged_mean(view, me)
         } else {
             decide(Kind::BestReply, view, me, &game.eval, self.tuning.search)
@@ -640,21 +654,25 @@ mod tests {
         );
     }
 
-    #[test]
-    fn at_9x9_it_plays_paranoid_s_move_unless_the_hedged_mean_finds_it_too_much_worse() {
-        let n = 9;
-        let opp = clones(n, 9);
-        let tuning = few_small_sets();
+    /// Plays a game of side `n` against `opp` with a `best` of `tuning` and
+    /// checks each move made once a choice is seen: `robust`'s move where the
+    /// hedged mean rates it within [`DEFER`] of its top move, else the top
+    /// move. Returns how often the robust move was played over the top one,
+    /// the top one over it, and how often they were the same.
+    fn check_deferral(
+        n: usize,
+        opp: &[Opponent],
+        seed: u64,
+        tuning: Tuning,
+        mut robust: impl FnMut(&Board, &Model) -> Square,
+    ) -> (usize, usize, usize) {
         assert_eq!(tuning.defer, Some(DEFER));
-        let eval = Evaluation::new(n);
         let (mut deferred, mut overruled, mut kept) = (0, 0, 0);
-        check_learnt_moves(n, 5, tuning, &opp, |board, model, mv| {
+        check_learnt_moves(n, seed, tuning, opp, |board, model, mv| {
             let (_, worth) = hedged_worth(model, board, &tuning);
             let top_index = first_best(&worth);
             let (top, first) = (worth[top_index], board.moves()[top_index]);
-            let safe = decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
-                .unwrap()
-                .square;
+            let safe = robust(board, model);
             let safe_worth = worth[board.moves().iter().position(|&m| m == safe).unwrap()];
             let expected = if safe_worth >= top - DEFER {
                 safe
@@ -668,6 +686,20 @@ mod tests {
                 (true, true) => kept += 1,
             }
         });
+        (deferred, overruled, kept)
+    }
+
+    #[test]
+    fn at_9x9_it_plays_paranoid_s_move_unless_the_hedged_mean_finds_it_too_much_worse() {
+        let n = 9;
+        let eval = Evaluation::new(n);
+        let paranoid = |board: &Board, _: &Model| {
+            decide(Kind::Paranoid, board, 0, &eval, SEARCH_LIMITS)
+                .unwrap()
+                .square
+        };
+        let (deferred, overruled, kept) =
+            check_deferral(n, &clones(n, 9), 5, few_small_sets(), paranoid);
         // Both ways are taken: paranoid's move over the mean's and the mean's over paranoid's.
         assert!(
             deferred > 0 && overruled > 0,
@@ -676,22 +708,23 @@ mod tests {
     }
 
     #[test]
-    fn at_11x11_it_plays_paranoid_over_the_model_s_likely_replies() {
+    fn at_11x11_it_plays_paranoid_over_the_model_s_likely_replies_unless_the_hedged_mean_finds_it_too_much_worse()
+     {
         use std::collections::HashMap;
         use tabula_solver::reversi::model::VOTERS;
         let n = 11;
-        let opp = clones(n, 8);
         let tuning = Tuning {
             search: Limits {
                 depth: 16,
                 nodes: 500,
             },
             plausible_nodes: 500,
-            ..Tuning::default()
+            ..few_small_sets()
         };
         let eval = Evaluation::new(n);
-        let (mut checked, mut differs) = (0, 0);
-        check_learnt_moves(n, 5, tuning, &opp, |board, model, mv| {
+        let limits = tuning.plausible_limits();
+        let mut differs = 0;
+        let plausible_search = |board: &Board, model: &Model| {
             let voters: Vec<Vec<Weights>> = (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
             // Each opponent's likely replies: the moves with the most
             // votes of its voters, the first voted for on equal votes.
@@ -713,19 +746,21 @@ mod tests {
                 replies: &likely,
                 margin: tuning.margin,
             };
-            let limits = tuning.plausible_limits();
-            let expect = decide_within(Kind::Paranoid, board, 0, &eval, limits, Some(plausible));
-            assert_eq!(Some(mv), expect.map(|d| d.square), "{board:?}");
-            checked += 1;
+            let mv = decide_within(Kind::Paranoid, board, 0, &eval, limits, Some(plausible))
+                .unwrap()
+                .square;
             // The model matters: plain paranoid would move elsewhere.
             let plain = decide(Kind::Paranoid, board, 0, &eval, limits).unwrap();
             differs += usize::from(plain.square != mv);
-        });
-        assert!(checked > 5, "{checked}");
+            mv
+        };
+        let (deferred, overruled, kept) =
+            check_deferral(n, &clones(n, 8), 5, tuning, plausible_search);
         assert!(
-            differs > 0,
-            "plain paranoid played the same {checked} moves"
+            deferred > 0 && overruled > 0,
+            "{deferred} deferred, {overruled} overruled, {kept} agreed"
         );
+        assert!(differs > 0, "plain paranoid played the same moves");
     }
 
     #[test]
