@@ -708,8 +708,7 @@ mod tests {
     }
 
     #[test]
-    fn at_11x11_it_plays_paranoid_over_the_model_s_likely_replies_unless_the_hedged_mean_finds_it_too_much_worse()
-     {
+    fn at_11x11_it_defers_to_paranoid_over_the_model_s_likely_replies() {
         use std::collections::HashMap;
         use tabula_solver::reversi::model::VOTERS;
         let n = 11;
@@ -724,7 +723,7 @@ mod tests {
         let eval = Evaluation::new(n);
         let limits = tuning.plausible_limits();
         let mut differs = 0;
-        let plausible_search = |board: &Board, model: &Model| {
+        let mut plausible_search = |board: &Board, model: &Model| {
             let voters: Vec<Vec<Weights>> = (0..3).map(|s| model.ranked_for(s, VOTERS)).collect();
             // Each opponent's likely replies: the moves with the most
             // votes of its voters, the first voted for on equal votes.
@@ -754,12 +753,23 @@ mod tests {
             differs += usize::from(plain.square != mv);
             mv
         };
-        let (deferred, overruled, kept) =
-            check_deferral(n, &clones(n, 8), 5, tuning, plausible_search);
+        let opp = clones(n, 8);
+        let (deferred, overruled, kept) = check_deferral(n, &opp, 5, tuning, &mut plausible_search);
         assert!(
             deferred > 0 && overruled > 0,
             "{deferred} deferred, {overruled} overruled, {kept} agreed"
         );
+        // Without the deferral the plausible search's move is played as it is.
+        let alone = Tuning {
+            defer: None,
+            ..tuning
+        };
+        let mut checked = 0;
+        check_learnt_moves(n, 5, alone, &opp, |board, model, mv| {
+            assert_eq!(mv, plausible_search(board, model), "{board:?}");
+            checked += 1;
+        });
+        assert!(checked > 5, "{checked}");
         assert!(differs > 0, "plain paranoid played the same moves");
     }
 
