@@ -155,12 +155,15 @@ pub fn check_partial(path: &Path) -> io::Result<()> {
         Ok(m) => {
             let file = open_partial(&part, false)?;
             if !try_lock(&file)? {
-                Err(partial_in_use(&part))
-            } else if m.len() > 0 {
+                return Err(partial_in_use(&part));
+            }
+            let result = if m.len() > 0 {
                 Err(partial_left(&part))
             } else {
                 Ok(())
-            }
+            };
+            unlock(&file);
+            result
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", part.display()))),
@@ -240,6 +243,22 @@ fn try_lock(_: &File) -> io::Result<bool> {
     Ok(true)
 }
 
+/// Releases the lock [`try_lock`] took, explicitly rather than by closing the
+/// file: a flock belongs to the open file description, which a child forked
+/// meanwhile (by any thread, until it execs) shares, so a close alone can
+/// leave the lock held and the next run told the file is being written.
+#[cfg(unix)]
+fn unlock(file: &File) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain system call on our open file; it changes no memory.
+    unsafe {
+        libc::flock(file.as_raw_fd(), libc::LOCK_UN);
+    }
+}
+
+#[cfg(not(unix))]
+fn unlock(_: &File) {}
+
 /// A file written as a run goes, under `FILE.part` until [`Partial::finish`]
 /// renames it to `FILE` (see the module docs). Its writer holds a lock on it,
 /// so another run neither takes it over nor removes it.
@@ -266,14 +285,16 @@ impl Partial {
             return Err(partial_in_use(&part));
         }
         // Checked again under the lock: a run may have written since.
-        let metadata = file.metadata()?;
-        if !metadata.is_file() {
-            return Err(partial_not_a_file(&part, &metadata.file_type()));
+        let refusal = match file.metadata() {
+            Ok(m) if !m.is_file() => Some(partial_not_a_file(&part, &m.file_type())),
+            Ok(m) if m.len() > 0 => Some(partial_left(&part)),
+            Ok(_) => keep_on_stop(&part, &file).err(),
+            Err(e) => Some(e),
+        };
+        if let Some(error) = refusal {
+            unlock(&file);
+            return Err(error);
         }
-        if metadata.len() > 0 {
-            return Err(partial_left(&part));
-        }
-        keep_on_stop(&part, &file)?;
         Ok(Partial {
             file,
             part,
@@ -310,11 +331,11 @@ impl Partial {
 
 impl Drop for Partial {
     fn drop(&mut self) {
-        if self.finished {
-            return;
+        if !self.finished {
+            forget_on_stop(&self.part);
+            leave_unfinished(&self.part, &self.file);
         }
-        forget_on_stop(&self.part);
-        leave_unfinished(&self.part, &self.file);
+        unlock(&self.file);
     }
 }
 

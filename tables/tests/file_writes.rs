@@ -222,3 +222,48 @@ fn a_symlink_planted_at_the_part_name_is_not_followed() {
     assert!(Partial::create(&log).is_err());
     assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");
 }
+
+/// A child forked by another thread holds a copy of every open descriptor
+/// until it execs: a partial dropped meanwhile must not stay locked by it.
+#[test]
+fn a_child_forked_meanwhile_does_not_keep_a_partial_locked() {
+    use std::io::{Read, Write};
+    use std::os::fd::AsRawFd;
+    use std::os::unix::net::UnixStream;
+    use std::os::unix::process::CommandExt;
+    use tabula_tables::atomic::{Partial, check_partial};
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let partial = Partial::create(&log).unwrap();
+    writeln!(partial.file(), "game 1").unwrap();
+    let (mut release, hold) = UnixStream::pair().unwrap();
+    let (forked, mut forked_here) = UnixStream::pair().unwrap();
+    let (hold_fd, forked_fd) = (hold.as_raw_fd(), forked.as_raw_fd());
+    let mut command = Command::new("true");
+    // SAFETY: between fork and exec the child only writes and reads a byte
+    // on descriptors it inherited, both async-signal-safe.
+    unsafe {
+        command.pre_exec(move || {
+            let mut byte = 0u8;
+            libc::write(forked_fd, (&raw const byte).cast(), 1);
+            libc::read(hold_fd, (&raw mut byte).cast(), 1);
+            Ok(())
+        });
+    }
+    // Spawning returns only once the child execs, so it goes on another thread.
+    let spawner = std::thread::spawn(move || {
+        let child = command.spawn().unwrap();
+        drop((hold, forked));
+        child
+    });
+    let mut byte = [0u8];
+    forked_here.read_exact(&mut byte).unwrap();
+    // Forked, not yet exec'd: it holds a copy of the partial's descriptor.
+    drop(partial);
+    let error = check_partial(&log).unwrap_err().to_string();
+    release.write_all(&[1]).unwrap();
+    let mut child = spawner.join().unwrap();
+    assert!(child.wait().unwrap().success());
+    let says = "games.jsonl.part exists, left by a run that did not finish";
+    assert!(error.contains(says), "{error}");
+}
