@@ -282,7 +282,7 @@ pub struct GamesArgs {
 /// A time limit.
 #[derive(Args, Clone, Debug)]
 pub struct TimeoutArgs {
-    /// Time limit in seconds (what it covers is the game's own rule: see its help).
+    /// Time limit in seconds (what it covers is the game's own rule: see its help). A player that closes its output, or exits, is seen at once; one that closes its output and runs on is given up to 5 s more to exit before it is said to have closed it.
     #[arg(long, value_name = "SECONDS", value_parser = seconds, default_value = "10", allow_negative_numbers = true)]
     pub timeout: Duration,
 }

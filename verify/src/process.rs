@@ -7,7 +7,10 @@
 //! [`MAX_LINE`] bytes are kept, and the last [`STDERR_TAIL_BYTES`] of its
 //! stderr. The child runs in its own process group, which is killed whole when
 //! the player is dropped (whether or not the child itself still runs) and when
-//! this program is stopped by SIGINT, SIGTERM or SIGHUP.
+//! this program is stopped by SIGINT, SIGTERM or SIGHUP; so is every
+//! descendant that left the group (see [`descendants`]).
+
+mod descendants;
 
 use std::collections::VecDeque;
 use std::io::{self, BufReader, Read, Write};
@@ -39,6 +42,9 @@ pub const STDERR_TAIL_LINES: usize = 5;
 /// that closed its output and runs on waits it all, so a loaded machine cannot
 /// turn an exit into "closed its output" or lose the stderr quote.
 const EXIT_WAIT: Duration = Duration::from_secs(5);
+
+/// How often a wait for a player's line also looks whether it has exited.
+const EXIT_TICK: Duration = Duration::from_millis(20);
 
 /// Longest time limit [`parse_seconds`] accepts: one day.
 pub const MAX_SECONDS: u64 = 86_400;
@@ -597,20 +603,28 @@ impl StderrTail {
     }
 }
 
-/// Process groups of the players alive now, killed if this program is stopped.
-static GROUPS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+/// The players alive now (their process group ids, which are their ids, and
+/// their markers), killed with all they started if this program is stopped.
+static GROUPS: Mutex<Vec<(libc::pid_t, String)>> = Mutex::new(Vec::new());
 
-/// Kills every registered group when this program is stopped by a signal.
+/// Kills every registered group, and every descendant wherever it went, when
+/// this program is stopped by a signal.
 fn kill_player_groups(_signal: i32) {
     let groups = lock(&GROUPS);
-    for &group in groups.iter() {
+    for &(group, _) in groups.iter() {
         // SAFETY: killpg only sends a signal.
         unsafe {
             libc::killpg(group, libc::SIGKILL);
         }
     }
+    descendants::kill_claimed(None, None, || Box::new(Vec::new()));
     // Kept locked until the exit, so that no new player starts meanwhile.
     std::mem::forget(groups);
+}
+
+/// Kills what player `pid` (not yet reaped) started, wherever it went.
+fn kill_descendants_of(pid: libc::pid_t, marker: &str) {
+    descendants::kill_claimed(Some(pid), Some(marker), || lock(&GROUPS));
 }
 
 /// Writes all of `data` to a non-blocking pipe, waiting for room until `deadline`.
@@ -670,6 +684,8 @@ pub struct ExternalPlayer {
     stderr: Option<Arc<StderrTail>>,
     /// The address-space limit it was started under, named when it exits.
     memory: Option<u64>,
+    /// Its value of [`descendants::MARKER_VAR`], which what it starts inherits.
+    marker: String,
 }
 
 impl ExternalPlayer {
@@ -705,10 +721,13 @@ impl ExternalPlayer {
         memory: Option<u64>,
     ) -> Result<ExternalPlayer, PlayerError> {
         tabula_tables::stop::on_stop(kill_player_groups);
+        descendants::become_subreaper();
+        let marker = descendants::new_marker();
         let mut launch = Command::new("sh");
         launch
             .arg("-c")
             .arg(command)
+            .env(descendants::MARKER_VAR, &marker)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
@@ -738,7 +757,7 @@ impl ExternalPlayer {
             command: command.to_string(),
             source,
         })?;
-        groups.push(child.id() as libc::pid_t);
+        groups.push((child.id() as libc::pid_t, marker.clone()));
         drop(groups);
         let output = LineReader::spawn(child.stdout.take().expect("stdout is piped"));
         let stderr = child.stderr.take().map(StderrTail::spawn);
@@ -749,6 +768,7 @@ impl ExternalPlayer {
             output,
             stderr,
             memory,
+            marker,
         };
         if let Some(stdin) = &player.stdin {
             // SAFETY: fcntl on a descriptor we own.
@@ -810,6 +830,16 @@ impl ExternalPlayer {
         }
     }
 
+    /// Kills what the player left running, in its group or not. Only once
+    /// it has exited: the child is not reaped yet, so its ids are still ours.
+    fn kill_leftovers(&self) {
+        // SAFETY: killpg only sends a signal.
+        unsafe {
+            libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
+        }
+        kill_descendants_of(self.child.id() as libc::pid_t, &self.marker);
+    }
+
     /// After end of output, or a broken pipe to its input: an exit if the
     /// child ended within [`EXIT_WAIT`], else `otherwise` (the child runs on
     /// until the drop kills it).
@@ -819,11 +849,7 @@ impl ExternalPlayer {
             if let Some(status) = self.exit_status() {
                 // What it left running could hold its stderr open: it goes now
                 // rather than at the drop, so the tail reaches the pipe's end.
-                // The child is not reaped yet, so the group id is still ours.
-                // SAFETY: killpg only sends a signal.
-                unsafe {
-                    libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
-                }
+                self.kill_leftovers();
                 let until = Instant::now() + EXIT_WAIT;
                 let stderr = match &self.stderr {
                     Some(tail) => tail.last_lines(until),
@@ -893,9 +919,29 @@ impl Peer for ExternalPlayer {
     }
 
     fn recv_line(&mut self, deadline: Option<Instant>) -> Result<String, PlayerError> {
-        match self.output.next(deadline)? {
-            Some(line) => Ok(line),
-            None => Err(self.exit_error(PlayerError::ClosedOutput)),
+        let mut leftovers_killed = false;
+        loop {
+            // Looked at every tick: a player that exits while what it left
+            // running holds its output open has exited, not timed out, however
+            // its exit and our last request fall.
+            let tick = Instant::now() + EXIT_TICK;
+            let until = deadline.map_or(tick, |deadline| deadline.min(tick));
+            match self.output.next(Some(until)) {
+                Ok(Some(line)) => return Ok(line),
+                Ok(None) => return Err(self.exit_error(PlayerError::ClosedOutput)),
+                Err(PlayerError::TimedOut) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                    return Err(PlayerError::TimedOut);
+                }
+                Err(PlayerError::TimedOut) => {
+                    if !leftovers_killed && self.exit_status().is_some() {
+                        // Its output ends once they are gone; lines it wrote
+                        // before come first.
+                        self.kill_leftovers();
+                        leftovers_killed = true;
+                    }
+                }
+                Err(e) => return Err(e),
+            }
         }
     }
 
@@ -908,6 +954,8 @@ impl Drop for ExternalPlayer {
     fn drop(&mut self) {
         self.stdin = None;
         let group = self.child.id() as libc::pid_t;
+        // What left the group goes first, while the child's id is still ours.
+        kill_descendants_of(group, &self.marker);
         let mut groups = lock(&GROUPS);
         // The whole group, whether or not the child still runs: what it started
         // goes too. The child is not reaped yet, so the group id is still ours;
@@ -916,9 +964,13 @@ impl Drop for ExternalPlayer {
         unsafe {
             libc::killpg(group, libc::SIGKILL);
         }
-        groups.retain(|&g| g != group);
-        drop(groups);
+        // Reaped before it leaves the list: a cleanup of another player reaps
+        // the dead children of ours that are not players.
         let _ = self.child.wait();
+        groups.retain(|(g, _)| *g != group);
+        drop(groups);
+        // Its death handed its children to us: by marker, as its id is not ours now.
+        descendants::kill_claimed(None, Some(&self.marker), || lock(&GROUPS));
     }
 }
 
