@@ -293,3 +293,23 @@ pub fn tamper_payload(path: &Path, offset: usize, value: u8) {
     bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
     std::fs::write(path, bytes).unwrap();
 }
+
+/// Whether a test that needs `what` (such as Chromium) can run: when it is
+/// missing, the test says so on one line and is skipped, unless the
+/// environment variable `require` is `1` (as `scripts/test` sets it), which
+/// makes it fail instead, so that a full run cannot pass without it.
+pub fn needs(what: &str, available: bool, require: &str) -> bool {
+    if available {
+        return true;
+    }
+    assert!(
+        std::env::var_os(require).is_none_or(|v| v != "1"),
+        "{what} is missing and {require}=1 requires it"
+    );
+    // Straight to stderr: the test harness captures only the print macros.
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped (no {what}): scripts/test installs it and runs this test"
+    );
+    false
+}
