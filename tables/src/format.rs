@@ -239,6 +239,37 @@ impl TableSpec {
     }
 }
 
+impl Header {
+    /// Fails unless the header of the file at `path` names the game and
+    /// parameters of `spec`, and the entries and layout that they need (a
+    /// header that lies about its own contents is a corrupted file): what
+    /// every verb checks before it reads a board with the header's variant.
+    pub fn expect(&self, spec: &TableSpec, path: &Path) -> Result<(), TableError> {
+        if self.game != spec.game || self.params != spec.params {
+            return Err(TableError::WrongGame {
+                path: path.to_path_buf(),
+                found: describe(&self.game, self.params),
+                expected: spec.describe(),
+            });
+        }
+        let layout_ok = self.layout == spec.layout || self.layout == spec.values_only().layout;
+        if !layout_ok || self.entries != spec.entries {
+            return Err(TableError::Corrupted {
+                path: path.to_path_buf(),
+                what: format!(
+                    "{} entries of {}, the game needs {} entries of {} (or of {})",
+                    self.entries,
+                    self.layout,
+                    spec.entries,
+                    spec.layout,
+                    spec.values_only().layout
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
 fn describe(game: &str, params: [u32; 4]) -> String {
     format!("'{game}' with parameters {params:?}")
 }
@@ -790,29 +821,7 @@ impl Table {
     /// Fails unless the table was built for this game and these parameters,
     /// with the spec's layout or its values only ([`TableSpec::values_only`]).
     pub fn expect(&self, spec: &TableSpec) -> Result<(), TableError> {
-        let h = &self.header;
-        if h.game != spec.game || h.params != spec.params {
-            return Err(TableError::WrongGame {
-                path: self.path.clone(),
-                found: describe(&h.game, h.params),
-                expected: spec.describe(),
-            });
-        }
-        let layout_ok = h.layout == spec.layout || h.layout == spec.values_only().layout;
-        if !layout_ok || h.entries != spec.entries {
-            return Err(TableError::Corrupted {
-                path: self.path.clone(),
-                what: format!(
-                    "{} entries of {}, the game needs {} entries of {} (or of {})",
-                    h.entries,
-                    h.layout,
-                    spec.entries,
-                    spec.layout,
-                    spec.values_only().layout
-                ),
-            });
-        }
-        Ok(())
+        self.header.expect(spec, &self.path)
     }
 
     /// The file this table came from.

@@ -288,8 +288,15 @@ pub struct TimeoutArgs {
 }
 
 /// The header of the table file at `path`, which must be one of `game`'s:
-/// enough to learn the variant it holds without reading its records.
-pub fn table_header(path: &Path, game: &str) -> anyhow::Result<tabula_tables::Header> {
+/// enough to learn the variant it holds without reading its records. The
+/// header is checked against what it says it holds (`spec_of` gives the spec
+/// of the variant its parameters name), so that a header that lies is blamed
+/// on the file, by every verb, before any board is read with its variant.
+pub fn table_header(
+    path: &Path,
+    game: &str,
+    spec_of: impl FnOnce(&tabula_tables::Header) -> anyhow::Result<tabula_tables::TableSpec>,
+) -> anyhow::Result<tabula_tables::Header> {
     let header = tabula_tables::Table::read_header(path)?;
     if header.game != game {
         return Err(tabula_tables::TableError::WrongGame {
@@ -299,6 +306,7 @@ pub fn table_header(path: &Path, game: &str) -> anyhow::Result<tabula_tables::He
         }
         .into());
     }
+    header.expect(&spec_of(&header)?, path)?;
     Ok(header)
 }
 

@@ -65,8 +65,11 @@ impl RingArgs {
         let (Some(path), false) = (table, self.pits.is_some() && self.cap.is_some()) else {
             return Ok(self.ring());
         };
-        let header = crate::common::table_header(path, "ioiwari")?;
-        let variant = header_variant(header.params).context(path.display().to_string())?;
+        let header = crate::common::table_header(path, "ioiwari", |header| {
+            let variant = header_variant(header.params).context(path.display().to_string())?;
+            Ok(variant.spec())
+        })?;
+        let variant = header_variant(header.params)?;
         Ok((
             self.pits.unwrap_or(variant.params.pits),
             self.cap.unwrap_or(variant.params.cap),

@@ -104,8 +104,11 @@ impl VariantArgs {
                 .rules
                 .rules(self.pits.unwrap_or(3), self.seeds.unwrap_or(3));
         };
-        let header = crate::common::table_header(path, "kalah")?;
-        let own = header_rules(header.params).context(path.display().to_string())?;
+        let header = crate::common::table_header(path, "kalah", |header| {
+            let rules = header_rules(header.params).context(path.display().to_string())?;
+            Ok(table::spec(&rules))
+        })?;
+        let own = header_rules(header.params)?;
         let (pits, seeds) = (
             self.pits.unwrap_or(own.pits.into()),
             self.seeds.unwrap_or(own.seeds.into()),
