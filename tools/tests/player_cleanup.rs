@@ -177,7 +177,8 @@ fn reversi_kills_a_double_forked_sleeper() {
 #[test]
 fn a_player_that_exits_leaving_its_output_held_has_exited_every_time() {
     let args = ["--cases", "5:4,9:7", "--games", "2", "--timeout", "5"];
-    let report = referee_with(Detach::Session, "dominoes", &args, "echo 0\nexit 0");
+    let then = "read request\necho 0\nexit 0";
+    let report = referee_with(Detach::Session, "dominoes", &args, then);
     let cases: Vec<&str> = report.lines().filter(|l| l.starts_with("case")).collect();
     assert_eq!(cases.len(), 2, "{report}");
     for case in cases {
