@@ -105,29 +105,33 @@ fn referee_with(how: Detach, game: &str, args: &[&str], then: &str) -> String {
     stdout(&out)
 }
 
+/// What a misbehaving player does once its sleeper is started: it writes
+/// nonsense (read as an answer or as a line typed ahead, a fault either way)
+/// and stays alive, so that its fault cannot become an exit.
+const NONSENSE: &str = "echo nonsense\nexec sleep 600";
+
 #[test]
 fn ioiwari_kills_a_sleeper_in_a_new_session() {
-    let report = referee_with(
-        Detach::Session,
-        "ioiwari",
-        &["--timeout", "60"],
-        "echo nonsense",
-    );
-    assert!(report.contains("malformed move"), "{report}");
+    let report = referee_with(Detach::Session, "ioiwari", &["--timeout", "60"], NONSENSE);
+    assert!(report.contains("'nonsense'"), "{report}");
 }
 
 #[test]
 fn kalah_kills_a_double_forked_sleeper() {
     let args = ["--pits", "3", "--seeds", "2", "--timeout", "60"];
-    let report = referee_with(Detach::DoubleFork, "kalah", &args, "echo nonsense");
-    assert!(report.contains("loss"), "{report}");
+    let report = referee_with(Detach::DoubleFork, "kalah", &args, NONSENSE);
+    assert!(
+        report.contains("loss") && report.contains("'nonsense'"),
+        "{report}"
+    );
 }
 
 #[test]
 fn tothello_kills_a_sleeper_in_a_group_of_its_own() {
-    let args = ["--cases", "0", "--timeout", "60"];
-    let report = referee_with(Detach::Group, "tothello", &args, "echo nonsense");
-    assert!(report.contains("got 'nonsense'"), "{report}");
+    // The second example is not answered: a short limit ends it.
+    let args = ["--cases", "0", "--timeout", "1"];
+    let report = referee_with(Detach::Group, "tothello", &args, NONSENSE);
+    assert!(report.contains("'nonsense'"), "{report}");
 }
 
 #[test]
@@ -149,8 +153,8 @@ fn tonga_kills_a_sleeper_of_a_player_that_times_out_and_says_time_out() {
 fn dominoes_kills_sleepers_of_every_kind() {
     for how in [Detach::Session, Detach::DoubleFork, Detach::Group] {
         let args = ["--cases", "5:4", "--games", "1", "--timeout", "60"];
-        let report = referee_with(how, "dominoes", &args, "echo nonsense");
-        assert!(report.contains("got 'nonsense'"), "{report}");
+        let report = referee_with(how, "dominoes", &args, NONSENSE);
+        assert!(report.contains("'nonsense'"), "{report}");
     }
 }
 
@@ -168,8 +172,8 @@ fn reversi_kills_a_double_forked_sleeper() {
         "--timeout",
         "60",
     ];
-    let report = referee_with(Detach::DoubleFork, "reversi", &args, "echo nonsense");
-    assert!(report.contains("invalid answer 'nonsense'"), "{report}");
+    let report = referee_with(Detach::DoubleFork, "reversi", &args, NONSENSE);
+    assert!(report.contains("'nonsense'"), "{report}");
 }
 
 /// A player that answers once, then exits while its sleeper holds its output
