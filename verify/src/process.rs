@@ -8,7 +8,7 @@
 //! stderr. The child runs in its own process group, which is killed whole when
 //! the player is dropped (whether or not the child itself still runs) and when
 //! this program is stopped by SIGINT, SIGTERM or SIGHUP; so is every
-//! descendant that left the group (see [`descendants`]).
+//! descendant that left the group (the referee is their subreaper).
 
 mod descendants;
 
@@ -684,7 +684,7 @@ pub struct ExternalPlayer {
     stderr: Option<Arc<StderrTail>>,
     /// The address-space limit it was started under, named when it exits.
     memory: Option<u64>,
-    /// Its value of [`descendants::MARKER_VAR`], which what it starts inherits.
+    /// Its value of `TABULA_PLAYER`, which what it starts inherits.
     marker: String,
 }
 
