@@ -45,6 +45,13 @@ fn every_tabula_command_in_a_shell_block_is_run_or_says_why_not() {
     let mut problems = Vec::new();
     for page in pages() {
         for block in blocks(&read_page(&page)) {
+            if runs(&block) && !block.body.iter().any(|line| line.starts_with("$ ")) {
+                problems.push(format!(
+                    "{}:{}: a console block runs only the lines that start with `$ `, and this one has none",
+                    page.display(),
+                    block.line
+                ));
+            }
             if !is_shell(&block) || runs(&block) || !names_tabula(&block) {
                 continue;
             }
