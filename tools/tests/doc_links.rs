@@ -70,7 +70,10 @@ fn relative_links_and_anchors_exist() {
                 && target.extension().is_some_and(|ext| ext == "md")
                 && !anchors(&read_page(&target)).contains(&anchor)
             {
-                problems.push(format!("{place}: {} has no heading #{anchor}", target.display()));
+                problems.push(format!(
+                    "{place}: {} has no heading #{anchor}",
+                    target.display()
+                ));
             }
         }
     }
@@ -86,7 +89,9 @@ fn every_page_is_reachable_from_the_readme() {
             continue;
         }
         for (_, target, _) in relative_links(&page) {
-            if target.extension().is_some_and(|ext| ext == "md") && repo_root().join(&target).exists() {
+            if target.extension().is_some_and(|ext| ext == "md")
+                && repo_root().join(&target).exists()
+            {
                 queue.push_back(target);
             }
         }
@@ -96,5 +101,8 @@ fn every_page_is_reachable_from_the_readme() {
         .filter(|page| !reached.contains(page))
         .map(|page| page.display().to_string())
         .collect();
-    assert!(unreached.is_empty(), "not reachable from README.md: {unreached:?}");
+    assert!(
+        unreached.is_empty(),
+        "not reachable from README.md: {unreached:?}"
+    );
 }

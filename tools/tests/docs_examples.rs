@@ -61,7 +61,9 @@ fn every_tabula_command_in_a_shell_block_is_run_or_says_why_not() {
                     "{place}: a shell block naming tabula is neither a `console` block (run by this test) nor preceded by `<!-- not run: REASON -->`"
                 ));
             } else if block.language().is_empty() {
-                problems.push(format!("{place}: label the block `console` (its lines start with `$ `)"));
+                problems.push(format!(
+                    "{place}: label the block `console` (its lines start with `$ `)"
+                ));
             }
         }
     }

@@ -41,8 +41,7 @@ fn collect_markdown(root: &Path, dir: &Path, pages: &mut Vec<PathBuf>) {
 
 /// One page's text.
 pub fn read_page(page: &Path) -> String {
-    fs::read_to_string(repo_root().join(page))
-        .unwrap_or_else(|e| panic!("{}: {e}", page.display()))
+    fs::read_to_string(repo_root().join(page)).unwrap_or_else(|e| panic!("{}: {e}", page.display()))
 }
 
 /// A fenced code block of a page.
