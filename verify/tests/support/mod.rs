@@ -18,6 +18,7 @@ use tabula_solver::reversi::Board as ReversiBoard;
 use tabula_solver::{Game, Seat, Turn, tonga, tothello};
 use tabula_verify::arena::{GameRecord, Ply};
 use tabula_verify::record::Notation;
+use tabula_verify::terminal::Terminal;
 
 /// Every game the tests hold to the contract, one line each: the name of its
 /// tests and its state type. `$each!(name, Type)` is invoked once per game, so a
@@ -49,6 +50,11 @@ pub trait Subject: Notation + Determinize {
     /// them (out of range); none when the type cannot.
     fn off_moves(&self) -> Vec<Self::Move> {
         Vec::new()
+    }
+
+    /// How a playthrough shows `view`: its `Debug` unless that is unreadable.
+    fn render(view: &Self::View) -> String {
+        format!("{view:?}")
     }
 
     /// What the chance weights of this state sum to, when the game says.
@@ -135,6 +141,10 @@ impl Subject for kalah::Match {
 }
 
 impl Subject for tonga::Position {
+    fn render(view: &tonga::Position) -> String {
+        <Self as Terminal>::draw(view)
+    }
+
     fn start(rng: &mut ChaCha8Rng) -> (tonga::Position, usize) {
         let n = [4, 6][rng.random_range(0..2)];
         (
@@ -153,6 +163,10 @@ impl Subject for tonga::Position {
 }
 
 impl Subject for tothello::Position {
+    fn render(view: &tothello::Position) -> String {
+        <Self as Terminal>::draw(view)
+    }
+
     fn start(_rng: &mut ChaCha8Rng) -> (tothello::Position, tothello::Position) {
         let start = tothello::Position::start();
         (start, start)
