@@ -33,7 +33,7 @@ const UPDATE: &str = "TABULA_UPDATE_PLAYTHROUGHS";
 fn indented(text: &str) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     match lines.len() {
-        1 => lines[0].to_string(),
+        1 => format!(" {}", lines[0]),
         _ => format!("\n    {}", lines.join("\n    ")),
     }
 }
@@ -44,10 +44,10 @@ fn views<G: Subject>(state: &G, out: &mut String) {
         .map(|seat| indented(&G::render(&state.view(seat))))
         .collect();
     if seen.iter().all(|v| *v == seen[0]) {
-        writeln!(out, "  view (every seat): {}", seen[0]).unwrap();
+        writeln!(out, "  view (every seat):{}", seen[0]).unwrap();
     } else {
         for (seat, view) in seen.iter().enumerate() {
-            writeln!(out, "  view of seat {seat}: {view}").unwrap();
+            writeln!(out, "  view of seat {seat}:{view}").unwrap();
         }
     }
 }
