@@ -316,10 +316,21 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     /// Solves `batch` with the children's values from their owners; `last`
     /// says this member has nothing more to solve in this scan.
     fn round(&mut self, batch: &[u64], last: bool, progress: Progress<'_>) -> RoundSummary {
+        let (edges, starts, child_values) = self.children(batch);
+        let mut summary = RoundSummary::default();
+        let solved = self.solve_batch(batch, &edges, &starts, &child_values, &mut summary);
+        self.share(solved, last, &mut summary);
+        progress(self.done);
+        (self.edges, self.starts, self.child_values) = (edges, starts, child_values);
+        summary
+    }
+
+    /// The batch's moves (those of state `b` at `starts[b]..starts[b + 1]`)
+    /// and their children's values, those of other members asked for in the
+    /// order of the moves (duplicates and all), so that the answers line up
+    /// with the moves without a search. The buffers are this member's, taken.
+    fn children(&mut self, batch: &[u64]) -> (Vec<Edge>, Vec<usize>, Vec<i8>) {
         let members = self.group.size();
-        // The batch's moves, and the children other members own, asked for in
-        // the order of the moves (duplicates and all), so that the answers
-        // line up with the moves without a search.
         let (mut edges, mut starts) = (
             std::mem::take(&mut self.edges),
             std::mem::take(&mut self.starts),
@@ -377,11 +388,22 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 answers[owner][next[owner] - 1] as i8
             });
         }
+        (edges, starts, child_values)
+    }
 
-        let mut summary = RoundSummary::default();
+    /// Solves the batch's states whose children are known, writes them and
+    /// the images this member owns, and counts the waiting ones in `summary`.
+    fn solve_batch(
+        &mut self,
+        batch: &[u64],
+        edges: &[Edge],
+        starts: &[usize],
+        child_values: &[i8],
+        summary: &mut RoundSummary,
+    ) -> BatchSolved {
         let mut error = None;
         let mut stored = 0u64;
-        let mut images: Vec<Vec<u8>> = vec![Vec::new(); members];
+        let mut images: Vec<Vec<u8>> = vec![Vec::new(); self.group.size()];
         for (b, &index) in batch.iter().enumerate() {
             let moves = starts[b]..starts[b + 1];
             let values = &child_values[moves.clone()];
@@ -424,7 +446,22 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             }
             stored += own_count as u64 + sent;
         }
+        BatchSolved {
+            stored,
+            images,
+            error,
+        }
+    }
 
+    /// Sends every member its images with this member's status, and reads
+    /// theirs: writes the images received, and sums the group's counts into
+    /// `summary` (all done, the first failed member, waiting states).
+    fn share(&mut self, solved: BatchSolved, last: bool, summary: &mut RoundSummary) {
+        let BatchSolved {
+            stored,
+            images,
+            error,
+        } = solved;
         // Every message starts with the sender's status: last, failed, stored
         // (solved states and their images, wherever they are kept), waiting.
         let outgoing = images
@@ -457,11 +494,16 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 self.write(image, record[8] as i8, mask);
             }
         }
-        progress(self.done);
         summary.error = error;
-        (self.edges, self.starts, self.child_values) = (edges, starts, child_values);
-        summary
     }
+}
+
+/// What a member's part of a round solved: records stored (with their
+/// images), the images for each member, and the first error.
+struct BatchSolved {
+    stored: u64,
+    images: Vec<Vec<u8>>,
+    error: Option<SolveError>,
 }
 
 /// Members that are threads of one process, for tests and for one machine without MPI.

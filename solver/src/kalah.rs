@@ -27,7 +27,7 @@
 use std::fmt;
 
 use crate::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher, Transition};
-use crate::game::{Game, IllegalMove, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, IllegalMove, Scores, Seat, Turn};
 use crate::retrograde::{Edge, StateSpace};
 use crate::{MoveList, ZeroSum};
 
@@ -760,6 +760,13 @@ pub fn solve_position(position: &Kalah, table_bits: u32) -> (i32, u64) {
 /// The first player's final margin from the start of `rules` under optimal play.
 pub fn start_value(rules: &Rules, table_bits: u32) -> i32 {
     solve_position(&rules.start(), table_bits).0
+}
+
+/// Perfect information: the view is the whole state.
+impl Determinize for Match {
+    fn sample(view: &Match, _seat: Seat, _rng: &mut impl rand::Rng) -> Match {
+        *view
+    }
 }
 
 #[cfg(test)]

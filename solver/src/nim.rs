@@ -4,7 +4,7 @@
 //! It is registered like every other game, so the tests prove that a game
 //! gets `serve`, `referee` and `verify` from its own module alone.
 
-use crate::game::{Game, MoveList, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, MoveList, Scores, Seat, Turn};
 use crate::zero_sum::ZeroSum;
 
 /// The most stones one move may take.
@@ -115,6 +115,13 @@ pub fn winning_take(heap: u32) -> Option<u8> {
     match heap % 4 {
         0 => None,
         k => Some(k as u8),
+    }
+}
+
+/// Perfect information: the view is the whole state.
+impl Determinize for Nim {
+    fn sample(view: &Nim, _seat: Seat, _rng: &mut impl rand::Rng) -> Nim {
+        *view
     }
 }
 

@@ -294,87 +294,140 @@ pub fn solve<S: StateSpace>(
     // One buffer for every layer's results, so big layers allocate once.
     let mut first: Vec<(u64, (i32, u64))> = Vec::new();
     for layer in 0..num_layers {
-        let solve_one = |index: u64| (index, solve_state(space, index, &values, floor));
-        first.clear();
-        match &ranges {
-            Some(ranges) => {
-                let wanted = |&index: &u64| space.is_state(index) && space.is_canonical(index);
-                if parallel {
-                    first.par_extend(
-                        ranges[layer]
-                            .clone()
-                            .into_par_iter()
-                            .filter(wanted)
-                            .map(solve_one),
-                    )
-                } else {
-                    first.extend(ranges[layer].clone().filter(wanted).map(solve_one))
-                }
-            }
-            None => {
-                let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
-                let layer = layer as u16;
-                if parallel {
-                    first.par_extend(
-                        values
-                            .par_chunks(SCAN_BLOCK)
-                            .zip(&spans)
-                            .enumerate()
-                            .flat_map_iter(|(block, (chunk, &(low, high)))| {
-                                marked(block, chunk, mark, low <= layer && layer <= high)
-                            })
-                            .map(solve_one),
-                    )
-                } else {
-                    first.extend(
-                        values
-                            .chunks(SCAN_BLOCK)
-                            .zip(&spans)
-                            .enumerate()
-                            .flat_map(|(block, (chunk, &(low, high)))| {
-                                marked(block, chunk, mark, low <= layer && layer <= high)
-                            })
-                            .map(solve_one),
-                    )
-                }
-            }
-        }
-        let mut waiting = store(space, &mut first, &mut values, &mut best, &mut done, floor)?;
-        while !waiting.is_empty() {
-            let before = waiting.len();
-            let retry = |&index: &u64| (index, solve_state(space, index, &values, floor));
-            let mut results: Vec<(u64, (i32, u64))> = if parallel {
-                waiting.par_iter().map(retry).collect()
-            } else {
-                waiting.iter().map(retry).collect()
-            };
-            waiting = store(
-                space,
-                &mut results,
-                &mut values,
-                &mut best,
-                &mut done,
-                floor,
-            )?;
-            if waiting.len() == before {
-                let index = waiting[0];
-                let mut child = index;
-                space.for_each_edge(index, |edge| {
-                    if child == index && i32::from(values[edge.child as usize]) < floor {
-                        child = edge.child;
-                    }
-                });
-                return Err(SolveError::Cycle {
-                    layer,
-                    states: before,
-                    index,
-                    child,
-                });
-            }
-        }
+        let scan = match &ranges {
+            Some(ranges) => LayerScan::Range(ranges[layer].clone()),
+            None => LayerScan::Marked(&spans),
+        };
+        first_pass(space, layer, scan, &values, floor, parallel, &mut first);
+        let waiting = store(space, &mut first, &mut values, &mut best, &mut done, floor)?;
+        let mut solved = Solved {
+            values: &mut values,
+            best: &mut best,
+            done: &mut done,
+        };
+        retry_waiting(space, layer, waiting, &mut solved, floor, parallel)?;
         progress(done);
     }
-    // Indices that are no state (or a symmetry nobody copied to) read 0.
+    clear_unsolved(&mut values, floor, parallel);
+    Ok(Solution { values, best })
+}
+
+/// How a layer's canonical states are found: by the layer's range of
+/// indices, or by the layer marks that [`mark_layers`] wrote in the values
+/// (with each block's span of layers).
+enum LayerScan<'a> {
+    Range(Range<u64>),
+    Marked(&'a [(u16, u16)]),
+}
+
+/// Solves every canonical state of `layer` whose children are known (the
+/// others come out [`WAITING`]), into `first`, which is emptied first.
+fn first_pass<S: StateSpace>(
+    space: &S,
+    layer: usize,
+    scan: LayerScan<'_>,
+    values: &[i16],
+    floor: i32,
+    parallel: bool,
+    first: &mut Vec<(u64, (i32, u64))>,
+) {
+    let solve_one = |index: u64| (index, solve_state(space, index, values, floor));
+    first.clear();
+    match scan {
+        LayerScan::Range(range) => {
+            let wanted = |&index: &u64| space.is_state(index) && space.is_canonical(index);
+            if parallel {
+                first.par_extend(range.into_par_iter().filter(wanted).map(solve_one))
+            } else {
+                first.extend(range.filter(wanted).map(solve_one))
+            }
+        }
+        LayerScan::Marked(spans) => {
+            let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
+            let layer = layer as u16;
+            if parallel {
+                first.par_extend(
+                    values
+                        .par_chunks(SCAN_BLOCK)
+                        .zip(spans)
+                        .enumerate()
+                        .flat_map_iter(|(block, (chunk, &(low, high)))| {
+                            marked(block, chunk, mark, low <= layer && layer <= high)
+                        })
+                        .map(solve_one),
+                )
+            } else {
+                first.extend(
+                    values
+                        .chunks(SCAN_BLOCK)
+                        .zip(spans)
+                        .enumerate()
+                        .flat_map(|(block, (chunk, &(low, high)))| {
+                            marked(block, chunk, mark, low <= layer && layer <= high)
+                        })
+                        .map(solve_one),
+                )
+            }
+        }
+    }
+}
+
+/// What [`solve`] has found so far: the values, the optimal-move masks and
+/// the count of states stored.
+struct Solved<'a> {
+    values: &'a mut [i16],
+    best: &'a mut [u64],
+    done: &'a mut u64,
+}
+
+/// Retries the `waiting` states of `layer` until none is left, or fails with
+/// [`SolveError::Cycle`] when a round solves none of them.
+fn retry_waiting<S: StateSpace>(
+    space: &S,
+    layer: usize,
+    mut waiting: Vec<u64>,
+    solved: &mut Solved<'_>,
+    floor: i32,
+    parallel: bool,
+) -> Result<(), SolveError> {
+    while !waiting.is_empty() {
+        let before = waiting.len();
+        let values: &[i16] = solved.values;
+        let retry = |&index: &u64| (index, solve_state(space, index, values, floor));
+        let mut results: Vec<(u64, (i32, u64))> = if parallel {
+            waiting.par_iter().map(retry).collect()
+        } else {
+            waiting.iter().map(retry).collect()
+        };
+        waiting = store(
+            space,
+            &mut results,
+            solved.values,
+            solved.best,
+            solved.done,
+            floor,
+        )?;
+        if waiting.len() == before {
+            let index = waiting[0];
+            let mut child = index;
+            space.for_each_edge(index, |edge| {
+                if child == index && i32::from(solved.values[edge.child as usize]) < floor {
+                    child = edge.child;
+                }
+            });
+            return Err(SolveError::Cycle {
+                layer,
+                states: before,
+                index,
+                child,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Indices that are no state (or a symmetry nobody copied to) read 0.
+fn clear_unsolved(values: &mut [i16], floor: i32, parallel: bool) {
     let clear = |v: &mut i16| {
         if i32::from(*v) < floor {
             *v = 0;
@@ -385,7 +438,6 @@ pub fn solve<S: StateSpace>(
     } else {
         values.iter_mut().for_each(clear);
     }
-    Ok(Solution { values, best })
 }
 
 /// The indices holding `mark` in block number `block` of the values (none unless `scan`).
@@ -632,34 +684,94 @@ pub fn solve_records_with<S: StateSpace>(
     if u64::try_from(records.len()).ok() != len.checked_mul(size as u64) || mask_bytes > 8 {
         return Err(SolveError::TooLarge("the records do not match the space"));
     }
-    let same_layer = space.has_same_layer_edges();
-    let chunk = space.layer_chunk().max(1);
-    let done = AtomicU64::new(0);
-    let error: Mutex<Option<SolveError>> = Mutex::new(None);
-    let value_at = |index: u64| records[index as usize * size].load(Relaxed) as i8;
-    let last_pass = images == Images::LastPass;
-    // With a last pass, a child's value is its canonical state's: only those are solved until then.
-    let child_value_at = |index: u64| match last_pass {
-        true => value_at(space.canonical(index).0),
-        false => value_at(index),
-    };
-    let write = |index: u64, value: i8, mask: u64| {
-        let at = index as usize * size;
-        records[at].store(value as u8, Relaxed);
-        for (byte, &b) in mask.to_le_bytes()[..mask_bytes].iter().enumerate() {
-            records[at + 1 + byte].store(b, Relaxed);
-        }
+    let run = RecordRun {
+        space,
+        records,
+        size,
+        mask_bytes,
+        len,
+        chunk: space.layer_chunk().max(1),
+        last_pass: images == Images::LastPass,
+        same_layer: space.has_same_layer_edges(),
+        done: AtomicU64::new(0),
+        error: Mutex::new(None),
+        progress,
     };
     for layer in 0..space.num_layers() {
-        let scan = space.layer_range(layer).unwrap_or(0..len);
-        let chunks = (scan.start / chunk..scan.end.div_ceil(chunk))
-            .map(|c| (c * chunk).max(scan.start)..((c + 1) * chunk).min(scan.end));
-        let chunks: Vec<Range<u64>> = chunks.collect();
-        if same_layer {
+        run.solve_layer(layer)?;
+    }
+    if run.last_pass {
+        run.copy_images(release);
+    }
+    Ok(())
+}
+
+/// One run of [`solve_records_with`]: the space, its records, and what the
+/// threads of a scan share.
+struct RecordRun<'a, S> {
+    space: &'a S,
+    records: &'a [AtomicU8],
+    /// Bytes per record: the value and `mask_bytes` of mask.
+    size: usize,
+    mask_bytes: usize,
+    /// States in the space.
+    len: u64,
+    /// States per piece of a layer's scan.
+    chunk: u64,
+    /// Whether images wait for the last pass ([`Images::LastPass`]).
+    last_pass: bool,
+    /// Whether moves stay within a layer, so that a layer may take several scans.
+    same_layer: bool,
+    /// States stored so far, for `progress`.
+    done: AtomicU64,
+    /// The first error of a scan's threads.
+    error: Mutex<Option<SolveError>>,
+    progress: Progress<'a>,
+}
+
+impl<S: StateSpace> RecordRun<'_, S> {
+    /// The value in the record of `index`.
+    fn value_at(&self, index: u64) -> i8 {
+        self.records[index as usize * self.size].load(Relaxed) as i8
+    }
+
+    /// A child's value: with a last pass, its canonical state's (only those
+    /// are solved until then).
+    fn child_value_at(&self, index: u64) -> i8 {
+        match self.last_pass {
+            true => self.value_at(self.space.canonical(index).0),
+            false => self.value_at(index),
+        }
+    }
+
+    /// Writes the record of `index`.
+    fn write(&self, index: u64, value: i8, mask: u64) {
+        let at = index as usize * self.size;
+        self.records[at].store(value as u8, Relaxed);
+        for (byte, &b) in mask.to_le_bytes()[..self.mask_bytes].iter().enumerate() {
+            self.records[at + 1 + byte].store(b, Relaxed);
+        }
+    }
+
+    /// The layer's pieces, each scanned by one task.
+    fn chunks(&self, layer: usize) -> Vec<Range<u64>> {
+        let chunk = self.chunk;
+        let scan = self.space.layer_range(layer).unwrap_or(0..self.len);
+        (scan.start / chunk..scan.end.div_ceil(chunk))
+            .map(|c| (c * chunk).max(scan.start)..((c + 1) * chunk).min(scan.end))
+            .collect()
+    }
+
+    /// Solves every canonical state of `layer`, scanning it again while
+    /// same-layer moves leave states waiting and each scan solves some.
+    fn solve_layer(&self, layer: usize) -> Result<(), SolveError> {
+        let chunks = self.chunks(layer);
+        if self.same_layer {
             chunks.par_iter().for_each(|indices| {
-                space.for_each_in_layer(layer, indices.clone(), |index| {
-                    records[index as usize * size].store(MARK as u8, Relaxed)
-                })
+                self.space
+                    .for_each_in_layer(layer, indices.clone(), |index| {
+                        self.records[index as usize * self.size].store(MARK as u8, Relaxed)
+                    })
             });
         }
         let mut left = u64::MAX;
@@ -667,142 +779,159 @@ pub fn solve_records_with<S: StateSpace>(
             // One scan: solve every waiting canonical state whose children are known.
             let waiting: u64 = chunks
                 .par_iter()
-                .map(|indices| {
-                    let (mut waiting, mut stored) = (0u64, 0u64);
-                    // Solves a batch of states: all their children are asked for
-                    // first, so the misses on the mapped records overlap.
-                    let mut solve_batch = |batch: &[u64]| {
-                        let mut edges = [[NO_EDGE; BATCH_EDGES]; BATCH];
-                        let mut counts = [0usize; BATCH];
-                        for (b, &index) in batch.iter().enumerate() {
-                            let mut gather = |edge: Edge| {
-                                if counts[b] < BATCH_EDGES {
-                                    edges[b][counts[b]] = edge;
-                                    prefetch(records[edge.child as usize * size].as_ptr());
-                                }
-                                counts[b] += 1;
-                            };
-                            match last_pass {
-                                true => space.for_each_edge_to_canonical(index, &mut gather),
-                                false => space.for_each_edge(index, &mut gather),
-                            }
-                        }
-                        for (b, &index) in batch.iter().enumerate() {
-                            let (value, mask) = if counts[b] <= BATCH_EDGES {
-                                best_of(space, index, &edges[b][..counts[b]], |_, edge| {
-                                    value_at(edge.child)
-                                })
-                            } else {
-                                solve_record(space, index, &child_value_at)
-                            };
-                            if value == WAITING {
-                                waiting += 1;
-                                continue;
-                            }
-                            let byte = match record_byte(index, value, mask, mask_bytes) {
-                                Ok(byte) => byte,
-                                Err(e) => {
-                                    error.lock().expect("no panic holds it").get_or_insert(e);
-                                    continue;
-                                }
-                            };
-                            write(index, byte, mask);
-                            if last_pass {
-                                stored += space.class_size(index);
-                            } else {
-                                stored += 1;
-                                space.for_each_image(index, mask, |image, image_mask| {
-                                    write(image, byte, image_mask);
-                                    stored += 1;
-                                });
-                            }
-                        }
-                    };
-                    let mut batch = [0u64; BATCH];
-                    let mut filled = 0;
-                    space.for_each_in_layer(layer, indices.clone(), |index| {
-                        if !space.is_canonical(index) || (same_layer && value_at(index) != MARK) {
-                            return;
-                        }
-                        batch[filled] = index;
-                        filled += 1;
-                        if filled == BATCH {
-                            solve_batch(&batch);
-                            filled = 0;
-                        }
-                    });
-                    solve_batch(&batch[..filled]);
-                    progress(done.fetch_add(stored, Relaxed) + stored);
-                    waiting
-                })
+                .map(|indices| self.scan_piece(layer, indices))
                 .sum();
-            if let Some(error) = error.lock().expect("no panic holds it").take() {
+            if let Some(error) = self.error.lock().expect("no panic holds it").take() {
                 return Err(error);
             }
             if waiting == 0 {
                 break;
             }
-            if waiting == left || !same_layer {
-                return Err(stuck(space, layer, waiting, &chunks, &child_value_at));
+            if waiting == left || !self.same_layer {
+                let child_value_at = |index| self.child_value_at(index);
+                return Err(stuck(self.space, layer, waiting, &chunks, &child_value_at));
             }
             left = waiting;
         }
-        if same_layer {
+        if self.same_layer {
             // A state left marked reads 0, as in `solve`.
             chunks.par_iter().for_each(|indices| {
-                space.for_each_in_layer(layer, indices.clone(), |index| {
-                    if value_at(index) == MARK {
-                        records[index as usize * size].store(0, Relaxed);
-                    }
-                })
-            });
-        }
-    }
-    if !last_pass {
-        return Ok(());
-    }
-    // The last pass fills every other state from its canonical one, in index
-    // order, so that it writes the records once, front to back. The canonical
-    // records are read a batch at a time, asked for first, so their misses overlap.
-    let copy = |(index, canonical, symmetry): (u64, u64, u32)| {
-        let at = canonical as usize * size;
-        let mut mask = [0u8; 8];
-        for (byte, m) in mask[..mask_bytes].iter_mut().enumerate() {
-            *m = records[at + 1 + byte].load(Relaxed);
-        }
-        let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
-        write(index, records[at].load(Relaxed) as i8, mask);
-    };
-    // Windows go from the last down: a canonical state precedes its images,
-    // so once a window is written no later window needs its records, and it
-    // can be released.
-    let pass = chunk.max(MIN_PASS);
-    let window = pass * (RELEASE_BYTES / (pass as usize * size)).max(1) as u64;
-    for w in (0..len.div_ceil(window)).rev() {
-        let start = w * window;
-        let end = (start + window).min(len);
-        (start / pass..end.div_ceil(pass))
-            .into_par_iter()
-            .for_each(|c| {
-                let indices = c * pass..((c + 1) * pass).min(end);
-                let mut batch = [(0, 0, 0); COPY_BATCH];
-                let mut filled = 0;
-                space.for_each_canonical(indices, |index, canonical, symmetry| {
-                    if canonical != index && space.is_state(index) {
-                        prefetch(records[canonical as usize * size].as_ptr());
-                        batch[filled] = (index, canonical, symmetry);
-                        filled += 1;
-                        if filled == COPY_BATCH {
-                            batch.iter().copied().for_each(copy);
-                            filled = 0;
+                self.space
+                    .for_each_in_layer(layer, indices.clone(), |index| {
+                        if self.value_at(index) == MARK {
+                            self.records[index as usize * self.size].store(0, Relaxed);
                         }
-                    }
-                });
-                batch[..filled].iter().copied().for_each(copy);
+                    })
             });
-        release(start as usize * size..end as usize * size);
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// Solves the waiting canonical states of one piece of `layer` whose
+    /// children are known, a batch at a time; returns how many still wait.
+    fn scan_piece(&self, layer: usize, indices: &Range<u64>) -> u64 {
+        let (mut waiting, mut stored) = (0u64, 0u64);
+        let mut batch = [0u64; BATCH];
+        let mut filled = 0;
+        self.space
+            .for_each_in_layer(layer, indices.clone(), |index| {
+                if !self.space.is_canonical(index)
+                    || (self.same_layer && self.value_at(index) != MARK)
+                {
+                    return;
+                }
+                batch[filled] = index;
+                filled += 1;
+                if filled == BATCH {
+                    self.solve_batch(&batch, &mut waiting, &mut stored);
+                    filled = 0;
+                }
+            });
+        self.solve_batch(&batch[..filled], &mut waiting, &mut stored);
+        (self.progress)(self.done.fetch_add(stored, Relaxed) + stored);
+        waiting
+    }
+
+    /// Solves a batch of states: all their children are asked for first, so
+    /// the misses on the mapped records overlap. Counts the states left
+    /// waiting and the records stored.
+    fn solve_batch(&self, batch: &[u64], waiting: &mut u64, stored: &mut u64) {
+        let (space, size) = (self.space, self.size);
+        let mut edges = [[NO_EDGE; BATCH_EDGES]; BATCH];
+        let mut counts = [0usize; BATCH];
+        for (b, &index) in batch.iter().enumerate() {
+            let mut gather = |edge: Edge| {
+                if counts[b] < BATCH_EDGES {
+                    edges[b][counts[b]] = edge;
+                    prefetch(self.records[edge.child as usize * size].as_ptr());
+                }
+                counts[b] += 1;
+            };
+            match self.last_pass {
+                true => space.for_each_edge_to_canonical(index, &mut gather),
+                false => space.for_each_edge(index, &mut gather),
+            }
+        }
+        for (b, &index) in batch.iter().enumerate() {
+            let (value, mask) = if counts[b] <= BATCH_EDGES {
+                best_of(space, index, &edges[b][..counts[b]], |_, edge| {
+                    self.value_at(edge.child)
+                })
+            } else {
+                solve_record(space, index, &|child| self.child_value_at(child))
+            };
+            if value == WAITING {
+                *waiting += 1;
+                continue;
+            }
+            let byte = match record_byte(index, value, mask, self.mask_bytes) {
+                Ok(byte) => byte,
+                Err(e) => {
+                    self.error
+                        .lock()
+                        .expect("no panic holds it")
+                        .get_or_insert(e);
+                    continue;
+                }
+            };
+            self.write(index, byte, mask);
+            if self.last_pass {
+                *stored += space.class_size(index);
+            } else {
+                *stored += 1;
+                space.for_each_image(index, mask, |image, image_mask| {
+                    self.write(image, byte, image_mask);
+                    *stored += 1;
+                });
+            }
+        }
+    }
+
+    /// The last pass: fills every other state from its canonical one, in
+    /// index order, so that it writes the records once, front to back, and
+    /// calls `release` with each window written. The canonical records are
+    /// read a batch at a time, asked for first, so their misses overlap.
+    fn copy_images(&self, release: Release<'_>) {
+        let (space, size, len) = (self.space, self.size, self.len);
+        let copy = |(index, canonical, symmetry): (u64, u64, u32)| {
+            let at = canonical as usize * size;
+            let mut mask = [0u8; 8];
+            for (byte, m) in mask[..self.mask_bytes].iter_mut().enumerate() {
+                *m = self.records[at + 1 + byte].load(Relaxed);
+            }
+            let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
+            self.write(index, self.records[at].load(Relaxed) as i8, mask);
+        };
+        // Windows go from the last down: a canonical state precedes its images,
+        // so once a window is written no later window needs its records, and it
+        // can be released.
+        let pass = self.chunk.max(MIN_PASS);
+        let window = pass * (RELEASE_BYTES / (pass as usize * size)).max(1) as u64;
+        for w in (0..len.div_ceil(window)).rev() {
+            let start = w * window;
+            let end = (start + window).min(len);
+            (start / pass..end.div_ceil(pass))
+                .into_par_iter()
+                .for_each(|c| {
+                    let indices = c * pass..((c + 1) * pass).min(end);
+                    let mut batch = [(0, 0, 0); COPY_BATCH];
+                    let mut filled = 0;
+                    space.for_each_canonical(indices, |index, canonical, symmetry| {
+                        if canonical != index && space.is_state(index) {
+                            prefetch(self.records[canonical as usize * size].as_ptr());
+                            batch[filled] = (index, canonical, symmetry);
+                            filled += 1;
+                            if filled == COPY_BATCH {
+                                batch.iter().copied().for_each(copy);
+                                filled = 0;
+                            }
+                        }
+                    });
+                    batch[..filled].iter().copied().for_each(copy);
+                });
+            release(start as usize * size..end as usize * size);
+        }
+    }
 }
 
 /// The error for a layer whose `waiting` states cannot be solved: names the first one.

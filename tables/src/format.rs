@@ -342,52 +342,9 @@ impl Header {
 
     /// Decodes and checks a header against the file's length.
     fn decode(bytes: &[u8], file_len: u64, path: &Path) -> Result<Header, TableError> {
-        let corrupted = |what: String| TableError::Corrupted {
-            path: path.to_path_buf(),
-            what,
-        };
-        if bytes.is_empty() {
-            return Err(TableError::Empty {
-                path: path.to_path_buf(),
-            });
-        }
-        if bytes.len() < MAGIC.len() || bytes[..8] != MAGIC {
-            return Err(TableError::WrongMagic {
-                path: path.to_path_buf(),
-            });
-        }
-        if bytes.len() < HEADER_SIZE {
-            return Err(TableError::Truncated {
-                path: path.to_path_buf(),
-                what: format!("{} bytes, the header alone is {HEADER_SIZE}", bytes.len()),
-            });
-        }
-        let header_hash = le_u64(bytes, 120);
-        if xxh3_64(&bytes[..120]) != header_hash {
-            // Checked before the version so that a flipped version byte reads as damage.
-            return Err(corrupted("header checksum mismatch".into()));
-        }
-        let version = le_u32(bytes, 8);
-        if version != FORMAT_VERSION {
-            return Err(TableError::UnsupportedVersion {
-                path: path.to_path_buf(),
-                found: version,
-            });
-        }
-        if le_u32(bytes, 12) as usize != HEADER_SIZE {
-            return Err(corrupted(format!("header size {}", le_u32(bytes, 12))));
-        }
-        let name_bytes = &bytes[16..16 + GAME_NAME_LEN];
-        let name_len = name_bytes
-            .iter()
-            .position(|&b| b == 0)
-            .unwrap_or(GAME_NAME_LEN);
-        let game = std::str::from_utf8(&name_bytes[..name_len])
-            .ok()
-            .filter(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic()))
-            .filter(|_| name_bytes[name_len..].iter().all(|&b| b == 0))
-            .ok_or_else(|| corrupted("game name is not NUL-padded ASCII".into()))?
-            .to_string();
+        let (version, header_hash) = check_envelope(bytes, path)?;
+        let game = game_name(&bytes[16..16 + GAME_NAME_LEN])
+            .ok_or_else(|| corrupted(path, "game name is not NUL-padded ASCII".into()))?;
         let params = [
             le_u32(bytes, 32),
             le_u32(bytes, 36),
@@ -399,17 +356,20 @@ impl Header {
             mask_bytes: bytes[49],
         };
         if !layout.is_valid() {
-            return Err(corrupted(format!(
-                "record layout ({} value bytes, {} mask bytes)",
-                layout.value_bytes, layout.mask_bytes
-            )));
+            return Err(corrupted(
+                path,
+                format!(
+                    "record layout ({} value bytes, {} mask bytes)",
+                    layout.value_bytes, layout.mask_bytes
+                ),
+            ));
         }
         if bytes[50..56]
             .iter()
             .chain(&bytes[112..120])
             .any(|&b| b != 0)
         {
-            return Err(corrupted("reserved header bytes are not zero".into()));
+            return Err(corrupted(path, "reserved header bytes are not zero".into()));
         }
         let header = Header {
             version,
@@ -423,28 +383,37 @@ impl Header {
             payload_hash: le_u64(bytes, 104),
             header_hash,
         };
-        let (meta_offset, meta_len) = header.meta_range;
-        let (payload_offset, payload_len) = header.payload_range;
+        header.check_ranges(file_len, path)?;
+        Ok(header)
+    }
+
+    /// Checks that the metadata and the payload follow the header in order,
+    /// that the payload holds exactly the entries, and that the file ends with it.
+    fn check_ranges(&self, file_len: u64, path: &Path) -> Result<(), TableError> {
+        let (meta_offset, meta_len) = self.meta_range;
+        let (payload_offset, payload_len) = self.payload_range;
         if meta_offset != HEADER_SIZE as u64 {
-            return Err(corrupted(format!("metadata offset {meta_offset}")));
+            return Err(corrupted(path, format!("metadata offset {meta_offset}")));
         }
         let meta_end = meta_offset
             .checked_add(meta_len)
-            .ok_or_else(|| corrupted("metadata length overflows".into()))?;
+            .ok_or_else(|| corrupted(path, "metadata length overflows".into()))?;
         if payload_offset % PAYLOAD_ALIGN != 0 || payload_offset < meta_end {
-            return Err(corrupted(format!("payload offset {payload_offset}")));
+            return Err(corrupted(path, format!("payload offset {payload_offset}")));
         }
-        let expected_len = header.entries.checked_mul(layout.record_size() as u64);
-        if expected_len != Some(payload_len) {
-            return Err(corrupted(format!(
-                "payload length {payload_len} does not match {} entries of {} bytes",
-                header.entries,
-                layout.record_size()
-            )));
+        let record_size = self.layout.record_size();
+        if self.entries.checked_mul(record_size as u64) != Some(payload_len) {
+            return Err(corrupted(
+                path,
+                format!(
+                    "payload length {payload_len} does not match {} entries of {record_size} bytes",
+                    self.entries
+                ),
+            ));
         }
         let end = payload_offset
             .checked_add(payload_len)
-            .ok_or_else(|| corrupted("payload length overflows".into()))?;
+            .ok_or_else(|| corrupted(path, "payload length overflows".into()))?;
         if file_len < end {
             return Err(TableError::Truncated {
                 path: path.to_path_buf(),
@@ -452,13 +421,73 @@ impl Header {
             });
         }
         if file_len > end {
-            return Err(corrupted(format!(
-                "{} trailing bytes after the payload",
-                file_len - end
-            )));
+            return Err(corrupted(
+                path,
+                format!("{} trailing bytes after the payload", file_len - end),
+            ));
         }
-        Ok(header)
+        Ok(())
     }
+}
+
+/// The table at `path` is damaged: `what` says where.
+fn corrupted(path: &Path, what: String) -> TableError {
+    TableError::Corrupted {
+        path: path.to_path_buf(),
+        what,
+    }
+}
+
+/// Checks what a header must show before its fields are read: the magic, the
+/// length, the checksum, the format version and the header size. Returns the
+/// version and the header's checksum.
+fn check_envelope(bytes: &[u8], path: &Path) -> Result<(u32, u64), TableError> {
+    if bytes.is_empty() {
+        return Err(TableError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    if bytes.len() < MAGIC.len() || bytes[..8] != MAGIC {
+        return Err(TableError::WrongMagic {
+            path: path.to_path_buf(),
+        });
+    }
+    if bytes.len() < HEADER_SIZE {
+        return Err(TableError::Truncated {
+            path: path.to_path_buf(),
+            what: format!("{} bytes, the header alone is {HEADER_SIZE}", bytes.len()),
+        });
+    }
+    let header_hash = le_u64(bytes, 120);
+    if xxh3_64(&bytes[..120]) != header_hash {
+        // Checked before the version so that a flipped version byte reads as damage.
+        return Err(corrupted(path, "header checksum mismatch".into()));
+    }
+    let version = le_u32(bytes, 8);
+    if version != FORMAT_VERSION {
+        return Err(TableError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    if le_u32(bytes, 12) as usize != HEADER_SIZE {
+        return Err(corrupted(
+            path,
+            format!("header size {}", le_u32(bytes, 12)),
+        ));
+    }
+    Ok((version, header_hash))
+}
+
+/// The game's name from its NUL-padded field: printable ASCII, not empty,
+/// nothing but NULs after it; `None` otherwise.
+fn game_name(field: &[u8]) -> Option<String> {
+    let len = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    std::str::from_utf8(&field[..len])
+        .ok()
+        .filter(|name| !name.is_empty() && name.bytes().all(|b| b.is_ascii_graphic()))
+        .filter(|_| field[len..].iter().all(|&b| b == 0))
+        .map(str::to_string)
 }
 
 /// Encodes a solution's values and masks as records of `layout`.

@@ -245,53 +245,10 @@ impl Knowledge {
             return Self::bad("empty line");
         }
         self.rules = view.rules;
-        let h = u32::from(self.rules.hand);
         let hand: Tiles = view.hand.iter().copied().collect();
         let line = line_tiles(&view.line);
         let Some(last) = self.last else {
-            // The first call of the game.
-            let dealt_stock = self.rules.tile_count() - 2 * h;
-            let first = Tile::new(view.line[0].0, view.line[0].1);
-            let ends_of = |t: Tile| (t.low(), t.high());
-            if hand.len() == h {
-                if view.line.len() != 1 || view.stock != dealt_stock {
-                    return Self::bad("the replier's first view shows moves");
-                }
-                self.opponent_opened = Some(true);
-                if self.opening.is_some_and(|o| o != first) {
-                    return Self::bad("the line does not start with the opening tile");
-                }
-                self.opening = Some(first);
-                return Ok(());
-            }
-            if hand.len() + 1 != h || view.stock > dealt_stock {
-                return Self::bad("the opener's first view has a wrong hand or stock");
-            }
-            self.opponent_opened = Some(false);
-            let opening = match (self.opening, view.line.len()) {
-                (Some(o), _) => o,
-                (None, 1) => first,
-                (None, _) => {
-                    // The opener's tile is one of the two; the other fits it.
-                    let last_tile = Tile::new(view.line[1].0, view.line[1].1);
-                    if rank(first) > rank(last_tile) {
-                        first
-                    } else {
-                        last_tile
-                    }
-                }
-            };
-            self.opening = Some(opening);
-            if !line.contains(opening) {
-                return Self::bad("the opening tile is not on the line");
-            }
-            let before = Seen {
-                hand,
-                line: Tiles(opening.bit()),
-                ends: ends_of(opening),
-                stock: dealt_stock,
-            };
-            return self.opponent_turn(before, view, line);
+            return self.read_first(view, hand, line);
         };
         let gained = hand.minus(last.hand);
         let lost = last.hand.minus(hand);
@@ -312,35 +269,59 @@ impl Knowledge {
             self.read |= faced;
         }
         // Our placement (or pass), then the opponent's turn.
-        let mut mine = last;
-        if let Some(t) = lost.iter().next() {
-            let (l, r) = last.ends;
-            let pos = view
-                .line
-                .iter()
-                .position(|&(a, b)| Tile::new(a, b) == t)
-                .ok_or_else(|| InferenceError(format!("our tile {t} is not on the line")))?;
-            // The old line is one block of the new one; our tile lies next to it.
-            let first_old = view
-                .line
-                .iter()
-                .position(|&(a, b)| last.line.contains(Tile::new(a, b)))
-                .unwrap_or(0);
-            let side = if pos < first_old {
-                Side::Left
-            } else {
-                Side::Right
-            };
-            if !(t.has(l) && side == Side::Left || t.has(r) && side == Side::Right) {
-                return Self::bad(format!("our tile {t} does not fit where it lies"));
-            }
-            mine.ends = match side {
-                Side::Left => (t.other(l), r),
-                Side::Right => (l, t.other(r)),
-            };
-            mine.line.insert(t);
-        }
+        let mine = match lost.iter().next() {
+            Some(t) => our_placement(last, t, view)?,
+            None => last,
+        };
         self.opponent_turn(mine, view, line)
+    }
+
+    /// Reads the first view of a game, holding `hand` with `line` on the line:
+    /// the opener's, after the other seat's first turn, or the other seat's,
+    /// right after the opening tile.
+    fn read_first(&mut self, view: &View, hand: Tiles, line: Tiles) -> Result<(), InferenceError> {
+        let h = u32::from(self.rules.hand);
+        let dealt_stock = self.rules.tile_count() - 2 * h;
+        let first = Tile::new(view.line[0].0, view.line[0].1);
+        if hand.len() == h {
+            if view.line.len() != 1 || view.stock != dealt_stock {
+                return Self::bad("the replier's first view shows moves");
+            }
+            self.opponent_opened = Some(true);
+            if self.opening.is_some_and(|o| o != first) {
+                return Self::bad("the line does not start with the opening tile");
+            }
+            self.opening = Some(first);
+            return Ok(());
+        }
+        if hand.len() + 1 != h || view.stock > dealt_stock {
+            return Self::bad("the opener's first view has a wrong hand or stock");
+        }
+        self.opponent_opened = Some(false);
+        let opening = match (self.opening, view.line.len()) {
+            (Some(o), _) => o,
+            (None, 1) => first,
+            (None, _) => {
+                // The opener's tile is one of the two; the other fits it.
+                let last_tile = Tile::new(view.line[1].0, view.line[1].1);
+                if rank(first) > rank(last_tile) {
+                    first
+                } else {
+                    last_tile
+                }
+            }
+        };
+        self.opening = Some(opening);
+        if !line.contains(opening) {
+            return Self::bad("the opening tile is not on the line");
+        }
+        let before = Seen {
+            hand,
+            line: Tiles(opening.bit()),
+            ends: (opening.low(), opening.high()),
+            stock: dealt_stock,
+        };
+        self.opponent_turn(before, view, line)
     }
 
     /// Reads the opponent's turn: from `before` (the ends and stock after our
@@ -535,7 +516,7 @@ pub struct Sampler {
     /// Per epoch k ≥ 1: the index of its draw act.
     epoch_act: Vec<usize>,
     /// Tiles whose epoch is known: (tile, epoch, act placing it or NEVER).
-    fixed: Vec<(Tile, usize, usize)>,
+    fixed: Vec<Fixed>,
     classes: Vec<Class>,
     /// Mixed radix of the DP state, one digit per slot.
     radix: Vec<usize>,
@@ -550,42 +531,86 @@ fn factorial(n: usize) -> f64 {
     (1..=n).map(|k| k as f64).product()
 }
 
-impl Sampler {
-    fn new(k: &Knowledge, view: &View, beta: f64, max_states: usize) -> Sampler {
-        let rules = view.rules;
-        let unseen = view.unseen();
-        let in_hand = view.opponent_count();
-        let stock = view.stock;
-        let acts: Vec<Act> = if k.confused {
-            Vec::new()
-        } else {
-            k.acts.clone()
-        };
-        let opening = if k.confused { None } else { k.opening };
-        let above = opening.map_or(Tiles::EMPTY, |o| above_opening(rules, o));
-        // Epochs: 0 dealt, then one per run of draws.
-        let mut epoch_act = vec![usize::MAX];
-        let mut caps = vec![u32::from(rules.hand)];
-        let mut fixed = Vec::new();
-        if k.opponent_opened == Some(true) && !k.confused {
-            caps[0] -= 1;
-        }
-        // Epoch in force at each act (after the runs of draws so far).
-        let mut epoch_at = Vec::with_capacity(acts.len());
-        for (i, act) in acts.iter().enumerate() {
+/// What we saw after placing `t` from `last`: `t` on the line, next to
+/// the old line on the side where `view` shows it, and the ends it opened.
+fn our_placement(last: Seen, t: Tile, view: &View) -> Result<Seen, InferenceError> {
+    let (l, r) = last.ends;
+    let pos = view
+        .line
+        .iter()
+        .position(|&(a, b)| Tile::new(a, b) == t)
+        .ok_or_else(|| InferenceError(format!("our tile {t} is not on the line")))?;
+    // The old line is one block of the new one; our tile lies next to it.
+    let first_old = view
+        .line
+        .iter()
+        .position(|&(a, b)| last.line.contains(Tile::new(a, b)))
+        .unwrap_or(0);
+    let side = if pos < first_old {
+        Side::Left
+    } else {
+        Side::Right
+    };
+    if !(t.has(l) && side == Side::Left || t.has(r) && side == Side::Right) {
+        return Err(InferenceError(format!(
+            "our tile {t} does not fit where it lies"
+        )));
+    }
+    let mut mine = last;
+    mine.ends = match side {
+        Side::Left => (t.other(l), r),
+        Side::Right => (l, t.other(r)),
+    };
+    mine.line.insert(t);
+    Ok(mine)
+}
+
+/// A tile whose epoch is known: (tile, epoch, act placing it or [`NEVER`]).
+type Fixed = (Tile, usize, usize);
+
+/// The opponent's hand through time: epoch 0 is the deal, epoch k ≥ 1 the
+/// k-th run of draws.
+struct Epochs {
+    /// Per epoch k ≥ 1: the index of its draw act (`usize::MAX` for the deal).
+    act: Vec<usize>,
+    /// Per epoch: the tiles of it the hand may still hold.
+    caps: Vec<u32>,
+    /// Per act: the epoch in force (after the runs of draws so far).
+    at: Vec<usize>,
+}
+
+impl Epochs {
+    /// The epochs of `acts`, with `hand` tiles dealt (one of them the opening
+    /// tile when the opponent opened).
+    fn new(acts: &[Act], hand: u8, opened: bool) -> Epochs {
+        let mut act = vec![usize::MAX];
+        let mut caps = vec![u32::from(hand) - u32::from(opened)];
+        let mut at = Vec::with_capacity(acts.len());
+        for (i, a) in acts.iter().enumerate() {
             if let Act::Draws {
                 count, placed_last, ..
-            } = *act
+            } = *a
             {
-                epoch_act.push(i);
+                act.push(i);
                 caps.push(count - u32::from(placed_last));
             }
-            epoch_at.push(epoch_act.len() - 1);
+            at.push(act.len() - 1);
         }
-        // The tile placed right after a run is that run's last tile.
-        let mut played = Vec::new();
+        Epochs { act, caps, at }
+    }
+
+    /// The tiles the opponent placed: those known to close a run of draws
+    /// (tile, epoch, act), and the others (tile, act), the opening tile left out.
+    fn placed(
+        &self,
+        acts: &[Act],
+        opening: Option<Tile>,
+        opened: bool,
+    ) -> (Vec<Fixed>, Vec<(Tile, usize)>) {
+        let (mut fixed, mut played) = (Vec::new(), Vec::new());
         for (i, act) in acts.iter().enumerate() {
             if let Act::Place { tile, .. } = *act {
+                // The tile placed right after a run is that run's last tile.
                 let after_run = i > 0
                     && matches!(
                         acts[i - 1],
@@ -595,86 +620,110 @@ impl Sampler {
                         }
                     );
                 if after_run {
-                    fixed.push((tile, epoch_at[i], i));
-                } else if !(k.opponent_opened == Some(true) && Some(tile) == opening) {
+                    fixed.push((tile, self.at[i], i));
+                } else if !(opened && Some(tile) == opening) {
                     played.push((tile, i));
                 }
             }
         }
-        // Which epochs a tile may come from, given when it left the hand.
-        let allowed = |tile: Tile, until: usize| -> Vec<usize> {
-            let last_epoch = if until == NEVER {
-                epoch_act.len() - 1
-            } else {
-                epoch_at[until]
-            };
-            (0..=last_epoch)
-                .filter(|&e| {
-                    if e == 0 && above.contains(tile) {
-                        return false;
-                    }
-                    acts.iter().enumerate().all(|(c, act)| {
-                        if c >= until || epoch_at[c] < e {
-                            return true;
-                        }
-                        match *act {
-                            Act::Draws { forbidden, .. } | Act::Pass { forbidden } => {
-                                !forbidden.contains(tile)
-                            }
-                            Act::Place { .. } => true,
-                        }
-                    })
-                })
-                .collect()
+        (fixed, played)
+    }
+
+    /// The epochs `tile` may come from, given the act `until` at which it
+    /// left the hand ([`NEVER`]: it is unseen): none whose later draws or
+    /// passes before `until` rule it out, nor the deal for a tile `above` the
+    /// opening.
+    fn allowed(&self, acts: &[Act], above: Tiles, tile: Tile, until: usize) -> Vec<usize> {
+        let last_epoch = if until == NEVER {
+            self.act.len() - 1
+        } else {
+            self.at[until]
         };
-        let mut raw: Vec<(Tile, usize, Vec<usize>, bool)> = Vec::new();
-        for &(tile, at) in &played {
-            raw.push((tile, at, allowed(tile, at), false));
-        }
-        for tile in unseen.iter() {
-            raw.push((tile, NEVER, allowed(tile, NEVER), true));
-        }
-        // Slots: epochs with room; merged into one if the DP would be too big.
-        let mut slot_of = vec![usize::MAX; caps.len()];
-        let mut slots = Vec::new();
-        for (e, &c) in caps.iter().enumerate() {
-            if c > 0 {
-                slot_of[e] = slots.len();
-                slots.push((e, c));
-            }
-        }
-        let states: usize = slots.iter().map(|&(_, c)| c as usize + 1).product();
-        let exact = states <= max_states && slots.len() <= 31;
-        if !exact {
-            // Relaxation: every run of draws with room becomes one slot (union of allowed).
-            let merged: u32 = slots.iter().filter(|s| s.0 > 0).map(|s| s.1).sum();
-            let dealt = caps[0];
-            slots.clear();
-            slot_of.iter_mut().for_each(|s| *s = usize::MAX);
-            if dealt > 0 {
-                slot_of[0] = slots.len();
-                slots.push((0, dealt));
-            }
-            if merged > 0 {
-                let at = slots.len();
-                for (e, &c) in caps.iter().enumerate().skip(1) {
-                    if c > 0 {
-                        slot_of[e] = at;
-                    }
+        (0..=last_epoch)
+            .filter(|&e| {
+                if e == 0 && above.contains(tile) {
+                    return false;
                 }
-                slots.push((1, merged));
-            }
+                acts.iter().enumerate().all(|(c, act)| {
+                    if c >= until || self.at[c] < e {
+                        return true;
+                    }
+                    match *act {
+                        Act::Draws { forbidden, .. } | Act::Pass { forbidden } => {
+                            !forbidden.contains(tile)
+                        }
+                        Act::Place { .. } => true,
+                    }
+                })
+            })
+            .collect()
+    }
+}
+
+/// The DP's slots for the epochs' `caps`: (epoch, capacity) per epoch with
+/// room, the slot of each epoch (`usize::MAX`: none), and whether they are
+/// exact. Past `max_states` DP states the runs of draws are merged into one
+/// slot (a relaxation: the union of what they allow).
+fn slots(caps: &[u32], max_states: usize) -> (Vec<(usize, u32)>, Vec<usize>, bool) {
+    let mut slot_of = vec![usize::MAX; caps.len()];
+    let mut slots = Vec::new();
+    for (e, &c) in caps.iter().enumerate() {
+        if c > 0 {
+            slot_of[e] = slots.len();
+            slots.push((e, c));
         }
-        let items: Vec<Item> = raw
-            .iter()
-            .map(|(tile, at, epochs, stock_ok)| Item {
-                tile: *tile,
-                played_at: *at,
+    }
+    let states: usize = slots.iter().map(|&(_, c)| c as usize + 1).product();
+    let exact = states <= max_states && slots.len() <= 31;
+    if !exact {
+        let merged: u32 = slots.iter().filter(|s| s.0 > 0).map(|s| s.1).sum();
+        let dealt = caps[0];
+        slots.clear();
+        slot_of.iter_mut().for_each(|s| *s = usize::MAX);
+        if dealt > 0 {
+            slot_of[0] = slots.len();
+            slots.push((0, dealt));
+        }
+        if merged > 0 {
+            let at = slots.len();
+            for (e, &c) in caps.iter().enumerate().skip(1) {
+                if c > 0 {
+                    slot_of[e] = at;
+                }
+            }
+            slots.push((1, merged));
+        }
+    }
+    (slots, slot_of, exact)
+}
+
+impl Sampler {
+    fn new(k: &Knowledge, view: &View, beta: f64, max_states: usize) -> Sampler {
+        let rules = view.rules;
+        let unseen = view.unseen();
+        let acts: Vec<Act> = if k.confused {
+            Vec::new()
+        } else {
+            k.acts.clone()
+        };
+        let opening = if k.confused { None } else { k.opening };
+        let above = opening.map_or(Tiles::EMPTY, |o| above_opening(rules, o));
+        let opened = k.opponent_opened == Some(true) && !k.confused;
+        let epochs = Epochs::new(&acts, rules.hand, opened);
+        let (fixed, played) = epochs.placed(&acts, opening, opened);
+        let (slots, slot_of, exact) = slots(&epochs.caps, max_states);
+        let placed = played.iter().map(|&(tile, at)| (tile, at, false));
+        let items: Vec<Item> = placed
+            .chain(unseen.iter().map(|tile| (tile, NEVER, true)))
+            .map(|(tile, at, stock_ok)| Item {
+                tile,
+                played_at: at,
                 slots: epochs
+                    .allowed(&acts, above, tile, at)
                     .iter()
                     .filter(|&&e| slot_of[e] != usize::MAX)
                     .fold(0, |m, &e| m | 1 << slot_of[e]),
-                stock_ok: *stock_ok,
+                stock_ok,
             })
             .collect();
         let classes = Class::group(&items);
@@ -687,11 +736,11 @@ impl Sampler {
             all: rules.tiles(),
             cache: Default::default(),
             unseen,
-            in_hand,
-            stock,
+            in_hand: view.opponent_count(),
+            stock: view.stock,
             items,
             slots,
-            epoch_act,
+            epoch_act: epochs.act,
             fixed,
             classes,
             radix,

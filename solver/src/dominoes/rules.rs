@@ -12,7 +12,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 
 use super::tiles::{MAX_HAND, MAX_NUMBERS, MAX_TILES, MIN_HAND, MIN_NUMBERS, Tile, Tiles};
-use crate::game::{Game, IllegalMove, MoveList, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, IllegalMove, MoveList, Scores, Seat, Turn};
 
 /// The parameters of a test case: N numbers, H tiles dealt to each hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -480,12 +480,40 @@ impl Game for Match {
     }
 
     fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        // The phase still names a mover after the end: the end is checked first.
+        if self.turn() == Turn::Over {
+            return Err(IllegalMove("the game is over".into()));
+        }
         match self.phase {
             Phase::Move(seat) => check_move(&self.hands[seat], self.ends(), self.stock.len(), mv),
             Phase::Draw(_) => match mv {
                 Move::Drawn(t) if self.stock.contains(t) => Ok(()),
                 _ => Err(IllegalMove(format!("{mv:?} is not a tile of the stock"))),
             },
+        }
+    }
+}
+
+/// The other hand drawn uniformly from the tiles `seat` cannot see (or the
+/// hand itself when it is open to `seat`), `seat` to move. The opener is not
+/// in a view: the sample names `seat`.
+impl Determinize for Match {
+    fn sample(view: &View, seat: Seat, rng: &mut impl Rng) -> Match {
+        let other: Vec<Tile> = match view.open_hand {
+            Some(hand) => hand.iter().collect(),
+            None => {
+                let mut unseen: Vec<Tile> = view.unseen().iter().collect();
+                unseen.shuffle(rng);
+                unseen.truncate(view.opponent_count() as usize);
+                unseen
+            }
+        };
+        let mut hands: [&[Tile]; 2] = [&other, &other];
+        hands[seat] = &view.hand;
+        let game = Match::from_parts(view.rules, hands, &view.line, seat, seat);
+        match view.open_hand {
+            Some(_) => game.with_open_hand(seat),
+            None => game,
         }
     }
 }

@@ -574,152 +574,32 @@ struct Chance<'t> {
 
 impl Chance<'_> {
     /// The mover's expected score of `pos` in the window `(alpha, beta)`, with what the result proves.
-    fn search(&mut self, pos: &Position, mut alpha: f64, beta: f64, depth: u8) -> Found {
-        self.nodes += 1;
-        if self.nodes > self.limit {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return Found {
-                value: 0.0,
-                bound: Bound::Exact,
-                exact: false,
-            };
-        }
-        if pos.is_over() {
-            return Found {
-                value: 2.0 * final_score(pos) - 1.0,
-                bound: Bound::Exact,
-                exact: true,
-            };
-        }
-        if pos.stock.is_empty() && pos.hands[0].len() + pos.hands[1].len() <= ENDGAME_TILES {
-            let before = self.table.endgame.nodes;
-            let value = f64::from(self.table.endgame.solve(pos).value());
-            self.nodes += self.table.endgame.nodes - before;
-            return Found {
-                value,
-                bound: Bound::Exact,
-                exact: true,
-            };
-        }
-        if depth == 0 {
-            return Found {
-                value: 2.0 * horizon_value(pos) - 1.0,
-                bound: Bound::Exact,
-                exact: false,
-            };
+    fn search(&mut self, pos: &Position, alpha: f64, beta: f64, depth: u8) -> Found {
+        if let Some(found) = self.leaf(pos, depth) {
+            return found;
         }
         let key = chance_key(pos);
-        let mut table_move = NO_TILE;
-        if let Some(e) = self.table.probe(key) {
-            if e.depth >= depth {
-                let exact = e.depth == EXACT;
-                if e.lower == e.upper {
-                    return Found {
-                        value: e.lower,
-                        bound: Bound::Exact,
-                        exact,
-                    };
-                }
-                if e.lower >= beta {
-                    return Found {
-                        value: e.lower,
-                        bound: Bound::Lower,
-                        exact,
-                    };
-                }
-                if e.upper <= alpha {
-                    return Found {
-                        value: e.upper,
-                        bound: Bound::Upper,
-                        exact,
-                    };
-                }
-            }
-            table_move = e.best;
-        }
-        let found = if pos.fitting().is_empty() && pos.stock.is_empty() {
+        let table_move = match self.probe(key, alpha, beta, depth) {
+            Ok(found) => return found,
+            Err(table_move) => table_move,
+        };
+        let (found, best_move) = if pos.fitting().is_empty() && pos.stock.is_empty() {
             // A pass in an endgame too big for the exact solver.
             let r = self.search(&pos.after(Move::Pass), -beta, -alpha, depth - 1);
             if self.aborted {
                 return r;
             }
-            r.flip()
+            (r.flip(), NO_TILE)
         } else if pos.fitting().is_empty() {
-            self.draw(pos, alpha, beta, depth)
+            (self.draw(pos, alpha, beta, depth), NO_TILE)
         } else {
-            let mut moves = MoveList::<(Move, i16), 18>::new();
-            for &mv in pos.moves().iter() {
-                let key = if encode(pos, mv) == table_move {
-                    i16::MAX
-                } else {
-                    match mv {
-                        Move::Place(t, _) => 24 * i16::from(t.is_double()) + t.pips() as i16,
-                        _ => 0,
-                    }
-                };
-                let mut k = moves.len();
-                moves.push((mv, key));
-                while k > 0 && moves[k - 1].1 < key {
-                    moves[k] = moves[k - 1];
-                    k -= 1;
-                }
-                moves[k] = (mv, key);
+            match self.best_move(pos, alpha, beta, depth, table_move) {
+                Ok(found) => found,
+                Err(aborted) => return aborted,
             }
-            let mut best_exact = f64::NEG_INFINITY;
-            let mut best_upper = f64::NEG_INFINITY;
-            let mut best_move = NO_TILE;
-            let mut exact = true;
-            let mut cut = None;
-            for &(mv, _) in moves.iter() {
-                let child = pos.after(mv);
-                let r = self.search(&child, -beta, -alpha, depth - 1).flip();
-                if self.aborted {
-                    return r;
-                }
-                exact &= r.exact;
-                match r.bound {
-                    Bound::Lower => {
-                        best_move = encode(pos, mv);
-                        cut = Some(r.value);
-                        break;
-                    }
-                    Bound::Upper => best_upper = best_upper.max(r.value),
-                    Bound::Exact => {
-                        if r.value > best_exact {
-                            best_exact = r.value;
-                            best_move = encode(pos, mv);
-                            if r.value > alpha {
-                                alpha = r.value;
-                                if alpha >= beta {
-                                    cut = Some(r.value);
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            let found = match cut {
-                Some(value) => Found {
-                    value,
-                    bound: Bound::Lower,
-                    exact,
-                },
-                // A bound that beats the best value only by rounding (Star1's
-                // windows are sums and quotients) still fails low.
-                None if best_upper > best_exact + ROUNDING => Found {
-                    value: best_upper,
-                    bound: Bound::Upper,
-                    exact,
-                },
-                None => Found {
-                    value: best_exact,
-                    bound: Bound::Exact,
-                    exact,
-                },
-            };
+        };
+        // A search cut short (in a draw) stores nothing.
+        if !self.aborted {
             self.table.store(
                 key,
                 if found.exact { EXACT } else { depth },
@@ -727,18 +607,156 @@ impl Chance<'_> {
                 found.bound,
                 best_move,
             );
-            return found;
-        };
-        if !self.aborted {
-            self.table.store(
-                key,
-                if found.exact { EXACT } else { depth },
-                found.value,
-                found.bound,
-                NO_TILE,
-            );
         }
         found
+    }
+
+    /// The value of `pos` without a search, when it has one: the search is
+    /// over its node budget, the game is over, the exact endgame solver
+    /// takes it, or the horizon is reached.
+    fn leaf(&mut self, pos: &Position, depth: u8) -> Option<Found> {
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+        }
+        let (value, exact) = if self.aborted {
+            (0.0, false)
+        } else if pos.is_over() {
+            (2.0 * final_score(pos) - 1.0, true)
+        } else if pos.stock.is_empty() && pos.hands[0].len() + pos.hands[1].len() <= ENDGAME_TILES {
+            let before = self.table.endgame.nodes;
+            let value = f64::from(self.table.endgame.solve(pos).value());
+            self.nodes += self.table.endgame.nodes - before;
+            (value, true)
+        } else if depth == 0 {
+            (2.0 * horizon_value(pos) - 1.0, false)
+        } else {
+            return None;
+        };
+        Some(Found {
+            value,
+            bound: Bound::Exact,
+            exact,
+        })
+    }
+
+    /// What the table knows of `key` searched at least `depth` deep: `Ok`
+    /// with a value or a bound that settles the window `(alpha, beta)`,
+    /// else `Err` with the best move it keeps (`NO_TILE` for none).
+    fn probe(&self, key: Key, alpha: f64, beta: f64, depth: u8) -> Result<Found, Code> {
+        let Some(e) = self.table.probe(key) else {
+            return Err(NO_TILE);
+        };
+        if e.depth >= depth {
+            let exact = e.depth == EXACT;
+            let settled = if e.lower == e.upper {
+                Some((e.lower, Bound::Exact))
+            } else if e.lower >= beta {
+                Some((e.lower, Bound::Lower))
+            } else if e.upper <= alpha {
+                Some((e.upper, Bound::Upper))
+            } else {
+                None
+            };
+            if let Some((value, bound)) = settled {
+                return Ok(Found {
+                    value,
+                    bound,
+                    exact,
+                });
+            }
+        }
+        Err(e.best)
+    }
+
+    /// The moves of `pos`, the table's move first, then doubles, then by pips.
+    fn ordered_moves(pos: &Position, table_move: Code) -> MoveList<(Move, i16), 18> {
+        let mut moves = MoveList::<(Move, i16), 18>::new();
+        for &mv in pos.moves().iter() {
+            let key = if encode(pos, mv) == table_move {
+                i16::MAX
+            } else {
+                match mv {
+                    Move::Place(t, _) => 24 * i16::from(t.is_double()) + t.pips() as i16,
+                    _ => 0,
+                }
+            };
+            let mut k = moves.len();
+            moves.push((mv, key));
+            while k > 0 && moves[k - 1].1 < key {
+                moves[k] = moves[k - 1];
+                k -= 1;
+            }
+            moves[k] = (mv, key);
+        }
+        moves
+    }
+
+    /// The best placement of `pos` in the window `(alpha, beta)`: its value
+    /// with what it proves, and its code; `Err` with the result of a search
+    /// cut short.
+    fn best_move(
+        &mut self,
+        pos: &Position,
+        mut alpha: f64,
+        beta: f64,
+        depth: u8,
+        table_move: Code,
+    ) -> Result<(Found, Code), Found> {
+        let mut best_exact = f64::NEG_INFINITY;
+        let mut best_upper = f64::NEG_INFINITY;
+        let mut best_move = NO_TILE;
+        let mut exact = true;
+        let mut cut = None;
+        for &(mv, _) in Self::ordered_moves(pos, table_move).iter() {
+            let child = pos.after(mv);
+            let r = self.search(&child, -beta, -alpha, depth - 1).flip();
+            if self.aborted {
+                return Err(r);
+            }
+            exact &= r.exact;
+            match r.bound {
+                Bound::Lower => {
+                    best_move = encode(pos, mv);
+                    cut = Some(r.value);
+                    break;
+                }
+                Bound::Upper => best_upper = best_upper.max(r.value),
+                Bound::Exact => {
+                    if r.value > best_exact {
+                        best_exact = r.value;
+                        best_move = encode(pos, mv);
+                        if r.value > alpha {
+                            alpha = r.value;
+                            if alpha >= beta {
+                                cut = Some(r.value);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let found = match cut {
+            Some(value) => Found {
+                value,
+                bound: Bound::Lower,
+                exact,
+            },
+            // A bound that beats the best value only by rounding (Star1's
+            // windows are sums and quotients) still fails low.
+            None if best_upper > best_exact + ROUNDING => Found {
+                value: best_upper,
+                bound: Bound::Upper,
+                exact,
+            },
+            None => Found {
+                value: best_exact,
+                bound: Bound::Exact,
+                exact,
+            },
+        };
+        Ok((found, best_move))
     }
 
     /// The mean over the stock's tiles of the drawer's value, with Star1

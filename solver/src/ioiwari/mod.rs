@@ -14,7 +14,7 @@ use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
 
-use crate::game::{Game, IllegalMove, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, IllegalMove, Scores, Seat, Turn};
 
 use crate::retrograde::{Edge, StateSpace};
 use crate::{MoveList, ZeroSum};
@@ -658,6 +658,13 @@ impl StateSpace for IoiwariSpace {
     /// Every move banks a bead.
     fn has_same_layer_edges(&self) -> bool {
         false
+    }
+}
+
+/// Perfect information: the view is the whole state.
+impl<B: Sowable> Determinize for BankMatch<B> {
+    fn sample(view: &BankMatch<B>, _seat: Seat, _rng: &mut impl rand::Rng) -> BankMatch<B> {
+        *view
     }
 }
 

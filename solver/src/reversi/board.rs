@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::game::{Game, IllegalMove, MoveList, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, IllegalMove, MoveList, Scores, Seat, Turn};
 use crate::grid::{Direction, Geometry, Square, Squares};
 
 /// The smallest board side.
@@ -459,6 +459,13 @@ impl Game for Board {
 
     fn check_move(&self, mv: Square) -> Result<(), IllegalMove> {
         self.check(mv)
+    }
+}
+
+/// Perfect information: the view is the whole state.
+impl Determinize for Board {
+    fn sample(view: &Board, _seat: Seat, _rng: &mut impl rand::Rng) -> Board {
+        *view
     }
 }
 

@@ -4,7 +4,7 @@
 //! seat's points (the sum of the squares of its isles' sizes).
 
 use super::{Board, Cell, Colour, MAX_CELLS, Position};
-use crate::game::{Game, IllegalMove, MoveList, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, IllegalMove, MoveList, Scores, Seat, Turn};
 
 impl Colour {
     /// The seat playing this colour: Black is seat 0.
@@ -100,6 +100,13 @@ impl Game for Position {
             .check_move(row as i64, col as i64)
             .map(|_| ())
             .map_err(|e| IllegalMove(e.to_string()))
+    }
+}
+
+/// Perfect information: the view is the whole state.
+impl Determinize for Position {
+    fn sample(view: &Position, _seat: Seat, _rng: &mut impl rand::Rng) -> Position {
+        *view
     }
 }
 

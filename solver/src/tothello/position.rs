@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use super::board::{Board, Color, Square, TothelloError, parse_square, square_name};
 use super::rules::place;
-use crate::game::{Game, IllegalMove, MoveList, Scores, Seat, Turn};
+use crate::game::{Determinize, Game, IllegalMove, MoveList, Scores, Seat, Turn};
 use crate::zero_sum::ZeroSum;
 
 /// A move of the whole game: a placement or a pass.
@@ -262,6 +262,13 @@ impl Game for Position {
 
     fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
         self.check(mv).map_err(|e| IllegalMove(e.to_string()))
+    }
+}
+
+/// Perfect information: the view is the whole state.
+impl Determinize for Position {
+    fn sample(view: &Position, _seat: Seat, _rng: &mut impl rand::Rng) -> Position {
+        *view
     }
 }
 
