@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
-use tabula_verify::dominoes::server::{FEATURE_NAMES, SHIPPED, Weights};
+use tabula_verify::dominoes::opponents::{FEATURE_NAMES, SHIPPED, Weights};
 use tabula_verify::dominoes::train::{Generation, TrainConfig, train};
 
 use crate::Outcome;

@@ -7,7 +7,7 @@ mod verify;
 
 use clap::Args;
 use tabula_solver::reversi::Rule;
-use tabula_solver::reversi::strategy::{Ties, ZeroDenominator};
+use tabula_solver::reversi::opponents::{Ties, ZeroDenominator};
 use tabula_verify::reversi::evolve::Settings as GaSettings;
 use tabula_verify::reversi::report::Suite;
 

@@ -4,6 +4,7 @@
 pub mod baselines;
 pub mod best;
 pub mod evolve;
+pub mod model;
 pub mod oracle;
 pub mod query;
 pub mod referee;

@@ -2,6 +2,8 @@
 //! the official results table, all on the shared core, for the IOI game and
 //! for any variant's ring alike ([`IoiBoard`]).
 
+pub mod sweep;
+
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;

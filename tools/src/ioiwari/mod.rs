@@ -12,10 +12,10 @@ use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
 use tabula_tables::{Table, Tabulated, TypedTable};
 use tabula_verify::arena::play_case;
+use tabula_verify::ioiwari::sweep::{Thresholds, sweep as run_sweep};
 use tabula_verify::ioiwari::{
     self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
 };
-use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::{At, Notation};
 use tabula_verify::report::RefereeReport;

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabula_solver::tonga::endgame::Endgame;
-use tabula_solver::tonga::server::{self, Geometry};
+use tabula_solver::tonga::opponents::{self, Geometry};
 use tabula_solver::tonga::{Board, Cell, Colour, Position};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table, Tabulated};
@@ -269,7 +269,7 @@ pub fn tonga(command: TongaCommand) -> Outcome {
                 );
             }
             let geo = Geometry::new(board.n());
-            let Some(choices) = server::choices(&geo, &board, colour) else {
+            let Some(choices) = opponents::choices(&geo, &board, colour) else {
                 bail!("stdin: the board is full, the server has no move");
             };
             let mut out = crate::out::stdout();
