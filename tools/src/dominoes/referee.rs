@@ -21,7 +21,6 @@ use tabula_verify::seat::{EXIT_GRACE, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream_name};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
     check_agent, emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio,
@@ -29,6 +28,7 @@ use crate::common::{
 };
 use crate::out::outln;
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula referee dominoes`.
 #[derive(Args)]

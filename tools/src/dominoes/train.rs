@@ -9,9 +9,9 @@ use serde::Serialize;
 use tabula_verify::dominoes::opponents::{FEATURE_NAMES, SHIPPED, Weights};
 use tabula_verify::dominoes::train::{Generation, TrainConfig, train};
 
-use crate::Outcome;
 use crate::common::{GamesArgs, OutputPath, SeedArgs, emit_report, output_path, positive};
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula dominoes train`.
 #[derive(Args)]

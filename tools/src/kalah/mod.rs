@@ -23,7 +23,6 @@ use tabula_verify::seat::{Clock, EXIT_GRACE, FaultKind, Limits, Local, Player, R
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
@@ -38,6 +37,7 @@ use crate::line::{
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
 use tabula_solver::zero_sum::Line;
@@ -902,6 +902,7 @@ pub fn describe_table(table: &Table) -> anyhow::Result<String> {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
+        .draws(tabula_verify::kalah::draw::show)
         .agents(&kv::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

@@ -11,18 +11,19 @@ use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
     check_agent, emit_report, finish_referee, known_agent, report_then_finish, run_info, say,
     serve_stdio, served_rng, tested_player,
 };
 use crate::memory::games_bar;
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
 
 /// The game's registration.
 pub fn entry() -> GameEntry {
     GameEntry::new("nim", "Nim, the toy game of the core's tests")
+        .draws(tabula_verify::nim::draw::show)
         .agents(&tabula_verify::nim::AGENTS)
         .verb(Verb::new(
             "serve",

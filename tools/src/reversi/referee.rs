@@ -16,12 +16,12 @@ use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, ag
 use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::common::{
     JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, finish_play,
     finish_referee, known_agent, say, serve_stdio, served_rng, tested_player,
 };
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula referee reversi`.
 #[derive(Args)]

@@ -22,7 +22,6 @@ use tabula_verify::tonga::{
 };
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
@@ -34,6 +33,7 @@ use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks, Verb};
 
 /// `tabula tonga …`: rules tools.
@@ -225,6 +225,7 @@ pub struct StdinArgs {}
 /// The game's registration: its verbs and extras.
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
+        .draws(tabula_verify::tonga::draw::show)
         .agents(&tabula_verify::tonga::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

@@ -2,8 +2,10 @@
 //! the referee's cases.
 
 pub mod clairvoyant;
+pub mod draw;
 pub mod ladder;
 pub mod model;
+pub mod notation;
 pub mod opponents;
 pub mod players;
 pub mod referee;

@@ -2,6 +2,8 @@
 //! the official results table, all on the shared core, for the IOI game and
 //! for any variant's ring alike ([`IoiBoard`]).
 
+pub mod draw;
+pub mod notation;
 pub mod sweep;
 
 use std::sync::Arc;
@@ -1149,7 +1151,7 @@ mod tests {
             let states = replay::<RingMatch>(&line).unwrap();
             assert_eq!(states.last(), Some(&record.end), "{text}");
             // The page of `tabula replay` tells a variant's game by its capacity.
-            let shown = crate::replay::show(&line).unwrap();
+            let shown = crate::ioiwari::draw::show(&line).unwrap();
             let notes = serde_json::to_string(&shown).unwrap();
             assert!(
                 notes.contains("pits 1 to 5 (at most 4 beads each)"),

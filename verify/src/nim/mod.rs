@@ -1,5 +1,8 @@
 //! The toy game's contest pieces: its wire, agents, the referee's results, and its verify run and report.
 
+pub mod draw;
+pub mod notation;
+
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::Seat;
 use tabula_solver::nim::{Nim, winning_take};

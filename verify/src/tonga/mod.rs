@@ -17,6 +17,8 @@
 //! [`tournament::served_rng`]). Every player meets the same coins and the same
 //! server.
 
+pub mod draw;
+pub mod notation;
 pub mod players;
 pub mod report;
 pub mod terminal;

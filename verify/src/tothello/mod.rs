@@ -7,6 +7,8 @@
 //! - [`terminal`]: a person at the terminal against the solver (`tabula play tothello`).
 
 pub mod checker;
+pub mod draw;
+pub mod notation;
 pub mod players;
 pub mod report;
 pub mod terminal;
