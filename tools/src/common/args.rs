@@ -130,3 +130,19 @@ pub struct JsonArgs {
     #[arg(long, value_name = "FILE", value_parser = output_path)]
     pub json: Option<OutputPath>,
 }
+
+/// The options that end every referee's command line, in this order:
+/// `--seed`, `--timeout`, `--log` and `--transcript`, `--json`, `--strict`.
+#[derive(Args, Clone, Debug)]
+pub struct RefereeRunArgs {
+    #[command(flatten)]
+    pub seed: SeedArgs,
+    #[command(flatten)]
+    pub timeout: TimeoutArgs,
+    #[command(flatten)]
+    pub log: super::LogArgs,
+    #[command(flatten)]
+    pub json: JsonArgs,
+    #[command(flatten)]
+    pub strict: StrictArgs,
+}

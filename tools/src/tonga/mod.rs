@@ -24,8 +24,8 @@ use tabula_verify::wire::Session;
 
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
-    TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
+    GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs,
+    check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
     report_then_finish, run_info, say, seconds, serve_stdio, served_rng, tested_player,
 };
 use crate::export::write_entries;
@@ -139,15 +139,7 @@ pub struct RefereeArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    timeout: TimeoutArgs,
-    #[command(flatten)]
-    log: LogArgs,
-    #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 /// Arguments of `tabula play tonga`.
@@ -477,13 +469,13 @@ fn check_sizes(flag: &str, sizes: &[usize]) -> anyhow::Result<()> {
 pub fn referee(args: RefereeArgs) -> Outcome {
     check_sizes("--sizes", &args.sizes.sizes)?;
     args.seat.check(&AGENTS)?;
-    let log = Log::open(&args.log)?;
-    let seed = args.seed.seed;
+    let log = Log::open(&args.run.log)?;
+    let seed = args.run.seed.seed;
     let limits = Limits {
-        per_game: Some(args.timeout.timeout),
+        per_game: Some(args.run.timeout.timeout),
         ..Limits::default()
     };
-    let json = args.json.json.as_ref();
+    let json = args.run.json.json.as_ref();
     let mut results = Vec::new();
     for (case, &n) in args.sizes.sizes.iter().enumerate() {
         for g in 0..args.games.games {
@@ -494,7 +486,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 TongaWire::default(),
                 // A built-in player is told its time for the game, and drawn
                 // afresh as `serve --seed` draws it, so that both play alike.
-                |name| timed_agent(name, served_rng(seed), Some(args.timeout.timeout)),
+                |name| timed_agent(name, served_rng(seed), Some(args.run.timeout.timeout)),
                 &AGENTS,
                 &log,
             )?;
@@ -517,7 +509,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             results.push(result);
         }
     }
-    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+    finish_referee(
+        &log,
+        results,
+        |r| r.total_line(),
+        json,
+        seed,
+        &args.run.strict,
+    )
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.

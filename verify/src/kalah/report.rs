@@ -11,7 +11,7 @@ use crate::arena::{GameRecord, Outcome};
 use crate::record::GameLog;
 use crate::report::{RefereeReport, RefereedCase};
 use crate::round_robin::{Case, RoundRobin};
-use crate::scoreboard::Scoreboard;
+use crate::scoreboard::{Column, Scoreboard, ScoreboardJson, wins_and_half_draws};
 use crate::seat::FaultKind;
 use crate::tournament::{Job, Progress};
 
@@ -198,4 +198,79 @@ pub fn plot(board: &Scoreboard, games: usize, seed: u64) -> crate::plot::Plot {
         games,
         seed,
     )
+}
+
+/// What `verify kalah --json` writes besides the scoreboard's lines.
+#[derive(Serialize)]
+pub struct VerifySettings {
+    /// Games per variant, pair and seating.
+    pub games: usize,
+    /// The capture rule, as `--no-empty-capture` sets it (`always`, `non-empty`).
+    pub capture: &'static str,
+    /// The end rule, as `--ending` spells it.
+    pub ending: String,
+    /// The players, in the order their pairs are played.
+    pub players: Vec<String>,
+    /// Each variant with its exact value from the start.
+    pub variants: Vec<VariantLine>,
+}
+
+/// A Kalah `verify` run's report: its Markdown and its JSON.
+pub struct VerifyReport {
+    /// The variants' optimal margins, then the scoreboard, as Markdown.
+    pub markdown: String,
+    /// The same as JSON (before the run's stamp).
+    pub json: ScoreboardJson<'static, VerifySettings>,
+}
+
+/// The report of [`verify`]'s `board` on `variants` (all of one capture
+/// and end rule), `games` per variant, pair and seating.
+pub fn verify_report(
+    board: &Scoreboard,
+    variants: &[Variant],
+    players: &[String],
+    games: usize,
+    seed: u64,
+) -> VerifyReport {
+    let rules = variants[0].rules;
+    let (capture, ending) = (rules.capture.name(), rules.ending.name().to_string());
+    let mut values =
+        crate::report::Table::new(&["variant", "boards", "first player's optimal margin"]);
+    for v in variants {
+        let line = v.line();
+        // The sweep's W/D/L beside the margin: who wins under optimal play.
+        let sign = if line.value > 0 { "+" } else { "" };
+        let margin = format!(
+            "{sign}{} ({})",
+            line.value,
+            super::sweep::outcome_letter(line.value)
+        );
+        values.row(&[line.case, line.boards.to_string(), margin]);
+    }
+    let columns = [
+        Column::Games,
+        Column::Wdl,
+        Column::WinRate,
+        Column::Margin,
+        Column::CaseScore,
+    ];
+    let markdown = format!(
+        "Kalah(m, n), capture {capture}, ending {ending}: every pair of players, {games} games \
+         per variant and seating, seed {seed}.\n\n{}\n{}",
+        values.to_markdown(),
+        board.to_markdown(&columns, &wins_and_half_draws)
+    );
+    let json = ScoreboardJson {
+        game: "kalah",
+        seed,
+        extra: VerifySettings {
+            games,
+            capture,
+            ending,
+            players: players.to_vec(),
+            variants: variants.iter().map(Variant::line).collect(),
+        },
+        lines: board.lines(&wins_and_half_draws),
+    };
+    VerifyReport { markdown, json }
 }
