@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tabula_solver::search::negamax;
 use tabula_solver::tonga::endgame::Endgame;
-use tabula_solver::tonga::server::{self, Geometry};
+use tabula_solver::tonga::opponents::{self, Geometry};
 use tabula_solver::tonga::{Board, Cell, Colour, Position};
 
 /// Plays a whole game, server (Black) against greedy (White); first of ties.
@@ -20,9 +20,9 @@ fn server_vs_greedy(geo: &Geometry, n: usize) -> Board {
     let mut mover = Colour::Black;
     while !board.is_full() {
         let cell = if mover == Colour::Black {
-            server::choices(geo, &board, mover).unwrap().cells[0]
+            opponents::choices(geo, &board, mover).unwrap().cells[0]
         } else {
-            server::greedy_choices(geo, &board, mover)[0]
+            opponents::greedy_choices(geo, &board, mover)[0]
         };
         board.place(cell, mover);
         mover = mover.other();
@@ -37,9 +37,9 @@ fn midgame(geo: &Geometry, n: usize, empties: usize, seed: u64) -> Board {
     let mut mover = Colour::Black;
     while board.empties() > empties {
         let choices = if mover == Colour::Black {
-            server::choices(geo, &board, mover).unwrap().cells
+            opponents::choices(geo, &board, mover).unwrap().cells
         } else {
-            server::greedy_choices(geo, &board, mover)
+            opponents::greedy_choices(geo, &board, mover)
         };
         let cell: Cell = choices[rng.random_range(0..choices.len())];
         board.place(cell, mover);
@@ -56,7 +56,7 @@ fn bench_server(c: &mut Criterion) {
         // A position a quarter into the game: the widest searches.
         let board = midgame(&geo, n, n * n * 3 / 4, 1);
         group.bench_with_input(BenchmarkId::from_parameter(n), &board, |b, board| {
-            b.iter(|| server::choices(&geo, black_box(board), board.to_move()))
+            b.iter(|| opponents::choices(&geo, black_box(board), board.to_move()))
         });
     }
     group.finish();

@@ -35,7 +35,7 @@ fn is_table_failure(error: &anyhow::Error) -> bool {
 /// fault of a line: it ends the run with its error (status 2).
 pub fn answer_lines<T: Serialize>(
     mut answer: impl FnMut(&str) -> anyhow::Result<T>,
-) -> crate::Outcome {
+) -> crate::registry::Outcome {
     answer_lines_from(
         std::io::stdin().lock(),
         &mut crate::out::stdout(),
@@ -51,7 +51,7 @@ fn answer_lines_from<T: Serialize>(
     mut input: impl std::io::BufRead,
     output: &mut impl Write,
     answer: &mut impl FnMut(&str) -> anyhow::Result<T>,
-) -> crate::Outcome {
+) -> crate::registry::Outcome {
     use std::io::{BufRead, Read};
     let mut bytes = Vec::new();
     loop {

@@ -13,11 +13,11 @@ use tabula_solver::retrograde::Progress;
 use tabula_tables::atomic;
 use tabula_tables::{Entry, Table, Tabulated, TypedTable};
 
-use crate::Outcome;
 use crate::common::{OutputPath, output_path, shown};
 use crate::out::{data_stdout, outln};
 use crate::progress::bar;
 use crate::registry::GameEntry;
+use crate::registry::Outcome;
 use crate::table_cmds::naming;
 
 /// Arguments of `tabula export`.

@@ -30,7 +30,7 @@ mod table_cmds;
 mod tonga;
 mod tothello;
 
-use registry::GameEntry;
+use registry::{GameEntry, Outcome};
 
 /// Every game, one registration each.
 const GAMES: &[fn() -> GameEntry] = &[
@@ -42,9 +42,6 @@ const GAMES: &[fn() -> GameEntry] = &[
     reversi::entry,
     nim::entry,
 ];
-
-/// What a finished command tells the shell.
-pub type Outcome = anyhow::Result<ExitCode>;
 
 /// Arguments of `tabula completions`.
 #[derive(Args)]
@@ -107,7 +104,7 @@ fn run(games: &[GameEntry]) -> Outcome {
         Some(("info", m)) => table_cmds::info(table_cmds::InfoArgs::from_arg_matches(m)?, games),
         Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
         Some(("export", m)) => export::export(export::ExportArgs::from_arg_matches(m)?, games),
-        Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?),
+        Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?, games),
         Some(("games", _)) => {
             out::out!("{}", registry::listing(games))?;
             Ok(ExitCode::SUCCESS)

@@ -12,9 +12,9 @@ use tabula_solver::Game;
 use tabula_solver::perft::{PerftCounts, divide};
 use tabula_verify::record::Notation;
 
-use crate::Outcome;
 use crate::common::{JsonArgs, emit_report};
 use crate::progress::spinner;
+use crate::registry::Outcome;
 
 /// The options of every game's `perft`.
 #[derive(Args)]

@@ -4,7 +4,8 @@
 
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 
-use crate::Outcome;
+/// What a finished command tells the shell.
+pub type Outcome = anyhow::Result<std::process::ExitCode>;
 
 /// The verbs every game may offer, as `tabula <verb> <game>`, in help order.
 pub const VERBS: [(&str, &str); 8] = [
@@ -110,6 +111,8 @@ pub struct GameEntry {
     pub hidden: bool,
     /// How `tabula info`, `check` and `export` read its table files, if it has any.
     pub tables: Option<TableHooks>,
+    /// How `tabula replay` draws its logged games.
+    pub draw: Option<tabula_verify::replay::ShowGame>,
 }
 
 /// A game's record check of a table file whose header names the game.
@@ -151,7 +154,14 @@ impl GameEntry {
             agents: Vec::new(),
             hidden: false,
             tables: None,
+            draw: None,
         }
+    }
+
+    /// Names the drawing of its logged games on the replay page.
+    pub fn draws(mut self, show: tabula_verify::replay::ShowGame) -> GameEntry {
+        self.draw = Some(show);
+        self
     }
 
     /// Adds a standard verb.

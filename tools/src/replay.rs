@@ -7,13 +7,15 @@ use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
+use tabula_verify::record::GameLine;
 use tabula_verify::record::log_lines;
-use tabula_verify::replay::{show, write_page};
+use tabula_verify::replay::{Shown, unknown_game, write_page};
 
-use crate::Outcome;
 use crate::common::{OutputFile, output_file};
 use crate::out::outln;
 use crate::progress::bar;
+use crate::registry::GameEntry;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula replay`.
 #[derive(Args)]
@@ -35,7 +37,7 @@ pub struct ReplayArgs {
 }
 
 /// Replays every game of the log through the rules and writes the page.
-pub fn replay(args: ReplayArgs) -> Outcome {
+pub fn replay(args: ReplayArgs, registered: &[GameEntry]) -> Outcome {
     let (file, metadata) = open_log(&args.log)?;
     if same_file(&metadata, &args.output) {
         bail!(
@@ -70,7 +72,7 @@ pub fn replay(args: ReplayArgs) -> Outcome {
         if !wanted.contains(&k) {
             return None;
         }
-        let shown = show(&line).with_context(|| format!("{log}: game {k}"));
+        let shown = show(registered, &line).with_context(|| format!("{log}: game {k}"));
         progress.inc(1);
         Some(shown)
     });
@@ -107,6 +109,18 @@ pub fn replay(args: ReplayArgs) -> Outcome {
 
 /// The most of a log that is read: a bigger one is refused rather than read
 /// until memory runs out.
+/// A logged game drawn by its game's registration.
+fn show(games: &[GameEntry], line: &GameLine) -> Result<Shown, tabula_verify::record::ReplayError> {
+    match games
+        .iter()
+        .find(|entry| entry.name == line.game)
+        .and_then(|entry| entry.draw)
+    {
+        Some(draw) => draw(line),
+        None => Err(unknown_game(&line.game)),
+    }
+}
+
 const MAX_LOG_BYTES: u64 = 1 << 30;
 
 /// Opens the log, which must be a regular file.

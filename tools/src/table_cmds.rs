@@ -8,8 +8,8 @@ use clap::Args;
 use tabula_tables::{Table, TableError};
 use tabula_verify::protocol::escape_controls;
 
-use crate::Outcome;
 use crate::out::outln;
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks};
 
 /// Arguments of `tabula info`.

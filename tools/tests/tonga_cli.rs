@@ -4,7 +4,7 @@ mod common;
 use common::{assert_one_line_error, json_lines, run_with_input, stderr, stdout, tabula};
 
 use tabula_solver::tonga::endgame::Endgame;
-use tabula_solver::tonga::server::plain_choices;
+use tabula_solver::tonga::opponents::plain_choices;
 use tabula_solver::tonga::{Board, Colour};
 
 const SIX: &str =

@@ -3,7 +3,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use tabula_solver::tonga::server::{self, Geometry};
+use tabula_solver::tonga::opponents::{self, Geometry};
 use tabula_solver::tonga::{Board, Colour, Position};
 use tabula_verify::agent::Agent;
 use tabula_verify::tonga::{BestAgent, BestSettings, agent, agent_rng, play_agent};
@@ -14,7 +14,7 @@ fn opening(n: usize, stones: usize) -> Position {
     let mut board = Board::new(n).unwrap();
     let mut mover = Colour::Black;
     for _ in 0..stones {
-        let cell = server::choices(&geo, &board, mover).unwrap().cells[0];
+        let cell = opponents::choices(&geo, &board, mover).unwrap().cells[0];
         board.place(cell, mover);
         mover = mover.other();
     }

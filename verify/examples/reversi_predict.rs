@@ -16,10 +16,10 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use tabula_solver::grid::Square;
-use tabula_solver::reversi::model::{CANDIDATES, Model, votes};
 use tabula_solver::reversi::search::{Evaluation, Kind, Limits, decide};
 use tabula_solver::reversi::{Board, Rule, Weights};
 use tabula_verify::reversi::evolve::Settings;
+use tabula_verify::reversi::model::{CANDIDATES, Model, votes};
 use tabula_verify::reversi::referee::opponents;
 
 /// The predictors scored, in the order of [`Tally`].

@@ -5,13 +5,6 @@
 //! script and its styles are the same for every game.
 
 use serde::Serialize;
-use tabula_solver::dominoes;
-use tabula_solver::ioiwari;
-use tabula_solver::kalah;
-use tabula_solver::nim::Nim;
-use tabula_solver::reversi::Board as ReversiBoard;
-use tabula_solver::tonga::{self, Colour};
-use tabula_solver::tothello::{self, Color};
 
 use crate::record::{GameLine, Notation, ReplayError, replay};
 
@@ -63,7 +56,8 @@ pub struct Shown {
     pub frames: Vec<Frame>,
 }
 
-fn shown<G: Draw>(line: &GameLine) -> Result<Shown, ReplayError> {
+/// Replays a logged game of `G` into its frames.
+pub fn shown<G: Draw>(line: &GameLine) -> Result<Shown, ReplayError> {
     let states = replay::<G>(line)?;
     let mut moves: Vec<String> = line
         .moves
@@ -142,22 +136,15 @@ fn changes(before: &[Vec<String>], after: &[Vec<String>]) -> Vec<(usize, usize)>
     out
 }
 
-/// Replays a logged game of any game into its frames.
-pub fn show(line: &GameLine) -> Result<Shown, ReplayError> {
-    match line.game.as_str() {
-        "nim" => shown::<Nim>(line),
-        // A variant's start names its capacity; the IOI game's does not.
-        "ioiwari" if line.start.get("cap").is_some() => shown::<ioiwari::RingMatch>(line),
-        "ioiwari" => shown::<ioiwari::Match>(line),
-        "kalah" => shown::<kalah::Match>(line),
-        "tonga" => shown::<tonga::Position>(line),
-        "tothello" => shown::<tothello::Position>(line),
-        "dominoes" => shown::<dominoes::Match>(line),
-        "reversi" => shown::<ReversiBoard>(line),
-        other => Err(ReplayError::OtherGame {
-            expected: "a game of tabula".into(),
-            found: crate::wire::short(other),
-        }),
+/// A game's drawing of its logged games: its `draw::show`, which the binary's
+/// registration of the game names, so that the page knows no game by name.
+pub type ShowGame = fn(&GameLine) -> Result<Shown, ReplayError>;
+
+/// The refusal of a logged game that no registered game draws.
+pub fn unknown_game(game: &str) -> ReplayError {
+    ReplayError::OtherGame {
+        expected: "a game of tabula".into(),
+        found: crate::wire::short(game),
     }
 }
 
@@ -198,21 +185,12 @@ const DATA_SLOT: &str = "/*DATA*/null";
 
 const PAGE: &str = include_str!("replay.html");
 
-fn disc(text: &str) -> String {
+pub(crate) fn disc(text: &str) -> String {
     format!("@{text}")
 }
 
-impl Draw for Nim {
-    fn board(&self) -> Vec<Vec<String>> {
-        vec![vec![self.heap.to_string()]]
-    }
-    fn notes(&self) -> Vec<String> {
-        vec![format!("heap {}, seat {} to move", self.heap, self.mover)]
-    }
-}
-
 /// The last note of a two-seat game's frame: who moves, or that it is over.
-fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
+pub(crate) fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
     if over {
         "game over".into()
     } else {
@@ -221,198 +199,10 @@ fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
 }
 
 /// An Ioiwari ring's one row: the pits, then the two banks in brackets.
-fn pits_then_banks(pits: &[u8], banks: &[u32; 2]) -> Vec<Vec<String>> {
+pub(crate) fn pits_then_banks(pits: &[u8], banks: &[u32; 2]) -> Vec<Vec<String>> {
     let mut row: Vec<String> = pits.iter().map(u8::to_string).collect();
     row.extend(banks.iter().map(|b| format!("[{b}]")));
     vec![row]
-}
-
-impl Draw for ioiwari::Match {
-    fn board(&self) -> Vec<Vec<String>> {
-        pits_then_banks(&self.board.pits(), &self.banks)
-    }
-    fn notes(&self) -> Vec<String> {
-        vec![
-            "pits 1 to 7, then the banks [player 1] [player 2]".into(),
-            seat_to_move(tabula_solver::Game::is_over(self), self.mover),
-        ]
-    }
-}
-
-impl Draw for kalah::Match {
-    fn board(&self) -> Vec<Vec<String>> {
-        // As the board lies between the players: seat 1's pits right to left
-        // above seat 0's left to right, each store at its owner's right.
-        let m = usize::from(self.position.rules().pits);
-        let pits = self.position.pits();
-        let (mine, theirs) = (&pits[..m], &pits[m..2 * m]);
-        let (seat0, seat1) = match self.mover {
-            0 => (mine, theirs),
-            _ => (theirs, mine),
-        };
-        let mut top = vec![format!("[{}]", self.stores[1])];
-        top.extend(seat1.iter().rev().map(u8::to_string));
-        top.push(".".into());
-        let mut bottom = vec![".".to_string()];
-        bottom.extend(seat0.iter().map(u8::to_string));
-        bottom.push(format!("[{}]", self.stores[0]));
-        vec![top, bottom]
-    }
-    fn notes(&self) -> Vec<String> {
-        vec![
-            "player 1's pits below, left to right; player 2's above, right to left; \
-             stores [in brackets]"
-                .into(),
-            seat_to_move(tabula_solver::Game::is_over(self), self.mover),
-        ]
-    }
-}
-
-impl Draw for ioiwari::RingMatch {
-    fn board(&self) -> Vec<Vec<String>> {
-        pits_then_banks(self.board.pits(), &self.banks)
-    }
-    fn notes(&self) -> Vec<String> {
-        vec![
-            format!(
-                "pits 1 to {} (at most {} beads each), then the banks [player 1] [player 2]",
-                self.board.pits().len(),
-                self.board.cap()
-            ),
-            seat_to_move(tabula_solver::Game::is_over(self), self.mover),
-        ]
-    }
-}
-
-impl Draw for tonga::Position {
-    fn board(&self) -> Vec<Vec<String>> {
-        let b = &self.board;
-        let isles = b.isles();
-        (0..b.n())
-            .map(|r| {
-                (0..b.n())
-                    .map(|c| {
-                        let cell = b.cell(r, c);
-                        match b.at(cell) {
-                            Some(colour) => {
-                                let size = isles
-                                    .iter()
-                                    .find(|i| i.cells.has(usize::from(cell)))
-                                    .map_or(1, |i| i.area());
-                                format!("@{}/{size}", colour.letter())
-                            }
-                            None => ".".into(),
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-    fn notes(&self) -> Vec<String> {
-        let isles = |colour: Colour| -> String {
-            let mut sizes: Vec<u32> = self
-                .board
-                .isles()
-                .iter()
-                .filter(|i| i.colour == colour)
-                .map(|i| i.area())
-                .collect();
-            sizes.sort_unstable_by(|a, b| b.cmp(a));
-            format!("{sizes:?}")
-        };
-        vec![
-            format!("Black isles {}", isles(Colour::Black)),
-            format!("White isles {}", isles(Colour::White)),
-            if self.board.is_full() {
-                "game over".into()
-            } else {
-                format!("{} to move", self.to_move.letter())
-            },
-        ]
-    }
-}
-
-impl Draw for tothello::Position {
-    fn board(&self) -> Vec<Vec<String>> {
-        (0..8u8)
-            .map(|r| {
-                (0..8u8)
-                    .map(|c| match self.board.at(r * 8 + c) {
-                        Some(Color::Red) => disc("R"),
-                        Some(Color::Black) => disc("B"),
-                        None => ".".into(),
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-    fn notes(&self) -> Vec<String> {
-        vec![
-            "rows 1 to 8 from the top, columns A to H".into(),
-            if self.is_finished() {
-                "game over".into()
-            } else {
-                format!("{} to move", self.to_move.name())
-            },
-        ]
-    }
-}
-
-impl Draw for ReversiBoard {
-    fn board(&self) -> Vec<Vec<String>> {
-        self.rows()
-            .iter()
-            .map(|row| {
-                row.chars()
-                    .map(|ch| {
-                        if ch == '.' {
-                            ".".into()
-                        } else {
-                            disc(&ch.to_string())
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-    fn notes(&self) -> Vec<String> {
-        let counts: Vec<String> = (0..self.players())
-            .map(|s| {
-                // The page's colours of discs 1 to 4.
-                let colour = ["red", "blue", "yellow", "white"][s];
-                format!("player {} ({colour}): {}", s + 1, self.pieces(s).count())
-            })
-            .collect();
-        vec![
-            counts.join(", "),
-            match self.mover() {
-                Some(s) => format!("player {} to move", s + 1),
-                None => "game over".into(),
-            },
-        ]
-    }
-}
-
-impl Draw for dominoes::Match {
-    fn board(&self) -> Vec<Vec<String>> {
-        vec![
-            self.line()
-                .iter()
-                .map(|(l, r)| format!("{l}|{r}"))
-                .collect(),
-        ]
-    }
-    fn notes(&self) -> Vec<String> {
-        vec![
-            format!("stock: {} tiles", self.stock().len()),
-            format!("seat {} opened", self.opener()),
-        ]
-    }
-    fn hands(&self) -> Vec<Vec<String>> {
-        (0..2)
-            .map(|seat| self.hand(seat).iter().map(|t| t.to_string()).collect())
-            .collect()
-    }
 }
 
 #[cfg(test)]
@@ -421,6 +211,24 @@ mod tests {
     use crate::record::{At, GameLine};
     use crate::seat::{Clock, Local, Player};
     use crate::tournament::{Purpose, stream};
+    use tabula_solver::nim::Nim;
+    use tabula_solver::reversi::Board as ReversiBoard;
+    use tabula_solver::{dominoes, ioiwari, kalah, tonga, tothello};
+
+    /// Each game's drawing, as the binary's registration names them.
+    fn show(line: &GameLine) -> Result<Shown, ReplayError> {
+        let draw: ShowGame = match line.game.as_str() {
+            "nim" => crate::nim::draw::show,
+            "ioiwari" => crate::ioiwari::draw::show,
+            "kalah" => crate::kalah::draw::show,
+            "tonga" => crate::tonga::draw::show,
+            "tothello" => crate::tothello::draw::show,
+            "dominoes" => crate::dominoes::draw::show,
+            "reversi" => crate::reversi::draw::show,
+            other => return Err(unknown_game(other)),
+        };
+        draw(line)
+    }
 
     fn random_game<G: Draw>(start: G, params: &G::Params, seats: usize) -> GameLine {
         let mut agents: Vec<Local<crate::agent::RandomAgent>> = (0..seats)

@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use super::board::{Board, MAX_PLAYERS};
-use super::strategy::{Rule, Weights};
+use super::opponents::{Rule, Weights};
 use crate::game::Seat;
 use crate::grid::Square;
 

@@ -11,10 +11,9 @@
 
 pub mod board;
 pub mod lookahead;
-pub mod model;
+pub mod opponents;
 pub mod plain;
 pub mod search;
-pub mod strategy;
 
 pub use board::{Board, MAX_N, MIN_N};
-pub use strategy::{Rule, Weights};
+pub use opponents::{Rule, Weights};

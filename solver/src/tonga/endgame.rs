@@ -17,7 +17,7 @@
 
 use std::collections::HashMap;
 
-use super::server::{self, Geometry};
+use super::opponents::{self, Geometry};
 use super::{Board, Cell, Colour};
 use crate::MoveList;
 use crate::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher, TranspositionTable};
@@ -489,7 +489,7 @@ impl Expecti<'_> {
             (best, best_cell)
         } else {
             let board = self.board(black, white);
-            let choices = server::choices(self.geo, &board, mover).expect("board not full");
+            let choices = opponents::choices(self.geo, &board, mover).expect("board not full");
             let mut sum = 0.0;
             for &cell in &choices.cells {
                 let i = game
@@ -520,7 +520,7 @@ mod tests {
     use super::*;
     use crate::search;
     use crate::tonga::Position;
-    use crate::tonga::server::tests::random_board;
+    use crate::tonga::opponents::tests::random_board;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -680,7 +680,7 @@ mod tests {
                 })
                 .fold(f64::NEG_INFINITY, f64::max)
         } else {
-            let choices = server::plain_choices(board, mover).unwrap();
+            let choices = opponents::plain_choices(board, mover).unwrap();
             let sum: f64 = choices
                 .cells
                 .iter()

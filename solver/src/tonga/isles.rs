@@ -228,7 +228,7 @@ impl<'g> Isles<'g> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tonga::server::tests::random_board;
+    use crate::tonga::opponents::tests::random_board;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 

@@ -8,8 +8,8 @@
 mod board;
 pub mod endgame;
 pub mod isles;
+pub mod opponents;
 mod play;
-pub mod server;
 pub mod space;
 
 pub use crate::grid::Squares as Bits;

@@ -45,6 +45,7 @@ pub fn entry() -> GameEntry {
         "dominoes",
         "Dominoes (TCO 2009 final): hidden hands, a stock, 20 (N,H) cases",
     )
+        .draws(tabula_verify::dominoes::draw::show)
     .agents(tabula_verify::dominoes::AGENTS)
     .verb(
         Verb::new(

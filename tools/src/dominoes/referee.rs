@@ -21,14 +21,14 @@ use tabula_verify::seat::{EXIT_GRACE, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream_name};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
-    check_agent, emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio,
-    served_rng, tested_player,
+    GamesArgs, JsonArgs, Log, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
+    emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio, served_rng,
+    tested_player,
 };
 use crate::out::outln;
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula referee dominoes`.
 #[derive(Args)]
@@ -49,15 +49,7 @@ pub struct RefereeArgs {
     #[arg(long)]
     paired: bool,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    timeout: TimeoutArgs,
-    #[command(flatten)]
-    log: LogArgs,
-    #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 /// Arguments of `tabula play dominoes`.
@@ -164,8 +156,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         bail!("--games {games}: with --paired each deal is played twice, so give an even number");
     }
     check_agent("--opponent", &args.opponent, AGENTS)?;
-    let seed = args.seed.seed;
-    let log = Log::open(&args.log)?;
+    let seed = args.run.seed.seed;
+    let log = Log::open(&args.run.log)?;
     // One player for the run; after a fault its program is started afresh.
     let mut tested: Box<dyn Player<Match>> = tested_player(
         &args.seat,
@@ -182,7 +174,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         paired: args.paired,
         open_hand: [tested_open, sees_open_hand(&args.opponent)],
     };
-    let json = args.json.json.as_ref();
+    let json = args.run.json.json.as_ref();
     if tested_open {
         let name = tested.name();
         let note =
@@ -197,7 +189,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &note)?;
     }
     let limits = Limits {
-        per_case: Some(args.timeout.timeout),
+        per_case: Some(args.run.timeout.timeout),
         ..Limits::default()
     };
     let mut results = Vec::with_capacity(cases.len());
@@ -238,7 +230,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     progress.finish_and_clear();
     tested.finish(EXIT_GRACE);
     drop(tested);
-    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+    finish_referee(
+        &log,
+        results,
+        |r| r.total_line(),
+        json,
+        seed,
+        &args.run.strict,
+    )
 }
 
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.

@@ -14,11 +14,11 @@ use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
 use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table, Tabulated};
 
-use crate::Outcome as CommandOutcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{OutputFile, output_file};
 use crate::out::outln;
 use crate::progress::{bar, spinner};
+use crate::registry::Outcome as CommandOutcome;
 
 /// Arguments of `tabula build dominoes`.
 #[derive(Args)]

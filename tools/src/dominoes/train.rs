@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use serde::Serialize;
-use tabula_verify::dominoes::server::{FEATURE_NAMES, SHIPPED, Weights};
+use tabula_verify::dominoes::opponents::{FEATURE_NAMES, SHIPPED, Weights};
 use tabula_verify::dominoes::train::{Generation, TrainConfig, train};
 
-use crate::Outcome;
 use crate::common::{GamesArgs, OutputPath, SeedArgs, emit_report, output_path, positive};
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula dominoes train`.
 #[derive(Args)]

@@ -5,12 +5,12 @@ use clap::Args;
 use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
-use crate::Outcome;
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
     run_info,
 };
 use crate::memory::games_bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula verify dominoes`.
 #[derive(Args)]

@@ -7,8 +7,8 @@ use serde::Serialize;
 use tabula_solver::reversi::{MAX_N, MIN_N};
 use tabula_verify::reversi::referee::case_population;
 
-use crate::Outcome;
 use crate::common::{JsonArgs, SeedArgs, emit_report, run_info};
+use crate::registry::Outcome;
 
 /// Arguments of `tabula reversi evolve`.
 #[derive(Args)]

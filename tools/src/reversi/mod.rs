@@ -7,7 +7,7 @@ mod verify;
 
 use clap::Args;
 use tabula_solver::reversi::Rule;
-use tabula_solver::reversi::strategy::{Ties, ZeroDenominator};
+use tabula_solver::reversi::opponents::{Ties, ZeroDenominator};
 use tabula_verify::reversi::evolve::Settings as GaSettings;
 use tabula_verify::reversi::report::Suite;
 
@@ -130,7 +130,7 @@ pub struct PerftArgs {
 }
 
 /// Counts MultiplayerReversi's move sequences from the start of a side.
-fn perft(args: PerftArgs) -> crate::Outcome {
+fn perft(args: PerftArgs) -> crate::registry::Outcome {
     let start = tabula_solver::reversi::Board::start(args.size.into())?;
     crate::perft::perft(start, &args.perft)
 }
@@ -141,6 +141,7 @@ pub fn entry() -> GameEntry {
         "reversi",
         "MultiplayerReversi (TopCoder MM 31): 3-4 players, 7x7 to 12x12, evolved computer opponents",
     )
+        .draws(tabula_verify::reversi::draw::show)
     .agents(tabula_verify::reversi::AGENTS)
     .agents(tabula_verify::reversi::REFERENCE_AGENTS)
     .verb(Verb::new("play", "Play player 1 of one of the referee's cases against its evolved opponents in the terminal", referee::play))

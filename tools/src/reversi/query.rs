@@ -12,9 +12,9 @@ use tabula_verify::protocol::excerpt;
 use tabula_verify::reversi::query::{Analysis, analyse, parse_board};
 use tabula_verify::reversi::referee::opponents;
 
-use crate::Outcome;
 use crate::batch::answer_lines;
 use crate::common::{JsonArgs, SeedArgs, emit_report, run_info};
+use crate::registry::Outcome;
 
 /// Arguments of `tabula query reversi`.
 #[derive(Args)]

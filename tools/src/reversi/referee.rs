@@ -16,12 +16,12 @@ use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, ag
 use tabula_verify::seat::{EXIT_GRACE, Limits};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::common::{
-    JsonArgs, Log, LogArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, finish_play,
-    finish_referee, known_agent, say, serve_stdio, served_rng, tested_player,
+    Log, RefereeRunArgs, SeatArgs, SeedArgs, finish_play, finish_referee, known_agent, say,
+    serve_stdio, served_rng, tested_player,
 };
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula referee reversi`.
 #[derive(Args)]
@@ -31,15 +31,7 @@ pub struct RefereeArgs {
     #[command(flatten)]
     suite: super::SuiteArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    timeout: TimeoutArgs,
-    #[command(flatten)]
-    log: LogArgs,
-    #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 /// Arguments of `tabula play reversi`.
@@ -121,8 +113,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     // Every option is checked before a player starts.
     let sizes = parse_sizes(&args.suite.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
     args.seat.check(&referee_agents())?;
-    let seed = args.seed.seed;
-    let log = Log::open(&args.log)?;
+    let seed = args.run.seed.seed;
+    let log = Log::open(&args.run.log)?;
     let rule = args.suite.ga.rule.rule();
     let suite = args.suite.suite(sizes, seed);
     let cases = suite.case_list();
@@ -130,7 +122,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let progress = bar(cases.len(), "evolving opponents");
     let drawn = evolve_cases(&suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
-    let json = args.json.json.as_ref();
+    let json = args.run.json.json.as_ref();
     if let Some(name) = args
         .seat
         .agent
@@ -143,7 +135,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &note)?;
     }
     let limits = Limits {
-        per_case: Some(args.timeout.timeout),
+        per_case: Some(args.run.timeout.timeout),
         ..Limits::default()
     };
     let mut results = Vec::with_capacity(cases.len());
@@ -168,7 +160,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         say(&log, json, &result.line())?;
         results.push(result);
     }
-    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+    finish_referee(
+        &log,
+        results,
+        |r| r.total_line(),
+        json,
+        seed,
+        &args.run.strict,
+    )
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.

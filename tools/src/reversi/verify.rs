@@ -5,12 +5,12 @@ use clap::Args;
 use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, run};
 
-use crate::Outcome;
 use crate::common::{
     GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish, run_info,
 };
 use crate::memory::games_bar;
 use crate::progress::bar;
+use crate::registry::Outcome;
 
 /// Arguments of `tabula verify reversi`.
 #[derive(Args)]

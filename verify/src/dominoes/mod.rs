@@ -2,12 +2,14 @@
 //! the referee's cases.
 
 pub mod clairvoyant;
+pub mod draw;
 pub mod ladder;
 pub mod model;
+pub mod notation;
+pub mod opponents;
 pub mod players;
 pub mod referee;
 pub mod report;
-pub mod server;
 pub mod terminal;
 pub mod train;
 pub mod wire;
@@ -57,7 +59,7 @@ pub fn agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
         "heaviest" => Some(Box::new(ladder::Heaviest)),
         "doubles" => Some(Box::new(ladder::Doubles)),
         "blocker" => Some(Box::new(ladder::Blocker::new())),
-        "server" => Some(Box::new(server::Server::default())),
+        "server" => Some(Box::new(opponents::Server::default())),
         "clairvoyant" => Some(Box::new(Clairvoyant::new())),
         "best" => Some(Box::new(Ismcts::best(rng))),
         "pimc" => Some(Box::new(DealSearcher::pimc(

@@ -18,7 +18,7 @@ use tabula_solver::dominoes::inference::{Decision, MAX_MODELS, OpponentModel};
 use tabula_solver::dominoes::{Move, Position, Side, Tile, Tiles};
 
 use super::ladder::{Numbers, best_by, blocker_key, doubles_key, heavy_key, numbers_of};
-use super::server::{self, Outlook, SHIPPED, evaluate, features_at};
+use super::opponents::{self, Outlook, SHIPPED, evaluate, features_at};
 
 /// The server's softness: its values are divided by this before the softmax.
 pub const SERVER_TEMPERATURE: f64 = 0.05;
@@ -104,7 +104,7 @@ impl Component {
     pub fn position_move(self, pos: &Position, missing: Numbers) -> Option<Move> {
         let m = usize::from(pos.mover);
         Some(match self {
-            Component::Server => server::position_move(pos, &SHIPPED, missing),
+            Component::Server => opponents::position_move(pos, &SHIPPED, missing),
             Component::Heaviest => heaviest_position_move(pos),
             Component::Soft => policy_move(pos),
             Component::Doubles => best_by(&pos.moves(), doubles_key),
@@ -257,7 +257,7 @@ mod tests {
     use super::*;
     use crate::agent::Agent;
     use crate::dominoes::ladder::{Blocker, Doubles, Heaviest, Reading};
-    use crate::dominoes::server::Server;
+    use crate::dominoes::opponents::Server;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
     use tabula_solver::dominoes::inference::Knowledge;

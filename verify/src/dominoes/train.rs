@@ -15,7 +15,7 @@ use serde::Serialize;
 use tabula_solver::dominoes::{Deal, Match, Rules};
 
 use super::ladder::{Blocker, Heaviest};
-use super::server::{FEATURES, Server, Weights};
+use super::opponents::{FEATURES, Server, Weights};
 use crate::agent::Agent;
 use crate::arena::play_game;
 use crate::seat::{Clock, Local, Player};
@@ -143,7 +143,7 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
-    /// The run that made [`super::server::SHIPPED`]: `tabula dominoes train` with its defaults.
+    /// The run that made [`super::opponents::SHIPPED`]: `tabula dominoes train` with its defaults.
     pub const fn shipped() -> TrainConfig {
         TrainConfig {
             seed: 2009,
@@ -288,7 +288,7 @@ pub fn train(
 mod tests {
     use super::*;
     use crate::dominoes::agent;
-    use crate::dominoes::server::SHIPPED;
+    use crate::dominoes::opponents::SHIPPED;
 
     fn small(seed: u64) -> TrainConfig {
         TrainConfig {

@@ -40,12 +40,12 @@
 
 use std::sync::Arc;
 
+use crate::reversi::model::{CANDIDATES, Model, VOTERS, reconstruct, votes};
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::grid::Square;
 use tabula_solver::grid::Squares;
 use tabula_solver::reversi::board::{MAX_CELLS, MAX_PLAYERS};
 use tabula_solver::reversi::lookahead::{self, Lookahead, Policies};
-use tabula_solver::reversi::model::{CANDIDATES, Model, VOTERS, reconstruct, votes};
 use tabula_solver::reversi::search::{
     Evaluation, Kind, Limits, PIECE, Plausible, decide, decide_within,
 };
@@ -709,8 +709,8 @@ mod tests {
 
     #[test]
     fn at_11x11_it_defers_to_paranoid_over_the_model_s_likely_replies() {
+        use crate::reversi::model::VOTERS;
         use std::collections::HashMap;
-        use tabula_solver::reversi::model::VOTERS;
         let n = 11;
         let tuning = Tuning {
             search: Limits {

@@ -3,7 +3,10 @@
 
 pub mod baselines;
 pub mod best;
+pub mod draw;
 pub mod evolve;
+pub mod model;
+pub mod notation;
 pub mod oracle;
 pub mod query;
 pub mod referee;

@@ -17,12 +17,14 @@
 //! [`tournament::served_rng`]). Every player meets the same coins and the same
 //! server.
 
-pub mod agents;
+pub mod draw;
+pub mod notation;
+pub mod players;
 pub mod report;
 pub mod terminal;
 pub mod wire;
 
-pub use agents::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};
+pub use players::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};
 pub use report::{PlayerResult, Report, SizeResult, verify};
 pub use wire::{TongaWire, parse_answer};
 

@@ -6,17 +6,19 @@
 //! - [`checker`]: the `bestMove` checker behind `tabula referee tothello`;
 //! - [`terminal`]: a person at the terminal against the solver (`tabula play tothello`).
 
-pub mod agents;
 pub mod checker;
+pub mod draw;
+pub mod notation;
+pub mod players;
 pub mod report;
 pub mod terminal;
 pub mod wire;
 
-pub use agents::{AgentKind, TothelloAgent};
 pub use checker::{
     Answerer, Case, CheckReport, Failure, MAX_WRONG, random_valid_board, referee_best_move,
     test_cases,
 };
+pub use players::{AgentKind, TothelloAgent};
 pub use report::{PairResult, TournamentConfig, TournamentReport, opening, run_tournament};
 pub use terminal::play_terminal;
 pub use wire::{RequestError, answer, answer_request, request_line};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use tabula_solver::tothello::{Move, Position};
 
-use super::agents::{AgentKind, random_square};
+use super::players::{AgentKind, random_square};
 use crate::agent::Agent;
 use crate::record::GameLog;
 use crate::report::Table;
@@ -240,7 +240,7 @@ mod tests {
         assert_eq!(greedy_solver.wdl.losses, 6, "{table}");
     }
 
-    fn agents(seed: u64, game: u64) -> [super::super::agents::TothelloAgent; 2] {
+    fn agents(seed: u64, game: u64) -> [super::super::players::TothelloAgent; 2] {
         let rng = |seat| stream(seed, Purpose::Agent, 0, game, seat);
         let black = if game.is_multiple_of(2) {
             AgentKind::Random

@@ -14,16 +14,14 @@ use tabula_solver::retrograde::StateSpace;
 use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
 use tabula_verify::arena::play_case;
+use tabula_verify::kalah::sweep as kalah_sweep;
 use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
-use tabula_verify::kalah_sweep;
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::At;
-use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
 use tabula_verify::seat::{Clock, EXIT_GRACE, FaultKind, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
@@ -38,6 +36,7 @@ use crate::line::{
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
 use tabula_solver::zero_sum::Line;
@@ -705,47 +704,23 @@ fn values_once(flag: &str, spans: &[Span]) -> anyhow::Result<Vec<u32>> {
     Ok(values)
 }
 
-/// What `verify kalah --json` writes besides the scoreboard's lines.
-#[derive(Serialize)]
-struct VerifySettings {
-    /// Games per variant, pair and seating.
-    games: usize,
-    /// The capture rule, as `--no-empty-capture` sets it (`always`, `non-empty`).
-    capture: &'static str,
-    /// The end rule, as `--ending` spells it.
-    ending: String,
-    /// The players, in the order their pairs are played.
-    players: Vec<String>,
-    /// Each variant with its exact value from the start.
-    variants: Vec<kv::VariantLine>,
-}
-
-/// Every pair of the built-in players on each Kalah(m, n), both seatings.
-pub fn verify(args: VerifyArgs) -> Outcome {
-    crate::common::known_players("--players", &args.players, &kv::AGENTS)?;
-    if args.players.len() < 2 {
-        bail!("--players: give at least two players (each pair plays)");
-    }
-    let mut sets = Vec::new();
-    for m in values_once("--pits", &args.pits)? {
-        for n in values_once("--seeds", &args.seeds)? {
-            sets.push(args.rules.rules(m, n)?);
-        }
-    }
+/// Refuses, before any work, variants that cannot all be solved in memory
+/// and kept while the games are played; returns their boards in all.
+fn check_variants(sets: &[Rules], max_boards: u64) -> anyhow::Result<u64> {
     // Checked before any work: every variant is solved in memory and kept
     // while the games are played.
     let mut boards = 0;
     let (mut kept, mut peak) = (0u64, 0u64);
-    for rules in &sets {
+    for rules in sets {
         let spec = table::spec(rules);
-        if spec.entries > args.max_boards {
+        if spec.entries > max_boards {
             bail!(
                 "Kalah({}, {}) has {} boards, more than --max-boards {}: each variant is \
                  solved in memory before play (raise --max-boards to try it)",
                 rules.pits,
                 rules.seeds,
                 spec.entries,
-                args.max_boards
+                max_boards
             );
         }
         let record_size = spec.layout.record_size();
@@ -761,6 +736,22 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         &format!("solving {boards} boards in memory"),
         "give fewer or smaller variants",
     )?;
+    Ok(boards)
+}
+
+/// Every pair of the built-in players on each Kalah(m, n), both seatings.
+pub fn verify(args: VerifyArgs) -> Outcome {
+    crate::common::known_players("--players", &args.players, &kv::AGENTS)?;
+    if args.players.len() < 2 {
+        bail!("--players: give at least two players (each pair plays)");
+    }
+    let mut sets = Vec::new();
+    for m in values_once("--pits", &args.pits)? {
+        for n in values_once("--seeds", &args.seeds)? {
+            sets.push(args.rules.rules(m, n)?);
+        }
+    }
+    let boards = check_variants(&sets, args.max_boards)?;
     let log = Log::open(&args.log)?;
     let solving = bar(boards as usize, "boards solved");
     let mut before = 0;
@@ -785,52 +776,13 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     playing.finish_and_clear();
-    let rules = sets[0];
-    let (capture, ending) = (rules.capture.name(), rules.ending.name().to_string());
-    let mut values =
-        tabula_verify::report::Table::new(&["variant", "boards", "first player's optimal margin"]);
-    for v in &variants {
-        let line = v.line();
-        // The sweep's W/D/L beside the margin: who wins under optimal play.
-        let sign = if line.value > 0 { "+" } else { "" };
-        let margin = format!(
-            "{sign}{} ({})",
-            line.value,
-            kalah_sweep::outcome_letter(line.value)
-        );
-        values.row(&[line.case, line.boards.to_string(), margin]);
-    }
-    let columns = [
-        Column::Games,
-        Column::Wdl,
-        Column::WinRate,
-        Column::Margin,
-        Column::CaseScore,
-    ];
-    let markdown = format!(
-        "Kalah(m, n), capture {capture}, ending {ending}: every pair of players, {games} games \
-         per variant and seating, seed {seed}.\n\n{}\n{}",
-        values.to_markdown(),
-        board.to_markdown(&columns, &wins_and_half_draws)
-    );
-    let json = ScoreboardJson {
-        game: "kalah",
-        seed,
-        extra: VerifySettings {
-            games,
-            capture,
-            ending,
-            players: args.players.clone(),
-            variants: variants.iter().map(kv::Variant::line).collect(),
-        },
-        lines: board.lines(&wins_and_half_draws),
-    };
+    let report = kv::verify_report(&board, &variants, &args.players, games, seed);
     report_then_finish(&log, || {
         args.plot.write(|| kv::plot(&board, games, seed))?;
         emit_report(
-            &markdown,
+            &report.markdown,
             args.json.json.as_ref(),
-            &run_info(Some(seed)).stamp(&json),
+            &run_info(Some(seed)).stamp(&report.json),
         )
     })
 }
@@ -905,6 +857,7 @@ pub fn describe_table(table: &Table) -> anyhow::Result<String> {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
+        .draws(tabula_verify::kalah::draw::show)
         .agents(&kv::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

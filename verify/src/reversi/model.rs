@@ -20,10 +20,10 @@
 use arrayvec::ArrayVec;
 use rand::{Rng, RngExt};
 
-use super::board::{Board, MAX_CELLS};
-use super::strategy::{Rule, Ties, Weights, ZeroDenominator};
-use crate::game::Seat;
-use crate::grid::{Square, Squares};
+use tabula_solver::game::Seat;
+use tabula_solver::grid::{Square, Squares};
+use tabula_solver::reversi::board::{Board, MAX_CELLS};
+use tabula_solver::reversi::opponents::{Rule, Ties, Weights, ZeroDenominator};
 
 /// The sequences of moves (board before, move) by players other than `me`
 /// that turn `prev` (another player to move, or `me` skipped) into `next`
@@ -419,9 +419,9 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Game;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
+    use tabula_solver::Game;
 
     fn random_weights(rng: &mut ChaCha8Rng) -> Weights {
         let mut w = Weights([0.0; MAX_CELLS]);

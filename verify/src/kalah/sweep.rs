@@ -1,6 +1,6 @@
 //! `sweep kalah`: the first player's optimal margin from the start of every
 //! Kalah(m, n) of a family, with the search's cost: rows for JSON, a Markdown
-//! table and a plot (the Ioiwari sweep's counterpart, `ioiwari_sweep`).
+//! table and a plot (the Ioiwari sweep's counterpart, `ioiwari::sweep`).
 
 use std::time::Instant;
 

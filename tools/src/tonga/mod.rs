@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use tabula_solver::tonga::endgame::Endgame;
-use tabula_solver::tonga::server::{self, Geometry};
+use tabula_solver::tonga::opponents::{self, Geometry};
 use tabula_solver::tonga::{Board, Cell, Colour, Position};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table, Tabulated};
@@ -22,11 +22,10 @@ use tabula_verify::tonga::{
 };
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, StrictArgs,
-    TimeoutArgs, check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
+    GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs,
+    check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
     report_then_finish, run_info, say, seconds, serve_stdio, served_rng, tested_player,
 };
 use crate::export::write_entries;
@@ -34,6 +33,7 @@ use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks, Verb};
 
 /// `tabula tonga …`: rules tools.
@@ -139,15 +139,7 @@ pub struct RefereeArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    timeout: TimeoutArgs,
-    #[command(flatten)]
-    log: LogArgs,
-    #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 /// Arguments of `tabula play tonga`.
@@ -225,6 +217,7 @@ pub struct StdinArgs {}
 /// The game's registration: its verbs and extras.
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
+        .draws(tabula_verify::tonga::draw::show)
         .agents(&tabula_verify::tonga::AGENTS)
         .tables(TableHooks {
             describe: describe_table,
@@ -269,7 +262,7 @@ pub fn tonga(command: TongaCommand) -> Outcome {
                 );
             }
             let geo = Geometry::new(board.n());
-            let Some(choices) = server::choices(&geo, &board, colour) else {
+            let Some(choices) = opponents::choices(&geo, &board, colour) else {
                 bail!("stdin: the board is full, the server has no move");
             };
             let mut out = crate::out::stdout();
@@ -476,13 +469,13 @@ fn check_sizes(flag: &str, sizes: &[usize]) -> anyhow::Result<()> {
 pub fn referee(args: RefereeArgs) -> Outcome {
     check_sizes("--sizes", &args.sizes.sizes)?;
     args.seat.check(&AGENTS)?;
-    let log = Log::open(&args.log)?;
-    let seed = args.seed.seed;
+    let log = Log::open(&args.run.log)?;
+    let seed = args.run.seed.seed;
     let limits = Limits {
-        per_game: Some(args.timeout.timeout),
+        per_game: Some(args.run.timeout.timeout),
         ..Limits::default()
     };
-    let json = args.json.json.as_ref();
+    let json = args.run.json.json.as_ref();
     let mut results = Vec::new();
     for (case, &n) in args.sizes.sizes.iter().enumerate() {
         for g in 0..args.games.games {
@@ -493,7 +486,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 TongaWire::default(),
                 // A built-in player is told its time for the game, and drawn
                 // afresh as `serve --seed` draws it, so that both play alike.
-                |name| timed_agent(name, served_rng(seed), Some(args.timeout.timeout)),
+                |name| timed_agent(name, served_rng(seed), Some(args.run.timeout.timeout)),
                 &AGENTS,
                 &log,
             )?;
@@ -516,7 +509,14 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             results.push(result);
         }
     }
-    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+    finish_referee(
+        &log,
+        results,
+        |r| r.total_line(),
+        json,
+        seed,
+        &args.run.strict,
+    )
 }
 
 /// Answers the line protocol on stdin/stdout with a built-in player.

@@ -12,10 +12,10 @@ use tabula_solver::ioiwari::{BankMatch, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{self as table, IoiwariTable, Variant, VariantTable, variant_of};
 use tabula_tables::{Table, Tabulated, TypedTable};
 use tabula_verify::arena::play_case;
+use tabula_verify::ioiwari::sweep::{Thresholds, sweep as run_sweep};
 use tabula_verify::ioiwari::{
     self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
 };
-use tabula_verify::ioiwari_sweep::{Thresholds, sweep as run_sweep};
 use tabula_verify::process::StreamPeer;
 use tabula_verify::record::{At, Notation};
 use tabula_verify::report::RefereeReport;
@@ -23,7 +23,6 @@ use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, served_rng, stream};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
@@ -38,6 +37,7 @@ use crate::line::{
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::bar;
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
 
@@ -494,6 +494,7 @@ pub fn perft(args: PerftArgs) -> Outcome {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
+        .draws(tabula_verify::ioiwari::draw::show)
         .agents(&tabula_verify::ioiwari::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

@@ -11,18 +11,19 @@ use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
-use crate::Outcome;
 use crate::common::{
-    GamesArgs, JsonArgs, Log, LogArgs, PlotArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
-    check_agent, emit_report, finish_referee, known_agent, report_then_finish, run_info, say,
-    serve_stdio, served_rng, tested_player,
+    GamesArgs, JsonArgs, Log, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
+    emit_report, finish_referee, known_agent, report_then_finish, run_info, say, serve_stdio,
+    served_rng, tested_player,
 };
 use crate::memory::games_bar;
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
 
 /// The game's registration.
 pub fn entry() -> GameEntry {
     GameEntry::new("nim", "Nim, the toy game of the core's tests")
+        .draws(tabula_verify::nim::draw::show)
         .agents(&tabula_verify::nim::AGENTS)
         .verb(Verb::new(
             "serve",
@@ -83,22 +84,14 @@ pub struct RefereeArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    timeout: TimeoutArgs,
-    #[command(flatten)]
-    log: LogArgs,
-    #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 fn referee(args: RefereeArgs) -> Outcome {
     // Checked before the log opens and a player starts.
     check_agent("--opponent", &args.opponent, &AGENTS)?;
-    let log = Log::open(&args.log)?;
-    let seed = args.seed.seed;
+    let log = Log::open(&args.run.log)?;
+    let seed = args.run.seed.seed;
     let mut tested = tested_player(
         &args.seat,
         NimWire,
@@ -107,10 +100,10 @@ fn referee(args: RefereeArgs) -> Outcome {
         &log,
     )?;
     let limits = Limits {
-        per_answer: Some(args.timeout.timeout),
+        per_answer: Some(args.run.timeout.timeout),
         ..Limits::default()
     };
-    let json = args.json.json.as_ref();
+    let json = args.run.json.json.as_ref();
     let mut results = Vec::new();
     for (case, &heap) in args.heaps.iter().enumerate() {
         let rng = stream(seed, Purpose::Agent, case as u64, 0, 1);
@@ -154,7 +147,14 @@ fn referee(args: RefereeArgs) -> Outcome {
     }
     tested.finish(EXIT_GRACE);
     drop(tested);
-    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+    finish_referee(
+        &log,
+        results,
+        |r| r.total_line(),
+        json,
+        seed,
+        &args.run.strict,
+    )
 }
 
 /// Arguments of `tabula verify nim`.

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::tonga::endgame::Endgame;
-use tabula_solver::tonga::server::{self, Geometry};
+use tabula_solver::tonga::opponents::{self, Geometry};
 use tabula_solver::tonga::{Board, Cell, Colour, Position};
 
 use crate::agent::{Agent, RandomAgent};
@@ -49,7 +49,8 @@ impl Agent<Position> for GreedyAgent {
     }
 
     fn choose(&mut self, pos: &Position) -> Cell {
-        let choices = server::greedy_choices(self.geo.get(pos.board.n()), &pos.board, pos.to_move);
+        let choices =
+            opponents::greedy_choices(self.geo.get(pos.board.n()), &pos.board, pos.to_move);
         pick(&mut self.rng, &choices)
     }
 }
@@ -77,7 +78,7 @@ impl Agent<Position> for ServerAgent {
 
     fn choose(&mut self, pos: &Position) -> Cell {
         let geo = self.geo.get(pos.board.n());
-        let choices = server::choices(geo, &pos.board, pos.to_move).expect("board not full");
+        let choices = opponents::choices(geo, &pos.board, pos.to_move).expect("board not full");
         pick(&mut self.rng, &choices.cells)
     }
 }
@@ -373,7 +374,7 @@ impl BestAgent {
         let s = self.settings;
         if board.occupied().is_empty() {
             self.clock.levels.push(0);
-            return server::middle_squares(&board)[0];
+            return opponents::middle_squares(&board)[0];
         }
         let level = self.clock.plan(&s, empties, board.cells());
         self.clock.levels.push(level);
@@ -393,7 +394,7 @@ impl BestAgent {
             } => (candidates, ties, rounds),
         };
         let geo = self.geo.get(board.n());
-        let mut ranked = server::all_values(geo, &board, me);
+        let mut ranked = opponents::all_values(geo, &board, me);
         ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         if rounds == 0 {
             return ranked[0].0;
@@ -416,7 +417,7 @@ impl BestAgent {
 /// then `me` plays its own 3-ply best square, for `rounds` rounds; the leaf is
 /// `me`'s 3-ply value (the final points difference on a full board).
 fn lookahead(geo: &Geometry, board: &Board, me: Colour, rounds: usize, ties: usize) -> f64 {
-    let Some(replies) = server::choices(geo, board, me.other()) else {
+    let Some(replies) = opponents::choices(geo, board, me.other()) else {
         return points_difference(board, me) as f64;
     };
     // Evenly spread tie-breaks, so the choice stays deterministic.
@@ -426,7 +427,7 @@ fn lookahead(geo: &Geometry, board: &Board, me: Colour, rounds: usize, ties: usi
     for &reply in replies.cells.iter().step_by(step) {
         let mut b2 = *board;
         b2.place(reply, me.other());
-        sum += match server::choices(geo, &b2, me) {
+        sum += match opponents::choices(geo, &b2, me) {
             None => points_difference(&b2, me) as f64,
             Some(mine) if rounds <= 1 => mine.value as f64,
             Some(mine) => {

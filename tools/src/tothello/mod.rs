@@ -16,7 +16,6 @@ use tabula_verify::tothello::{
     run_tournament, test_cases,
 };
 
-use crate::Outcome;
 use crate::batch::answer_lines;
 use crate::common::{
     GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
@@ -26,6 +25,7 @@ use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
 use crate::out::outln;
 use crate::progress::{bar, spinner};
+use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
 
 /// Plies of heuristic search before the exact endgame, for `query` and `play`
@@ -210,6 +210,7 @@ pub struct VerifyArgs {
 /// The game's registration: its verbs.
 pub fn entry() -> GameEntry {
     GameEntry::new("tothello", "Tothello, TopCoder Invitational 2001")
+        .draws(tabula_verify::tothello::draw::show)
         .agents(&["random", "greedy", "solver-dD-eE"])
         .verb(Verb::new(
             "query",

@@ -1,0 +1,106 @@
+//! Report emission: the run's stamp, the Markdown on stdout, the JSON and the plot where asked, the referee's end.
+
+use clap::Args;
+use serde::Serialize;
+use tabula_verify::report::{RefereeReport, RefereedCase};
+
+use crate::out::{out, outln};
+
+use super::*;
+
+/// This run's version, arguments and `seed`, for a report's JSON.
+pub fn run_info(seed: Option<u64>) -> tabula_verify::report::RunInfo {
+    tabula_verify::report::RunInfo {
+        version: env!("CARGO_PKG_VERSION").into(),
+        args: std::env::args_os()
+            .skip(1)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        seed,
+    }
+}
+
+/// A plot of the report.
+#[derive(Args, Clone, Debug)]
+pub struct PlotArgs {
+    /// Also draw the report as an SVG plot (a verify's: means with 95% intervals per player and case, reference ceilings dashed).
+    #[arg(long, value_name = "FILE.svg", value_parser = svg_file)]
+    pub plot: Option<OutputFile>,
+}
+
+impl PlotArgs {
+    /// Draws `plot()` into `--plot` when it was given.
+    pub fn write(&self, plot: impl FnOnce() -> tabula_verify::plot::Plot) -> anyhow::Result<()> {
+        if let Some(path) = &self.plot {
+            plot().write_svg(path)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes a referee's result line to the transcript, and to stdout unless
+/// `--json -` keeps stdout for the JSON alone.
+pub fn say(log: &Log, json: Option<&OutputPath>, line: &str) -> std::io::Result<()> {
+    log.transcript_line(line);
+    if json != Some(&OutputPath::Stdout) {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
+/// Ends a referee run: the report of `results`, its `total_line` to the log
+/// and stdout, the JSON (stamped with the run and its `seed`) where asked.
+pub fn finish_referee<C: RefereedCase + Serialize>(
+    log: &Log,
+    results: Vec<C>,
+    total_line: fn(&RefereeReport<C>) -> String,
+    json: Option<&OutputPath>,
+    seed: u64,
+    strict: &StrictArgs,
+) -> crate::registry::Outcome {
+    let report = RefereeReport::new(results);
+    let total_line = total_line(&report);
+    log.transcript_line(&total_line);
+    let reported = report_then_finish(log, || {
+        emit_report(
+            &format!("{total_line}\n"),
+            json,
+            &run_info(Some(seed)).stamp(&report),
+        )
+    });
+    strict.status(reported, report.faults())
+}
+
+/// Ends a run: writes its report with `report`, then finishes its logs even
+/// if that failed, so that neither a closed stdout nor a full disk under the
+/// log loses the other. The report's error comes first.
+pub fn report_then_finish(
+    log: &Log,
+    report: impl FnOnce() -> anyhow::Result<()>,
+) -> crate::registry::Outcome {
+    let reported = report();
+    let finished = log.finish();
+    reported?;
+    finished?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// Prints a report's Markdown on stdout and writes its JSON where asked
+/// (with `--json -`, the JSON alone goes to stdout).
+pub fn emit_report(
+    markdown: &str,
+    json: Option<&OutputPath>,
+    report: &impl Serialize,
+) -> anyhow::Result<()> {
+    match json {
+        Some(OutputPath::Stdout) => {
+            outln!("{}", serde_json::to_string_pretty(report)?)?;
+        }
+        Some(OutputPath::File(path)) => {
+            out!("{markdown}")?;
+            tabula_verify::report::write_json(path, report)?;
+        }
+        None => out!("{markdown}")?,
+    }
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! Kalah's built-in players.
+
+use std::sync::Arc;
+
+use rand_chacha::ChaCha8Rng;
+use tabula_solver::ZeroSum;
+use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher};
+use tabula_solver::kalah::{Kalah, Match, Pit, Rules};
+use tabula_tables::kalah::KalahTable;
+
+use crate::agent::{Agent, RandomAgent, looked_up};
+
+/// The built-in players.
+pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
+
+/// The built-in agent `name`, if there is one; the optimal player reads
+/// the table of the game's rules among `tables`, or searches when there are
+/// none (telling `progress`, if given); `rng` is the random player's stream.
+pub fn agent(
+    name: &str,
+    tables: &[Arc<KalahTable>],
+    rng: ChaCha8Rng,
+    progress: Option<SearchProgress>,
+) -> Option<Box<dyn Agent<Match>>> {
+    match name {
+        "optimal" => Some(Box::new(match tables {
+            [] => OptimalAgent::searching().with_progress(progress),
+            _ => OptimalAgent::from_tables(tables.to_vec()),
+        })),
+        "greedy" => Some(Box::new(Greedy)),
+        "random" => Some(Box::new(RandomAgent::new(rng))),
+        _ => None,
+    }
+}
+
+/// The size of the searching optimal player's transposition table for
+/// `rules`, in bits: twice the game's boards in slots (16 bytes each), at
+/// least 2^10 and at most 2^24 (256 MiB). Kalah(6, 4) searched from the start
+/// with 2^20 slots still ran after 100 s; its table is 2^24.
+pub fn search_bits(rules: &Rules) -> u32 {
+    use tabula_solver::retrograde::StateSpace;
+    let boards = tabula_solver::kalah::KalahSpace::new(*rules).len();
+    (2 * boards)
+        .next_power_of_two()
+        .trailing_zeros()
+        .clamp(10, 24)
+}
+
+/// The searching agent's transposition table and the rules its entries are
+/// of: positions of different rules share indices, so a position of other
+/// rules starts a new table.
+struct SearchTable {
+    /// The table's size in bits; `None`: [`search_bits`] of each game's rules.
+    bits: Option<u32>,
+    /// The table, made at the first move of a game of these rules.
+    made: Option<(Rules, Box<AlwaysReplace<Pit>>)>,
+}
+
+/// Plays a move of the best value, the lowest pit on ties.
+///
+/// A table must be of the game's rules and have passed
+/// [`tabula_tables::TypedTable::check_moves`] (or be built in memory): its
+/// values are then trusted.
+pub struct OptimalAgent {
+    oracle: Oracle,
+    progress: Option<SearchProgress>,
+}
+
+/// Told, during a long search, the positions searched so far for the move
+/// (`Some`, every [`alphabeta::TICK_NODES`](tabula_solver::alphabeta::TICK_NODES)),
+/// then `None` when that search is over.
+pub type SearchProgress = Arc<dyn Fn(Option<u64>) + Send + Sync>;
+
+impl OptimalAgent {
+    /// An optimal agent reading `table`.
+    pub fn from_table(table: Arc<KalahTable>) -> OptimalAgent {
+        OptimalAgent::from_tables(vec![table])
+    }
+
+    /// An optimal agent for games of several rules, reading each game's own
+    /// table among `tables` (a run over many variants builds its agents
+    /// without knowing which variant they will play).
+    pub fn from_tables(tables: Vec<Arc<KalahTable>>) -> OptimalAgent {
+        OptimalAgent {
+            oracle: Oracle::Tables(tables),
+            progress: None,
+        }
+    }
+
+    /// An optimal agent searching each move exactly, with a table of `2^bits` slots.
+    pub fn by_search(bits: u32) -> OptimalAgent {
+        OptimalAgent {
+            oracle: Oracle::Search(SearchTable {
+                bits: Some(bits),
+                made: None,
+            }),
+            progress: None,
+        }
+    }
+
+    /// An optimal agent searching each move exactly, with a table sized for
+    /// the rules of its first game ([`search_bits`]).
+    pub fn searching() -> OptimalAgent {
+        OptimalAgent {
+            oracle: Oracle::Search(SearchTable {
+                bits: None,
+                made: None,
+            }),
+            progress: None,
+        }
+    }
+
+    /// The same agent, telling `progress` how its long searches go.
+    pub fn with_progress(mut self, progress: Option<SearchProgress>) -> OptimalAgent {
+        self.progress = progress;
+        self
+    }
+
+    /// The value of each legal pit for the mover of `position`, pit order.
+    pub fn move_values(&mut self, position: &Kalah) -> Vec<(Pit, i32)> {
+        match &mut self.oracle {
+            Oracle::Tables(tables) => {
+                let rules = position.rules();
+                let table = tables
+                    .iter()
+                    .find(|t| t.game().rules == rules)
+                    .unwrap_or_else(|| panic!("no table of the game's rules {rules:?}"));
+                position
+                    .legal_moves()
+                    .iter()
+                    .map(|&pit| {
+                        let (child, sowing) = position.child(pit);
+                        let reward = sowing.mover as i32 - sowing.opponent as i32;
+                        // Records are checked as they are read.
+                        let value = looked_up(table.value(&child));
+                        (pit, position.move_value(pit, reward, value))
+                    })
+                    .collect()
+            }
+            Oracle::Search(table) => search(table, &self.progress, position, |searcher| {
+                let total = position.seeds() as i32;
+                let mut candidates = Default::default();
+                position.generate(&mut candidates);
+                candidates
+                    .iter()
+                    .map(|c| {
+                        let value = searcher.value_of(position, c, -total - 1, total + 1, EXACT);
+                        (position.move_of(c), value)
+                    })
+                    .collect()
+            }),
+        }
+    }
+
+    /// A pit of the best value for the mover of `position`, the lowest on
+    /// ties. Searching, only the first pit's value is searched exactly; each
+    /// later one is first tested against the best so far (a null window) and
+    /// searched exactly only when it is better.
+    pub fn best_move(&mut self, position: &Kalah) -> Pit {
+        let Oracle::Search(table) = &mut self.oracle else {
+            return best_lowest(&self.move_values(position));
+        };
+        search(table, &self.progress, position, |searcher| {
+            let total = position.seeds() as i32;
+            let mut candidates = Default::default();
+            position.generate(&mut candidates);
+            let mut best: Option<(Pit, i32)> = None;
+            // Candidates come in pit order, so the first best is the lowest.
+            for c in candidates.iter() {
+                let value = match best {
+                    None => searcher.value_of(position, c, -total - 1, total + 1, EXACT),
+                    Some((_, b)) => {
+                        if searcher.value_of(position, c, b, b + 1, EXACT) <= b {
+                            continue;
+                        }
+                        searcher.value_of(position, c, b, total + 1, EXACT)
+                    }
+                };
+                best = Some((position.move_of(c), value));
+            }
+            best.expect("the game is not over").0
+        })
+    }
+}
+
+/// Runs `body` with a searcher over the agent's table (made anew when
+/// `position` is of other rules than its entries), telling `progress` as it goes.
+fn search<R>(
+    table: &mut SearchTable,
+    progress: &Option<SearchProgress>,
+    position: &Kalah,
+    body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>) -> R,
+) -> R {
+    let rules = position.rules();
+    if table.made.as_ref().is_none_or(|(r, _)| *r != rules) {
+        let bits = table.bits.unwrap_or_else(|| search_bits(&rules));
+        table.made = Some((rules, Box::new(AlwaysReplace::new(bits))));
+    }
+    let (_, table) = table.made.as_mut().expect("made above");
+    let mut ticked = false;
+    let mut tick = |nodes: u64| {
+        ticked = true;
+        progress.iter().for_each(|tell| tell(Some(nodes)));
+    };
+    let mut searcher = Searcher::new(table.as_mut()).ticking(&mut tick);
+    let result = body(&mut searcher);
+    if ticked {
+        progress.iter().for_each(|tell| tell(None));
+    }
+    result
+}
+
+impl Agent<Match> for OptimalAgent {
+    fn name(&self) -> String {
+        "optimal".into()
+    }
+
+    fn choose(&mut self, view: &Match) -> Pit {
+        self.best_move(&view.position)
+    }
+}
+
+/// The pit of the highest value, the lowest pit on ties.
+pub(crate) fn best_lowest(values: &[(Pit, i32)]) -> Pit {
+    let mut best: Option<(Pit, i32)> = None;
+    for &(pit, value) in values {
+        if best.is_none_or(|(_, b)| value > b) {
+            best = Some((pit, value));
+        }
+    }
+    best.expect("the game is not over").0
+}
+
+/// One-step greedy: the largest immediate store difference (the end-of-game
+/// sweep included), the lowest pit on ties.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Greedy;
+
+impl Agent<Match> for Greedy {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+
+    fn choose(&mut self, view: &Match) -> Pit {
+        let position = &view.position;
+        let values: Vec<(Pit, i32)> = position
+            .legal_moves()
+            .iter()
+            .map(|&pit| {
+                let sowing = position.child(pit).1;
+                (pit, sowing.mover as i32 - sowing.opponent as i32)
+            })
+            .collect();
+        best_lowest(&values)
+    }
+}
+
+/// Where the optimal agent gets its values.
+enum Oracle {
+    /// Checked tables, one of which is of the game's rules.
+    Tables(Vec<Arc<KalahTable>>),
+    /// Exact alpha-beta, its transposition table kept from move to move.
+    Search(SearchTable),
+}
