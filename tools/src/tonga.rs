@@ -225,6 +225,7 @@ pub struct StdinArgs {}
 /// The game's registration: its verbs and extras.
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
+        .alias("pseudotonga")
         .agents(&tabula_verify::tonga::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

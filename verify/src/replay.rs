@@ -216,7 +216,7 @@ fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
     if over {
         "game over".into()
     } else {
-        format!("player {} to move", mover + 1)
+        format!("seat {mover} to move")
     }
 }
 
@@ -233,7 +233,7 @@ impl Draw for ioiwari::Match {
     }
     fn notes(&self) -> Vec<String> {
         vec![
-            "pits 1 to 7, then the banks [player 1] [player 2]".into(),
+            "pits 1 to 7, then the banks [seat 0] [seat 1]".into(),
             seat_to_move(tabula_solver::Game::is_over(self), self.mover),
         ]
     }
@@ -260,7 +260,7 @@ impl Draw for kalah::Match {
     }
     fn notes(&self) -> Vec<String> {
         vec![
-            "player 1's pits below, left to right; player 2's above, right to left; \
+            "seat 0's pits below, left to right; seat 1's above, right to left; \
              stores [in brackets]"
                 .into(),
             seat_to_move(tabula_solver::Game::is_over(self), self.mover),
@@ -275,7 +275,7 @@ impl Draw for ioiwari::RingMatch {
     fn notes(&self) -> Vec<String> {
         vec![
             format!(
-                "pits 1 to {} (at most {} beads each), then the banks [player 1] [player 2]",
+                "pits 1 to {} (at most {} beads each), then the banks [seat 0] [seat 1]",
                 self.board.pits().len(),
                 self.board.cap()
             ),
@@ -380,13 +380,13 @@ impl Draw for ReversiBoard {
             .map(|s| {
                 // The page's colours of discs 1 to 4.
                 let colour = ["red", "blue", "yellow", "white"][s];
-                format!("player {} ({colour}): {}", s + 1, self.pieces(s).count())
+                format!("seat {s} ({colour}): {}", self.pieces(s).count())
             })
             .collect();
         vec![
             counts.join(", "),
             match self.mover() {
-                Some(s) => format!("player {} to move", s + 1),
+                Some(s) => format!("seat {s} to move"),
                 None => "game over".into(),
             },
         ]
