@@ -811,7 +811,6 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         board.to_markdown(&columns, &wins_and_half_draws)
     );
     let json = ScoreboardJson {
-        game: "kalah",
         seed,
         extra: VerifySettings {
             games,
