@@ -219,8 +219,8 @@ fn with_game_names(line: String, games: &[GameEntry]) -> String {
     }
 }
 
-/// Clap's list of the subcommands a verb needs names hidden ones too; the
-/// hidden games are taken out of it.
+/// Clap's list of the subcommands a verb needs names hidden ones and aliases
+/// too; they are taken out of it.
 fn without_hidden_games(line: &str, games: &[GameEntry]) -> String {
     let Some((head, rest)) = line.split_once("[subcommands: ") else {
         return line.to_string();
@@ -228,7 +228,12 @@ fn without_hidden_games(line: &str, games: &[GameEntry]) -> String {
     let Some((list, tail)) = rest.split_once(']') else {
         return line.to_string();
     };
-    let hidden = |name: &str| games.iter().any(|g| g.hidden && g.name == name);
+    // Aliases too: the list names each game once, by its name.
+    let hidden = |name: &str| {
+        games
+            .iter()
+            .any(|g| (g.hidden && g.name == name) || g.aliases.contains(&name))
+    };
     let shown: Vec<&str> = list.split(", ").filter(|name| !hidden(name)).collect();
     format!("{head}[subcommands: {}]{tail}", shown.join(", "))
 }
