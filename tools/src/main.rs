@@ -50,6 +50,10 @@ struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
+/// Arguments of `tabula man`.
+#[derive(Args)]
+struct ManArgs {}
+
 /// Arguments of `tabula games`.
 #[derive(Args)]
 struct GamesArgs {}
@@ -88,6 +92,11 @@ fn cli(games: &[GameEntry]) -> Command {
             CompletionsArgs::augment_args(Command::new("completions"))
                 .about("Print a shell completion script"),
         )
+        .subcommand(
+            ManArgs::augment_args(Command::new("man"))
+                .about("Print the man page tabula(1), as roff")
+                .hide(true),
+        )
 }
 
 fn run(games: &[GameEntry]) -> Outcome {
@@ -113,18 +122,33 @@ fn run(games: &[GameEntry]) -> Outcome {
             let args = CompletionsArgs::from_arg_matches(m)?;
             // Rendered first: clap_complete panics when its writer fails.
             let mut script = Vec::new();
-            // Hidden games stay out of completions, as they do of help and listings.
-            let visible: Vec<GameEntry> = GAMES
-                .iter()
-                .map(|entry| entry())
-                .filter(|game| !game.hidden)
-                .collect();
-            clap_complete::generate(args.shell, &mut cli(&visible), "tabula", &mut script);
+            clap_complete::generate(
+                args.shell,
+                &mut cli(&visible_games()),
+                "tabula",
+                &mut script,
+            );
             out::stdout().write_all(&script)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(("man", _)) => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cli(&visible_games())).render(&mut page)?;
+            out::stdout().write_all(&page)?;
             Ok(ExitCode::SUCCESS)
         }
         _ => unreachable!("clap requires a known subcommand"),
     }
+}
+
+/// The games but the hidden ones, which stay out of completions and the man
+/// page as they do of help and listings.
+fn visible_games() -> Vec<GameEntry> {
+    GAMES
+        .iter()
+        .map(|entry| entry())
+        .filter(|game| !game.hidden)
+        .collect()
 }
 
 /// A command line clap did not take: help and version shown as clap shows
@@ -148,6 +172,7 @@ fn parse_failure(error: clap::Error, games: &[GameEntry]) -> Outcome {
             let line = first_error_line(&with_arguments_escaped(&error.render().to_string()));
             Err(anyhow::anyhow!(match kind {
                 ErrorKind::MissingSubcommand => without_hidden_games(&line, games),
+                ErrorKind::InvalidSubcommand => with_game_names(line, games),
                 _ => line,
             }))
         }
@@ -174,8 +199,25 @@ fn with_arguments_escaped(text: &str) -> String {
     text
 }
 
-/// Clap's list of the subcommands a verb needs names hidden ones too; the
-/// hidden games are taken out of it.
+/// An unknown game after a verb (`tabula verify pseudotonga`), or as
+/// `tabula <game> <extra>`'s first word: the message ends with the games' names.
+fn with_game_names(line: String, games: &[GameEntry]) -> String {
+    let first = std::env::args().nth(1).unwrap_or_default();
+    let second = std::env::args().nth(2).unwrap_or_default();
+    let quoted = |word: &str| line.contains(&format!("'{word}'"));
+    if registry::VERBS.iter().any(|(verb, _)| *verb == first) && quoted(&second) {
+        let names = registry::game_names(games, Some(&first));
+        format!("{line}; the games of `tabula {first}`: {names}")
+    } else if quoted(&first) {
+        let names = registry::game_names(games, None);
+        format!("{line}; `tabula --help` lists the verbs, and the games are {names}")
+    } else {
+        line
+    }
+}
+
+/// Clap's list of the subcommands a verb needs names hidden ones and aliases
+/// too; they are taken out of it.
 fn without_hidden_games(line: &str, games: &[GameEntry]) -> String {
     let Some((head, rest)) = line.split_once("[subcommands: ") else {
         return line.to_string();
@@ -183,7 +225,12 @@ fn without_hidden_games(line: &str, games: &[GameEntry]) -> String {
     let Some((list, tail)) = rest.split_once(']') else {
         return line.to_string();
     };
-    let hidden = |name: &str| games.iter().any(|g| g.hidden && g.name == name);
+    // Aliases too: the list names each game once, by its name.
+    let hidden = |name: &str| {
+        games
+            .iter()
+            .any(|g| (g.hidden && g.name == name) || g.aliases.contains(&name))
+    };
     let shown: Vec<&str> = list.split(", ").filter(|name| !hidden(name)).collect();
     format!("{head}[subcommands: {}]{tail}", shown.join(", "))
 }

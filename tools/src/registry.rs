@@ -101,6 +101,8 @@ pub struct GameEntry {
     pub name: &'static str,
     /// One line about the game.
     pub about: &'static str,
+    /// Other names it answers to on the command line (the contest's own).
+    pub aliases: Vec<&'static str>,
     /// The standard verbs it offers.
     pub verbs: Vec<Verb>,
     /// Its own extras, as `tabula <game> <extra>`.
@@ -149,6 +151,7 @@ impl GameEntry {
         GameEntry {
             name,
             about,
+            aliases: Vec::new(),
             verbs: Vec::new(),
             extras: Vec::new(),
             agents: Vec::new(),
@@ -193,6 +196,20 @@ impl GameEntry {
         self
     }
 
+    /// Lets the command line name the game `alias` too (`pseudotonga` for `tonga`).
+    pub fn alias(mut self, alias: &'static str) -> GameEntry {
+        self.aliases.push(alias);
+        self
+    }
+
+    /// The game's name, with its aliases in brackets: `tonga (pseudotonga)`.
+    pub fn names(&self) -> String {
+        match self.aliases.is_empty() {
+            true => self.name.to_string(),
+            false => format!("{} ({})", self.name, self.aliases.join(", ")),
+        }
+    }
+
     /// Keeps the game out of listings and help.
     pub fn hidden(mut self) -> GameEntry {
         self.hidden = true;
@@ -215,6 +232,7 @@ pub fn commands(mut root: Command, games: &[GameEntry]) -> Command {
                 command = command.subcommand(
                     v.command(format!("{} ({})", v.about(), game.about))
                         .name(game.name)
+                        .visible_aliases(game.aliases.clone())
                         .hide(game.hidden),
                 );
             }
@@ -225,6 +243,7 @@ pub fn commands(mut root: Command, games: &[GameEntry]) -> Command {
         let mut command = Command::new(game.name)
             .about(format!("{}: tools of its own", game.about))
             .subcommand_required(true)
+            .visible_aliases(game.aliases.clone())
             .hide(game.hidden);
         for extra in &game.extras {
             command = command.subcommand(extra.command(extra.about().to_string()));
@@ -247,6 +266,18 @@ pub fn dispatch(games: &[GameEntry], matches: &ArgMatches) -> Option<Outcome> {
     Some(extra.run(args))
 }
 
+/// The games that offer `verb` (a standard verb or none: all), with their
+/// aliases: `ioiwari, kalah, tonga (pseudotonga), ...`, for a hint.
+pub fn game_names(games: &[GameEntry], verb: Option<&str>) -> String {
+    let offers = |game: &GameEntry| verb.is_none_or(|verb| game.find(verb).is_some());
+    let names: Vec<String> = games
+        .iter()
+        .filter(|g| !g.hidden && offers(g))
+        .map(GameEntry::names)
+        .collect();
+    names.join(", ")
+}
+
 /// `tabula games`: every game and the verbs it offers.
 pub fn listing(games: &[GameEntry]) -> String {
     let mut out = String::new();
@@ -260,6 +291,9 @@ pub fn listing(games: &[GameEntry]) -> String {
             "",
             verbs.join(", ")
         ));
+        if !game.aliases.is_empty() {
+            out.push_str(&format!("{:<10} also: {}\n", "", game.aliases.join(", ")));
+        }
         if !game.agents.is_empty() {
             out.push_str(&format!("{:<10} players: {}\n", "", game.agents.join(", ")));
         }

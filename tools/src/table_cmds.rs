@@ -45,6 +45,8 @@ pub fn info(args: InfoArgs, games: &[GameEntry]) -> Outcome {
         h.layout.mask_bytes
     )?;
     outln!("entries: {}", h.entries)?;
+    // `tabula check` reports fewer when some slots of the index name no position.
+    outln!("  (a record per slot of the index; `tabula check` counts those that hold a position)")?;
     outln!("metadata: {} bytes at {}", h.meta_range.1, h.meta_range.0)?;
     outln!(
         "payload: {} bytes at {}",
@@ -108,8 +110,15 @@ pub fn check(args: CheckArgs, games: &[GameEntry]) -> Outcome {
     let records = checker(table, &|done| progress.set_position(done));
     progress.finish_and_clear();
     let records = records.map_err(|e| naming(&args.file, e))?;
+    let which = match entries.checked_sub(records as u64) {
+        Some(0) | None => "every entry a position, checked against its moves".to_string(),
+        Some(empty) => format!(
+            "the positions among its {entries} entries, each checked against its moves; \
+             the other {empty} are slots of the index that hold no position"
+        ),
+    };
     outln!(
-        "{}: ok ({}, {records} records consistent)",
+        "{}: ok ({}, {records} records consistent: {which})",
         crate::common::shown(&args.file),
         escape_controls(&game)
     )?;

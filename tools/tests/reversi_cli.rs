@@ -568,12 +568,16 @@ fn query_lists_the_legal_moves_the_players_choices_and_a_case_s_opponent() {
 fn query_batch_answers_each_board_as_a_single_query_s_json_does() {
     let start7 = "7 ....... ....... ..123.. ..231.. ..312.. ....... .......";
     let start8 = "......../......../......../...1234./...2341./...3412./...4123./........";
-    // A single query's JSON without its run stamp.
+    // A single query's JSON without its stamp (its run and game).
     let single = |board: &str, extra: &[&str]| {
         let mut json: serde_json::Value =
             serde_json::from_str(&run_ok(&["query", "reversi", board, "--json", "-"], extra))
                 .unwrap();
         json.as_object_mut().unwrap().remove("run");
+        assert_eq!(
+            json.as_object_mut().unwrap().remove("game"),
+            Some("reversi".into())
+        );
         json
     };
     let input = format!("{start7}\n\n7 ....... .......x\n{start8}\ngetNextMove {start7}\n");

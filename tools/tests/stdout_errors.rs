@@ -14,6 +14,7 @@ use tabula_verify::record::read_log;
 const PRINTING: &[(&[&str], &str)] = &[
     (&["games"], ""),
     (&["completions", "bash"], ""),
+    (&["man"], ""),
     (&["--help"], ""),
     (&["verify", "nim", "--help"], ""),
     (&["query", "kalah", "--pits", "2", "--seeds", "2"], ""),

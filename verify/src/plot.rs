@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::scoreboard::Scoreboard;
@@ -125,6 +126,12 @@ const CEILING: RGBColor = RGBColor(160, 20, 40);
 
 const FONT: &str = "sans-serif";
 
+/// The widest plot, legend included, so that it fits a common screen.
+pub const MAX_WIDTH: u32 = 1200;
+
+/// The widest legend (longer names run past its edge rather than widen the plot).
+const MAX_LEGEND_WIDTH: u32 = 400;
+
 const LEGEND_HEADER: &str = "legend (bars: 95% interval)";
 
 impl Plot {
@@ -172,8 +179,9 @@ impl Plot {
         let names = (self.series.iter().map(|s| s.name.chars().count()))
             .chain(self.ceilings.iter().map(|s| s.name.chars().count() + 10))
             .chain([LEGEND_HEADER.len() - 8]);
-        let legend_width = 70 + 8 * names.max().unwrap_or(0) as u32;
-        let width = (560 + 38 * cases.len() as u32).clamp(760, 1800) + legend_width;
+        let legend_width = (70 + 8 * names.max().unwrap_or(0) as u32).min(MAX_LEGEND_WIDTH);
+        let chart_width = (560 + 38 * cases.len() as u32).clamp(760, MAX_WIDTH - legend_width);
+        let width = chart_width + legend_width;
         let longest_case = cases.iter().map(String::len).max().unwrap_or(0) as u32;
         let rotated = cases.len() > 8 || longest_case > 10;
         let x_area = if rotated {
@@ -203,6 +211,36 @@ impl Plot {
         rotated: bool,
         x_area: u32,
     ) -> Result<(), PlotError> {
+        let mut chart = self.draw_axes(area, cases, rotated, x_area)?;
+        let index = |case: &str| cases.iter().position(|c| c == case).expect("a listed case");
+        for ceiling in &self.ceilings {
+            draw_ceiling(&mut chart, ceiling, &index)?;
+        }
+        // Series side by side within a case, so that intervals do not overlap.
+        let count = self.series.len();
+        let step = if count > 1 {
+            (0.5 / count as f64).min(0.12)
+        } else {
+            0.0
+        };
+        for (k, series) in self.series.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            let shift = (k as f64 - (count as f64 - 1.0) / 2.0) * step;
+            draw_series(&mut chart, series, colour, |case| {
+                index(case) as f64 + shift
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The chart's frame: its axes, their labels (a case per tick) and the grid.
+    fn draw_axes<'a, 'b>(
+        &self,
+        area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+        cases: &[String],
+        rotated: bool,
+        x_area: u32,
+    ) -> Result<Chart<'a, 'b>, PlotError> {
         let n = cases.len();
         let (y_low, y_high) = self.value_range();
         let mut chart = ChartBuilder::on(area)
@@ -248,71 +286,7 @@ impl Plot {
             .axis_desc_style((FONT, 16))
             .draw()
             .map_err(draw_error)?;
-        let index = |case: &str| cases.iter().position(|c| c == case).expect("a listed case");
-        for ceiling in &self.ceilings {
-            let mut points: Vec<(f64, f64)> = ceiling
-                .points
-                .iter()
-                .map(|p| (index(&p.case) as f64, p.mean))
-                .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let style = CEILING.stroke_width(2);
-            if points.len() == 1 {
-                // One case: a short dashed bar across it.
-                let (x, y) = points[0];
-                points = vec![(x - 0.4, y), (x + 0.4, y)];
-            }
-            chart
-                .draw_series(DashedLineSeries::new(points, 8, 5, style))
-                .map_err(draw_error)?;
-        }
-        // Series side by side within a case, so that intervals do not overlap.
-        let count = self.series.len();
-        let step = if count > 1 {
-            (0.5 / count as f64).min(0.12)
-        } else {
-            0.0
-        };
-        for (k, series) in self.series.iter().enumerate() {
-            let colour = COLOURS[k % COLOURS.len()];
-            let shift = (k as f64 - (count as f64 - 1.0) / 2.0) * step;
-            let mut points: Vec<(f64, &Point)> = series
-                .points
-                .iter()
-                .map(|p| (index(&p.case) as f64 + shift, p))
-                .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            chart
-                .draw_series(LineSeries::new(
-                    points.iter().map(|(x, p)| (*x, p.mean)),
-                    colour.mix(0.5).stroke_width(1),
-                ))
-                .map_err(draw_error)?;
-            let cap = 0.04;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .filter(|(_, p)| p.high > p.low)
-                        .flat_map(|(x, p)| {
-                            let style = colour.stroke_width(2);
-                            [
-                                PathElement::new(vec![(*x, p.low), (*x, p.high)], style),
-                                PathElement::new(vec![(x - cap, p.low), (x + cap, p.low)], style),
-                                PathElement::new(vec![(x - cap, p.high), (x + cap, p.high)], style),
-                            ]
-                        }),
-                )
-                .map_err(draw_error)?;
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .map(|(x, p)| Circle::new((*x, p.mean), 4, colour.filled())),
-                )
-                .map_err(draw_error)?;
-        }
-        Ok(())
+        Ok(chart)
     }
 
     fn draw_legend(&self, area: &DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), PlotError> {
@@ -363,9 +337,96 @@ impl Plot {
     }
 }
 
+/// The chart of a plot: cases on x (at 0, 1, ...), values on y.
+type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A ceiling as a dashed line over its cases (a short bar for a single case).
+fn draw_ceiling(
+    chart: &mut Chart<'_, '_>,
+    ceiling: &Series,
+    index: &dyn Fn(&str) -> usize,
+) -> Result<(), PlotError> {
+    let mut points: Vec<(f64, f64)> = ceiling
+        .points
+        .iter()
+        .map(|p| (index(&p.case) as f64, p.mean))
+        .collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let style = CEILING.stroke_width(2);
+    if points.len() == 1 {
+        let (x, y) = points[0];
+        points = vec![(x - 0.4, y), (x + 0.4, y)];
+    }
+    chart
+        .draw_series(DashedLineSeries::new(points, 8, 5, style))
+        .map_err(draw_error)?;
+    Ok(())
+}
+
+/// A series: its means joined by a faint line, each with its 95% bar and a dot;
+/// `x` places a case.
+fn draw_series(
+    chart: &mut Chart<'_, '_>,
+    series: &Series,
+    colour: RGBColor,
+    x: impl Fn(&str) -> f64,
+) -> Result<(), PlotError> {
+    let mut points: Vec<(f64, &Point)> = series.points.iter().map(|p| (x(&p.case), p)).collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|(x, p)| (*x, p.mean)),
+            colour.mix(0.5).stroke_width(1),
+        ))
+        .map_err(draw_error)?;
+    let cap = 0.04;
+    let style = colour.stroke_width(2);
+    let bars = points
+        .iter()
+        .filter(|(_, p)| p.high > p.low)
+        .flat_map(|(x, p)| {
+            [
+                PathElement::new(vec![(*x, p.low), (*x, p.high)], style),
+                PathElement::new(vec![(x - cap, p.low), (x + cap, p.low)], style),
+                PathElement::new(vec![(x - cap, p.high), (x + cap, p.high)], style),
+            ]
+        });
+    chart.draw_series(bars).map_err(draw_error)?;
+    chart
+        .draw_series(
+            points
+                .iter()
+                .map(|(x, p)| Circle::new((*x, p.mean), 4, colour.filled())),
+        )
+        .map_err(draw_error)?;
+    Ok(())
+}
+
 /// Each entrant's win rate per case (Wilson 95% intervals), from a scoreboard.
 pub fn win_rates(board: &Scoreboard) -> Vec<Series> {
     per_entrant(board, |case, tally| Point::win_rate(case, &tally.wdl))
+}
+
+/// Each entrant's draw rate per case (Wilson 95% intervals), for the
+/// entrants that drew any game, as `NAME: draws`.
+pub fn draw_rates(board: &Scoreboard) -> Vec<Series> {
+    let series = per_entrant(board, |case, tally| {
+        let (low, high) = crate::stats::wilson95(tally.wdl.draws, tally.wdl.games());
+        Point {
+            case: case.into(),
+            mean: tally.wdl.draw_rate(),
+            low,
+            high,
+        }
+    });
+    series
+        .into_iter()
+        .filter(|s| s.points.iter().any(|p| p.mean > 0.0))
+        .map(|s| Series {
+            name: format!("{}: draws", s.name),
+            ..s
+        })
+        .collect()
 }
 
 /// Each entrant's mean score per case (± 95%), from a scoreboard.

@@ -194,7 +194,7 @@ pub(crate) fn seat_to_move(over: bool, mover: tabula_solver::Seat) -> String {
     if over {
         "game over".into()
     } else {
-        format!("player {} to move", mover + 1)
+        format!("seat {mover} to move")
     }
 }
 

@@ -39,10 +39,17 @@ pub struct RefereeReport<C> {
 
 /// How a run was made: the program's version, its arguments and the seed of
 /// every random stream (given or by default), enough to make it again.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RunInfo {
     /// The program's version.
     pub version: String,
+    /// The verb (`verify`, `referee`, `sweep`...), or the game's own tool
+    /// (`evolve`) for `tabula <game> <tool>`.
+    pub verb: String,
+    /// The game, by its name on the command line (an alias gives the name);
+    /// written beside `run` as the report's `game`, not inside it.
+    #[serde(skip)]
+    pub game: Option<String>,
     /// Its arguments after the program's name.
     pub args: Vec<String>,
     /// The seed of the run's random streams; none for a run that draws nothing.
@@ -53,16 +60,36 @@ pub struct RunInfo {
 impl RunInfo {
     /// The report with this run in front of its own fields.
     pub fn stamp<R: Serialize>(self, report: &R) -> Stamped<'_, R> {
-        Stamped { run: self, report }
+        Stamped {
+            game: self.game.clone(),
+            run: self,
+            report,
+        }
     }
 }
 
-/// A report that says how its run was made: `{"run":{...}, ...its fields}`.
+/// What every report's JSON starts with, `run` then `game`, whatever
+/// follows (the published schema of that start is generated from this type).
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+pub struct ReportStart {
+    /// How the run was made.
+    pub run: RunInfo,
+    /// The game, by its name on the command line (`tonga` also when the
+    /// command said `pseudotonga`).
+    pub game: String,
+}
+
+/// A report that says how its run was made and of which game:
+/// `{"run":{...}, "game":"kalah", ...its fields}`, the same two keys first in
+/// every report.
 /// The report must serialize as a map (a struct), not a sequence.
 #[derive(Debug, Serialize)]
 pub struct Stamped<'a, R> {
     /// How the run was made.
     run: RunInfo,
+    /// The game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<String>,
     /// The report's own fields, beside `run`.
     #[serde(flatten)]
     report: &'a R,
@@ -163,6 +190,8 @@ mod tests {
         }
         let run = RunInfo {
             version: "1.2.3".into(),
+            verb: "verify".into(),
+            game: Some("nim".into()),
             args: vec!["verify".into(), "nim".into()],
             seed: Some(7),
         };
@@ -172,12 +201,12 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&run.clone().stamp(&report)).unwrap(),
-            r#"{"run":{"version":"1.2.3","args":["verify","nim"],"seed":7},"total":1.5,"cases":[1,2]}"#
+            r#"{"run":{"version":"1.2.3","verb":"verify","args":["verify","nim"],"seed":7},"game":"nim","total":1.5,"cases":[1,2]}"#
         );
         let unseeded = RunInfo { seed: None, ..run };
         assert_eq!(
             serde_json::to_value(unseeded.stamp(&report)).unwrap()["run"],
-            serde_json::json!({"version": "1.2.3", "args": ["verify", "nim"]})
+            serde_json::json!({"version": "1.2.3", "verb": "verify", "args": ["verify", "nim"]})
         );
     }
 

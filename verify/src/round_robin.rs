@@ -118,8 +118,13 @@ pub fn win_rate_plot(
     crate::plot::Plot {
         title: format!("{game}: win rate per {case} ({games} games per seating, seed {seed})"),
         x_label: x_label.into(),
-        y_label: "win rate of the first-named player (fraction of games)".into(),
-        series: crate::plot::win_rates(board),
+        y_label: "win and draw rates of the first-named player (fraction of games)".into(),
+        // Draws apart: a drawn game is no win, and would otherwise look lost.
+        series: [
+            crate::plot::win_rates(board),
+            crate::plot::draw_rates(board),
+        ]
+        .concat(),
         ceilings: Vec::new(),
         y_range: Some((0.0, 1.0)),
     }

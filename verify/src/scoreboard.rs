@@ -232,11 +232,10 @@ impl Scoreboard {
     }
 }
 
-/// A report as programs read it: what was run and every line.
+/// A report as programs read it: what was run and every line (the game is
+/// the stamp's, beside the run).
 #[derive(Clone, Debug, Serialize)]
-pub struct ScoreboardJson<'a, E: Serialize> {
-    /// The game.
-    pub game: &'a str,
+pub struct ScoreboardJson<E: Serialize> {
     /// The seed of the run.
     pub seed: u64,
     /// The game's own settings and totals.

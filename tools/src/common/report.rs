@@ -10,12 +10,28 @@ use super::*;
 
 /// This run's version, arguments and `seed`, for a report's JSON.
 pub fn run_info(seed: Option<u64>) -> tabula_verify::report::RunInfo {
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let word = |i: usize| args.get(i).map_or("", String::as_str);
+    // `tabula <verb> <game>`, or `tabula <game> <tool>`, a game named by an alias or its name.
+    let game_named = |word: &str| {
+        crate::GAMES
+            .iter()
+            .map(|entry| entry())
+            .find(|g| g.name == word || g.aliases.contains(&word))
+            .map(|g| g.name.to_string())
+    };
+    let (verb, game) = match game_named(word(0)) {
+        Some(game) => (word(1).to_string(), Some(game)),
+        None => (word(0).to_string(), game_named(word(1))),
+    };
     tabula_verify::report::RunInfo {
         version: env!("CARGO_PKG_VERSION").into(),
-        args: std::env::args_os()
-            .skip(1)
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect(),
+        verb,
+        game,
+        args,
         seed,
     }
 }

@@ -207,7 +207,6 @@ fn verify(args: VerifyArgs) -> Outcome {
         args.plot
             .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
         let json = ScoreboardJson {
-            game: "nim",
             seed: args.seed.seed,
             extra: serde_json::json!({"games": args.games.games, "heaps": args.heaps}),
             lines: board.lines(&wins_and_half_draws),

@@ -20,7 +20,7 @@ impl Draw for ioiwari::Match {
     }
     fn notes(&self) -> Vec<String> {
         vec![
-            "pits 1 to 7, then the banks [player 1] [player 2]".into(),
+            "pits 1 to 7, then the banks [seat 0] [seat 1]".into(),
             seat_to_move(tabula_solver::Game::is_over(self), self.mover),
         ]
     }
@@ -33,7 +33,7 @@ impl Draw for ioiwari::RingMatch {
     fn notes(&self) -> Vec<String> {
         vec![
             format!(
-                "pits 1 to {} (at most {} beads each), then the banks [player 1] [player 2]",
+                "pits 1 to {} (at most {} beads each), then the banks [seat 0] [seat 1]",
                 self.board.pits().len(),
                 self.board.cap()
             ),

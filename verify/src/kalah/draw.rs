@@ -31,7 +31,7 @@ impl Draw for kalah::Match {
     }
     fn notes(&self) -> Vec<String> {
         vec![
-            "player 1's pits below, left to right; player 2's above, right to left; \
+            "seat 0's pits below, left to right; seat 1's above, right to left; \
              stores [in brackets]"
                 .into(),
             seat_to_move(tabula_solver::Game::is_over(self), self.mover),

@@ -220,7 +220,7 @@ pub struct VerifyReport {
     /// The variants' optimal margins, then the scoreboard, as Markdown.
     pub markdown: String,
     /// The same as JSON (before the run's stamp).
-    pub json: ScoreboardJson<'static, VerifySettings>,
+    pub json: ScoreboardJson<VerifySettings>,
 }
 
 /// The report of [`verify`]'s `board` on `variants` (all of one capture
@@ -261,7 +261,6 @@ pub fn verify_report(
         board.to_markdown(&columns, &wins_and_half_draws)
     );
     let json = ScoreboardJson {
-        game: "kalah",
         seed,
         extra: VerifySettings {
             games,

@@ -32,13 +32,13 @@ impl Draw for ReversiBoard {
             .map(|s| {
                 // The page's colours of discs 1 to 4.
                 let colour = ["red", "blue", "yellow", "white"][s];
-                format!("player {} ({colour}): {}", s + 1, self.pieces(s).count())
+                format!("seat {s} ({colour}): {}", self.pieces(s).count())
             })
             .collect();
         vec![
             counts.join(", "),
             match self.mover() {
-                Some(s) => format!("player {} to move", s + 1),
+                Some(s) => format!("seat {s} to move"),
                 None => "game over".into(),
             },
         ]
