@@ -290,7 +290,21 @@ impl<'t, T> Searcher<'t, T> {
 
     /// The value of `pos` for its mover if inside `(alpha, beta)`, else a bound
     /// on the same side of the window; `depth` plies deep or [`EXACT`].
-    pub fn search<P>(&mut self, pos: &P, mut alpha: i32, mut beta: i32, depth: u8) -> i32
+    pub fn search<P>(&mut self, pos: &P, alpha: i32, beta: i32, depth: u8) -> i32
+    where
+        P: Searchable,
+        T: TranspositionTable<P::Key, P::Move>,
+    {
+        // Whether this subtree rests on a horizon is watched on its own.
+        let outer = std::mem::take(&mut self.horizon);
+        let value = self.search_node(pos, alpha, beta, depth);
+        self.horizon |= outer;
+        value
+    }
+
+    /// [`Searcher::search`] of one position; a result that rests on no
+    /// horizon is stored as searched to the end, whatever `depth`.
+    fn search_node<P>(&mut self, pos: &P, mut alpha: i32, mut beta: i32, depth: u8) -> i32
     where
         P: Searchable,
         T: TranspositionTable<P::Key, P::Move>,
@@ -385,7 +399,8 @@ impl<'t, T> Searcher<'t, T> {
             return 0;
         }
         let bound = Bound::of(best, window_alpha, beta);
-        self.table.store(&key, depth, best, bound, best_move);
+        let proved = if self.horizon { depth } else { EXACT };
+        self.table.store(&key, proved, best, bound, best_move);
         best
     }
 
