@@ -19,6 +19,7 @@
 
 use bytemuck::Zeroable;
 use std::ops::DerefMut;
+use std::time::Instant;
 
 /// Search depth meaning "to the end of the game": never decremented, never evaluated.
 pub const EXACT: u8 = u8::MAX;
@@ -200,6 +201,9 @@ pub trait Searchable: Sized {
 /// Nodes between two calls of a [`Searcher`]'s tick.
 pub const TICK_NODES: u64 = 1 << 20;
 
+/// Nodes between two looks at the clock of a search with a deadline.
+pub const CLOCK_NODES: u64 = 1 << 12;
+
 /// Fail-soft negamax alpha-beta over a [`Searchable`] position, with a table.
 pub struct Searcher<'t, T> {
     /// The transposition table.
@@ -210,6 +214,14 @@ pub struct Searcher<'t, T> {
     tick: Option<&'t mut dyn FnMut(u64)>,
     /// The node count at which `tick` is next called (never without one).
     next_tick: u64,
+    /// When the search gives up ([`Searcher::until`]).
+    deadline: Option<Instant>,
+    /// The node count at which the clock is next read (never without a deadline).
+    next_clock: u64,
+    /// Whether the deadline passed: every value since is meaningless.
+    aborted: bool,
+    /// Whether a value rested on a horizon (an evaluation or a depth-limited entry).
+    horizon: bool,
 }
 
 impl<'t, T> Searcher<'t, T> {
@@ -220,6 +232,43 @@ impl<'t, T> Searcher<'t, T> {
             nodes: 0,
             tick: None,
             next_tick: u64::MAX,
+            deadline: None,
+            next_clock: u64::MAX,
+            aborted: false,
+            horizon: false,
+        }
+    }
+
+    /// The same searcher, giving up at `deadline`: the clock is read every
+    /// [`CLOCK_NODES`] nodes; once it has passed, [`Searcher::aborted`] is true,
+    /// the search unwinds at once and stores nothing more in the table.
+    pub fn until(mut self, deadline: Instant) -> Searcher<'t, T> {
+        self.deadline = Some(deadline);
+        self.next_clock = self.nodes + CLOCK_NODES;
+        self
+    }
+
+    /// Whether the deadline passed: the values searched since are meaningless.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Whether a value since the last [`Searcher::forget_horizon`] rested on a
+    /// horizon; when not, a depth-limited search's values are exact.
+    pub fn reached_horizon(&self) -> bool {
+        self.horizon
+    }
+
+    /// Starts watching anew for a value that rests on a horizon.
+    pub fn forget_horizon(&mut self) {
+        self.horizon = false;
+    }
+
+    #[cold]
+    fn look_at_clock(&mut self) {
+        self.next_clock = self.nodes + CLOCK_NODES;
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
         }
     }
 
@@ -241,25 +290,48 @@ impl<'t, T> Searcher<'t, T> {
 
     /// The value of `pos` for its mover if inside `(alpha, beta)`, else a bound
     /// on the same side of the window; `depth` plies deep or [`EXACT`].
-    pub fn search<P>(&mut self, pos: &P, mut alpha: i32, mut beta: i32, depth: u8) -> i32
+    pub fn search<P>(&mut self, pos: &P, alpha: i32, beta: i32, depth: u8) -> i32
     where
         P: Searchable,
         T: TranspositionTable<P::Key, P::Move>,
     {
+        // Whether this subtree rests on a horizon is watched on its own.
+        let outer = std::mem::take(&mut self.horizon);
+        let value = self.search_node(pos, alpha, beta, depth);
+        self.horizon |= outer;
+        value
+    }
+
+    /// [`Searcher::search`] of one position; a result that rests on no
+    /// horizon is stored as searched to the end, whatever `depth`.
+    fn search_node<P>(&mut self, pos: &P, mut alpha: i32, mut beta: i32, depth: u8) -> i32
+    where
+        P: Searchable,
+        T: TranspositionTable<P::Key, P::Move>,
+    {
+        if self.aborted {
+            return 0;
+        }
         self.nodes += 1;
         if self.nodes >= self.next_tick {
             self.ticked();
+        }
+        if self.nodes >= self.next_clock {
+            self.look_at_clock();
         }
         if let Some(value) = pos.terminal() {
             return value;
         }
         if depth == 0 {
+            self.horizon = true;
             return pos.evaluate();
         }
         let key = pos.key();
         let mut table_move = None;
         if let Some(hit) = self.table.probe(&key) {
             if hit.depth >= depth {
+                // A depth-limited entry's bounds rest on its horizon.
+                self.horizon |= hit.depth != EXACT;
                 if hit.lower >= beta || hit.lower == hit.upper {
                     return hit.lower;
                 }
@@ -322,8 +394,13 @@ impl<'t, T> Searcher<'t, T> {
                 }
             }
         }
+        if self.aborted {
+            // Some child's value is meaningless: nothing is stored.
+            return 0;
+        }
         let bound = Bound::of(best, window_alpha, beta);
-        self.table.store(&key, depth, best, bound, best_move);
+        let proved = if self.horizon { depth } else { EXACT };
+        self.table.store(&key, proved, best, bound, best_move);
         best
     }
 

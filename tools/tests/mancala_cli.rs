@@ -1372,3 +1372,26 @@ fn a_damaged_record_met_in_play_stops_the_run_with_one_line() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn a_served_kalah_search_of_a_big_variant_answers_in_its_time() {
+    // Kalah(6, 10) is far too big to solve exactly from the start: the
+    // served player deepens its search until its time is up and answers the
+    // best move found, then ends with its input. The outer limit only keeps
+    // a hang from stalling the run.
+    let bin = env!("CARGO_BIN_EXE_tabula");
+    let board = "10 10 10 10 10 10 / 10 10 10 10 10 10 stores 0 0";
+    let script = format!(
+        "printf 'kalah 6 10 you are player 1: x\\nyour move: {board}\\n' | \
+         {bin} serve kalah --agent optimal --think-ms 50"
+    );
+    let mut command = std::process::Command::new("sh");
+    command.args(["-c", &script]);
+    let out = common::output_or_kill(&mut command, std::time::Duration::from_secs(300))
+        .expect("sh runs")
+        .expect("the served player answers and ends instead of searching on");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let answer: u8 = text.trim().parse().unwrap_or_else(|_| panic!("{text}"));
+    assert!((1..=6).contains(&answer), "{text}");
+}

@@ -283,6 +283,8 @@ pub struct PlayArgs {
     /// Play second: tabula moves first.
     #[arg(long)]
     second: bool,
+    #[command(flatten)]
+    think: ThinkArgs,
 }
 
 /// Arguments of `tabula referee kalah`.
@@ -330,7 +332,29 @@ pub struct ServeArgs {
     #[arg(long)]
     agent: String,
     #[command(flatten)]
+    think: ThinkArgs,
+    #[command(flatten)]
     seed: SeedArgs,
+}
+
+/// `--think-ms`: the searching optimal player's time for a move.
+#[derive(Args)]
+pub struct ThinkArgs {
+    /// Without --table, the optimal player's time for each move, in
+    /// milliseconds: the dialogue gives no time, so it assumes this much
+    /// (the default fits some 40 moves in `referee kalah`'s default 10 s a
+    /// game). It searches deeper and deeper and plays the best move of the
+    /// deepest search finished in time, exact once a search reaches every
+    /// end (small variants are solved exactly well within it).
+    #[arg(long, value_name = "MS", default_value_t = 250)]
+    think_ms: u64,
+}
+
+impl ThinkArgs {
+    /// The time for a move.
+    fn think(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.think_ms)
+    }
 }
 
 /// The table at `path`, checked, for the optimal players; without one, each
@@ -420,7 +444,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             KalahWire::new(rules),
             |name| {
                 let told = searching.tell("the tested optimal player's");
-                kv::agent(name, &tables, served_rng(seed), Some(told))
+                kv::agent(name, &tables, served_rng(seed), Some(told), None)
             },
             &kv::AGENTS,
             &log,
@@ -432,6 +456,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
                 &tables,
                 opponent_rng,
                 Some(searching.tell("the optimal opponent's")),
+                None,
             )
             .expect("checked"),
         );
@@ -471,7 +496,8 @@ pub fn serve(args: ServeArgs) -> Outcome {
     // Its stdout is the dialogue; a long search shows on stderr.
     let searching = SearchDisplay::default();
     let told = searching.tell("the optimal player's");
-    let agent = kv::agent(&args.agent, &tables, rng, Some(told)).expect("checked");
+    let think = Some(args.think.think());
+    let agent = kv::agent(&args.agent, &tables, rng, Some(told), think).expect("checked");
     // Without a table or a size, the referee's greeting says what is played.
     let sized = args.table.is_some() || args.variant.pits.is_some() || args.variant.seeds.is_some();
     let wire = if sized {
@@ -639,7 +665,9 @@ pub fn play(args: PlayArgs) -> Outcome {
         // The dialogue is on stdout; a long search shows on stderr.
         tables if tables.is_empty() => {
             let told = SearchDisplay::default().tell("tabula's");
-            OptimalAgent::searching().with_progress(Some(told))
+            OptimalAgent::searching()
+                .with_progress(Some(told))
+                .thinking(Some(args.think.think()))
         }
         tables => OptimalAgent::from_tables(tables),
     };

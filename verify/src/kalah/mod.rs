@@ -137,6 +137,39 @@ mod tests {
     }
 
     #[test]
+    fn a_timed_search_that_reaches_every_end_plays_and_proves_the_exact_move() {
+        // Kalah(3, 3) deepens to its end well within an hour: the move and
+        // value are the exact search's, and the last search says it is exact.
+        let hour = Some(std::time::Duration::from_secs(3600));
+        let mut timed = OptimalAgent::searching().thinking(hour);
+        let mut every = OptimalAgent::by_search(16);
+        let mut game = Match::new(rules(3, 3));
+        while !game.is_over() {
+            let values = every.move_values(&game.position);
+            let best = best_lowest(&values);
+            assert_eq!(timed.choose(&game), best, "{game:?}");
+            let searched = timed.last_search().expect("a timed search");
+            assert!(searched.exact && searched.depth > 0, "{searched:?}");
+            let value = values.iter().find(|(p, _)| *p == best).unwrap().1;
+            assert_eq!(searched.value, value, "{game:?}");
+            let pit = Greedy.choose(&game);
+            Game::apply(&mut game, pit);
+        }
+    }
+
+    #[test]
+    fn a_timed_search_with_no_time_still_plays_a_legal_move() {
+        // The first depth always finishes (the clock is read only every
+        // few thousand positions), so even no time gives a searched move.
+        let mut timed = OptimalAgent::searching().thinking(Some(std::time::Duration::ZERO));
+        let game = Match::new(rules(6, 10));
+        let pit = timed.choose(&game);
+        assert!(game.position.legal_moves().contains(&pit), "{pit}");
+        let searched = timed.last_search().expect("a timed search");
+        assert!(!searched.exact && searched.depth >= 1, "{searched:?}");
+    }
+
+    #[test]
     fn the_null_window_choice_is_the_lowest_pit_of_every_pit_s_value() {
         // Larger variants than the plain negamax reaches: every pit's exact
         // value (another agent) against the choice that tests most pits only.

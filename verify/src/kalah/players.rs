@@ -1,6 +1,7 @@
 //! Kalah's built-in players.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::ZeroSum;
@@ -15,16 +16,20 @@ pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
 
 /// The built-in agent `name`, if there is one; the optimal player reads
 /// the table of the game's rules among `tables`, or searches when there are
-/// none (telling `progress`, if given); `rng` is the random player's stream.
+/// none (telling `progress`, if given, and taking about `think` a move, if
+/// given, else searching to the end); `rng` is the random player's stream.
 pub fn agent(
     name: &str,
     tables: &[Arc<KalahTable>],
     rng: ChaCha8Rng,
     progress: Option<SearchProgress>,
+    think: Option<Duration>,
 ) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "optimal" => Some(Box::new(match tables {
-            [] => OptimalAgent::searching().with_progress(progress),
+            [] => OptimalAgent::searching()
+                .with_progress(progress)
+                .thinking(think),
             _ => OptimalAgent::from_tables(tables.to_vec()),
         })),
         "greedy" => Some(Box::new(Greedy)),
@@ -64,6 +69,23 @@ struct SearchTable {
 pub struct OptimalAgent {
     oracle: Oracle,
     progress: Option<SearchProgress>,
+    /// A searching agent's time for a move; `None`: search to the end, however long.
+    think: Option<Duration>,
+    /// What the last timed search found.
+    last: Option<Searched>,
+}
+
+/// What a timed search ([`OptimalAgent::thinking`]) found for its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Searched {
+    /// The move played.
+    pub pit: Pit,
+    /// Its value, searched `depth` plies deep.
+    pub value: i32,
+    /// The deepest search that finished in time (0: none did; the lowest legal pit was played).
+    pub depth: u8,
+    /// Whether that search reached the end of every line: the value is then proved.
+    pub exact: bool,
 }
 
 /// Told, during a long search, the positions searched so far for the move
@@ -84,6 +106,8 @@ impl OptimalAgent {
         OptimalAgent {
             oracle: Oracle::Tables(tables),
             progress: None,
+            think: None,
+            last: None,
         }
     }
 
@@ -95,6 +119,8 @@ impl OptimalAgent {
                 made: None,
             }),
             progress: None,
+            think: None,
+            last: None,
         }
     }
 
@@ -107,6 +133,8 @@ impl OptimalAgent {
                 made: None,
             }),
             progress: None,
+            think: None,
+            last: None,
         }
     }
 
@@ -114,6 +142,20 @@ impl OptimalAgent {
     pub fn with_progress(mut self, progress: Option<SearchProgress>) -> OptimalAgent {
         self.progress = progress;
         self
+    }
+
+    /// The same agent, searching each move for at most about `think` (it
+    /// deepens step by step and plays the best move of the deepest search
+    /// finished in time, exact when one reached every end); `None`: to the end.
+    /// A table-reading agent needs no time and ignores it.
+    pub fn thinking(mut self, think: Option<Duration>) -> OptimalAgent {
+        self.think = think;
+        self
+    }
+
+    /// What the last timed search found, if any.
+    pub fn last_search(&self) -> Option<Searched> {
+        self.last
     }
 
     /// The value of each legal pit for the mover of `position`, pit order.
@@ -137,7 +179,7 @@ impl OptimalAgent {
                     })
                     .collect()
             }
-            Oracle::Search(table) => search(table, &self.progress, position, |searcher| {
+            Oracle::Search(table) => search(table, &self.progress, None, position, |searcher| {
                 let total = position.seeds() as i32;
                 let mut candidates = Default::default();
                 position.generate(&mut candidates);
@@ -153,41 +195,96 @@ impl OptimalAgent {
     }
 
     /// A pit of the best value for the mover of `position`, the lowest on
-    /// ties. Searching, only the first pit's value is searched exactly; each
-    /// later one is first tested against the best so far (a null window) and
-    /// searched exactly only when it is better.
+    /// ties ([`best_at`] when searching); with a time to think, the best of
+    /// the deepest search finished in time ([`OptimalAgent::thinking`]).
     pub fn best_move(&mut self, position: &Kalah) -> Pit {
         let Oracle::Search(table) = &mut self.oracle else {
             return best_lowest(&self.move_values(position));
         };
-        search(table, &self.progress, position, |searcher| {
-            let total = position.seeds() as i32;
-            let mut candidates = Default::default();
-            position.generate(&mut candidates);
-            let mut best: Option<(Pit, i32)> = None;
-            // Candidates come in pit order, so the first best is the lowest.
-            for c in candidates.iter() {
-                let value = match best {
-                    None => searcher.value_of(position, c, -total - 1, total + 1, EXACT),
-                    Some((_, b)) => {
-                        if searcher.value_of(position, c, b, b + 1, EXACT) <= b {
-                            continue;
-                        }
-                        searcher.value_of(position, c, b, total + 1, EXACT)
-                    }
-                };
-                best = Some((position.move_of(c), value));
-            }
-            best.expect("the game is not over").0
-        })
+        let Some(think) = self.think else {
+            return search(table, &self.progress, None, position, |searcher| {
+                best_at(searcher, position, EXACT).0
+            });
+        };
+        let deadline = Instant::now() + think;
+        let searched = search(
+            table,
+            &self.progress,
+            Some(deadline),
+            position,
+            |searcher| deepening(searcher, position),
+        );
+        self.last = Some(searched);
+        searched.pit
     }
 }
 
+/// Iterative deepening of [`best_at`] until the deadline or an exact result:
+/// the best move of the deepest search that finished.
+fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) -> Searched {
+    let lowest = position.legal_moves()[0];
+    let mut found = Searched {
+        pit: lowest,
+        value: 0,
+        depth: 0,
+        exact: false,
+    };
+    for depth in 1..EXACT {
+        searcher.forget_horizon();
+        let (pit, value) = best_at(searcher, position, depth);
+        if searcher.aborted() {
+            break;
+        }
+        let exact = !searcher.reached_horizon();
+        found = Searched {
+            pit,
+            value,
+            depth,
+            exact,
+        };
+        if exact {
+            break;
+        }
+    }
+    found
+}
+
+/// A pit of the best value for the mover of `position` searched `depth`
+/// plies deep, the lowest on ties, and its value. Only the first pit's
+/// value is searched with the full window; each later one is first tested
+/// against the best so far (a null window) and searched only when better.
+fn best_at(
+    searcher: &mut Searcher<'_, AlwaysReplace<Pit>>,
+    position: &Kalah,
+    depth: u8,
+) -> (Pit, i32) {
+    let total = position.seeds() as i32;
+    let mut candidates = Default::default();
+    position.generate(&mut candidates);
+    let mut best: Option<(Pit, i32)> = None;
+    // Candidates come in pit order, so the first best is the lowest.
+    for c in candidates.iter() {
+        let value = match best {
+            None => searcher.value_of(position, c, -total - 1, total + 1, depth),
+            Some((_, b)) => {
+                if searcher.value_of(position, c, b, b + 1, depth) <= b {
+                    continue;
+                }
+                searcher.value_of(position, c, b, total + 1, depth)
+            }
+        };
+        best = Some((position.move_of(c), value));
+    }
+    best.expect("the game is not over")
+}
+
 /// Runs `body` with a searcher over the agent's table (made anew when
-/// `position` is of other rules than its entries), telling `progress` as it goes.
+/// `position` is of other rules than its entries), telling `progress` as it
+/// goes and giving up at `deadline`, if any.
 fn search<R>(
     table: &mut SearchTable,
     progress: &Option<SearchProgress>,
+    deadline: Option<Instant>,
     position: &Kalah,
     body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>) -> R,
 ) -> R {
@@ -203,6 +300,9 @@ fn search<R>(
         progress.iter().for_each(|tell| tell(Some(nodes)));
     };
     let mut searcher = Searcher::new(table.as_mut()).ticking(&mut tick);
+    if let Some(deadline) = deadline {
+        searcher = searcher.until(deadline);
+    }
     let result = body(&mut searcher);
     if ticked {
         progress.iter().for_each(|tell| tell(None));
