@@ -3,10 +3,11 @@
 //!
 //! - [`board`]: the bitboard position, legal moves, flips, skipped turns and
 //!   the per-seat case score, and the general [`crate::Game`] for referees;
-//! - [`strategy`]: the computer opponents' weighted-ratio rule and its corner cases;
+//! - [`opponents`]: the computer opponents' weighted-ratio rule and its corner cases;
 //! - [`search`]: the positional table, a generic evaluation, paranoid and Best-Reply Search;
 //! - [`lookahead`]: a search over one player's own moves against deterministic policies;
-//! - [`model`]: inferring the opponents' weights from their observed choices;
+//! - the model inferring the opponents' weights from their observed choices is
+//!   a player's concern, in `tabula_verify::reversi::model`;
 //! - [`plain`]: the rules on a plain grid, the reference for tests and benchmarks.
 
 pub mod board;

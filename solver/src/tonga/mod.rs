@@ -2,7 +2,7 @@
 //! is full; each player scores the sum of the squares of the sizes of their isles.
 //!
 //! Cells are numbered `row * n + col`; a board is two 256-bit sets ([`Bits`]).
-//! The server's policy lives in [`server`], the exact endgame solver in
+//! The server's policy lives in [`opponents`], the exact endgame solver in
 //! [`endgame`] and the 4×4 state space for the retrograde builder in [`space`].
 
 mod board;

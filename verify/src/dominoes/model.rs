@@ -1,7 +1,7 @@
 //! `best`'s model of the other seat, for the sampler's weights and the
 //! playouts: a mix over a whole game of policies of the ladder's kind.
 //!
-//! - the server's one-move look-ahead ([`super::server`]), soft: a placement
+//! - the server's one-move look-ahead ([`super::opponents`]), soft: a placement
 //!   is chosen with probability ∝ `exp(value / SERVER_TEMPERATURE)`;
 //! - heaviest-first ([`super::ladder::Heaviest`]);
 //! - a soft heaviest-first player (`exp(0.2 · pips)`), the catch-all;

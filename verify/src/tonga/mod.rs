@@ -1,4 +1,4 @@
-//! PseudoTonga: the built-in players ([`agents`]), the line protocol ([`wire`]),
+//! PseudoTonga: the built-in players ([`players`]), the line protocol ([`wire`]),
 //! the game against the server with the TopCoder scoring (here) and the verify
 //! report ([`report`]).
 //!

@@ -1,7 +1,7 @@
 //! Tothello's contest pieces on the shared core.
 //!
 //! - [`wire`]: the `bestMove` line protocol, both ends (`serve` and the checker);
-//! - [`agents`]: the built-in players `random`, `greedy` and `solver-dD-eE`;
+//! - [`players`]: the built-in players `random`, `greedy` and `solver-dD-eE`;
 //! - [`report`]: `verify tothello`, every pair of built-in players on seeded openings;
 //! - [`checker`]: the `bestMove` checker behind `tabula referee tothello`;
 //! - [`terminal`]: a person at the terminal against the solver (`tabula play tothello`).
