@@ -46,8 +46,8 @@ def main():
             tables.build_small(binary, work)
         if "players" in sections:
             tally = Tally()
-            players.attack(binary, work, tally, args.seed, markers, games)
-            report += [tally.table("Hostile players, per referee", players.KIND_COLUMNS), ""]
+            note = players.attack(binary, work, tally, args.seed, markers, games)
+            report += [tally.table("Hostile players, per referee", players.KIND_COLUMNS), "", note, ""]
             failed += sum(sum(c.values()) for c in tally.failures.values())
             report += examples(tally)
         if "tables" in sections:

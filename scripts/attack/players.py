@@ -8,6 +8,7 @@ stated grace, without a panic or a signal death, names the player's fault
 """
 
 import os
+from collections import Counter
 import time
 
 from common import kill_pids, live_sleepers, run
@@ -72,17 +73,24 @@ FAULT_WORDS = ("timed out", "time-out", "exited", "illegal", "malformed", "close
 
 def attack(binary, work, tally, seed, markers, games=None):
     """Every kind against every referee; `markers` yields unique marker numbers."""
+    started = Counter()
     for game, (args, slots) in REFEREES.items():
         if games and game not in games:
             continue
         args = [a.format(io7=os.path.join(work, "io7.tab")) for a in args]
         base = run([binary, "referee", game, *args, "--timeout", str(TIMEOUT), "--player", "exit 0"])
         overhead = base.wall
+        mark = os.path.join(work, "mark.sh")
+        with open(mark, "w") as f:
+            f.write(f'#!/bin/sh\necho "$1" >> {work}/started\nexec sleep "$1"\n')
         for kind, script in KINDS.items():
             marker = f"77{next(markers):03d}"
             path = os.path.join(work, f"player-{marker}.sh")
+            # Each sleeper notes that it started (then becomes `sleep MARKER` by exec),
+            # so that a case where the referee killed the player first is told apart.
+            body = script.replace("sleep {m}", f"sh {mark} {{m}}").format(m=marker)
             with open(path, "w") as f:
-                f.write("#!/bin/sh\n" + script.format(m=marker) + "\n")
+                f.write("#!/bin/sh\n" + body + "\n")
             bound = overhead + slots * TIMEOUT + GRACE + SLACK
             r = run([binary, "referee", game, *args, "--timeout", str(TIMEOUT), "--player", f"sh {path}"],
                     limit=bound + 60)
@@ -98,8 +106,11 @@ def attack(binary, work, tally, seed, markers, games=None):
             detail = f"{game} / {kind}: rc {r.rc}, {r.wall:.2f} s (bound {bound:.2f}), " \
                      f"{r.maxrss_kib // 1024} MiB, stderr {r.err[-200:]!r}"
             tally.case(game, failures, detail)
+            started[game] += marker in open(os.path.join(work, "started")).read().split() \
+                if os.path.exists(os.path.join(work, "started")) else 0
             print(("FAIL " if failures else "ok   ") + detail if failures else f"ok   {game} / {kind} {r.wall:.2f} s",
                   flush=True)
+    return started_note(started, tally)
 
 
 def judge(r, bound):
@@ -120,3 +131,9 @@ def judge(r, bound):
 
 
 KIND_COLUMNS = ["hang", "panic or signal", "over time", "fault not named", "left alive", "memory over 1 GiB"]
+
+
+def started_note(started, tally):
+    """How many cases had a sleeper running before the referee ended the player."""
+    parts = [f"{game} {started[game]} of {tally.cases[game]}" for game in sorted(tally.cases)]
+    return "Cases whose player had started its marked sleeper (the others were ended first): " + ", ".join(parts)

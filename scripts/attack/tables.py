@@ -33,7 +33,7 @@ VERBS = {
         ("info", ["info", "{t}"], b""),
         ("export", ["export", "{t}"], b""),
         ("query", ["query", "ioiwari", "--table", "{t}", "3 3 2 2 2"], b""),
-        ("play", ["play", "ioiwari", "--table", "{t}", *IO_ARGS], b"5\n3 3 2 2 2\n"),
+        ("play", ["play", "ioiwari", "--table", "{t}"], b"3 3 2 2 2\n1\n"),
         ("serve", ["serve", "ioiwari", "--table", "{t}"], b"3 3 2 2 2\n1\n"),
         ("verify", ["verify", "ioiwari", "--table", "{t}", *IO_ARGS], b""),
         ("referee", ["referee", "ioiwari", "--table", "{t}", "--agent", "random", *IO_ARGS], b""),
@@ -165,6 +165,9 @@ def attack(binary, work, tally, seed, games=None):
         with open(target, "wb") as f:
             f.write(intact)
         reference = {name: run(cmd(binary, argv, target), stdin) for name, argv, stdin in verbs}
+        for name, ref in reference.items():
+            if b"unexpected argument" in ref.err or b"Usage:" in ref.err or ref.panicked():
+                raise SystemExit(f"error: `{name}` fails on the intact {table}: {ref.err.decode(errors='replace')}")
         for kind, what, data in mutants(intact, rng, table in SMALL):
             with open(target, "wb") as f:
                 f.write(data)

@@ -571,8 +571,10 @@ pub fn write_table_mapped<E>(
     let file_len = payload_offset
         .checked_add(payload_len)
         .ok_or_else(|| io(io::Error::other("table too large")))?;
+    crate::room::check_room(path, file_len).map_err(io)?;
     let tmp = crate::atomic::temporary_for(path).map_err(io)?;
-    crate::atomic::allocate(tmp.as_file(), file_len).map_err(io)?;
+    crate::atomic::allocate(tmp.as_file(), file_len)
+        .map_err(|error| io(crate::room::explain_too_large(path, file_len, error)))?;
     // SAFETY: the file is our own new temporary file, which nobody else
     // writes or truncates while it is mapped.
     let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;
@@ -651,8 +653,21 @@ pub fn write_table(
     payload: &[u8],
 ) -> Result<(), TableError> {
     let bytes = table_bytes(spec, meta, payload);
+    crate::room::check_room(path, bytes.len() as u64).map_err(|error| TableError::io(path, error))?;
     crate::atomic::write_file(path, |out| out.write_all(&bytes))
         .map_err(|error| TableError::io(path, error))
+}
+
+/// Checks, before a build solves anything, that the file system has room
+/// for a table of `spec` at `path` (see [`crate::room`]); the metadata is
+/// counted as the page it almost always fits in.
+pub fn check_room_for(path: &Path, spec: &TableSpec) -> Result<(), TableError> {
+    let len = spec
+        .entries
+        .checked_mul(spec.layout.record_size() as u64)
+        .and_then(|payload| payload.checked_add(PAYLOAD_ALIGN))
+        .unwrap_or(u64::MAX);
+    crate::room::check_room(path, len).map_err(|error| TableError::io(path, error))
 }
 
 /// Writes a solved state space as a table of `spec`.

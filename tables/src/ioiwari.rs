@@ -226,6 +226,7 @@ pub fn build_variant(
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
     let game = Variant { params: *params };
+    crate::format::check_room_for(path, &game.spec())?;
     crate::format::write_solution(
         path,
         &game.spec(),

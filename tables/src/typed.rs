@@ -471,6 +471,7 @@ pub fn build_for<T: Tabulated>(
     path: &Path,
     progress: Progress<'_>,
 ) -> Result<(), TableError> {
+    crate::format::check_room_for(path, &game.spec())?;
     write_solution(
         path,
         &game.spec(),
