@@ -111,9 +111,9 @@ def field_values(rng, old, fmt):
 
 
 def mutants(data, rng, small):
-    """(kind, name, bytes) of every mutant of one table."""
+    """(kind, name, bytes) of every mutant of one table, one at a time
+    (a list of them all would hold a copy of a large table per mutant)."""
     mo, ml, po, pl = struct.unpack_from("<QQQQ", data, 64)
-    out = []
     regions = [("header", 0, 128), ("metadata", mo, mo + ml), ("payload", po, po + pl)]
     if po > mo + ml:
         regions.append(("padding", mo + ml, po))
@@ -123,12 +123,12 @@ def mutants(data, rng, small):
             i, bit = rng.randrange(lo, hi), rng.randrange(8)
             m = bytearray(data)
             m[i] ^= 1 << bit
-            out.append(("bit flip", f"bit {bit} of byte {i} ({region})", bytes(m)))
+            yield (("bit flip", f"bit {bit} of byte {i} ({region})", bytes(m)))
     for n in sorted({0, 1, 64, 127, 128, 4095, po, po + 1, len(data) - 1, rng.randrange(len(data))}):
         if n < len(data):
-            out.append(("truncation", f"cut to {n} bytes", data[:n]))
+            yield (("truncation", f"cut to {n} bytes", data[:n]))
     for extra in (b"\0", b"\0" * 4096, bytes(rng.randrange(256) for _ in range(100))):
-        out.append(("extension", f"{len(extra)} bytes appended", data + extra))
+        yield (("extension", f"{len(extra)} bytes appended", data + extra))
     for name, offset, fmt in FIELDS:
         (old,) = struct.unpack_from(fmt, data, offset)
         values = field_values(rng, old, fmt)
@@ -138,20 +138,19 @@ def mutants(data, rng, small):
             m = bytearray(data)
             struct.pack_into(fmt, m, offset, value)
             show = value if fmt != "16s" else value.rstrip(b"\0").decode(errors="replace")
-            out.append(("header field", f"{name} = {show}", bytes(m)))
-            out.append(("header field, sealed", f"{name} = {show}, header hash recomputed", seal(m)))
+            yield (("header field", f"{name} = {show}", bytes(m)))
+            yield (("header field, sealed", f"{name} = {show}, header hash recomputed", seal(m)))
     m = bytearray(data)
     m[mo:mo + ml] = bytes(rng.randrange(32, 127) for _ in range(ml))
-    out.append(("metadata forged, sealed", "metadata rewritten, hashes recomputed", seal(m, meta=True)))
+    yield (("metadata forged, sealed", "metadata rewritten, hashes recomputed", seal(m, meta=True)))
     if small:
         rec = data[48] + data[49]
         for _ in range(6):
             m = bytearray(data)
             i = po + rng.randrange(pl // rec) * rec + rng.randrange(rec)
             m[i] = (m[i] + rng.randrange(1, 256)) % 256
-            out.append(("payload forged, sealed", f"byte {i} changed, hashes recomputed",
+            yield (("payload forged, sealed", f"byte {i} changed, hashes recomputed",
                         seal(m, payload=True)))
-    return out
 
 
 def attack(binary, work, tally, seed, games=None):

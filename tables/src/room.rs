@@ -62,6 +62,8 @@ pub fn explain_too_large(path: &Path, len: u64, error: io::Error) -> io::Error {
 }
 
 /// The bytes an unprivileged process may still write in `dir`'s file system.
+// The statvfs fields are u64 on some targets only.
+#[allow(clippy::unnecessary_cast)]
 fn free_bytes(dir: &Path) -> Option<u64> {
     if let Ok(text) = std::env::var(FREE_BYTES_OVERRIDE) {
         return text.trim().parse().ok();
@@ -70,6 +72,8 @@ fn free_bytes(dir: &Path) -> Option<u64> {
 }
 
 /// The largest file `dir`'s file system and the `ulimit -f` limit allow.
+// rlim_t is u64 on some targets only.
+#[allow(clippy::unnecessary_cast)]
 fn largest_file(dir: &Path) -> Option<u64> {
     let mut largest: Option<u64> = None;
     #[cfg(unix)]

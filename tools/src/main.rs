@@ -17,6 +17,7 @@ mod export;
 mod ioiwari;
 mod kalah;
 mod line;
+mod man;
 mod memory;
 mod nim;
 mod out;
@@ -49,10 +50,6 @@ struct CompletionsArgs {
     /// The shell: bash, zsh, fish, elvish or powershell.
     shell: clap_complete::Shell,
 }
-
-/// Arguments of `tabula man`.
-#[derive(Args)]
-struct ManArgs {}
 
 /// Arguments of `tabula games`.
 #[derive(Args)]
@@ -93,7 +90,7 @@ fn cli(games: &[GameEntry]) -> Command {
                 .about("Print a shell completion script"),
         )
         .subcommand(
-            ManArgs::augment_args(Command::new("man"))
+            man::ManArgs::augment_args(Command::new("man"))
                 .about("Print the man page tabula(1), as roff")
                 .hide(true),
         )
@@ -131,10 +128,12 @@ fn run(games: &[GameEntry]) -> Outcome {
             out::stdout().write_all(&script)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(("man", _)) => {
-            let mut page = Vec::new();
-            clap_mangen::Man::new(cli(&visible_games())).render(&mut page)?;
-            out::stdout().write_all(&page)?;
+        Some(("man", m)) => {
+            let args = man::ManArgs::from_arg_matches(m)?;
+            match args.dir {
+                Some(dir) => man::write_pages(cli(&visible_games()), &dir)?,
+                None => out::stdout().write_all(&man::top_page(cli(&visible_games()))?)?,
+            }
             Ok(ExitCode::SUCCESS)
         }
         _ => unreachable!("clap requires a known subcommand"),
