@@ -653,7 +653,8 @@ pub fn write_table(
     payload: &[u8],
 ) -> Result<(), TableError> {
     let bytes = table_bytes(spec, meta, payload);
-    crate::room::check_room(path, bytes.len() as u64).map_err(|error| TableError::io(path, error))?;
+    crate::room::check_room(path, bytes.len() as u64)
+        .map_err(|error| TableError::io(path, error))?;
     crate::atomic::write_file(path, |out| out.write_all(&bytes))
         .map_err(|error| TableError::io(path, error))
 }

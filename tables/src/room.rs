@@ -145,6 +145,9 @@ mod tests {
         let path = dir.path().join("t.tab");
         check_room(&path, 4096).unwrap();
         let error = check_room(&path, u64::MAX / 2).unwrap_err().to_string();
-        assert!(error.starts_with("the table needs 9223372.0 TB, "), "{error}");
+        assert!(
+            error.starts_with("the table needs 9223372.0 TB, "),
+            "{error}"
+        );
     }
 }

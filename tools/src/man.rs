@@ -28,7 +28,11 @@ pub fn pages(root: Command) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut built = root.disable_help_subcommand(true);
     // Built, every subcommand knows its full name (`tabula-referee-kalah`).
     built.build();
-    let mut todo: Vec<Command> = built.get_subcommands().filter(|s| !s.is_hide_set()).cloned().collect();
+    let mut todo: Vec<Command> = built
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .cloned()
+        .collect();
     todo.reverse();
     while let Some(cmd) = todo.pop() {
         let mut subs: Vec<Command> = cmd

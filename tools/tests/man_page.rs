@@ -37,11 +37,18 @@ fn the_committed_man_pages_are_up_to_date() {
     let out = run(&["man", "--dir", fresh.path().to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     let pages = pages_in(fresh.path());
-    assert_eq!(pages.get("tabula.1"), Some(&top), "--dir writes the page `tabula man` prints");
+    assert_eq!(
+        pages.get("tabula.1"),
+        Some(&top),
+        "--dir writes the page `tabula man` prints"
+    );
     let kalah = &pages["tabula-referee-kalah.1"];
     assert!(kalah.contains("\\-\\-opponent"), "{kalah}");
     assert!(pages.contains_key("tabula-build-ioiwari.1"));
-    assert!(!pages.contains_key("tabula-man.1"), "the hidden `man` has no page");
+    assert!(
+        !pages.contains_key("tabula-man.1"),
+        "the hidden `man` has no page"
+    );
 
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/man");
     if std::env::var_os("TABULA_UPDATE_MAN").is_some() {

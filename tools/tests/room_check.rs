@@ -39,7 +39,11 @@ fn assert_refused_for_room(dir: &Path, out: &Output, free: &str) {
     let path = dir.join("t.tab");
     let want = format!("error: {}: the table needs ", path.display());
     assert!(err.starts_with(&want), "{err}");
-    assert!(err.trim_end().ends_with(&format!(", {free} free on {}", dir.display())), "{err}");
+    assert!(
+        err.trim_end()
+            .ends_with(&format!(", {free} free on {}", dir.display())),
+        "{err}"
+    );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert_eq!(files_in(dir), Vec::<String>::new(), "{err}");
 }
@@ -70,7 +74,11 @@ fn a_values_only_build_without_room_is_refused() {
 #[test]
 fn a_build_with_room_is_not_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let out = build_with_free_space(dir.path(), &["kalah", "--pits", "2", "--seeds", "2"], 1 << 20);
+    let out = build_with_free_space(
+        dir.path(),
+        &["kalah", "--pits", "2", "--seeds", "2"],
+        1 << 20,
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(files_in(dir.path()), ["t.tab"]);
 }
@@ -94,7 +102,10 @@ fn a_table_larger_than_the_largest_file_allowed_is_refused() {
     let want = format!("error: {}: the table needs ", path.display());
     assert!(err.starts_with(&want), "{err}");
     assert!(
-        err.contains(&format!("more than the largest file allowed in {}", dir.path().display())),
+        err.contains(&format!(
+            "more than the largest file allowed in {}",
+            dir.path().display()
+        )),
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
