@@ -36,6 +36,7 @@ use registry::{GameEntry, Outcome};
 const GAMES: &[fn() -> GameEntry] = &[
     ioiwari::entry,
     kalah::entry,
+    kalah::endgame::entry,
     tothello::entry,
     tonga::entry,
     dominoes::entry,
