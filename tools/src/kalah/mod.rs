@@ -167,6 +167,8 @@ pub struct QueryArgs {
     /// or `{"input":"...","error":"..."}` for a line that is no board).
     #[arg(long, conflicts_with = "board")]
     batch: bool,
+    #[command(flatten)]
+    endgame: endgame::EndgameArgs,
     /// Also give the optimal line to the end of the game: the first optimal
     /// pit at each turn, with what each move gains (`"line"` in each JSON
     /// line with --batch).
@@ -623,7 +625,7 @@ pub fn query(args: QueryArgs) -> Outcome {
             // One search whose table the children's searches share.
             let bits = kv::search_bits(&rules);
             crate::memory::check_memory(16 << bits, "a search without --table", "pass --table")?;
-            Values::Search(ExactSolver::new(bits))
+            Values::Search(ExactSolver::new(bits).with_endgame(args.endgame.open(&rules)?))
         }
     };
     // One spinner for the whole run: a search is many values.
