@@ -173,7 +173,7 @@ mod tests {
             InMemory {
                 rules,
                 max_seeds,
-                values: solution.values.iter().map(|&v| i16::from(v)).collect(),
+                values: solution.values.clone(),
             }
         }
     }
