@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use tabula_solver::kalah::{Capture, Ending, Kalah, KalahSpace, Pit, Rules};
+use tabula_solver::kalah::{Capture, EndgameValues, Ending, Kalah, KalahSpace, Pit, Rules};
 use tabula_solver::retrograde::{Images, Progress, StateSpace};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
@@ -152,6 +152,174 @@ pub fn build_out_of_core(
     typed::build_out_of_core_for(&game, path, records, Images::WhenSolved, progress)
 }
 
+/// The game name of endgame tables in their headers.
+pub const ENDGAME: &str = "kalah-endgame";
+
+/// An endgame table's board set: every board of `rules.pits` pits a side with
+/// at most `max_seeds` seeds in the pits, under `rules`' capture and end rules
+/// (`rules.seeds` is ignored: a board's value does not depend on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KalahEndgame {
+    /// The pits and rules (the seeds a pit at the start play no part).
+    pub rules: Rules,
+    /// The most seeds a board holds.
+    pub max_seeds: u32,
+}
+
+impl KalahEndgame {
+    /// The endgame table of `rules`' pits and rules up to `max_seeds` seeds.
+    pub fn new(rules: Rules, max_seeds: u32) -> KalahEndgame {
+        KalahEndgame {
+            // One seed a pit: every endgame table of the same board set is the same.
+            rules: Rules { seeds: 1, ..rules },
+            max_seeds,
+        }
+    }
+
+    /// The board set a header's parameters `[m, S, capture, ending]` name.
+    pub fn of_params(params: [u32; 4]) -> Result<KalahEndgame, String> {
+        let [m, max_seeds, capture, ending] = params;
+        let rules = rules_of([m, 1, capture, ending])?;
+        if KalahSpace::boards_up_to(rules.pits, max_seeds).is_none() {
+            return Err(format!("{max_seeds} seeds is more than the index covers"));
+        }
+        Ok(KalahEndgame::new(rules, max_seeds))
+    }
+}
+
+impl Tabulated for KalahEndgame {
+    type Position = Kalah;
+    type Move = Pit;
+    type Unknown = OtherRules;
+    type Space = KalahSpace;
+
+    /// `[m, S, capture, ending]`, no seeds a pit; the files hold values only.
+    fn spec(&self) -> TableSpec {
+        let full = spec(&self.rules);
+        TableSpec {
+            game: ENDGAME,
+            params: [
+                full.params[0],
+                self.max_seeds,
+                full.params[2],
+                full.params[3],
+            ],
+            layout: Layout {
+                value_bytes: 1,
+                mask_bytes: 1,
+            },
+            entries: self.space().len(),
+        }
+    }
+
+    fn description(&self) -> String {
+        format!(
+            "record = rank of the board (mover's pits then the opponent's, each in sowing order) \
+among boards of {} pits a side with at most {} seeds, by seeds then colex (the index of every \
+Kalah table of these pits): value = the mover's best final store difference from now on",
+            self.rules.pits, self.max_seeds
+        )
+    }
+
+    fn space(&self) -> KalahSpace {
+        KalahSpace::endgame(self.rules, self.max_seeds)
+    }
+
+    fn bounds(&self) -> RecordBounds {
+        let most = self.max_seeds as i16;
+        RecordBounds {
+            values: -most..=most,
+            move_slots: u32::from(self.rules.pits),
+        }
+    }
+
+    fn index(&self, position: &Kalah) -> Result<u64, OtherRules> {
+        let rules = position.rules();
+        if (Rules { seeds: 1, ..rules }) != self.rules || position.seeds() > self.max_seeds {
+            return Err(OtherRules {
+                position: position.to_string(),
+            });
+        }
+        Ok(position.index())
+    }
+
+    fn position(&self, index: u64) -> Kalah {
+        self.space().position(index)
+    }
+
+    fn slot_move(&self, position: &Kalah, slot: u32) -> Option<Pit> {
+        KalahGame { rules: self.rules }.slot_move(position, slot)
+    }
+
+    fn legal_mask(&self, position: &Kalah) -> u64 {
+        KalahGame { rules: self.rules }.legal_mask(position)
+    }
+
+    fn describe(&self, position: &Kalah) -> String {
+        format!("board {position}")
+    }
+}
+
+/// A checked endgame table.
+pub type EndgameTable = TypedTable<KalahEndgame>;
+
+impl EndgameValues for EndgameTable {
+    fn pits(&self) -> u8 {
+        self.game().rules.pits
+    }
+    fn capture(&self) -> Capture {
+        self.game().rules.capture
+    }
+    fn ending(&self) -> Ending {
+        self.game().rules.ending
+    }
+    fn max_seeds(&self) -> u32 {
+        self.game().max_seeds
+    }
+    #[inline]
+    fn value(&self, index: u64) -> i32 {
+        i32::from(self.table().value(index as usize))
+    }
+}
+
+/// Opens the endgame table at `path` and checks every record's value range
+/// (not yet against its children: `tabula check` does that).
+pub fn open_endgame(path: &Path) -> Result<EndgameTable, TableError> {
+    let header = crate::Table::read_header(path)?;
+    let game = match header.game == ENDGAME {
+        true => KalahEndgame::of_params(header.params).map_err(|what| TableError::Corrupted {
+            path: path.to_path_buf(),
+            what: format!("the header's parameters: {what}"),
+        })?,
+        false => {
+            return Err(TableError::WrongGame {
+                path: path.to_path_buf(),
+                found: format!("'{}' with parameters {:?}", header.game, header.params),
+                expected: format!("'{ENDGAME}' (a table built with --max-seeds)"),
+            });
+        }
+    };
+    let table = EndgameTable::open_for(game, path)?;
+    table.check_moves()?;
+    Ok(table)
+}
+
+/// Builds the endgame table of `game` out of core (solved layer by layer in a
+/// memory map of the file), values only, and writes it atomically to `path`.
+pub fn build_endgame(
+    path: &Path,
+    game: &KalahEndgame,
+    progress: Progress<'_>,
+) -> Result<(), TableError> {
+    typed::build_out_of_core_for(
+        game,
+        path,
+        Records::ValuesOnly,
+        Images::WhenSolved,
+        progress,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +379,35 @@ mod tests {
         }
         let live = Kalah::from_pits(rules, &[1, 0], &[1, 2]);
         assert!(table.value(&live).is_ok());
+    }
+
+    #[test]
+    fn an_endgame_file_holds_the_full_tables_values_and_checks() {
+        let dir = tempfile::tempdir().unwrap();
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let rules = Rules::new(3, 3).unwrap().with_capture(capture);
+            let path = dir.path().join(format!("{capture:?}.tab"));
+            build_endgame(&path, &KalahEndgame::new(rules, 8), &|_| {}).unwrap();
+            let endgame = open_endgame(&path).unwrap();
+            assert_eq!(endgame.max_seeds(), 8);
+            assert!(endgame.values_only());
+            let full = KalahTable::in_memory_for(KalahGame { rules });
+            let space = KalahSpace::endgame(rules, 8);
+            for index in (0..space.len()).filter(|&i| space.is_state(i)) {
+                let board = space.position(index);
+                let expected = full.value(&board).unwrap();
+                assert_eq!(endgame.value(&board).unwrap(), expected, "{board}");
+                assert_eq!(EndgameValues::value(&endgame, index), expected, "{board}");
+            }
+            assert!(endgame.check_records().unwrap() > 0);
+            // A board with more seeds than the table's is no board of it.
+            assert!(endgame.value(&rules.start()).is_err());
+            // A full table is not an endgame table, and the other way round.
+            let full_path = dir.path().join("full.tab");
+            build(&full_path, &rules, &|_| {}).unwrap();
+            let error = open_endgame(&full_path).err().unwrap().to_string();
+            assert!(error.contains("'kalah-endgame'"), "{error}");
+            assert!(KalahTable::open_for(KalahGame { rules }, &path).is_err());
+        }
     }
 }

@@ -37,6 +37,7 @@ use registry::{GameEntry, Outcome};
 const GAMES: &[fn() -> GameEntry] = &[
     ioiwari::entry,
     kalah::entry,
+    kalah::endgame::entry,
     tothello::entry,
     tonga::entry,
     dominoes::entry,

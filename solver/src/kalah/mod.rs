@@ -31,6 +31,9 @@ use crate::game::{Determinize, Game, IllegalMove, Scores, Seat, Turn};
 use crate::retrograde::{Edge, StateSpace};
 use crate::{MoveList, ZeroSum};
 
+mod endgame;
+pub use endgame::{Endgame, EndgameValues, OtherEndgame, Probed, check_endgame};
+
 /// Most pits a side.
 pub const MAX_PITS: usize = 6;
 /// Most seeds a pit at the start.
@@ -576,12 +579,40 @@ fn unrank(mut index: u64, k: usize, c: &Binomials, out: &mut [u8]) {
 #[derive(Clone, Copy, Debug)]
 pub struct KalahSpace {
     rules: Rules,
+    /// The most seeds a board of the space holds in its pits.
+    max_seeds: u32,
 }
 
 impl KalahSpace {
     /// The space of `rules`.
     pub fn new(rules: Rules) -> KalahSpace {
-        KalahSpace { rules }
+        KalahSpace::endgame(rules, rules.total_seeds())
+    }
+
+    /// Every board of `rules`' pits with at most `max_seeds` seeds, whatever
+    /// the seeds a pit at the start: an endgame table's space. A board's index
+    /// is the same in every space of its pit count (seeds first, then colex),
+    /// and its value does not depend on `rules.seeds`.
+    pub fn endgame(rules: Rules, max_seeds: u32) -> KalahSpace {
+        KalahSpace { rules, max_seeds }
+    }
+
+    /// The most seeds a board of the space holds.
+    pub fn max_seeds(&self) -> u32 {
+        self.max_seeds
+    }
+
+    /// The rules of the space's positions.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Boards of `pits` pits a side with at most `max_seeds` seeds:
+    /// `C(max_seeds + 2 pits, 2 pits)`, or `None` beyond what the index covers.
+    pub fn boards_up_to(pits: u8, max_seeds: u32) -> Option<u64> {
+        let k = 2 * usize::from(pits);
+        let n = max_seeds as usize + k;
+        (n < BINOM_N && k < BINOM_K).then(|| binomials()[n][k])
     }
 
     /// The position of `index`.
@@ -607,11 +638,11 @@ impl KalahSpace {
 
 impl StateSpace for KalahSpace {
     fn len(&self) -> u64 {
-        self.boards_below(self.rules.total_seeds() + 1)
+        self.boards_below(self.max_seeds + 1)
     }
 
     fn num_layers(&self) -> usize {
-        self.rules.total_seeds() as usize + 1
+        self.max_seeds as usize + 1
     }
 
     fn layer(&self, index: u64) -> usize {
@@ -732,6 +763,8 @@ impl Searchable for Kalah {
 /// position: a board's children, searched after it, are mostly found there.
 pub struct ExactSolver {
     table: AlwaysReplace<Pit>,
+    /// The endgame table probed at the leaves, if any.
+    endgame: Option<Endgame>,
     /// Nodes searched so far, over every position.
     pub nodes: u64,
 }
@@ -741,15 +774,25 @@ impl ExactSolver {
     pub fn new(table_bits: u32) -> ExactSolver {
         ExactSolver {
             table: AlwaysReplace::new(table_bits),
+            endgame: None,
             nodes: 0,
         }
+    }
+
+    /// The same solver, taking the value of every position whose seeds fit
+    /// `endgame` from it (a table of the pits and rules of every position
+    /// asked: see [`check_endgame`]).
+    pub fn with_endgame(mut self, endgame: Option<Endgame>) -> ExactSolver {
+        self.endgame = endgame;
+        self
     }
 
     /// The exact value of `position` for its mover.
     pub fn value(&mut self, position: &Kalah) -> i32 {
         let mut searcher = Searcher::new(&mut self.table);
         let total = position.seeds() as i32;
-        let value = searcher.search(position, -total - 1, total + 1, EXACT);
+        let probed = Probed::with(*position, self.endgame.as_deref());
+        let value = searcher.search(&probed, -total - 1, total + 1, EXACT);
         self.nodes += searcher.nodes;
         value
     }

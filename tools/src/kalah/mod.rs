@@ -1,5 +1,7 @@
 //! `tabula … kalah`: build, query, play, verify and sweep Kalah(m, n).
 
+pub mod endgame;
+
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -132,6 +134,10 @@ pub struct BuildArgs {
     /// Seeds a pit at the start (n).
     #[arg(long, default_value_t = 3)]
     seeds: u32,
+    /// Build an endgame table instead: every board of --pits pits a side with
+    /// at most this many seeds in the pits, for any --seeds (values only, out of core).
+    #[arg(long, value_name = "S", conflicts_with_all = ["seeds", "distributed", "max_boards"])]
+    max_seeds: Option<u32>,
     #[command(flatten)]
     rules: RuleArgs,
     /// Build in memory up to this many records (10 bytes a board plus its record), out of core above.
@@ -161,6 +167,8 @@ pub struct QueryArgs {
     /// or `{"input":"...","error":"..."}` for a line that is no board).
     #[arg(long, conflicts_with = "board")]
     batch: bool,
+    #[command(flatten)]
+    endgame: endgame::EndgameArgs,
     /// Also give the optimal line to the end of the game: the first optimal
     /// pit at each turn, with what each move gains (`"line"` in each JSON
     /// line with --batch).
@@ -207,7 +215,7 @@ struct KalahMove {
 }
 
 /// The two sides of `position`, the mover's first.
-fn sides(position: &Kalah) -> [Vec<u8>; 2] {
+pub(crate) fn sides(position: &Kalah) -> [Vec<u8>; 2] {
     let (mine, theirs) = position.pits().split_at(usize::from(position.rules().pits));
     [mine.to_vec(), theirs.to_vec()]
 }
@@ -577,6 +585,10 @@ fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
 /// Builds the table of every board of Kalah(m, n).
 pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
+    if let Some(max_seeds) = args.max_seeds {
+        endgame::build(&rules, max_seeds, &args.output)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let spec = table::spec(&rules);
     let in_memory = || -> anyhow::Result<()> {
         let progress = bar(spec.entries as usize, "boards");
@@ -613,7 +625,7 @@ pub fn query(args: QueryArgs) -> Outcome {
             // One search whose table the children's searches share.
             let bits = kv::search_bits(&rules);
             crate::memory::check_memory(16 << bits, "a search without --table", "pass --table")?;
-            Values::Search(ExactSolver::new(bits))
+            Values::Search(ExactSolver::new(bits).with_endgame(args.endgame.open(&rules)?))
         }
     };
     // One spinner for the whole run: a search is many values.
@@ -830,7 +842,7 @@ pub fn check_records(
 /// One line of `tabula export`: a board as `query kalah --batch` answers it,
 /// without the list of every move.
 #[derive(Serialize)]
-struct ExportedBoard {
+pub(crate) struct ExportedBoard {
     /// The mover's pits, then the opponent's, each in sowing order.
     board: [Vec<u8>; 2],
     /// The mover's best final store difference from here.
