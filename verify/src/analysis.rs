@@ -31,6 +31,9 @@ pub enum AnalysisError {
         /// What is wrong with it.
         problem: String,
     },
+    /// A table file that could not be read (the error names the file).
+    #[error("{0}")]
+    TableRead(String),
     /// A position or a move sent is not one of the game's.
     #[error("{0}")]
     Position(String),

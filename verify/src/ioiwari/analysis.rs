@@ -33,7 +33,8 @@ impl RingTables {
                 path: path.clone(),
                 problem,
             };
-            let header = tabula_tables::Table::read_header(path).map_err(|e| bad(e.to_string()))?;
+            let header = tabula_tables::Table::read_header(path)
+                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
             if header.game != "ioiwari" {
                 return Err(bad(format!("a table of {}, not of ioiwari", header.game)));
             }
@@ -43,7 +44,8 @@ impl RingTables {
                     header.params
                 ))
             })?;
-            let table = VariantTable::open_for(variant, path).map_err(|e| bad(e.to_string()))?;
+            let table = VariantTable::open_for(variant, path)
+                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
             let key = (variant.params.pits, variant.params.cap);
             tables.insert(key, Some(Arc::new(table)));
         }

@@ -30,13 +30,14 @@ impl KalahValues {
                 path: path.clone(),
                 problem,
             };
-            let header = tabula_tables::Table::read_header(path).map_err(|e| bad(e.to_string()))?;
+            let header = tabula_tables::Table::read_header(path)
+                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
             if header.game != "kalah" {
                 return Err(bad(format!("a table of {}, not of kalah", header.game)));
             }
             let rules = rules_of(header.params).map_err(bad)?;
-            let table =
-                KalahTable::open_for(KalahGame { rules }, path).map_err(|e| bad(e.to_string()))?;
+            let table = KalahTable::open_for(KalahGame { rules }, path)
+                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
             tables.push((rules, table));
         }
         Ok(KalahValues {
