@@ -14,6 +14,7 @@ mod analyze;
 mod batch;
 mod common;
 mod dominoes;
+mod explore;
 mod export;
 mod ioiwari;
 mod kalah;
@@ -90,6 +91,11 @@ fn cli(games: &[GameEntry]) -> Command {
                 .about("Mark each move of a game log with its exact value, the best and the loss"),
         )
         .subcommand(
+            explore::ExploreArgs::augment_args(Command::new("explore")).about(
+                "Serve an analysis board on a local web page: every move with its exact value",
+            ),
+        )
+        .subcommand(
             GamesArgs::augment_args(Command::new("games"))
                 .about("List the games, the verbs and the built-in players each offers"),
         )
@@ -120,6 +126,7 @@ fn run(games: &[GameEntry]) -> Outcome {
         Some(("export", m)) => export::export(export::ExportArgs::from_arg_matches(m)?, games),
         Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?, games),
         Some(("analyze", m)) => analyze::analyze(analyze::AnalyzeArgs::from_arg_matches(m)?, games),
+        Some(("explore", m)) => explore::explore(explore::ExploreArgs::from_arg_matches(m)?, games),
         Some(("games", _)) => {
             out::out!("{}", registry::listing(games))?;
             Ok(ExitCode::SUCCESS)

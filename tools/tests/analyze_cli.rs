@@ -19,7 +19,12 @@ fn an_ioiwari_log_is_marked_with_the_querys_values() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = tabula().arg("analyze").arg(&log).arg("--json").output().unwrap();
+    let out = tabula()
+        .arg("analyze")
+        .arg(&log)
+        .arg("--json")
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let games: Vec<Value> = stdout(&out)
         .lines()
@@ -51,11 +56,18 @@ fn an_ioiwari_log_is_marked_with_the_querys_values() {
     let mut mistakes = 0;
     for (game, answer) in games.iter().zip(&answers) {
         let marks = game["marks"].as_array().unwrap();
-        assert_eq!(marks.len() as u64, game["moves"].as_u64().unwrap(), "{game}");
+        assert_eq!(
+            marks.len() as u64,
+            game["moves"].as_u64().unwrap(),
+            "{game}"
+        );
         assert_eq!(marks[0]["before"], answer["value"], "{game}");
         let mut first = None;
         for mark in marks {
-            let (best, after) = (mark["best"].as_i64().unwrap(), mark["after"].as_i64().unwrap());
+            let (best, after) = (
+                mark["best"].as_i64().unwrap(),
+                mark["after"].as_i64().unwrap(),
+            );
             assert_eq!(mark["before"].as_i64().unwrap(), best, "{mark}");
             assert_eq!(mark["loss"].as_i64().unwrap(), best - after, "{mark}");
             let lost = best > after;
@@ -75,10 +87,18 @@ fn an_ioiwari_log_is_marked_with_the_querys_values() {
     // A random player 1 makes mistakes.
     assert!(mistakes > 10, "{mistakes}");
     // The text names the totals of each game.
-    let out = tabula().arg("analyze").arg(&log).args(["--game", "3"]).output().unwrap();
+    let out = tabula()
+        .arg("analyze")
+        .arg(&log)
+        .args(["--game", "3"])
+        .output()
+        .unwrap();
     let text = stdout(&out);
     assert!(text.starts_with("game 3: ioiwari, "), "{text}");
-    assert!(text.lines().last().unwrap().starts_with("  totals: "), "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with("  totals: "),
+        "{text}"
+    );
 }
 
 #[test]
@@ -111,6 +131,11 @@ fn bad_logs_and_tables_get_one_line() {
         .output()
         .unwrap();
     assert_one_line_error(&out, "a table of kalah, not of ioiwari");
-    let out = tabula().arg("analyze").arg(&games).args(["--game", "5"]).output().unwrap();
+    let out = tabula()
+        .arg("analyze")
+        .arg(&games)
+        .args(["--game", "5"])
+        .output()
+        .unwrap();
     assert_one_line_error(&out, "--game 5: the log has 1 games");
 }
