@@ -18,10 +18,13 @@ use crate::record::GameLine;
 /// The most boards of a ring solved in memory when no table file holds it.
 const MAX_IN_MEMORY: u64 = 20_000_000;
 
+/// A ring's table by its (pits, cap); `None` when it is too large to solve in memory.
+type ByRing = HashMap<(u8, u8), Option<Arc<VariantTable>>>;
+
 /// Ring tables by (pits, cap): the files given, and those solved on first use.
 #[derive(Default)]
 pub struct RingTables {
-    tables: Mutex<HashMap<(u8, u8), Option<Arc<VariantTable>>>>,
+    tables: Mutex<ByRing>,
 }
 
 impl RingTables {

@@ -14,7 +14,7 @@ pub struct NimValues;
 impl Valuer for NimValues {
     type Game = Nim;
     fn value(&self, state: &Nim, _deadline: Instant) -> Option<i32> {
-        let wins = state.heap % (u32::from(MAX_TAKE) + 1) != 0;
+        let wins = !state.heap.is_multiple_of(u32::from(MAX_TAKE) + 1);
         let for_mover = if wins { 1 } else { -1 };
         Some(if state.mover == 0 {
             for_mover
