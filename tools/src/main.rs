@@ -10,9 +10,11 @@ use std::process::ExitCode;
 use clap::{Args, Command, FromArgMatches};
 use tabula_verify::agent::RunAborted;
 
+mod analyze;
 mod batch;
 mod common;
 mod dominoes;
+mod explore;
 mod export;
 mod ioiwari;
 mod kalah;
@@ -83,6 +85,15 @@ fn cli(games: &[GameEntry]) -> Command {
                 .about("Replay a game log (--log) as one self-contained HTML page"),
         )
         .subcommand(
+            analyze::AnalyzeArgs::augment_args(Command::new("analyze"))
+                .about("Mark each move of a game log with its exact value, the best and the loss"),
+        )
+        .subcommand(
+            explore::ExploreArgs::augment_args(Command::new("explore")).about(
+                "Serve an analysis board on a local web page: every move with its exact value",
+            ),
+        )
+        .subcommand(
             GamesArgs::augment_args(Command::new("games"))
                 .about("List the games, the verbs and the built-in players each offers"),
         )
@@ -112,6 +123,8 @@ fn run(games: &[GameEntry]) -> Outcome {
         Some(("check", m)) => table_cmds::check(table_cmds::CheckArgs::from_arg_matches(m)?, games),
         Some(("export", m)) => export::export(export::ExportArgs::from_arg_matches(m)?, games),
         Some(("replay", m)) => replay::replay(replay::ReplayArgs::from_arg_matches(m)?, games),
+        Some(("analyze", m)) => analyze::analyze(analyze::AnalyzeArgs::from_arg_matches(m)?, games),
+        Some(("explore", m)) => explore::explore(explore::ExploreArgs::from_arg_matches(m)?, games),
         Some(("games", _)) => {
             out::out!("{}", registry::listing(games))?;
             Ok(ExitCode::SUCCESS)

@@ -115,6 +115,8 @@ pub struct GameEntry {
     pub tables: Option<TableHooks>,
     /// How `tabula replay` draws its logged games.
     pub draw: Option<tabula_verify::replay::ShowGame>,
+    /// How `tabula analyze` and `tabula explore` value its positions.
+    pub analyst: Option<tabula_verify::analysis::MakeAnalyst>,
 }
 
 /// A game's record check of a table file whose header names the game.
@@ -158,12 +160,19 @@ impl GameEntry {
             hidden: false,
             tables: None,
             draw: None,
+            analyst: None,
         }
     }
 
     /// Names the drawing of its logged games on the replay page.
     pub fn draws(mut self, show: tabula_verify::replay::ShowGame) -> GameEntry {
         self.draw = Some(show);
+        self
+    }
+
+    /// Names its analyst (`tabula analyze`, `tabula explore`).
+    pub fn analyzes(mut self, analyst: tabula_verify::analysis::MakeAnalyst) -> GameEntry {
+        self.analyst = Some(analyst);
         self
     }
 

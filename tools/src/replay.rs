@@ -124,7 +124,7 @@ fn show(games: &[GameEntry], line: &GameLine) -> Result<Shown, tabula_verify::re
 const MAX_LOG_BYTES: u64 = 1 << 30;
 
 /// Opens the log, which must be a regular file.
-fn open_log(path: &Path) -> anyhow::Result<(File, Metadata)> {
+pub(crate) fn open_log(path: &Path) -> anyhow::Result<(File, Metadata)> {
     let name = || path.display().to_string();
     // Without blocking, so that a FIFO is refused instead of waited on.
     let file = OpenOptions::new()
@@ -140,7 +140,7 @@ fn open_log(path: &Path) -> anyhow::Result<(File, Metadata)> {
 }
 
 /// Reads the log as text, refusing one over [`MAX_LOG_BYTES`].
-fn read_capped(file: File, metadata: &Metadata, path: &Path) -> anyhow::Result<String> {
+pub(crate) fn read_capped(file: File, metadata: &Metadata, path: &Path) -> anyhow::Result<String> {
     let too_big = || {
         anyhow!(
             "{}: the log is over 1 GiB; refusing to read it",

@@ -15,6 +15,7 @@
 //! - [`scoreboard`], [`stats`] and [`report`]: results as Markdown and JSON.
 
 pub mod agent;
+pub mod analysis;
 pub mod arena;
 pub mod dominoes;
 pub mod ioiwari;

@@ -46,6 +46,7 @@ pub fn entry() -> GameEntry {
         "Dominoes (TCO 2009 final): hidden hands, a stock, 20 (N,H) cases",
     )
         .draws(tabula_verify::dominoes::draw::show)
+        .analyzes(tabula_verify::dominoes::analysis::analyst)
     .agents(tabula_verify::dominoes::AGENTS)
     .verb(
         Verb::new(

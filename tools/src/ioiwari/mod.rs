@@ -495,6 +495,7 @@ pub fn perft(args: PerftArgs) -> Outcome {
 pub fn entry() -> GameEntry {
     GameEntry::new("ioiwari", "Ioiwari, IOI 2001")
         .draws(tabula_verify::ioiwari::draw::show)
+        .analyzes(tabula_verify::ioiwari::analysis::analyst)
         .agents(&tabula_verify::ioiwari::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

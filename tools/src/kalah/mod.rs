@@ -898,6 +898,7 @@ pub fn describe_table(table: &Table) -> anyhow::Result<String> {
 pub fn entry() -> GameEntry {
     GameEntry::new("kalah", "Kalah(m, n), Irving, Donkers and Uiterwijk 2000")
         .draws(tabula_verify::kalah::draw::show)
+        .analyzes(tabula_verify::kalah::analysis::analyst)
         .agents(&kv::AGENTS)
         .tables(TableHooks {
             describe: describe_table,

@@ -24,6 +24,7 @@ use crate::registry::{GameEntry, Verb};
 pub fn entry() -> GameEntry {
     GameEntry::new("nim", "Nim, the toy game of the core's tests")
         .draws(tabula_verify::nim::draw::show)
+        .analyzes(tabula_verify::nim::analysis::analyst)
         .agents(&tabula_verify::nim::AGENTS)
         .verb(Verb::new(
             "serve",

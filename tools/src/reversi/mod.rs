@@ -142,6 +142,7 @@ pub fn entry() -> GameEntry {
         "MultiplayerReversi (TopCoder MM 31): 3-4 players, 7x7 to 12x12, evolved computer opponents",
     )
         .draws(tabula_verify::reversi::draw::show)
+        .analyzes(tabula_verify::reversi::analysis::analyst)
     .alias("multiplayerreversi")
     .agents(tabula_verify::reversi::AGENTS)
     .agents(tabula_verify::reversi::REFERENCE_AGENTS)

@@ -218,6 +218,7 @@ pub struct StdinArgs {}
 pub fn entry() -> GameEntry {
     GameEntry::new("tonga", "PseudoTonga, TopCoder MM 6")
         .draws(tabula_verify::tonga::draw::show)
+        .analyzes(tabula_verify::tonga::analysis::analyst)
         .alias("pseudotonga")
         .agents(&tabula_verify::tonga::AGENTS)
         .tables(TableHooks {

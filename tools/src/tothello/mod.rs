@@ -211,6 +211,7 @@ pub struct VerifyArgs {
 pub fn entry() -> GameEntry {
     GameEntry::new("tothello", "Tothello, TopCoder Invitational 2001")
         .draws(tabula_verify::tothello::draw::show)
+        .analyzes(tabula_verify::tothello::analysis::analyst)
         .agents(&["random", "greedy", "solver-dD-eE"])
         .verb(Verb::new(
             "query",

@@ -1,6 +1,7 @@
 //! Dominoes' contest pieces: the wire, the opponent ladder, the players and
 //! the referee's cases.
 
+pub mod analysis;
 pub mod clairvoyant;
 pub mod draw;
 pub mod ladder;

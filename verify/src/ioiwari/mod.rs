@@ -2,6 +2,7 @@
 //! the official results table, all on the shared core, for the IOI game and
 //! for any variant's ring alike ([`IoiBoard`]).
 
+pub mod analysis;
 pub mod draw;
 pub mod notation;
 pub mod players;

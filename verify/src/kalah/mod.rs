@@ -15,6 +15,7 @@
 //! [`verify`] plays every pair of the built-in players on Kalah(m, n)
 //! variants, each variant solved in memory first ([`Variant`]).
 
+pub mod analysis;
 pub mod draw;
 pub mod notation;
 pub mod players;

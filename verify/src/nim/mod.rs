@@ -1,5 +1,6 @@
 //! The toy game's contest pieces: its wire, agents, the referee's results, and its verify run and report.
 
+pub mod analysis;
 pub mod draw;
 pub mod notation;
 pub mod players;

@@ -1,6 +1,7 @@
 //! MultiplayerReversi's contest pieces: the opponents' genetic algorithm, the
 //! `getNextMove` wire, the built-in players and the tester's cases.
 
+pub mod analysis;
 pub mod baselines;
 pub mod best;
 pub mod draw;

@@ -17,6 +17,7 @@
 //! [`tournament::served_rng`]). Every player meets the same coins and the same
 //! server.
 
+pub mod analysis;
 pub mod draw;
 pub mod notation;
 pub mod players;

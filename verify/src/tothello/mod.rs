@@ -6,6 +6,7 @@
 //! - [`checker`]: the `bestMove` checker behind `tabula referee tothello`;
 //! - [`terminal`]: a person at the terminal against the solver (`tabula play tothello`).
 
+pub mod analysis;
 pub mod checker;
 pub mod draw;
 pub mod notation;

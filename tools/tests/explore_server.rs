@@ -1,0 +1,134 @@
+//! `tabula explore`: the API on loopback answers 64 clients at once, bad
+//! requests get a 4xx with a one-line reason, and it goes on serving.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use common::tabula;
+use serde_json::Value;
+
+/// The server, killed when dropped.
+struct Running(Child, String);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(args: &[&str]) -> Running {
+    let mut child = tabula()
+        .arg("explore")
+        .args(args)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .trim()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    Running(child, address)
+}
+
+/// Sends `request` raw; returns the status and the body.
+fn send(address: &str, request: &[u8]) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer[9..12].parse().unwrap();
+    let body = answer.split_once("\r\n\r\n").unwrap().1.to_string();
+    (status, body)
+}
+
+fn post(address: &str, path: &str, body: &str) -> (u16, String) {
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    send(address, request.as_bytes())
+}
+
+#[test]
+fn sixty_four_clients_at_once_and_bad_requests_get_4xx() {
+    let server = start(&["ioiwari"]);
+    let address = server.1.clone();
+    let clients: Vec<_> = (0..64)
+        .map(|k| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                let moves = ["3", "4", "7"][..k % 4].iter().map(|m| format!("\"{m}\""));
+                let body = format!("{{\"moves\":[{}]}}", moves.collect::<Vec<_>>().join(","));
+                let (status, body) = post(&address, "/api/position", &body);
+                assert_eq!(status, 200, "{body}");
+                let found: Value = serde_json::from_str(&body).unwrap();
+                assert_eq!(found["history"].as_array().unwrap().len(), k % 4 + 1);
+                assert!(found["value"].is_i64(), "{body}");
+            })
+        })
+        .collect();
+    for client in clients {
+        client.join().unwrap();
+    }
+    let one_line = |(status, body): (u16, String), want: u16| {
+        assert_eq!(status, want, "{body}");
+        let reason: Value = serde_json::from_str(&body).unwrap();
+        assert!(!reason["error"].as_str().unwrap().contains('\n'), "{body}");
+    };
+    one_line(post(&address, "/api/position", "{\"moves\":[\"9\"]}"), 422);
+    one_line(post(&address, "/api/position", "not json"), 400);
+    one_line(post(&address, "/api/nothing", "{}"), 404);
+    let huge = format!("{{\"moves\":[\"{}\"]}}", "1".repeat(300 << 10));
+    one_line(post(&address, "/api/position", &huge), 413);
+    let long_head = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(10 << 10));
+    one_line(send(&address, long_head.as_bytes()), 431);
+    // It reads no path it is sent.
+    one_line(
+        send(&address, b"GET /../../etc/passwd HTTP/1.1\r\n\r\n"),
+        404,
+    );
+    one_line(send(&address, b"DELETE / HTTP/1.1\r\n\r\n"), 405);
+    // And still serves the page, with nothing fetched from elsewhere.
+    let (status, page) = send(&address, b"GET / HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 200);
+    assert!(page.contains("<script>") && !page.contains("http://") && !page.contains("https://"));
+}
+
+#[test]
+fn a_logged_game_opens_with_its_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("games.jsonl");
+    let out = tabula()
+        .args([
+            "referee", "nim", "--agent", "random", "--heaps", "5,6", "--games", "1", "--log",
+        ])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let server = start(&["nim", "--log", log.to_str().unwrap()]);
+    let (status, body) = send(&server.1, b"GET /api/log/1 HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 200, "{body}");
+    let game: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(game["start"]["heap"], 6);
+    assert_eq!(game["analysis"]["marks"][0]["before"], 1);
+    let (status, _) = send(&server.1, b"GET /api/log/2 HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 404);
+}

@@ -1,0 +1,399 @@
+//! What each move is worth: the exact value of a position and of each of its
+//! legal moves, where a table or an exact search knows it within a time
+//! budget (`tabula analyze`, `tabula explore`).
+//!
+//! A game says how to value one of its states ([`Valuer`], in its own
+//! `analysis.rs`); marking a logged game's moves and listing a position's
+//! moves are written once here, behind the game-erased [`Analyst`] that the
+//! binary finds through the game's registration.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+use tabula_solver::{Game, Seat, Turn};
+
+use crate::record::{GameLine, Notation, ReplayError, replay};
+use crate::replay::Draw;
+
+/// Why an analysis could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    /// The logged game does not replay.
+    #[error(transparent)]
+    Replay(#[from] ReplayError),
+    /// A table file given is not one the game can use.
+    #[error("{path}: {problem}")]
+    Table {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// A table file that could not be read (the error names the file).
+    #[error("{0}")]
+    TableRead(String),
+    /// A position or a move sent is not one of the game's.
+    #[error("{0}")]
+    Position(String),
+}
+
+/// The exact value of a game's states, where one is known.
+pub trait Valuer: Send + Sync {
+    /// The game valued.
+    type Game: Notation + Draw + DefaultStart;
+
+    /// Seat 0's final score less seat 1's under optimal play from `state`
+    /// (what is already scored included), or `None` when no exact value is
+    /// known by `deadline`.
+    fn value(&self, state: &Self::Game, deadline: Instant) -> Option<i32>;
+}
+
+/// The game-erased analyses a game registers (see [`Exact`]).
+pub trait Analyst: Send + Sync {
+    /// Every move of a logged game that an exact value covers, marked.
+    fn game(&self, line: &GameLine, deadline: Instant) -> Result<GameAnalysis, AnalysisError>;
+
+    /// The position reached from `start` (the game's log start JSON; its
+    /// usual start when `None`) by `moves` (in the game's notation): its
+    /// board, value and each legal move's value, and the optimal line when asked.
+    fn position(
+        &self,
+        start: Option<&Value>,
+        moves: &[String],
+        line: bool,
+        deadline: Instant,
+    ) -> Result<PositionAnalysis, AnalysisError>;
+}
+
+/// A game's analyst for the table files `tables` (none: solved or searched
+/// in memory), as its registration names it.
+pub type MakeAnalyst = fn(&[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError>;
+
+/// A game's outcome for a seat, as the sign of its exact margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Result3 {
+    /// Lost under optimal play.
+    Loss,
+    /// Drawn.
+    Draw,
+    /// Won.
+    Win,
+}
+
+impl Result3 {
+    /// The outcome of margin `value`.
+    pub fn of(value: i32) -> Result3 {
+        match value.signum() {
+            1 => Result3::Win,
+            0 => Result3::Draw,
+            _ => Result3::Loss,
+        }
+    }
+
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Result3::Win => "win",
+            Result3::Draw => "draw",
+            Result3::Loss => "loss",
+        }
+    }
+}
+
+/// One logged move that an exact value covers, in its mover's terms.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveMark {
+    /// The move's number in the game, from 0 (chance's moves count).
+    pub ply: usize,
+    /// The seat that played it.
+    pub seat: Seat,
+    /// The move in the game's notation.
+    pub mv: String,
+    /// The position's value before the move.
+    pub before: i32,
+    /// The value of the move played.
+    pub after: i32,
+    /// The best value of any legal move.
+    pub best: i32,
+    /// `best - after`: what the move gave away.
+    pub loss: i32,
+    /// The moves as good as the best, in the game's notation.
+    pub optimal: Vec<String>,
+    /// Set when the move changed the result: `[before, after]` (a win thrown into a draw).
+    pub changed: Option<[Result3; 2]>,
+}
+
+/// A logged game's moves marked, with its totals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameAnalysis {
+    /// The game's name.
+    pub game: String,
+    /// The case as the report names it.
+    pub case_label: String,
+    /// The game within its case.
+    pub game_index: usize,
+    /// The players by seat.
+    pub seats: Vec<String>,
+    /// The seats' moves in the log (chance's not counted).
+    pub moves: usize,
+    /// The moves an exact value covers, marked.
+    pub marks: Vec<MoveMark>,
+    /// How many of them lost value.
+    pub lost_value: usize,
+    /// The ply of the first move that lost value.
+    pub first_mistake: Option<usize>,
+}
+
+/// One legal move of a position and its value for the mover.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveValue {
+    /// The move in the game's notation.
+    pub mv: String,
+    /// Its exact value for the mover, if known.
+    pub value: Option<i32>,
+    /// `win`, `draw` or `loss` for the mover, if known.
+    pub result: Option<Result3>,
+}
+
+/// A position, drawn, with the values of it and its moves.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionAnalysis {
+    /// The board, row by row, as the replay page draws it.
+    pub board: Vec<Vec<String>>,
+    /// What the board does not show.
+    pub notes: Vec<String>,
+    /// The scores so far.
+    pub scores: Vec<f64>,
+    /// The seat to move; `None` when the game is over or chance moves.
+    pub mover: Option<Seat>,
+    /// The position's exact value for the mover (for seat 0 when over), if known.
+    pub value: Option<i32>,
+    /// Seat 0's exact value after each move so far (the start's first), where known: the chart.
+    pub history: Vec<Option<i32>>,
+    /// Every legal move with its value.
+    pub legal: Vec<MoveValue>,
+    /// The optimal line from here, when asked for and every value on it was found.
+    pub line: Option<Vec<String>>,
+    /// Whether every value asked for was found in time (else the missing ones are `null`).
+    pub complete: bool,
+}
+
+/// The analyses of a game whose states `V` values.
+pub struct Exact<V>(pub V);
+
+/// `value` (seat 0's) for seat `seat`.
+fn for_seat(value: i32, seat: Seat) -> i32 {
+    if seat == 0 { value } else { -value }
+}
+
+impl<V: Valuer> Exact<V> {
+    /// The mover's value of each legal move of `state` (seat `mover`), with the moves.
+    fn move_values(
+        &self,
+        state: &V::Game,
+        mover: Seat,
+        deadline: Instant,
+    ) -> Vec<(<V::Game as Game>::Move, Option<i32>)> {
+        state
+            .moves()
+            .iter()
+            .map(|&mv| {
+                let mut child = state.clone();
+                child.apply(mv);
+                let value = self.0.value(&child, deadline);
+                (mv, value.map(|v| for_seat(v, mover)))
+            })
+            .collect()
+    }
+
+    /// The mark of `mv` played by `mover` from `state`, when every value is known.
+    fn mark(
+        &self,
+        state: &V::Game,
+        (ply, mover, mv): (usize, Seat, <V::Game as Game>::Move),
+        deadline: Instant,
+    ) -> Option<MoveMark> {
+        let before = for_seat(self.0.value(state, deadline)?, mover);
+        let values = self.move_values(state, mover, deadline);
+        let known: Option<Vec<i32>> = values.iter().map(|&(_, v)| v).collect();
+        let known = known?;
+        let best = *known.iter().max()?;
+        let after = values.iter().find(|&&(m, _)| m == mv)?.1?;
+        let optimal = values
+            .iter()
+            .filter(|&&(_, v)| v == Some(best))
+            .map(|&(m, _)| state.move_text(m))
+            .collect();
+        let (was, is) = (Result3::of(best), Result3::of(after));
+        Some(MoveMark {
+            ply,
+            seat: mover,
+            mv: state.move_text(mv),
+            before,
+            after,
+            best,
+            loss: best - after,
+            optimal,
+            changed: (is < was).then_some([was, is]),
+        })
+    }
+
+    /// The state after `moves` from `start`, with every state on the way.
+    fn walk(&self, start: V::Game, moves: &[String]) -> Result<Vec<V::Game>, AnalysisError> {
+        let mut states = vec![start];
+        for (k, text) in moves.iter().enumerate() {
+            let state = states.last().expect("the start");
+            let bad = |why: String| {
+                AnalysisError::Position(format!(
+                    "move {} '{}': {why}",
+                    k + 1,
+                    crate::wire::short(text)
+                ))
+            };
+            let mv = state.parse_move(text).map_err(bad)?;
+            if state.turn() == Turn::Over {
+                return Err(bad("the game is over".into()));
+            }
+            state.check_move(mv).map_err(|e| bad(e.0))?;
+            let mut next = state.clone();
+            next.apply(mv);
+            states.push(next);
+        }
+        Ok(states)
+    }
+
+    /// The optimal line from `state`: the first optimal move each turn, until
+    /// the game is over or a value is missing (then `None`).
+    fn line(&self, state: &V::Game, deadline: Instant) -> Option<Vec<String>> {
+        let mut state = state.clone();
+        let mut line = Vec::new();
+        while let Turn::Seat(mover) = state.turn() {
+            let values = self.move_values(&state, mover, deadline);
+            let best = values.iter().map(|&(_, v)| v).collect::<Option<Vec<_>>>()?;
+            let top = *best.iter().max()?;
+            let (mv, _) = *values.iter().find(|&&(_, v)| v == Some(top))?;
+            line.push(state.move_text(mv));
+            state.apply(mv);
+        }
+        Some(line)
+    }
+}
+
+impl<V: Valuer> Analyst for Exact<V> {
+    fn game(&self, line: &GameLine, deadline: Instant) -> Result<GameAnalysis, AnalysisError> {
+        let states = replay::<V::Game>(line)?;
+        let mut marks = Vec::new();
+        for (ply, (logged, state)) in line.moves.iter().zip(&states).enumerate() {
+            let Some(seat) = logged.seat else { continue };
+            let mv = state
+                .parse_move(&logged.mv)
+                .map_err(|e| AnalysisError::Position(e.to_string()))?;
+            marks.extend(self.mark(state, (ply, seat, mv), deadline));
+        }
+        let lost: Vec<&MoveMark> = marks.iter().filter(|m| m.loss > 0).collect();
+        Ok(GameAnalysis {
+            game: line.game.clone(),
+            case_label: line.case_label.clone(),
+            game_index: line.game_index,
+            seats: line.seats.clone(),
+            moves: line.moves.iter().filter(|m| m.seat.is_some()).count(),
+            lost_value: lost.len(),
+            first_mistake: lost.first().map(|m| m.ply),
+            marks,
+        })
+    }
+
+    fn position(
+        &self,
+        start: Option<&Value>,
+        moves: &[String],
+        want_line: bool,
+        deadline: Instant,
+    ) -> Result<PositionAnalysis, AnalysisError> {
+        let start = match start {
+            Some(json) => V::Game::from_start_json(json).map_err(AnalysisError::Position)?,
+            None => V::Game::default_start().ok_or_else(|| {
+                AnalysisError::Position(format!("{} needs a start position", V::Game::NAME))
+            })?,
+        };
+        let states = self.walk(start, moves)?;
+        let state = states.last().expect("the start");
+        let history: Vec<Option<i32>> = states.iter().map(|s| self.0.value(s, deadline)).collect();
+        let mover = match state.turn() {
+            Turn::Seat(seat) => Some(seat),
+            _ => None,
+        };
+        let seat = mover.unwrap_or(0);
+        let value = history.last().copied().flatten().map(|v| for_seat(v, seat));
+        let legal: Vec<MoveValue> = match mover {
+            Some(mover) => self
+                .move_values(state, mover, deadline)
+                .into_iter()
+                .map(|(mv, value)| MoveValue {
+                    mv: state.move_text(mv),
+                    value,
+                    result: value.map(Result3::of),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let line = want_line.then(|| self.line(state, deadline)).flatten();
+        let complete = value.is_some()
+            && legal.iter().all(|m| m.value.is_some())
+            && (!want_line || line.is_some());
+        Ok(PositionAnalysis {
+            board: state.board(),
+            notes: state.notes(),
+            scores: state.scores().to_vec(),
+            mover,
+            value,
+            history,
+            legal,
+            line,
+            complete,
+        })
+    }
+}
+
+/// The position a board opens on when no start is given.
+pub trait DefaultStart {
+    /// The game's usual start (the IOI game's sample board, Kalah(4, 3)...),
+    /// if it has one without parameters; none by default.
+    fn default_start() -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+}
+
+/// An analyst that knows no exact value of a game: every move is uncovered,
+/// and a position is drawn with its moves unvalued.
+pub struct Unvalued<G>(std::marker::PhantomData<fn() -> G>);
+
+impl<G> Default for Unvalued<G> {
+    fn default() -> Self {
+        Unvalued(std::marker::PhantomData)
+    }
+}
+
+impl<G: Notation + Draw + DefaultStart> Valuer for Unvalued<G> {
+    type Game = G;
+    fn value(&self, _state: &G, _deadline: Instant) -> Option<i32> {
+        None
+    }
+}
+
+/// Refuses table files for a game that reads none.
+pub fn no_tables(game: &str, tables: &[PathBuf]) -> Result<(), AnalysisError> {
+    match tables.first() {
+        Some(path) => Err(AnalysisError::Table {
+            path: path.clone(),
+            problem: format!("{game} has no tables to analyze with"),
+        }),
+        None => Ok(()),
+    }
+}

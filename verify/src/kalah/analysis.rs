@@ -1,0 +1,152 @@
+//! Kalah's exact values ([`Valuer`]): the stores' difference plus the board's
+//! value from a table file of the game's rules, else from an alpha-beta
+//! search that gives up at the deadline (and then says nothing).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searcher};
+use tabula_solver::kalah::{self, Kalah, Pit, Rules};
+use tabula_tables::kalah::{KalahGame, KalahTable, rules_of};
+
+use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer};
+
+/// Slots of the search's transposition table (16 bytes each), shared by every search.
+const SEARCH_BITS: u32 = 20;
+
+/// Kalah's values: tables by rules, and one search for the rest.
+pub struct KalahValues {
+    tables: Vec<(Rules, KalahTable)>,
+    search: Mutex<AlwaysReplace<Pit>>,
+}
+
+impl KalahValues {
+    /// The tables of `paths`, each checked to be a Kalah table.
+    pub fn open(paths: &[PathBuf]) -> Result<KalahValues, AnalysisError> {
+        let mut tables = Vec::new();
+        for path in paths {
+            let bad = |problem: String| AnalysisError::Table {
+                path: path.clone(),
+                problem,
+            };
+            let header = tabula_tables::Table::read_header(path)
+                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
+            if header.game != "kalah" {
+                return Err(bad(format!("a table of {}, not of kalah", header.game)));
+            }
+            let rules = rules_of(header.params).map_err(bad)?;
+            let table = KalahTable::open_for(KalahGame { rules }, path)
+                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
+            tables.push((rules, table));
+        }
+        Ok(KalahValues {
+            tables,
+            search: Mutex::new(AlwaysReplace::new(SEARCH_BITS)),
+        })
+    }
+
+    /// The exact value of `position` for its mover, if found by `deadline`.
+    fn board_value(&self, position: &Kalah, deadline: Instant) -> Option<i32> {
+        if let Some((_, table)) = self.tables.iter().find(|(r, _)| *r == position.rules()) {
+            return table.value(position).ok();
+        }
+        let mut slots = self.search.lock().unwrap_or_else(|e| e.into_inner());
+        let mut searcher = Searcher::new(&mut *slots).until(deadline);
+        let total = position.seeds() as i32;
+        let value = searcher.search(position, -total - 1, total + 1, EXACT);
+        (!searcher.aborted()).then_some(value)
+    }
+}
+
+impl Valuer for KalahValues {
+    type Game = kalah::Match;
+    fn value(&self, state: &kalah::Match, deadline: Instant) -> Option<i32> {
+        let m = state.mover;
+        let ahead = state.stores[m] as i32 - state.stores[1 - m] as i32
+            + self.board_value(&state.position, deadline)?;
+        Some(if m == 0 { ahead } else { -ahead })
+    }
+}
+
+impl DefaultStart for kalah::Match {
+    fn default_start() -> Option<Self> {
+        Some(kalah::Match::new(Rules::new(4, 3).expect("Kalah(4, 3)")))
+    }
+}
+
+/// Kalah's analyst with the table files `tables` (searched otherwise).
+pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
+    Ok(Box::new(Exact(KalahValues::open(tables)?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    use std::time::Duration;
+    use tabula_solver::Game;
+
+    /// Seat 0's final margin by plain memoized minimax over whole games, stores and all.
+    fn plain(state: &kalah::Match, memo: &mut HashMap<kalah::Match, i32>) -> i32 {
+        if let Some(&v) = memo.get(state) {
+            return v;
+        }
+        let moves = state.moves();
+        let value = if moves.is_empty() {
+            state.difference()
+        } else {
+            let children = moves.iter().map(|&mv| {
+                let mut child = *state;
+                child.apply(mv);
+                plain(&child, memo)
+            });
+            if state.mover == 0 {
+                children.max().unwrap()
+            } else {
+                children.min().unwrap()
+            }
+        };
+        memo.insert(*state, value);
+        value
+    }
+
+    #[test]
+    fn search_values_match_plain_minimax_on_small_variants() {
+        let far = Instant::now() + Duration::from_secs(60);
+        for rules in [
+            Rules::new(2, 2).unwrap(),
+            Rules::new(3, 2)
+                .unwrap()
+                .with_capture(kalah::Capture::NonEmpty),
+            Rules::new(3, 2)
+                .unwrap()
+                .with_ending(kalah::Ending::MoverStuck),
+        ] {
+            let values = KalahValues::open(&[]).unwrap();
+            let mut memo = HashMap::new();
+            let mut state = kalah::Match::new(rules);
+            let mut plies = 0;
+            while !state.is_over() {
+                assert_eq!(
+                    values.value(&state, far),
+                    Some(plain(&state, &mut memo)),
+                    "{state:?}"
+                );
+                // Along a game of the highest pits, with extra turns and captures.
+                let moves = state.moves();
+                state.apply(moves[moves.len() - 1]);
+                plies += 1;
+            }
+            assert!(plies > 2);
+            assert_eq!(values.value(&state, far), Some(state.difference()));
+        }
+    }
+
+    #[test]
+    fn a_search_past_its_deadline_says_nothing() {
+        let values = KalahValues::open(&[]).unwrap();
+        let state = kalah::Match::new(Rules::new(6, 6).unwrap());
+        assert_eq!(values.value(&state, Instant::now()), None);
+    }
+}
