@@ -15,6 +15,7 @@
 //! [`verify`] plays every pair of the built-in players on Kalah(m, n)
 //! variants, each variant solved in memory first ([`Variant`]).
 
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
@@ -22,6 +23,7 @@ pub mod report;
 pub mod sweep;
 pub mod wire;
 
+pub use contest::KalahContest;
 pub use players::*;
 pub use report::*;
 pub use wire::*;

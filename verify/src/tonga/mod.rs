@@ -17,6 +17,7 @@
 //! [`tournament::served_rng`]). Every player meets the same coins and the same
 //! server.
 
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
@@ -24,6 +25,7 @@ pub mod report;
 pub mod terminal;
 pub mod wire;
 
+pub use contest::TongaContest;
 pub use players::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};
 pub use report::{PlayerResult, Report, SizeResult, verify};
 pub use wire::{TongaWire, parse_answer};
