@@ -27,6 +27,21 @@ pub struct Case<P> {
     pub games: usize,
 }
 
+impl<P: Copy> Case<P> {
+    /// A case for each of `params`, named by `name`, of `games` games each.
+    pub fn each(params: &[P], name: impl Fn(P) -> String, games: usize) -> Vec<Case<P>> {
+        let cases = params.iter().enumerate();
+        cases
+            .map(|(index, &params)| Case {
+                index,
+                params,
+                name: name(params),
+                games,
+            })
+            .collect()
+    }
+}
+
 /// How often the tested player is started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Starts {
@@ -155,4 +170,125 @@ where
         tested.finish(EXIT_GRACE);
     }
     Ok(results)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use tabula_solver::nim::Nim;
+
+    use super::*;
+    use crate::nim::{NimContest, Optimal};
+    use crate::seat::{Limits, Local};
+
+    /// Records what the run writes, in order.
+    #[derive(Default)]
+    struct Written(RefCell<Vec<String>>);
+
+    impl RefereeOutput<Nim> for Written {
+        fn game(&self, _record: &GameRecord<Nim>, params: &u32, at: &At) {
+            let line = format!("game heap {params} case {} game {}", at.case, at.game);
+            self.0.borrow_mut().push(line);
+        }
+        fn transcript(&self, line: &str) {
+            self.0.borrow_mut().push(format!("transcript {line}"));
+        }
+        fn say(&self, line: &str) -> std::io::Result<()> {
+            self.0.borrow_mut().push(format!("say {line}"));
+            Ok(())
+        }
+    }
+
+    /// Nim's contest, its tested player started afresh for each game when `each_game`.
+    struct Restarting(NimContest, bool);
+
+    impl Contest for Restarting {
+        type Game = Nim;
+        type Result = crate::nim::RefereedGame;
+        fn cases(&self) -> Vec<Case<u32>> {
+            self.0.cases()
+        }
+        fn starts(&self) -> Starts {
+            if self.1 {
+                Starts::EachGame
+            } else {
+                Starts::OncePerRun
+            }
+        }
+        fn heading(&self, case: &Case<u32>, game: usize) -> Option<String> {
+            Some(format!("# {} game {game}", case.name))
+        }
+        fn play(
+            &self,
+            case: &Case<u32>,
+            games: Range<usize>,
+            tested: &mut dyn Player<Nim>,
+            each: &mut dyn FnMut(usize, &GameRecord<Nim>),
+        ) {
+            self.0.play(case, games, tested, each);
+        }
+        fn result(&self, case: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Self::Result {
+            self.0.result(case, game, record)
+        }
+        fn line(&self, result: &Self::Result) -> String {
+            self.0.line(result)
+        }
+        fn total_line(&self, report: &RefereeReport<Self::Result>) -> String {
+            self.0.total_line(report)
+        }
+    }
+
+    fn contest(each_game: bool) -> Restarting {
+        let nim = NimContest {
+            heaps: vec![5, 8],
+            games: 2,
+            opponent: "optimal".into(),
+            seed: 1,
+            limits: Limits::default(),
+        };
+        Restarting(nim, each_game)
+    }
+
+    fn referee(each_game: bool) -> (usize, Vec<String>, Vec<f64>) {
+        let written = Written::default();
+        let mut starts = 0;
+        let mut start = || -> Result<Box<dyn Player<Nim>>, std::io::Error> {
+            starts += 1;
+            Ok(Box::new(Local(Optimal)))
+        };
+        let results = run(&contest(each_game), 1, &mut start, &written).unwrap();
+        let scores = results.iter().map(RefereedCase::score).collect();
+        (starts, written.0.into_inner(), scores)
+    }
+
+    #[test]
+    fn every_game_is_logged_and_said_in_order() {
+        let (starts, written, scores) = referee(false);
+        assert_eq!(starts, 1);
+        let logged: Vec<&String> = written.iter().filter(|l| l.starts_with("game")).collect();
+        let expected = [(5, 0, 0), (5, 0, 1), (8, 1, 0), (8, 1, 1)];
+        assert_eq!(logged.len(), expected.len());
+        for (line, (heap, case, game)) in logged.iter().zip(expected) {
+            assert_eq!(**line, format!("game heap {heap} case {case} game {game}"));
+        }
+        // The optimal player wins heap 5 first and heap 8 second, and loses the others.
+        assert_eq!(scores, vec![1.0, 0.0, 0.0, 1.0]);
+        assert!(written.iter().all(|l| !l.starts_with("transcript")));
+        let said = written.iter().filter(|l| l.starts_with("say")).count();
+        assert_eq!(said, 4);
+        // Each game's line follows its log entry.
+        assert!(written[1].starts_with("say heap 5 seat 0"));
+    }
+
+    #[test]
+    fn a_player_started_for_each_game_plays_the_same_games() {
+        let (starts, written, scores) = referee(true);
+        assert_eq!(starts, 4);
+        assert_eq!(scores, referee(false).2);
+        assert_eq!(written[0], "transcript # heap 5 game 0");
+        assert_eq!(written[1], "game heap 5 case 0 game 0");
+        assert_eq!(written[3], "transcript # heap 5 game 1");
+        assert_eq!(written[4], "game heap 5 case 0 game 1");
+    }
 }

@@ -30,15 +30,7 @@ impl Contest for NimContest {
     type Result = RefereedGame;
 
     fn cases(&self) -> Vec<Case<u32>> {
-        let cases = self.heaps.iter().enumerate();
-        cases
-            .map(|(index, &heap)| Case {
-                index,
-                params: heap,
-                name: case_name(heap),
-                games: self.games,
-            })
-            .collect()
+        Case::each(&self.heaps, case_name, self.games)
     }
 
     fn starts(&self) -> Starts {
@@ -57,17 +49,28 @@ impl Contest for NimContest {
         let mut opponent = Local(agent(&self.opponent, rng).expect("a checked agent"));
         let mut players: Vec<&mut dyn Player<Nim>> = vec![tested, &mut opponent];
         let mut clocks = vec![Clock::new(self.limits), Clock::default()];
+        // `play_case_each` counts the games from 0; the run counts from `games.start`.
+        let first = games.start;
         let setup = |game: usize| {
+            let game = first + game;
             let chance = stream(seed, Purpose::Chance, case.index as u64, game as u64, 0);
             // The tested player moves first in even games, second in odd ones.
-            let seating = if game % 2 == 0 {
+            let seating = if game.is_multiple_of(2) {
                 vec![0, 1]
             } else {
                 vec![1, 0]
             };
             (Nim::new(heap), chance, seating)
         };
-        play_case_each(&heap, games.len(), &mut players, &mut clocks, setup, each);
+        let mut each = |game: usize, record: &GameRecord<Nim>| each(first + game, record);
+        play_case_each(
+            &heap,
+            games.len(),
+            &mut players,
+            &mut clocks,
+            setup,
+            &mut each,
+        );
     }
 
     fn result(&self, case: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> RefereedGame {

@@ -28,15 +28,7 @@ impl Contest for TongaContest {
     type Result = GameResult;
 
     fn cases(&self) -> Vec<Case<usize>> {
-        let cases = self.sizes.iter().enumerate();
-        cases
-            .map(|(index, &n)| Case {
-                index,
-                params: n,
-                name: case_name(n),
-                games: self.games,
-            })
-            .collect()
+        Case::each(&self.sizes, case_name, self.games)
     }
 
     // A fresh run of the player for every game, as the statement's tester does.
