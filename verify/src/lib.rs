@@ -26,6 +26,7 @@ pub mod plot;
 pub mod process;
 pub mod protocol;
 pub mod record;
+pub mod referee;
 pub mod replay;
 pub mod report;
 pub mod reversi;

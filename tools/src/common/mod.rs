@@ -9,6 +9,7 @@ mod args;
 mod log;
 mod parse;
 mod paths;
+mod referee;
 mod report;
 mod serve;
 
@@ -17,5 +18,6 @@ pub use args::*;
 pub use log::*;
 pub use parse::*;
 pub use paths::*;
+pub use referee::*;
 pub use report::*;
 pub use serve::*;

@@ -69,7 +69,7 @@ pub fn say(log: &Log, json: Option<&OutputPath>, line: &str) -> std::io::Result<
 pub fn finish_referee<C: RefereedCase + Serialize>(
     log: &Log,
     results: Vec<C>,
-    total_line: fn(&RefereeReport<C>) -> String,
+    total_line: impl FnOnce(&RefereeReport<C>) -> String,
     json: Option<&OutputPath>,
     seed: u64,
     strict: &StrictArgs,

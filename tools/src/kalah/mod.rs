@@ -17,18 +17,17 @@ use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, KalahGame, KalahTable};
 use tabula_verify::arena::play_case;
 use tabula_verify::kalah::sweep as kalah_sweep;
-use tabula_verify::kalah::{self as kv, KalahWire, OptimalAgent};
+use tabula_verify::kalah::{self as kv, KalahContest, KalahWire, OptimalAgent};
 use tabula_verify::process::StreamPeer;
-use tabula_verify::record::At;
-use tabula_verify::seat::{Clock, EXIT_GRACE, FaultKind, Limits, Local, Player, Remote};
+use tabula_verify::seat::{Clock, FaultKind, Limits, Local, Player, Remote};
 use tabula_verify::tournament::{Purpose, stream};
 use tabula_verify::wire::Session;
 
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, SeatArgs, SeedArgs, Span,
-    StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_referee, output_file,
-    report_then_finish, run_info, say, serve_stdio, served_rng, span, tested_player,
+    GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, output_file,
+    referee_contest, report_then_finish, run_info, serve_stdio, served_rng, span,
 };
 use crate::export::write_entries;
 use crate::line::{
@@ -431,64 +430,37 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .count() as u64;
     let tables = checked_table(rules, args.table.as_deref(), searchers)?;
     let searching = SearchDisplay::default();
-    let log = Log::open(&args.log)?;
     let seed = args.seed.seed;
-    let limits = Limits {
-        per_game: Some(args.timeout.timeout),
-        ..Limits::default()
+    let contest = KalahContest {
+        rules,
+        tables: tables.clone(),
+        opponent: args.opponent.clone(),
+        progress: Some(searching.tell("the optimal opponent's")),
+        seed,
+        limits: Limits {
+            per_game: Some(args.timeout.timeout),
+            ..Limits::default()
+        },
     };
-    let json = args.json.json.as_ref();
-    let mut results = Vec::new();
-    for seat in 0..2 {
-        log.transcript_line(&format!(
-            "# game {} (the player is player {})",
-            seat + 1,
-            seat + 1
-        ));
-        // A new process per game, so that a crash loses only that game.
+    let run = RefereeRunArgs {
+        seed: args.seed,
+        timeout: args.timeout,
+        log: args.log,
+        json: args.json,
+        strict: args.strict,
+    };
+    referee_contest(
+        &contest,
+        &args.seat,
+        || KalahWire::new(rules),
         // The tested built-in player as `serve --seed` draws it, so that both play alike.
-        let mut tested = tested_player(
-            &args.seat,
-            KalahWire::new(rules),
-            |name| {
-                let told = searching.tell("the tested optimal player's");
-                kv::agent(name, &tables, served_rng(seed), Some(told), None)
-            },
-            &kv::AGENTS,
-            &log,
-        )?;
-        let opponent_rng = stream(seed, Purpose::Agent, 0, seat as u64, 1);
-        let mut opponent = Local(
-            kv::agent(
-                &args.opponent,
-                &tables,
-                opponent_rng,
-                Some(searching.tell("the optimal opponent's")),
-                None,
-            )
-            .expect("checked"),
-        );
-        let mut players: Vec<&mut dyn Player<Match>> = vec![tested.as_mut(), &mut opponent];
-        let mut clocks = vec![Clock::new(limits), Clock::default()];
-        let seating = if seat == 0 { vec![0, 1] } else { vec![1, 0] };
-        let record = play_case(&rules, 1, &mut players, &mut clocks, |_| {
-            // No chance in Kalah; the stream is only the loop's argument.
-            let chance = stream(seed, Purpose::Chance, 0, seat as u64, 0);
-            (Match::new(rules), chance, seating.clone())
-        })
-        .pop()
-        .expect("one game");
-        drop(players);
-        // Time to read its `result` line and end by itself, then it is killed.
-        tested.finish(EXIT_GRACE);
-        drop(tested);
-        let case = kv::case_name(&rules);
-        log.game(&record, &rules, &At::new(seed, 0, case, seat));
-        let result = kv::RefereedGame::new(&record, seat);
-        say(&log, json, &result.line())?;
-        results.push(result);
-    }
-    finish_referee(&log, results, |r| r.total_line(), json, seed, &args.strict)
+        |name| {
+            let told = searching.tell("the tested optimal player's");
+            kv::agent(name, &tables, served_rng(seed), Some(told), None)
+        },
+        &kv::AGENTS,
+        &run,
+    )
 }
 
 /// A built-in player on the dialogue of `play kalah`, over stdin/stdout.

@@ -3,18 +3,15 @@
 
 use clap::Args;
 use tabula_solver::nim::Nim;
-use tabula_verify::arena::{GameRecord, play_case_each};
-use tabula_verify::nim::{self, AGENTS, NimWire};
-use tabula_verify::record::At;
+use tabula_verify::nim::{self, AGENTS, NimContest, NimWire};
 use tabula_verify::scoreboard::{Column, ScoreboardJson, wins_and_half_draws};
-use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player};
-use tabula_verify::tournament::{Purpose, stream};
+use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
     GamesArgs, JsonArgs, Log, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
-    emit_report, finish_referee, known_agent, report_then_finish, run_info, say, serve_stdio,
-    served_rng, tested_player,
+    emit_report, known_agent, referee_contest, report_then_finish, run_info, serve_stdio,
+    served_rng,
 };
 use crate::memory::games_bar;
 use crate::registry::Outcome;
@@ -91,70 +88,24 @@ pub struct RefereeArgs {
 fn referee(args: RefereeArgs) -> Outcome {
     // Checked before the log opens and a player starts.
     check_agent("--opponent", &args.opponent, &AGENTS)?;
-    let log = Log::open(&args.run.log)?;
     let seed = args.run.seed.seed;
-    let mut tested = tested_player(
+    let contest = NimContest {
+        heaps: args.heaps,
+        games: args.games.games,
+        opponent: args.opponent,
+        seed,
+        limits: Limits {
+            per_answer: Some(args.run.timeout.timeout),
+            ..Limits::default()
+        },
+    };
+    referee_contest(
+        &contest,
         &args.seat,
-        NimWire,
+        || NimWire,
         |n| nim::agent(n, served_rng(seed)),
         &AGENTS,
-        &log,
-    )?;
-    let limits = Limits {
-        per_answer: Some(args.run.timeout.timeout),
-        ..Limits::default()
-    };
-    let json = args.run.json.json.as_ref();
-    let mut results = Vec::new();
-    for (case, &heap) in args.heaps.iter().enumerate() {
-        let rng = stream(seed, Purpose::Agent, case as u64, 0, 1);
-        let mut opponent = Local(nim::agent(&args.opponent, rng).expect("a checked agent"));
-        let mut players: Vec<&mut dyn Player<Nim>> = vec![tested.as_mut(), &mut opponent];
-        let mut clocks = vec![Clock::new(limits), Clock::default()];
-        let mut log_game = |game: usize, record: &GameRecord<Nim>| -> std::io::Result<()> {
-            log.game(
-                record,
-                &heap,
-                &At::new(seed, case, nim::case_name(heap), game),
-            );
-            let result = nim::RefereedGame::new(heap, record, game % 2);
-            say(&log, json, &result.line())?;
-            results.push(result);
-            Ok(())
-        };
-        let mut written = Ok(());
-        play_case_each(
-            &heap,
-            args.games.games,
-            &mut players,
-            &mut clocks,
-            |game| {
-                let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
-                // The tested player moves first in even games, second in odd ones.
-                let seating = if game % 2 == 0 {
-                    vec![0, 1]
-                } else {
-                    vec![1, 0]
-                };
-                (Nim::new(heap), chance, seating)
-            },
-            &mut |game, record| {
-                if written.is_ok() {
-                    written = log_game(game, record);
-                }
-            },
-        );
-        written?;
-    }
-    tested.finish(EXIT_GRACE);
-    drop(tested);
-    finish_referee(
-        &log,
-        results,
-        |r| r.total_line(),
-        json,
-        seed,
-        &args.run.strict,
+        &args.run,
     )
 }
 

@@ -13,20 +13,18 @@ use tabula_solver::tonga::opponents::{self, Geometry};
 use tabula_solver::tonga::{Board, Cell, Colour, Position};
 use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{LookupError, Table, Tabulated};
-use tabula_verify::record::At;
-use tabula_verify::seat::{EXIT_GRACE, Limits};
+use tabula_verify::seat::Limits;
 use tabula_verify::tonga::terminal::play_referee_game;
 use tabula_verify::tonga::{
-    AGENTS, GameResult, TongaWire, agent, agent_rng, play_against_server, timed_agent,
-    verify as verify_report,
+    AGENTS, TongaContest, TongaWire, agent, agent_rng, timed_agent, verify as verify_report,
 };
 use tabula_verify::wire::Session;
 
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs,
-    check_agent, emit_report, finish_play, finish_referee, known_agent, output_file,
-    report_then_finish, run_info, say, seconds, serve_stdio, served_rng, tested_player,
+    check_agent, emit_report, finish_play, known_agent, output_file, referee_contest,
+    report_then_finish, run_info, seconds, serve_stdio, served_rng,
 };
 use crate::export::write_entries;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
@@ -471,53 +469,26 @@ fn check_sizes(flag: &str, sizes: &[usize]) -> anyhow::Result<()> {
 pub fn referee(args: RefereeArgs) -> Outcome {
     check_sizes("--sizes", &args.sizes.sizes)?;
     args.seat.check(&AGENTS)?;
-    let log = Log::open(&args.run.log)?;
     let seed = args.run.seed.seed;
-    let limits = Limits {
-        per_game: Some(args.run.timeout.timeout),
-        ..Limits::default()
-    };
-    let json = args.run.json.json.as_ref();
-    let mut results = Vec::new();
-    for (case, &n) in args.sizes.sizes.iter().enumerate() {
-        for g in 0..args.games.games {
-            log.transcript_line(&format!("# game {g} N {n} seed {seed}"));
-            // A fresh run of the player for every game, as the statement's tester does.
-            let mut player = tested_player(
-                &args.seat,
-                TongaWire::default(),
-                // A built-in player is told its time for the game, and drawn
-                // afresh as `serve --seed` draws it, so that both play alike.
-                |name| timed_agent(name, served_rng(seed), Some(args.run.timeout.timeout)),
-                &AGENTS,
-                &log,
-            )?;
-            let (record, seat) = play_against_server(n, g, seed, player.as_mut(), limits);
-            player.finish(EXIT_GRACE);
-            drop(player);
-            log.game(
-                &record,
-                &n,
-                &At::new(seed, case, tabula_verify::tonga::report::case_name(n), g),
-            );
-            let result = GameResult::new(seat, &record);
-            let moves: Vec<String> = result
-                .moves
-                .iter()
-                .map(|(c, r, col)| format!("{c}{r},{col}"))
-                .collect();
-            log.transcript_line(&format!("moves {}", moves.join(" ")));
-            say(&log, json, &result.line())?;
-            results.push(result);
-        }
-    }
-    finish_referee(
-        &log,
-        results,
-        |r| r.total_line(),
-        json,
+    let timeout = args.run.timeout.timeout;
+    let contest = TongaContest {
+        sizes: args.sizes.sizes,
+        games: args.games.games,
         seed,
-        &args.run.strict,
+        limits: Limits {
+            per_game: Some(timeout),
+            ..Limits::default()
+        },
+    };
+    referee_contest(
+        &contest,
+        &args.seat,
+        TongaWire::default,
+        // A built-in player is told its time for the game, and drawn
+        // afresh as `serve --seed` draws it, so that both play alike.
+        |name| timed_agent(name, served_rng(seed), Some(timeout)),
+        &AGENTS,
+        &args.run,
     )
 }
 

@@ -16,6 +16,7 @@
 //! variants, each variant solved in memory first ([`Variant`]).
 
 pub mod analysis;
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
@@ -23,6 +24,7 @@ pub mod report;
 pub mod sweep;
 pub mod wire;
 
+pub use contest::KalahContest;
 pub use players::*;
 pub use report::*;
 pub use wire::*;

@@ -1,12 +1,14 @@
 //! The toy game's contest pieces: its wire, agents, the referee's results, and its verify run and report.
 
 pub mod analysis;
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
 pub mod report;
 pub mod wire;
 
+pub use contest::NimContest;
 pub use players::*;
 pub use report::*;
 pub use wire::*;

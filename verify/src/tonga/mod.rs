@@ -18,6 +18,7 @@
 //! server.
 
 pub mod analysis;
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
@@ -25,6 +26,7 @@ pub mod report;
 pub mod terminal;
 pub mod wire;
 
+pub use contest::TongaContest;
 pub use players::{BestAgent, BestSettings, GreedyAgent, ServerAgent, agent, timed_agent};
 pub use report::{PlayerResult, Report, SizeResult, verify};
 pub use wire::{TongaWire, parse_answer};
