@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_one_line_error, run, run_after_setup, stderr, stdout, tabula};
+use common::{assert_one_line_error, run, run_after_setup, stderr, stdout, tabula, words};
 
 #[test]
 fn clap_errors_are_one_line() {
@@ -22,14 +22,7 @@ fn clap_errors_are_one_line() {
         ),
         (&["verify", "nim", "--games", "0"], "must be at least 1"),
         (
-            &[
-                "referee",
-                "ioiwari",
-                "--all",
-                "--rotations",
-                "--agent",
-                "random",
-            ],
+            &words("referee ioiwari --all --rotations --agent random"),
             "the argument '--all' cannot be used with '--rotations'",
         ),
         (
@@ -59,16 +52,7 @@ fn clap_errors_are_one_line() {
             "the plot is drawn as SVG: name the file .svg, not .png",
         ),
         (
-            &[
-                "sweep",
-                "ioiwari",
-                "--pits",
-                "5",
-                "--cap",
-                "4",
-                "--beads",
-                "0..4294967295",
-            ],
+            &words("sweep ioiwari --pits 5 --cap 4 --beads 0..4294967295"),
             "make 4294967296 combinations, more than 1000000",
         ),
         (
@@ -408,16 +392,7 @@ fn one_record_table(
 
 #[test]
 fn strict_referees_exit_1_when_the_player_faulted_and_still_report() {
-    let reversi = [
-        "--sizes",
-        "7",
-        "--cases",
-        "1",
-        "--generations",
-        "2",
-        "--ga-games",
-        "10",
-    ];
+    let reversi = words("--sizes 7 --cases 1 --generations 2 --ga-games 10");
     for (game, options, good, report_line) in [
         ("ioiwari", &[][..], "optimal", "result "),
         (

@@ -4,7 +4,7 @@
 mod common;
 use common::{
     assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input, stderr, stdout,
-    tabula,
+    tabula, words,
 };
 
 /// `tabula referee dominoes` against `random` with `args`, which must succeed.
@@ -48,18 +48,7 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         .keys()
         .map(String::as_str)
         .collect();
-    let mut expected = [
-        "n",
-        "h",
-        "games",
-        "wins",
-        "ties",
-        "losses",
-        "score",
-        "faults",
-        "fault_kinds",
-        "first_fault",
-    ];
+    let mut expected = words("n h games wins ties losses score faults fault_kinds first_fault");
     expected.sort();
     let mut keys = keys;
     keys.sort();
@@ -267,14 +256,7 @@ fn serve_answers_the_protocol_and_keeps_going_after_errors() {
 
 #[test]
 fn bad_options_are_refused_in_one_line_before_any_game() {
-    let base = [
-        "referee",
-        "dominoes",
-        "--agent",
-        "random",
-        "--opponent",
-        "random",
-    ];
+    let base = words("referee dominoes --agent random --opponent random");
     for (extra, problem) in [
         (
             &["--cases", "5:4,5:4"][..],
@@ -289,23 +271,9 @@ fn bad_options_are_refused_in_one_line_before_any_game() {
         let out = run(&[&base[..], extra].concat());
         assert_one_line_error(&out, problem);
     }
-    let out = run(&[
-        "referee",
-        "dominoes",
-        "--agent",
-        "random",
-        "--opponent",
-        "nobody",
-    ]);
+    let out = run(&words("referee dominoes --agent random --opponent nobody"));
     assert_one_line_error(&out, "--opponent nobody: unknown agent (known: random");
-    let out = run(&[
-        "referee",
-        "dominoes",
-        "--agent",
-        "nobody",
-        "--opponent",
-        "random",
-    ]);
+    let out = run(&words("referee dominoes --agent nobody --opponent random"));
     assert_one_line_error(&out, "--agent nobody: unknown agent");
     let out = run(&["serve", "dominoes", "--agent", "nobody"]);
     assert_one_line_error(&out, "--agent nobody: unknown agent");

@@ -2,20 +2,11 @@
 
 mod common;
 
-use common::{run, stderr, stdout};
+use common::{run, stderr, stdout, words};
 
 #[test]
 fn train_prints_the_weights_as_the_constant_and_as_json() {
-    let args = [
-        "dominoes",
-        "train",
-        "--generations",
-        "2",
-        "--games",
-        "3",
-        "--seed",
-        "4",
-    ];
+    let args = words("dominoes train --generations 2 --games 3 --seed 4");
     let out = run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{assert_one_line_error, output_or_kill, stderr, stdout, tabula};
+use common::{assert_one_line_error, output_or_kill, stderr, stdout, tabula, words};
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as Reversi;
 use tabula_solver::{dominoes, ioiwari, kalah, tonga, tothello};
@@ -80,17 +80,9 @@ fn kalah_referee_logs_replay_and_name_the_seats() {
 
 #[test]
 fn kalah_verify_logs_replay() {
-    let (_, lines) = logged(&[
-        "verify",
-        "kalah",
-        "--pits",
-        "2",
-        "--seeds",
-        "2,3",
-        "--games",
-        "2",
-        "--no-empty-capture",
-    ]);
+    let (_, lines) = logged(&words(
+        "verify kalah --pits 2 --seeds 2,3 --games 2 --no-empty-capture",
+    ));
     let ends = replay_all::<kalah::Match>(&lines);
     // Three pairs, two variants, two games, both seatings.
     assert_eq!(lines.len(), 24);
@@ -154,32 +146,16 @@ fn tonga_logs_replay_with_the_forfeit_rule() {
         assert_eq!(outcomes[fault.seat], lost);
         assert_ne!(outcomes[1 - fault.seat], lost);
     }
-    let (_, lines) = logged(&[
-        "verify",
-        "tonga",
-        "--agents",
-        "random,greedy",
-        "--sizes",
-        "6",
-        "--games",
-        "2",
-    ]);
+    let (_, lines) = logged(&words(
+        "verify tonga --agents random,greedy --sizes 6 --games 2",
+    ));
     replay_all::<tonga::Position>(&lines);
     assert_eq!(lines.len(), 4);
 }
 
 #[test]
 fn tothello_verify_logs_replay() {
-    let (_, lines) = logged(&[
-        "verify",
-        "tothello",
-        "--openings",
-        "2",
-        "--depths",
-        "1",
-        "--exact",
-        "6",
-    ]);
+    let (_, lines) = logged(&words("verify tothello --openings 2 --depths 1 --exact 6"));
     let ends = replay_all::<tothello::Position>(&lines);
     assert!(ends.iter().all(|e| e.is_finished()));
     // Three players, three pairs, two openings, both colours.
@@ -227,18 +203,9 @@ fn dominoes_logs_replay_with_every_draw() {
             assert_eq!(line.stream, format!("chance/{case}/{}/0", i % 6));
         }
     }
-    let (_, lines) = logged(&[
-        "verify",
-        "dominoes",
-        "--players",
-        "random",
-        "--opponents",
-        "heaviest",
-        "--cases",
-        "5:4",
-        "--games",
-        "4",
-    ]);
+    let (_, lines) = logged(&words(
+        "verify dominoes --players random --opponents heaviest --cases 5:4 --games 4",
+    ));
     replay_all::<dominoes::Match>(&lines);
     assert_eq!(lines.len(), 4);
     // Both seatings of a deal meet the same draws.
@@ -249,20 +216,9 @@ fn dominoes_logs_replay_with_every_draw() {
 
 #[test]
 fn reversi_referee_logs_replay() {
-    let (_, lines) = logged(&[
-        "referee",
-        "reversi",
-        "--agent",
-        "greedy",
-        "--sizes",
-        "7,8",
-        "--cases",
-        "1",
-        "--generations",
-        "2",
-        "--ga-games",
-        "10",
-    ]);
+    let (_, lines) = logged(&words(
+        "referee reversi --agent greedy --sizes 7,8 --cases 1 --generations 2 --ga-games 10",
+    ));
     let ends = replay_all::<Reversi>(&lines);
     assert_eq!(lines.len(), 2);
     assert_eq!((ends[0].players(), ends[1].players()), (3, 4));

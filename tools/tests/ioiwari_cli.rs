@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 mod common;
 use common::{
     eventually, group_of_player, json_lines, kill_group, player_telling_its_group, run,
-    run_with_input, stderr, stdout, tabula, tabula_to_stop,
+    run_with_input, stderr, stdout, tabula, tabula_to_stop, words,
 };
 
 use tabula_solver::ioiwari::{Board, starting_boards};
@@ -406,16 +406,8 @@ fn verify_writes_the_results_table_and_json() {
     assert_eq!(report["totals"]["greedy1"]["wins"], 22);
     assert_eq!(report["totals"]["greedy1"]["draws"], 7);
     let first = &instances[0];
-    for key in [
-        "board",
-        "optimal",
-        "greedy1",
-        "greedy2",
-        "random_mean",
-        "random_win",
-        "random_draw",
-        "random_loss",
-    ] {
+    for key in words("board optimal greedy1 greedy2 random_mean random_win random_draw random_loss")
+    {
         assert!(!first[key].is_null(), "missing {key}");
     }
     assert!(first["optimal"].is_i64() && first["greedy1"].is_i64());
@@ -774,14 +766,7 @@ fn a_referee_stopped_by_a_signal_keeps_its_log_and_says_where() {
 fn numbers_out_of_range_are_refused_before_any_work() {
     for args in [
         &["verify", "ioiwari", "--games", "4000000000"][..],
-        &[
-            "referee",
-            "dominoes",
-            "--agent",
-            "random",
-            "--games",
-            "18446744073709551615",
-        ],
+        &words("referee dominoes --agent random --games 18446744073709551615"),
         &["verify", "reversi", "--cases", "1000001"],
         &["verify", "tothello", "--openings", "4000000000"],
         &["referee", "tothello", "--cases", "1000001"],
@@ -929,15 +914,7 @@ fn verify_on_a_variant_gives_exact_values_and_greedy_never_above_them() {
         assert!(row["greedy2"].as_i64().unwrap() <= optimal, "{row}");
     }
     // --rotations: every starting ring, one row each.
-    let mut args = vec![
-        "verify",
-        "ioiwari",
-        "--games",
-        "1",
-        "--rotations",
-        "--json",
-        "-",
-    ];
+    let mut args = words("verify ioiwari --games 1 --rotations --json -");
     args.extend(SMALL);
     let out = run(&args);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -3,7 +3,7 @@
 
 mod common;
 use common::{
-    assert_one_line_error, json_lines, run, run_after_setup, run_with_input, stderr, stdout,
+    assert_one_line_error, json_lines, run, run_after_setup, run_with_input, stderr, stdout, words,
 };
 
 fn json_of(args: &[&str]) -> serde_json::Value {
@@ -23,18 +23,9 @@ fn plain_start_value(pits: u8, seeds: u8) -> i32 {
 
 #[test]
 fn kalah_sweep_reproduces_the_published_results() {
-    let report = json_of(&[
-        "sweep",
-        "kalah",
-        "--pits",
-        "1..3",
-        "--seeds",
-        "1..6",
-        "--table-bits",
-        "16",
-        "--json",
-        "-",
-    ]);
+    let report = json_of(&words(
+        "sweep kalah --pits 1..3 --seeds 1..6 --table-bits 16 --json -",
+    ));
     let rows = report["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 18);
     // Irving, Donkers and Uiterwijk (2000), first player's result, n = 1..6.
@@ -70,16 +61,7 @@ fn sweeps_plot_their_tables() {
         }
     };
     svg(
-        &[
-            "sweep",
-            "kalah",
-            "--pits",
-            "1..2",
-            "--seeds",
-            "1..3",
-            "--table-bits",
-            "12",
-        ],
+        &words("sweep kalah --pits 1..2 --seeds 1..3 --table-bits 12"),
         &[
             "Kalah(m, n)",
             "seeds per pit at the start (n)",
@@ -374,20 +356,9 @@ fn an_in_memory_build_larger_than_memory_is_refused_before_it_starts() {
 #[test]
 fn sweeps_and_verifies_larger_than_memory_are_refused_in_one_line() {
     // The same 13-pit ring in a sweep: its table is built in memory.
-    let out = run(&[
-        "sweep",
-        "ioiwari",
-        "--games",
-        "1",
-        "--pits",
-        "13",
-        "--cap",
-        "9",
-        "--beads",
-        "26",
-        "--max-boards",
-        "18446744073709551615",
-    ]);
+    let out = run(&words(
+        "sweep ioiwari --games 1 --pits 13 --cap 9 --beads 26 --max-boards 18446744073709551615",
+    ));
     assert_one_line_error(
         &out,
         "building the tables of 1 ring(s) in memory needs at least",
@@ -1245,14 +1216,7 @@ fn referee_kalah_records_a_faulty_player_s_losses_and_goes_on() {
         let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
         assert_eq!(json["cases"][0]["fault_kind"], kind, "{player}: {json}");
     }
-    let out = run(&[
-        "referee",
-        "kalah",
-        "--agent",
-        "optimal",
-        "--opponent",
-        "perfect",
-    ]);
+    let out = run(&words("referee kalah --agent optimal --opponent perfect"));
     assert_one_line_error(&out, "--opponent");
     let out = run(&["serve", "kalah", "--agent", "perfect"]);
     assert_one_line_error(&out, "--agent");

@@ -10,92 +10,33 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::{run, run_or_kill, stderr, stdout, tabula};
+use common::{run, run_or_kill, stderr, stdout, tabula, words};
 
 /// Commands with an output, `{}` standing for the path; each would work
 /// for seconds (or print its report) before writing it.
-const WRITERS: &[(&[&str], &str)] = &[
-    (&["build", "dominoes", "-o", "{}"], "--output"),
+const WRITERS: &[(&str, &str)] = &[
+    ("build dominoes -o {}", "--output"),
+    ("build ioiwari --pits 10 --cap 5 -o {}", "--output"),
+    ("build tonga -o {}", "--output"),
+    ("verify ioiwari --games 1 --json {}", "--json"),
+    ("sweep kalah --pits 1..2 --seeds 1..2 --json {}", "--json"),
     (
-        &["build", "ioiwari", "--pits", "10", "--cap", "5", "-o", "{}"],
-        "--output",
-    ),
-    (&["build", "tonga", "-o", "{}"], "--output"),
-    (
-        &["verify", "ioiwari", "--games", "1", "--json", "{}"],
+        "referee dominoes --agent random --cases 5:4 --games 2 --json {}",
         "--json",
     ),
     (
-        &[
-            "sweep", "kalah", "--pits", "1..2", "--seeds", "1..2", "--json", "{}",
-        ],
+        "reversi evolve --size 7 --generations 1 --ga-games 1 --json {}",
         "--json",
     ),
+    ("dominoes train --generations 1 --games 2 --out {}", "--out"),
+    ("referee ioiwari --agent random --log {}", "--log"),
     (
-        &[
-            "referee", "dominoes", "--agent", "random", "--cases", "5:4", "--games", "2", "--json",
-            "{}",
-        ],
-        "--json",
-    ),
-    (
-        &[
-            "reversi",
-            "evolve",
-            "--size",
-            "7",
-            "--generations",
-            "1",
-            "--ga-games",
-            "1",
-            "--json",
-            "{}",
-        ],
-        "--json",
-    ),
-    (
-        &[
-            "dominoes",
-            "train",
-            "--generations",
-            "1",
-            "--games",
-            "2",
-            "--out",
-            "{}",
-        ],
-        "--out",
-    ),
-    (
-        &["referee", "ioiwari", "--agent", "random", "--log", "{}"],
-        "--log",
-    ),
-    (
-        &[
-            "referee",
-            "ioiwari",
-            "--agent",
-            "random",
-            "--transcript",
-            "{}",
-        ],
+        "referee ioiwari --agent random --transcript {}",
         "--transcript",
     ),
-    (
-        &[
-            "verify",
-            "tothello",
-            "--openings",
-            "1",
-            "--depths",
-            "1",
-            "--log",
-            "{}",
-        ],
-        "--log",
-    ),
-    (&["verify", "nim", "--games", "1", "--plot", "{}"], "--plot"),
-    (&["replay", "no-such.jsonl", "-o", "{}"], "--output"),
+    ("verify tothello --openings 1 --depths 1 --log {}", "--log"),
+    ("verify nim --games 1 --plot {}", "--plot"),
+    ("replay no-such.jsonl -o {}", "--output"),
 ];
 
 fn mkfifo(path: &Path) {
@@ -122,11 +63,11 @@ fn bad_output_paths_are_refused_with_one_line_before_any_work() {
             format!("directory {missing} does not exist"),
         ),
     ];
-    for (args, option) in WRITERS {
+    for (line, option) in WRITERS {
         for (path, problem) in &cases {
-            let args: Vec<&str> = args
-                .iter()
-                .map(|&a| if a == "{}" { path.as_str() } else { a })
+            let args: Vec<&str> = words(line)
+                .into_iter()
+                .map(|a| if a == "{}" { path.as_str() } else { a })
                 .collect();
             let out = run_or_kill(&args).unwrap_or_else(|| panic!("{args:?} hangs"));
             let err = stderr(&out);
@@ -462,61 +403,21 @@ fn every_reports_json_says_how_its_run_was_made() {
             Some(7),
         ),
         (
-            &[
-                "verify",
-                "tonga",
-                "--sizes",
-                "4",
-                "--games",
-                "1",
-                "--players",
-                "random,greedy",
-            ],
+            &words("verify tonga --sizes 4 --games 1 --players random,greedy"),
             Some(6759),
         ),
         (
-            &[
-                "verify",
-                "tothello",
-                "--openings",
-                "1",
-                "--depths",
-                "1",
-                "--seed",
-                "8",
-            ],
+            &words("verify tothello --openings 1 --depths 1 --seed 8"),
             Some(8),
         ),
         (
-            &[
-                "verify",
-                "reversi",
-                "--sizes",
-                "7",
-                "--cases",
-                "1",
-                "--players",
-                "random,greedy",
-                "--seed",
-                "9",
-            ],
+            &words("verify reversi --sizes 7 --cases 1 --players random,greedy --seed 9"),
             Some(9),
         ),
         (
-            &[
-                "verify",
-                "dominoes",
-                "--players",
-                "random",
-                "--opponents",
-                "random",
-                "--cases",
-                "5:4",
-                "--games",
-                "2",
-                "--seed",
-                "10",
-            ],
+            &words(
+                "verify dominoes --players random --opponents random --cases 5:4 --games 2 --seed 10",
+            ),
             Some(10),
         ),
         (

@@ -3,7 +3,7 @@
 //! script that tries every answer in turn, end to end through the binary.
 
 mod common;
-use common::{assert_one_line_error, run_with_input, stderr, stdout};
+use common::{assert_one_line_error, run_with_input, stderr, stdout, words};
 
 /// Every `col row` (or `row col`) pair of a side, `rounds` times over: each
 /// request finds its legal move among them, the others are refused.
@@ -94,18 +94,7 @@ fn a_dominoes_deal_is_played_to_its_end() {
 
 #[test]
 fn a_reversi_case_is_played_to_its_end_against_the_referees_opponents() {
-    let args = [
-        "play",
-        "reversi",
-        "--size",
-        "7",
-        "--case",
-        "1",
-        "--generations",
-        "2",
-        "--ga-games",
-        "4",
-    ];
+    let args = words("play reversi --size 7 --case 1 --generations 2 --ga-games 4");
     let out = run_with_input(&args, &every_square(7, 50));
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use common::{run_or_kill, stderr, stdout};
+use common::{run_or_kill, stderr, stdout, words};
 
 /// How a hostile player's process leaves the player's process group.
 #[derive(Clone, Copy)]
@@ -160,18 +160,7 @@ fn dominoes_kills_sleepers_of_every_kind() {
 
 #[test]
 fn reversi_kills_a_double_forked_sleeper() {
-    let args = [
-        "--sizes",
-        "7",
-        "--cases",
-        "1",
-        "--generations",
-        "1",
-        "--ga-games",
-        "2",
-        "--timeout",
-        "60",
-    ];
+    let args = words("--sizes 7 --cases 1 --generations 1 --ga-games 2 --timeout 60");
     let report = referee_with(Detach::DoubleFork, "reversi", &args, NONSENSE);
     assert!(report.contains("'nonsense'"), "{report}");
 }

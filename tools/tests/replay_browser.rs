@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{stderr, tabula};
+use common::{stderr, tabula, words};
 use tabula_verify::record::{GameLine, read_log};
 
 /// How long one page may take before Chromium is killed and the test fails.
@@ -59,16 +59,7 @@ fn dump_dom(browser: &Path, page: &Path, fragment: &str) -> String {
     let profile = tempfile::tempdir().unwrap();
     let url = format!("file://{}#{fragment}", page.display());
     let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-        ])
+        .args(words("--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync"))
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .arg("--dump-dom")
         .arg(&url)
@@ -227,16 +218,7 @@ fn chromium_shows_tonga_final_scores_and_isles_by_size() {
 #[test]
 fn chromium_shows_tothello_final_scores() {
     check_last_game(
-        &[
-            "verify",
-            "tothello",
-            "--openings",
-            "1",
-            "--depths",
-            "1",
-            "--exact",
-            "6",
-        ],
+        &words("verify tothello --openings 1 --depths 1 --exact 6"),
         "",
     );
 }
@@ -244,18 +226,7 @@ fn chromium_shows_tothello_final_scores() {
 #[test]
 fn chromium_shows_dominoes_final_scores_and_hides_the_other_hand() {
     let Some((dom, line)) = check_last_game(
-        &[
-            "referee",
-            "dominoes",
-            "--agent",
-            "random",
-            "--opponent",
-            "heaviest",
-            "--cases",
-            "5:4",
-            "--games",
-            "2",
-        ],
+        &words("referee dominoes --agent random --opponent heaviest --cases 5:4 --games 2"),
         "&view=0",
     ) else {
         return;
@@ -286,20 +257,7 @@ fn chromium_shows_dominoes_final_scores_and_hides_the_other_hand() {
 #[test]
 fn chromium_shows_reversi_final_scores() {
     let Some((dom, line)) = check_last_game(
-        &[
-            "referee",
-            "reversi",
-            "--agent",
-            "greedy",
-            "--sizes",
-            "7",
-            "--cases",
-            "1",
-            "--generations",
-            "2",
-            "--ga-games",
-            "10",
-        ],
+        &words("referee reversi --agent greedy --sizes 7 --cases 1 --generations 2 --ga-games 10"),
         "",
     ) else {
         return;

@@ -6,7 +6,7 @@ use std::process::Output;
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, run, run_ok, run_with_input, stderr, stdout, tabula,
+    assert_one_line_error, case_lines, run, run_ok, run_with_input, stderr, stdout, tabula, words,
 };
 
 /// The small GA every referee run here uses.
@@ -224,22 +224,9 @@ fn evolve_writes_a_reproducible_population() {
     assert_eq!(weights.len(), 100);
     assert!(weights.iter().all(|w| w.as_array().unwrap().len() == 64));
     assert_eq!(json["rule"], "zero ieee, ties first");
-    let out = run(&[
-        "reversi",
-        "evolve",
-        "--size",
-        "7",
-        "--generations",
-        "1",
-        "--ga-games",
-        "2",
-        "--ties",
-        "last",
-        "--zero",
-        "numerator",
-        "--json",
-        "-",
-    ]);
+    let out = run(&words(
+        "reversi evolve --size 7 --generations 1 --ga-games 2 --ties last --zero numerator --json -",
+    ));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["rule"], "zero numerator, ties last");
 }
@@ -322,14 +309,7 @@ fn verify(args: &[&str]) -> Output {
 
 #[test]
 fn verify_is_reproducible_and_scores_each_case_as_the_referee_does() {
-    let args = [
-        "--players",
-        "random,greedy,brs",
-        "--sizes",
-        "7",
-        "--cases",
-        "2",
-    ];
+    let args = words("--players random,greedy,brs --sizes 7 --cases 2");
     let json = |extra: &[&str]| {
         let out = verify(&[&args[..], extra].concat());
         serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("--json - is JSON alone")
@@ -472,26 +452,12 @@ fn a_reference_player_or_opponent_is_marked_as_such() {
     );
     assert!(oracle.starts_with("note: oracle knows the opponents' weights: a reference ceiling"));
     let seen = common::run_ok(
-        &[
-            "referee",
-            "dominoes",
-            "--agent",
-            "random",
-            "--opponent",
-            "clairvoyant",
-        ],
+        &words("referee dominoes --agent random --opponent clairvoyant"),
         &["--cases", "5:4", "--games", "2"],
     );
     assert!(seen.starts_with("note: the opponent clairvoyant sees the tested player's hand"));
     let sees = common::run_ok(
-        &[
-            "referee",
-            "dominoes",
-            "--agent",
-            "clairvoyant",
-            "--opponent",
-            "random",
-        ],
+        &words("referee dominoes --agent clairvoyant --opponent random"),
         &["--cases", "5:4", "--games", "2"],
     );
     assert!(sees.starts_with("note: clairvoyant sees the other hand: a reference ceiling"));

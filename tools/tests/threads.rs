@@ -2,7 +2,7 @@
 //! one thread as on three, where games end in another order.
 
 mod common;
-use common::{stderr, stdout, tabula};
+use common::{stderr, stdout, tabula, words};
 
 /// The JSON report of `tabula verify GAME ARGS --json -` on `threads` threads.
 fn report(threads: usize, game: &str, args: &[&str]) -> String {
@@ -32,16 +32,7 @@ fn every_verify_gives_the_same_report_on_one_thread_and_on_three() {
         ),
         (
             "reversi",
-            &[
-                "--sizes",
-                "7",
-                "--cases",
-                "2",
-                "--players",
-                "greedy,best,oracle",
-                "--seed",
-                "5",
-            ],
+            &words("--sizes 7 --cases 2 --players greedy,best,oracle --seed 5"),
         ),
         ("nim", &["--games", "12", "--seed", "5"]),
         (

@@ -1,7 +1,7 @@
 //! The `tabula` binary end to end for PseudoTonga: real processes, real pipes.
 
 mod common;
-use common::{assert_one_line_error, json_lines, run_with_input, stderr, stdout, tabula};
+use common::{assert_one_line_error, json_lines, run_with_input, stderr, stdout, tabula, words};
 
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::opponents::plain_choices;
@@ -383,16 +383,7 @@ fn memory_limits_the_player_and_not_the_built_in_agents() {
     // The player reports its limit (in KiB) on stderr and exits: the fault names both.
     let out = tabula()
         .args(["referee", "tonga", "--player", "ulimit -v >&2; exit 3"])
-        .args([
-            "--sizes",
-            "6",
-            "--games",
-            "1",
-            "--timeout",
-            "60",
-            "--memory",
-            "64",
-        ])
+        .args(words("--sizes 6 --games 1 --timeout 60 --memory 64"))
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -457,18 +448,9 @@ fn serve_answers_the_line_protocol() {
 fn verify_writes_markdown_and_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
-    let args = [
-        "verify",
-        "tonga",
-        "--games",
-        "2",
-        "--sizes",
-        "6",
-        "--agents",
-        "random,server",
-    ];
+    let args = words("verify tonga --games 2 --sizes 6 --agents random,server");
     let out = tabula()
-        .args(args)
+        .args(&args)
         .arg("--json")
         .arg(&json)
         .output()
@@ -481,7 +463,7 @@ fn verify_writes_markdown_and_json() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["players"][0]["sizes"][0]["case_score"]["n"], 2);
     // Same seed, same report.
-    let again = tabula().args(args).output().unwrap();
+    let again = tabula().args(&args).output().unwrap();
     assert_eq!(stdout(&again), text);
 }
 

@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 mod common;
-use common::{json_lines, run, run_or_kill, run_with_input, stderr, stdout, tabula};
+use common::{json_lines, run, run_or_kill, run_with_input, stderr, stdout, tabula, words};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
@@ -41,16 +41,9 @@ fn serve_answers_each_line_as_it_comes() {
 
 #[test]
 fn query_gives_best_move_and_the_solver_move() {
-    let out = run(&[
-        "query",
-        "tothello",
-        "--red",
-        "C2,C3,C4,C5,D4,E4,F2,F3,F4,F5,G6",
-        "--black",
-        "B1,E1,G1,C6,H7,G4",
-        "--turn",
-        "Black",
-    ]);
+    let out = run(&words(
+        "query tothello --red C2,C3,C4,C5,D4,E4,F2,F3,F4,F5,G6 --black B1,E1,G1,C6,H7,G4 --turn Black",
+    ));
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("bestMove: 16 pieces, at C1 D3"), "{text}");

@@ -75,47 +75,34 @@ pub trait Agent<G: Game>: Send {
     fn choose(&mut self, view: &G::View) -> G::Move;
 }
 
-impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
-    fn name(&self) -> String {
-        (**self).name()
-    }
-    fn start_case(&mut self, params: &G::Params) {
-        (**self).start_case(params)
-    }
-    fn start_game(&mut self, seat: Seat, view: &G::View) {
-        (**self).start_game(seat, view)
-    }
-    fn reseed(&mut self, rng: ChaCha8Rng) {
-        (**self).reseed(rng)
-    }
-    fn observe(&mut self, mover: Turn, observation: &G::Observation) {
-        (**self).observe(mover, observation)
-    }
-    fn choose(&mut self, view: &G::View) -> G::Move {
-        (**self).choose(view)
-    }
+/// Implements [`Agent`] for a pointer type by forwarding every method to the
+/// agent it points to (one list of methods for `Box<A>` and `&mut A`).
+macro_rules! forward_agent {
+    ($($pointer:ty),*) => {$(
+        impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for $pointer {
+            fn name(&self) -> String {
+                (**self).name()
+            }
+            fn start_case(&mut self, params: &G::Params) {
+                (**self).start_case(params)
+            }
+            fn start_game(&mut self, seat: Seat, view: &G::View) {
+                (**self).start_game(seat, view)
+            }
+            fn reseed(&mut self, rng: ChaCha8Rng) {
+                (**self).reseed(rng)
+            }
+            fn observe(&mut self, mover: Turn, observation: &G::Observation) {
+                (**self).observe(mover, observation)
+            }
+            fn choose(&mut self, view: &G::View) -> G::Move {
+                (**self).choose(view)
+            }
+        }
+    )*};
 }
 
-impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
-    fn name(&self) -> String {
-        (**self).name()
-    }
-    fn start_case(&mut self, params: &G::Params) {
-        (**self).start_case(params)
-    }
-    fn start_game(&mut self, seat: Seat, view: &G::View) {
-        (**self).start_game(seat, view)
-    }
-    fn reseed(&mut self, rng: ChaCha8Rng) {
-        (**self).reseed(rng)
-    }
-    fn observe(&mut self, mover: Turn, observation: &G::Observation) {
-        (**self).observe(mover, observation)
-    }
-    fn choose(&mut self, view: &G::View) -> G::Move {
-        (**self).choose(view)
-    }
-}
+forward_agent!(Box<A>, &mut A);
 
 /// Plays uniformly at random among the legal moves, from a seeded stream.
 pub struct RandomAgent {

@@ -400,11 +400,12 @@ mod tests {
         assert_eq!(req.finish(), Err(ProtocolError::Extra("extra".into())));
     }
 
-    #[test]
-    fn serve_answers_every_line_and_keeps_going_after_errors() {
-        let input = "add 1 2\nadd x\n\nadd 2 3 4\n \r\nadd -5 5\n";
+    /// Serves `input` with a handler that adds two ints (`add A B`), showing
+    /// `seen` each line it is given; the answers, one a line.
+    fn serve_adding(input: impl io::BufRead, mut seen: impl FnMut(&str)) -> Vec<String> {
         let mut output = Vec::new();
-        serve(input.as_bytes(), &mut output, |line| {
+        serve(input, &mut output, |line| {
+            seen(line);
             let mut req = Request::parse(line)?;
             let a = req.int("a")?;
             let b = req.int("b")?;
@@ -413,7 +414,13 @@ mod tests {
         })
         .unwrap();
         let text = String::from_utf8(output).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        text.lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn serve_answers_every_line_and_keeps_going_after_errors() {
+        let input = "add 1 2\nadd x\n\nadd 2 3 4\n \r\nadd -5 5\n";
+        let lines = serve_adding(input.as_bytes(), |_| {});
         assert_eq!(
             lines,
             vec![
@@ -439,18 +446,8 @@ mod tests {
         let long = io::repeat(b'7').take(10 * MAX_REQUEST as u64);
         let exact = format!("\nadd 1 2\nadd {} 0\n", "0".repeat(MAX_REQUEST - 6));
         let input = io::BufReader::new(long.chain(exact.as_bytes()));
-        let mut output = Vec::new();
         let mut longest = 0;
-        serve(input, &mut output, |line| {
-            longest = longest.max(line.len());
-            let mut req = Request::parse(line)?;
-            let a = req.int("a")?;
-            let b = req.int("b")?;
-            Ok((a + b).to_string())
-        })
-        .unwrap();
-        let text = String::from_utf8(output).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
+        let lines = serve_adding(input, |line| longest = longest.max(line.len()));
         assert_eq!(
             lines,
             vec!["error: request line longer than 65536 bytes", "3", "0"]

@@ -289,15 +289,21 @@ pub(crate) mod tests {
         assert_eq!(compared, 960);
     }
 
-    #[test]
-    fn fast_server_matches_plain_on_big_boards() {
-        // Late positions of the big boards: the plain search stays affordable.
-        let mut rng = ChaCha8Rng::seed_from_u64(1616);
-        for n in [12, 14, 16] {
+    /// Checks the fast server against the plain search, for the side to
+    /// move, on `boards` random boards of each side in `sizes`, with
+    /// `stones(rng, n)` stones each.
+    fn check_fast_against_plain(
+        seed: u64,
+        sizes: &[usize],
+        boards: usize,
+        stones: impl Fn(&mut ChaCha8Rng, usize) -> usize,
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for &n in sizes {
             let geo = Geometry::new(n);
-            for _ in 0..12 {
-                let empties = rng.random_range(1..=14);
-                let board = random_board(&mut rng, n, n * n - empties);
+            for _ in 0..boards {
+                let stones = stones(&mut rng, n);
+                let board = random_board(&mut rng, n, stones);
                 let server = board.to_move();
                 assert_eq!(
                     choices(&geo, &board, server),
@@ -309,22 +315,17 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn fast_server_matches_plain_on_big_boards() {
+        // Late positions of the big boards: the plain search stays affordable.
+        check_fast_against_plain(1616, &[12, 14, 16], 12, |rng, n| {
+            n * n - rng.random_range(1..=14)
+        });
+    }
+
+    #[test]
     fn fast_server_matches_plain_on_open_boards() {
         // Mostly empty boards: many squares, many ties, the cut matters most here.
-        let mut rng = ChaCha8Rng::seed_from_u64(99);
-        for n in [6, 8] {
-            let geo = Geometry::new(n);
-            for _ in 0..6 {
-                let stones = rng.random_range(1..8);
-                let board = random_board(&mut rng, n, stones);
-                let server = board.to_move();
-                assert_eq!(
-                    choices(&geo, &board, server),
-                    plain_choices(&board, server),
-                    "n={n}\n{board}"
-                );
-            }
-        }
+        check_fast_against_plain(99, &[6, 8], 6, |rng, _| rng.random_range(1..8));
     }
 
     #[test]

@@ -30,6 +30,11 @@ pub fn tabula_to_stop() -> Command {
     command
 }
 
+/// The words of a command line written as one string (none may hold a space).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
 /// Runs `tabula ARGS` with no input and collects its output.
 pub fn run(args: &[&str]) -> Output {
     tabula().args(args).output().expect("tabula runs")

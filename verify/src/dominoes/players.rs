@@ -421,6 +421,66 @@ struct Node {
     edges: Vec<Edge>,
 }
 
+impl Node {
+    /// Adds an unvisited edge for each move in `legal` that has none yet.
+    fn add_edges(&mut self, legal: &[Move]) {
+        for &mv in legal {
+            if !self.edges.iter().any(|e| e.mv == mv) {
+                self.edges.push(Edge {
+                    mv,
+                    child: usize::MAX,
+                    visits: 0,
+                    reward: 0.0,
+                    available: 0,
+                });
+            }
+        }
+    }
+
+    /// The index of the edge to follow: the `forced` move when a model
+    /// plays this seat, otherwise the legal edge with the highest UCB value
+    /// (an unvisited one first); counts each legal edge as available.
+    fn select(&mut self, legal: &[Move], forced: Option<Move>, explore: f64) -> usize {
+        let mut pick: Option<usize> = None;
+        let mut best = f64::NEG_INFINITY;
+        for (i, e) in self.edges.iter_mut().enumerate() {
+            if !legal.contains(&e.mv) {
+                continue;
+            }
+            e.available += 1;
+            if let Some(mv) = forced {
+                if e.mv == mv {
+                    pick = Some(i);
+                }
+                continue;
+            }
+            let value = if e.visits == 0 {
+                f64::INFINITY
+            } else {
+                e.reward / f64::from(e.visits)
+                    + explore * (f64::from(e.available).ln() / f64::from(e.visits)).sqrt()
+            };
+            if value > best {
+                best = value;
+                pick = Some(i);
+            }
+        }
+        pick.expect("a legal move")
+    }
+}
+
+/// The running sums of the deals' weights, and their total, for sampling a
+/// deal in proportion to its weight.
+fn cumulative_weights(deals: &[Sample]) -> (Vec<f64>, f64) {
+    let mut cumulative = Vec::with_capacity(deals.len());
+    let mut acc = 0.0;
+    for d in deals {
+        acc += d.weight;
+        cumulative.push(acc);
+    }
+    (cumulative, acc)
+}
+
 /// A move from a node: its child, visits, the mover's total reward, and
 /// how often it was legal when its node was visited (availability).
 #[derive(Clone, Copy, Debug)]
@@ -753,12 +813,7 @@ impl Agent<Match> for Ismcts {
         if let Some(mv) = self.exact_root(view) {
             return mv;
         }
-        let mut cumulative = Vec::with_capacity(deals.len());
-        let mut acc = 0.0;
-        for d in &deals {
-            acc += d.weight;
-            cumulative.push(acc);
-        }
+        let (cumulative, acc) = cumulative_weights(&deals);
         let mut tree = vec![Node { edges: Vec::new() }];
         for _ in 0..self.iterations {
             let x = self.rng.random::<f64>() * acc;
@@ -784,43 +839,8 @@ impl Agent<Match> for Ismcts {
                 // A modelled other seat is part of the chance: its model's move.
                 let forced = (self.tree_model && pos.mover != me)
                     .then(|| self.opponent_move(&pos, them, missing));
-                for &mv in legal.iter() {
-                    if !tree[node].edges.iter().any(|e| e.mv == mv) {
-                        tree[node].edges.push(Edge {
-                            mv,
-                            child: usize::MAX,
-                            visits: 0,
-                            reward: 0.0,
-                            available: 0,
-                        });
-                    }
-                }
-                let mut pick: Option<usize> = None;
-                let mut best = f64::NEG_INFINITY;
-                for (i, e) in tree[node].edges.iter_mut().enumerate() {
-                    if !legal.contains(&e.mv) {
-                        continue;
-                    }
-                    e.available += 1;
-                    if let Some(mv) = forced {
-                        if e.mv == mv {
-                            pick = Some(i);
-                        }
-                        continue;
-                    }
-                    let value = if e.visits == 0 {
-                        f64::INFINITY
-                    } else {
-                        e.reward / f64::from(e.visits)
-                            + self.explore
-                                * (f64::from(e.available).ln() / f64::from(e.visits)).sqrt()
-                    };
-                    if value > best {
-                        best = value;
-                        pick = Some(i);
-                    }
-                }
-                let i = pick.expect("a legal move");
+                tree[node].add_edges(&legal);
+                let i = tree[node].select(&legal, forced, self.explore);
                 let edge = tree[node].edges[i];
                 if edge.mv == Move::Pass && pos.mover == me {
                     missing |= number_bit(pos.left) | number_bit(pos.right);

@@ -391,16 +391,21 @@ mod tests {
         assert_eq!(error, "tile 4-3 is given twice");
     }
 
-    #[test]
-    fn a_corrected_example_reads_as_written() {
+    /// The view a player decodes from the corrected example's requests.
+    fn corrected_example() -> View {
         let mut player = DominoesWire::default();
         player.decode_request("init 6 4").unwrap();
         player.decode_request("reset 4-4").unwrap();
-        let view = move_of(
+        move_of(
             player
                 .decode_request("play 3 1-2 3-5 0-0 2 4-4 4-3 10")
                 .unwrap(),
-        );
+        )
+    }
+
+    #[test]
+    fn a_corrected_example_reads_as_written() {
+        let view = corrected_example();
         assert_eq!(view.hand.as_slice(), &[t(1, 2), t(3, 5), t(0, 0)]);
         assert_eq!(view.line.as_slice(), &[(4, 4), (4, 3)]);
         // 21 tiles: 3 in the hand, 2 on the line, 10 in the stock, 6 with the opponent.
@@ -423,14 +428,7 @@ mod tests {
 
     #[test]
     fn malformed_answers_are_refused_with_a_reason() {
-        let mut player = DominoesWire::default();
-        player.decode_request("init 6 4").unwrap();
-        player.decode_request("reset 4-4").unwrap();
-        let view = move_of(
-            player
-                .decode_request("play 3 1-2 3-5 0-0 2 4-4 4-3 10")
-                .unwrap(),
-        );
+        let view = corrected_example();
         for (answer, reason) in [
             ("L3", "index 3 is out of range for a hand of 3 tiles"),
             ("R99999999999999999999999", "out of range"),
