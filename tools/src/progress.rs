@@ -12,6 +12,16 @@ use indicatif::{
 /// How often a progress line is printed when stderr is not a terminal.
 const LINE_EVERY: Duration = Duration::from_secs(10);
 
+/// Set to `off`, no progress line is printed on a pipe. The test suite sets it
+/// (`.cargo/config.toml`): on a loaded machine a slow step would otherwise add
+/// a line to the stderr that a test compares.
+const QUIET_VAR: &str = "TABULA_PROGRESS";
+
+/// Whether progress lines on a pipe are switched off.
+fn lines_off() -> bool {
+    std::env::var_os(QUIET_VAR).is_some_and(|v| v == "off")
+}
+
 /// A bar counting `total` items: drawn on a terminal, printed as a line every
 /// ten seconds when stderr is not one, whether or not the count has moved.
 pub fn bar(total: usize, what: &str) -> ProgressBar {
@@ -124,7 +134,7 @@ impl Lines {
             }
             Some(at) => now.duration_since(at) >= LINE_EVERY,
         };
-        if due {
+        if due && !lines_off() {
             *last = Some(now);
             // Best effort: a progress line lost to a full stderr harms nothing.
             let _ = writeln!(io::stderr(), "{text}");
