@@ -13,12 +13,12 @@ use tabula_verify::wire::Session;
 
 use crate::common::{
     GamesArgs, JsonArgs, Log, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
-    emit_report, finish_referee, known_agent, report_then_finish, run_info, say, serve_stdio,
-    served_rng, tested_player,
+    finish_referee, finish_verify, known_agent, say, serve_stdio, served_rng, tested_player,
 };
 use crate::memory::games_bar;
 use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
+use tabula_verify::report::Composed;
 
 /// The game's registration.
 pub fn entry() -> GameEntry {
@@ -203,18 +203,20 @@ fn verify(args: VerifyArgs) -> Outcome {
         args.seed.seed,
         board.to_markdown(&columns, &wins_and_half_draws)
     );
-    report_then_finish(&log, || {
-        args.plot
-            .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
-        let json = ScoreboardJson {
+    let report = Composed {
+        markdown,
+        json: ScoreboardJson {
             seed: args.seed.seed,
             extra: serde_json::json!({"games": args.games.games, "heaps": args.heaps}),
             lines: board.lines(&wins_and_half_draws),
-        };
-        emit_report(
-            &markdown,
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&json),
-        )
-    })
+        },
+        plot: || nim::plot(&board, args.games.games, args.seed.seed),
+    };
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }
