@@ -53,7 +53,7 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         "h",
         "games",
         "wins",
-        "ties",
+        "draws",
         "losses",
         "score",
         "faults",

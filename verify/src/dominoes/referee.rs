@@ -142,7 +142,8 @@ pub struct CaseResult {
     pub games: usize,
     /// Games won.
     pub wins: usize,
-    /// Games tied.
+    /// Games tied (JSON: `draws`, as every game's win-draw-loss counts).
+    #[serde(rename = "draws")]
     pub ties: usize,
     /// Games lost.
     pub losses: usize,

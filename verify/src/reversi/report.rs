@@ -160,8 +160,11 @@ pub struct PlayerResult {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The seed.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
-    /// Cases per side.
+    /// Cases per side (JSON: `cases_per_size`; `cases` is a list in every report).
+    #[serde(rename = "cases_per_size")]
     pub cases: usize,
     /// GA generations (`null`: drawn from 50..=100 per case).
     pub generations: Option<usize>,
