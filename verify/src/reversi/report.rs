@@ -329,6 +329,15 @@ pub fn run(
     report
 }
 
+/// A player's name in the tables, a reference ceiling marked as one.
+fn display_name(p: &PlayerResult) -> String {
+    if p.reference {
+        format!("{} (reference ceiling)", p.player)
+    } else {
+        p.player.clone()
+    }
+}
+
 /// A case's name in logs, as the referee names it (`N=7 case 0`).
 pub fn case_label(n: usize, k: usize) -> String {
     format!("N={n} case {k}")
@@ -486,13 +495,19 @@ impl Report {
             self.rule,
             first.sizes.len() * self.cases,
         );
-        let name = |p: &PlayerResult| {
-            if p.reference {
-                format!("{} (reference ceiling)", p.player)
-            } else {
-                p.player.clone()
-            }
-        };
+        out += &self.scores_markdown(first);
+        out += &self.shares_markdown(first);
+        out += &self.comparisons_markdown();
+        if !self.goals.is_empty() {
+            out += &self.goals_markdown();
+        }
+        out += &self.predictions_markdown(first);
+        out
+    }
+
+    /// The players' scores per side, the first table of [`Report::to_markdown`].
+    fn scores_markdown(&self, first: &PlayerResult) -> String {
+        let mut out = String::new();
         let mut headers = vec!["player".to_string(), "total".to_string()];
         headers.extend(
             first
@@ -504,7 +519,7 @@ impl Report {
         headers.push("prediction rate".into());
         let mut table = Table::new(&headers);
         for p in &self.players {
-            let mut row = vec![name(p), format!("{:.3}", p.total)];
+            let mut row = vec![display_name(p), format!("{:.3}", p.total)];
             row.extend(p.sizes.iter().map(|s| s.mean.display(3)));
             row.push(p.sizes.iter().map(|s| s.faults).sum::<usize>().to_string());
             row.push(p.prediction_rate.map_or("-".into(), |r| {
@@ -513,6 +528,12 @@ impl Report {
             table.row(&row);
         }
         out += &table.to_markdown();
+        out
+    }
+
+    /// The shares of the oracle's margin over greedy, if any player has one.
+    fn shares_markdown(&self, first: &PlayerResult) -> String {
+        let mut out = String::new();
         if self.players.iter().any(|p| p.oracle_share.is_some()) {
             out += "\nShare of the oracle's margin over greedy, (score − greedy) / (oracle − greedy):\n\n";
             let mut headers = vec!["player".to_string(), "all".to_string()];
@@ -520,12 +541,18 @@ impl Report {
             let mut table = Table::new(&headers);
             let pct = |x: Option<f64>| x.map_or("-".into(), |x| format!("{:.0}%", 100.0 * x));
             for p in &self.players {
-                let mut row = vec![name(p), pct(p.oracle_share)];
+                let mut row = vec![display_name(p), pct(p.oracle_share)];
                 row.extend(p.sizes.iter().map(|s| pct(s.oracle_share)));
                 table.row(&row);
             }
             out += &table.to_markdown();
         }
+        out
+    }
+
+    /// The paired differences per side, if there are any.
+    fn comparisons_markdown(&self) -> String {
+        let mut out = String::new();
         if !self.comparisons.is_empty() {
             out += "\nPaired differences per side: the leading player's case score minus each \
                     other player's on the same cases (± 95%, Student t). An interval clear of 0 \
@@ -543,9 +570,12 @@ impl Report {
             }
             out += &table.to_markdown();
         }
-        if !self.goals.is_empty() {
-            out += &self.goals_markdown();
-        }
+        out
+    }
+
+    /// How often the players' models predicted the opponents, if any did.
+    fn predictions_markdown(&self, first: &PlayerResult) -> String {
+        let mut out = String::new();
         let predicting: Vec<&PlayerResult> = self
             .players
             .iter()
@@ -560,7 +590,7 @@ impl Report {
                 rate(c).map_or("-".into(), |r| format!("{:.1}% of {}", 100.0 * r, c.1))
             };
             for p in predicting {
-                let mut row = vec![name(p), pct(p.predictions)];
+                let mut row = vec![display_name(p), pct(p.predictions)];
                 row.extend(p.sizes.iter().map(|s| pct(s.predictions)));
                 table.row(&row);
             }
