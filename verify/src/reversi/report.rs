@@ -270,47 +270,14 @@ pub fn run(
         .iter()
         .enumerate()
         .map(|(p, name)| {
-            let mine = &results[p * cases.len()..(p + 1) * cases.len()];
-            let counted = &predictions[p * cases.len()..(p + 1) * cases.len()];
-            let counts_where = |keep: &dyn Fn(usize) -> bool| {
-                counted
-                    .iter()
-                    .enumerate()
-                    .filter(|&(c, _)| keep(cases[c].0))
-                    .fold((0, 0), |(r, a), (_, x)| {
-                        let (right, asked) = x.counts();
-                        (r + right, a + asked)
-                    })
-            };
-            let sizes = settings
-                .suite
-                .sizes
-                .iter()
-                .map(|&n| {
-                    let here: Vec<_> = mine.iter().filter(|r| r.n == n).collect();
-                    let scores: Vec<f64> = here.iter().map(|r| r.score).collect();
-                    SizeResult {
-                        n,
-                        players: Board::players_for(n),
-                        mean: Mean::of(&scores),
-                        total: scores.iter().sum(),
-                        scores,
-                        oracle_share: None,
-                        faults: here.iter().filter(|r| r.fault.is_some()).count(),
-                        predictions: counts_where(&|side| side == n),
-                    }
-                })
-                .collect();
-            let counts = counts_where(&|_| true);
-            PlayerResult {
-                player: name.clone(),
-                reference: REFERENCE_AGENTS.contains(&name.as_str()),
-                total: mine.iter().map(|r| r.score).sum(),
-                oracle_share: None,
-                predictions: counts,
-                prediction_rate: rate(counts),
-                sizes,
-            }
+            let jobs = p * cases.len()..(p + 1) * cases.len();
+            player_result(
+                settings,
+                &cases,
+                name,
+                &results[jobs.clone()],
+                &predictions[jobs],
+            )
         })
         .collect();
     let mut report = Report {
@@ -327,6 +294,56 @@ pub fn run(
     report.fill_comparisons();
     report.fill_goals();
     report
+}
+
+/// One player's results over its cases (`mine`, in the order of `cases`)
+/// and the predictions its model counted in each.
+fn player_result(
+    settings: &Settings,
+    cases: &[(usize, usize)],
+    name: &str,
+    mine: &[CaseResult],
+    counted: &[Arc<Predictions>],
+) -> PlayerResult {
+    let counts_where = |keep: &dyn Fn(usize) -> bool| {
+        counted
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| keep(cases[c].0))
+            .fold((0, 0), |(r, a), (_, x)| {
+                let (right, asked) = x.counts();
+                (r + right, a + asked)
+            })
+    };
+    let sizes = settings
+        .suite
+        .sizes
+        .iter()
+        .map(|&n| {
+            let here: Vec<_> = mine.iter().filter(|r| r.n == n).collect();
+            let scores: Vec<f64> = here.iter().map(|r| r.score).collect();
+            SizeResult {
+                n,
+                players: Board::players_for(n),
+                mean: Mean::of(&scores),
+                total: scores.iter().sum(),
+                scores,
+                oracle_share: None,
+                faults: here.iter().filter(|r| r.fault.is_some()).count(),
+                predictions: counts_where(&|side| side == n),
+            }
+        })
+        .collect();
+    let counts = counts_where(&|_| true);
+    PlayerResult {
+        player: name.to_string(),
+        reference: REFERENCE_AGENTS.contains(&name),
+        total: mine.iter().map(|r| r.score).sum(),
+        oracle_share: None,
+        predictions: counts,
+        prediction_rate: rate(counts),
+        sizes,
+    }
 }
 
 /// A player's name in the tables, a reference ceiling marked as one.
