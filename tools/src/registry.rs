@@ -268,10 +268,13 @@ pub fn dispatch(games: &[GameEntry], matches: &ArgMatches) -> Option<Outcome> {
     let (second, args) = sub.subcommand()?;
     if VERBS.iter().any(|(v, _)| *v == first) {
         let game = games.iter().find(|g| g.name == second)?;
-        return Some(game.find(first)?.run(args));
+        let verb = game.find(first)?;
+        crate::common::set_dispatched(first, Some(game.name));
+        return Some(verb.run(args));
     }
     let game = games.iter().find(|g| g.name == first)?;
     let extra = game.extras.iter().find(|e| e.name == second)?;
+    crate::common::set_dispatched(second, Some(game.name));
     Some(extra.run(args))
 }
 

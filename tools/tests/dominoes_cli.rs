@@ -48,7 +48,7 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         .keys()
         .map(String::as_str)
         .collect();
-    let mut expected = words("n h games wins ties losses score faults fault_kinds first_fault");
+    let mut expected = words("n h games wins draws losses score faults fault_kinds first_fault");
     expected.sort();
     let mut keys = keys;
     keys.sort();

@@ -839,7 +839,7 @@ fn kalah_verify_markdown_and_json_agree() {
     let markdown = stdout(&out);
     let json = json_of(&[&args[..], &["--json", "-"]].concat());
     assert_eq!(json["game"], "kalah");
-    assert_eq!(json["seed"], 7);
+    assert_eq!(json["run"]["seed"], 7);
     assert_eq!(json["extra"]["games"], 4);
     assert_eq!(json["extra"]["capture"], "always");
     assert_eq!(json["extra"]["ending"], "after-any-move");

@@ -282,7 +282,7 @@ fn referee_passes_our_server_and_catches_a_wrong_program() {
     let report: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("--json - is JSON alone");
     let failures = report["failures"].as_array().unwrap();
-    assert_eq!(report["cases"], 22);
+    assert_eq!(report["requests"], 22);
     let passed = format!("passed {} of 22 cases", report["passed"]);
     assert!(text.ends_with(&format!("{passed}\n")), "{text}");
     assert_eq!(failures.len(), text.matches("wrong: ").count());

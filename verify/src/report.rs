@@ -108,6 +108,76 @@ impl<C: RefereedCase> RefereeReport<C> {
     }
 }
 
+/// A run's report as the one verify tail writes it: Markdown on stdout, the
+/// JSON body after `run` and `game`, and a plot.
+pub trait Report {
+    /// The JSON body, stamped with the run when written.
+    type Json: Serialize;
+
+    /// The report as Markdown, title included.
+    fn markdown(&self) -> String;
+
+    /// The JSON body.
+    fn json(&self) -> &Self::Json;
+
+    /// The report drawn as a plot.
+    fn plot(&self) -> crate::plot::Plot;
+}
+
+/// A report put together from its parts, for a run whose Markdown or plot
+/// needs the run's settings beside its results.
+pub struct Composed<J, P> {
+    /// The Markdown, title included.
+    pub markdown: String,
+    /// The JSON body.
+    pub json: J,
+    /// Draws the plot.
+    pub plot: P,
+}
+
+impl<J: Serialize, P: Fn() -> crate::plot::Plot> Report for Composed<J, P> {
+    type Json = J;
+
+    fn markdown(&self) -> String {
+        self.markdown.clone()
+    }
+
+    fn json(&self) -> &J {
+        &self.json
+    }
+
+    fn plot(&self) -> crate::plot::Plot {
+        (self.plot)()
+    }
+}
+
+/// Reports that are their own JSON and know their own title.
+macro_rules! own_report {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Report for $ty {
+            type Json = $ty;
+
+            fn markdown(&self) -> String {
+                self.to_markdown()
+            }
+
+            fn json(&self) -> &$ty {
+                self
+            }
+
+            fn plot(&self) -> crate::plot::Plot {
+                <$ty>::plot(self)
+            }
+        }
+    )*};
+}
+
+own_report!(
+    crate::ioiwari::report::Report,
+    crate::tonga::report::Report,
+    crate::reversi::report::Report,
+);
+
 /// A Markdown table built row by row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {

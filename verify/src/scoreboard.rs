@@ -237,6 +237,8 @@ impl Scoreboard {
 #[derive(Clone, Debug, Serialize)]
 pub struct ScoreboardJson<E: Serialize> {
     /// The seed of the run.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
     /// The game's own settings and totals.
     pub extra: E,

@@ -8,25 +8,24 @@ use crate::out::{out, outln};
 
 use super::*;
 
-/// This run's version, arguments and `seed`, for a report's JSON.
+/// The verb and game the dispatch ran, set once by [`crate::registry::dispatch`].
+static DISPATCHED: std::sync::OnceLock<(String, Option<String>)> = std::sync::OnceLock::new();
+
+/// Records the verb and the game (by its name, not an alias) that the dispatch
+/// runs, for every report's `run` and `game`.
+pub fn set_dispatched(verb: &str, game: Option<&str>) {
+    // One dispatch per process: a second call (tests) keeps the first.
+    let _ = DISPATCHED.set((verb.to_string(), game.map(str::to_string)));
+}
+
+/// This run's version, arguments and `seed`, for a report's JSON; the verb and
+/// game come from the dispatch.
 pub fn run_info(seed: Option<u64>) -> tabula_verify::report::RunInfo {
     let args: Vec<String> = std::env::args_os()
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let word = |i: usize| args.get(i).map_or("", String::as_str);
-    // `tabula <verb> <game>`, or `tabula <game> <tool>`, a game named by an alias or its name.
-    let game_named = |word: &str| {
-        crate::GAMES
-            .iter()
-            .map(|entry| entry())
-            .find(|g| g.name == word || g.aliases.contains(&word))
-            .map(|g| g.name.to_string())
-    };
-    let (verb, game) = match game_named(word(0)) {
-        Some(game) => (word(1).to_string(), Some(game)),
-        None => (word(0).to_string(), game_named(word(1))),
-    };
+    let (verb, game) = DISPATCHED.get().cloned().unwrap_or_default();
     tabula_verify::report::RunInfo {
         version: env!("CARGO_PKG_VERSION").into(),
         verb,
@@ -52,6 +51,26 @@ impl PlotArgs {
         }
         Ok(())
     }
+}
+
+/// The one tail of every verify run: the plot where asked, the Markdown on
+/// stdout and the JSON (stamped with the run and its `seed`) where asked, then
+/// the logs finished.
+pub fn finish_verify(
+    log: &Log,
+    json: Option<&OutputPath>,
+    plot: &PlotArgs,
+    seed: Option<u64>,
+    report: &impl tabula_verify::report::Report,
+) -> crate::registry::Outcome {
+    report_then_finish(log, || {
+        plot.write(|| report.plot())?;
+        emit_report(
+            &report.markdown(),
+            json,
+            &run_info(seed).stamp(report.json()),
+        )
+    })
 }
 
 /// Writes a referee's result line to the transcript, and to stdout unless

@@ -5,12 +5,10 @@ use clap::Args;
 use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
-use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish,
-    run_info,
-};
+use crate::common::{GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, finish_verify};
 use crate::memory::games_bar;
 use crate::registry::Outcome;
+use tabula_verify::report::Composed;
 
 /// Arguments of `tabula verify dominoes`.
 #[derive(Args)]
@@ -76,12 +74,16 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    report_then_finish(&log, || {
-        args.plot.write(|| report.plot(&settings.cases))?;
-        emit_report(
-            &report.to_markdown(&settings.cases),
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&report),
-        )
-    })
+    let report = Composed {
+        markdown: report.to_markdown(&settings.cases),
+        json: &report,
+        plot: || report.plot(&settings.cases),
+    };
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }

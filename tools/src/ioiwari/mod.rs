@@ -26,8 +26,8 @@ use tabula_verify::wire::Session;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, output_file,
-    report_then_finish, run_info, serve_stdio, span, tested_player,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_verify,
+    output_file, report_then_finish, run_info, serve_stdio, span, tested_player,
 };
 use crate::export::write_entries;
 use crate::line::{
@@ -782,14 +782,13 @@ where
     )
     .of_variant(params);
     progress.finish_and_clear();
-    report_then_finish(&log, || {
-        args.plot.write(|| report.plot())?;
-        emit_report(
-            &report.to_markdown(),
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&report),
-        )
-    })
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }
 
 /// `tabula check` for an Ioiwari table: every record against its children.

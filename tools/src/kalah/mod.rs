@@ -26,8 +26,8 @@ use tabula_verify::wire::Session;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, output_file,
-    referee_contest, report_then_finish, run_info, serve_stdio, served_rng, span,
+    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_verify,
+    output_file, referee_contest, run_info, serve_stdio, served_rng, span,
 };
 use crate::export::write_entries;
 use crate::line::{
@@ -41,6 +41,7 @@ use crate::registry::Outcome;
 use crate::registry::{GameEntry, TableHooks, Verb};
 use crate::table_build::BuildMode;
 use tabula_solver::zero_sum::Line;
+use tabula_verify::report::Composed;
 
 /// The end-of-game rule on the command line.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -789,14 +790,18 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     );
     playing.finish_and_clear();
     let report = kv::verify_report(&board, &variants, &args.players, games, seed);
-    report_then_finish(&log, || {
-        args.plot.write(|| kv::plot(&board, games, seed))?;
-        emit_report(
-            &report.markdown,
-            args.json.json.as_ref(),
-            &run_info(Some(seed)).stamp(&report.json),
-        )
-    })
+    let report = Composed {
+        markdown: report.markdown,
+        json: report.json,
+        plot: || kv::plot(&board, games, seed),
+    };
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(seed),
+        &report,
+    )
 }
 
 /// `tabula check` for a Kalah table: every record against its children.

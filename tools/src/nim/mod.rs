@@ -10,12 +10,12 @@ use tabula_verify::wire::Session;
 
 use crate::common::{
     GamesArgs, JsonArgs, Log, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
-    emit_report, known_agent, referee_contest, report_then_finish, run_info, serve_stdio,
-    served_rng,
+    finish_verify, known_agent, referee_contest, serve_stdio, served_rng,
 };
 use crate::memory::games_bar;
 use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
+use tabula_verify::report::Composed;
 
 /// The game's registration.
 pub fn entry() -> GameEntry {
@@ -155,18 +155,20 @@ fn verify(args: VerifyArgs) -> Outcome {
         args.seed.seed,
         board.to_markdown(&columns, &wins_and_half_draws)
     );
-    report_then_finish(&log, || {
-        args.plot
-            .write(|| nim::plot(&board, args.games.games, args.seed.seed))?;
-        let json = ScoreboardJson {
+    let report = Composed {
+        markdown,
+        json: ScoreboardJson {
             seed: args.seed.seed,
             extra: serde_json::json!({"games": args.games.games, "heaps": args.heaps}),
             lines: board.lines(&wins_and_half_draws),
-        };
-        emit_report(
-            &markdown,
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&json),
-        )
-    })
+        },
+        plot: || nim::plot(&board, args.games.games, args.seed.seed),
+    };
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }

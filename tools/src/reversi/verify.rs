@@ -5,9 +5,7 @@ use clap::Args;
 use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, run};
 
-use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, emit_report, report_then_finish, run_info,
-};
+use crate::common::{GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, finish_verify};
 use crate::memory::games_bar;
 use crate::progress::bar;
 use crate::registry::Outcome;
@@ -57,12 +55,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    report_then_finish(&log, || {
-        args.plot.write(|| report.plot())?;
-        emit_report(
-            &report.to_markdown(),
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&report),
-        )
-    })
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }

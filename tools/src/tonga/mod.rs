@@ -23,8 +23,8 @@ use tabula_verify::wire::Session;
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
     GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs,
-    check_agent, emit_report, finish_play, known_agent, output_file, referee_contest,
-    report_then_finish, run_info, seconds, serve_stdio, served_rng,
+    check_agent, finish_play, finish_verify, known_agent, output_file, referee_contest, seconds,
+    serve_stdio, served_rng,
 };
 use crate::export::write_entries;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
@@ -543,14 +543,13 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    report_then_finish(&log, || {
-        args.plot.write(|| report.plot())?;
-        emit_report(
-            &report.to_markdown(),
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&report),
-        )
-    })
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }
 
 /// `tabula check` for a tonga table: every record against its children.

@@ -19,7 +19,7 @@ use tabula_verify::tothello::{
 use crate::batch::answer_lines;
 use crate::common::{
     GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
-    emit_report, person_end, positive, report_then_finish, run_info, stderr_mode,
+    emit_report, finish_verify, person_end, positive, report_then_finish, run_info, stderr_mode,
 };
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
@@ -27,6 +27,7 @@ use crate::out::outln;
 use crate::progress::{bar, spinner};
 use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
+use tabula_verify::report::Composed;
 
 /// Plies of heuristic search before the exact endgame, for `query` and `play`
 /// alike: the same position gets the same advice in both.
@@ -672,14 +673,18 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         config.seed,
         report.to_markdown()
     );
-    report_then_finish(&log, || {
-        args.plot.write(|| report.plot())?;
-        emit_report(
-            &markdown,
-            args.json.json.as_ref(),
-            &run_info(Some(args.seed.seed)).stamp(&report),
-        )
-    })
+    let report = Composed {
+        markdown,
+        json: &report,
+        plot: || report.plot(),
+    };
+    finish_verify(
+        &log,
+        args.json.json.as_ref(),
+        &args.plot,
+        Some(args.seed.seed),
+        &report,
+    )
 }
 
 #[cfg(test)]

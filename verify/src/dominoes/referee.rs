@@ -142,7 +142,8 @@ pub struct CaseResult {
     pub games: usize,
     /// Games won.
     pub wins: usize,
-    /// Games tied.
+    /// Games tied (JSON: `draws`, as every game's win-draw-loss counts).
+    #[serde(rename = "draws")]
     pub ties: usize,
     /// Games lost.
     pub losses: usize,
@@ -573,7 +574,7 @@ mod tests {
         assert_eq!(
             json,
             serde_json::json!({"cases": [{"n": 5, "h": 4, "games": 6, "wins": result.wins,
-                "ties": result.ties, "losses": result.losses, "score": result.score,
+                "draws": result.ties, "losses": result.losses, "score": result.score,
                 "faults": result.faults,
                 "fault_kinds": {"malformed-answer": 1, "crash": 5},
                 "first_fault": {"game": 0, "kind": "malformed-answer", "reason": "bad answer 'x'"}}], "total": result.score})

@@ -114,6 +114,8 @@ pub struct Comparison {
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     /// The seed.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
     /// Games per case and pairing.
     pub games: usize,

@@ -158,6 +158,8 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<VariantParams>,
     /// The seed of the random games.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
     /// One row per starting board, in the order given.
     pub instances: Vec<InstanceRow>,

@@ -98,6 +98,8 @@ impl SweepRow {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SweepReport {
     /// The seed of the random games.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
     /// The thresholds of the five requirements.
     pub thresholds: Thresholds,

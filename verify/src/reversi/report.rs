@@ -160,8 +160,11 @@ pub struct PlayerResult {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The seed.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
-    /// Cases per side.
+    /// Cases per side (JSON: `cases_per_size`; `cases` is a list in every report).
+    #[serde(rename = "cases_per_size")]
     pub cases: usize,
     /// GA generations (`null`: drawn from 50..=100 per case).
     pub generations: Option<usize>,
@@ -267,47 +270,14 @@ pub fn run(
         .iter()
         .enumerate()
         .map(|(p, name)| {
-            let mine = &results[p * cases.len()..(p + 1) * cases.len()];
-            let counted = &predictions[p * cases.len()..(p + 1) * cases.len()];
-            let counts_where = |keep: &dyn Fn(usize) -> bool| {
-                counted
-                    .iter()
-                    .enumerate()
-                    .filter(|&(c, _)| keep(cases[c].0))
-                    .fold((0, 0), |(r, a), (_, x)| {
-                        let (right, asked) = x.counts();
-                        (r + right, a + asked)
-                    })
-            };
-            let sizes = settings
-                .suite
-                .sizes
-                .iter()
-                .map(|&n| {
-                    let here: Vec<_> = mine.iter().filter(|r| r.n == n).collect();
-                    let scores: Vec<f64> = here.iter().map(|r| r.score).collect();
-                    SizeResult {
-                        n,
-                        players: Board::players_for(n),
-                        mean: Mean::of(&scores),
-                        total: scores.iter().sum(),
-                        scores,
-                        oracle_share: None,
-                        faults: here.iter().filter(|r| r.fault.is_some()).count(),
-                        predictions: counts_where(&|side| side == n),
-                    }
-                })
-                .collect();
-            let counts = counts_where(&|_| true);
-            PlayerResult {
-                player: name.clone(),
-                reference: REFERENCE_AGENTS.contains(&name.as_str()),
-                total: mine.iter().map(|r| r.score).sum(),
-                oracle_share: None,
-                predictions: counts,
-                prediction_rate: rate(counts),
-                sizes,
-            }
+            let jobs = p * cases.len()..(p + 1) * cases.len();
+            player_result(
+                settings,
+                &cases,
+                name,
+                &results[jobs.clone()],
+                &predictions[jobs],
+            )
         })
         .collect();
     let mut report = Report {
@@ -324,6 +294,65 @@ pub fn run(
     report.fill_comparisons();
     report.fill_goals();
     report
+}
+
+/// One player's results over its cases (`mine`, in the order of `cases`)
+/// and the predictions its model counted in each.
+fn player_result(
+    settings: &Settings,
+    cases: &[(usize, usize)],
+    name: &str,
+    mine: &[CaseResult],
+    counted: &[Arc<Predictions>],
+) -> PlayerResult {
+    let counts_where = |keep: &dyn Fn(usize) -> bool| {
+        counted
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| keep(cases[c].0))
+            .fold((0, 0), |(r, a), (_, x)| {
+                let (right, asked) = x.counts();
+                (r + right, a + asked)
+            })
+    };
+    let sizes = settings
+        .suite
+        .sizes
+        .iter()
+        .map(|&n| {
+            let here: Vec<_> = mine.iter().filter(|r| r.n == n).collect();
+            let scores: Vec<f64> = here.iter().map(|r| r.score).collect();
+            SizeResult {
+                n,
+                players: Board::players_for(n),
+                mean: Mean::of(&scores),
+                total: scores.iter().sum(),
+                scores,
+                oracle_share: None,
+                faults: here.iter().filter(|r| r.fault.is_some()).count(),
+                predictions: counts_where(&|side| side == n),
+            }
+        })
+        .collect();
+    let counts = counts_where(&|_| true);
+    PlayerResult {
+        player: name.to_string(),
+        reference: REFERENCE_AGENTS.contains(&name),
+        total: mine.iter().map(|r| r.score).sum(),
+        oracle_share: None,
+        predictions: counts,
+        prediction_rate: rate(counts),
+        sizes,
+    }
+}
+
+/// A player's name in the tables, a reference ceiling marked as one.
+fn display_name(p: &PlayerResult) -> String {
+    if p.reference {
+        format!("{} (reference ceiling)", p.player)
+    } else {
+        p.player.clone()
+    }
 }
 
 /// A case's name in logs, as the referee names it (`N=7 case 0`).
@@ -483,13 +512,19 @@ impl Report {
             self.rule,
             first.sizes.len() * self.cases,
         );
-        let name = |p: &PlayerResult| {
-            if p.reference {
-                format!("{} (reference ceiling)", p.player)
-            } else {
-                p.player.clone()
-            }
-        };
+        out += &self.scores_markdown(first);
+        out += &self.shares_markdown(first);
+        out += &self.comparisons_markdown();
+        if !self.goals.is_empty() {
+            out += &self.goals_markdown();
+        }
+        out += &self.predictions_markdown(first);
+        out
+    }
+
+    /// The players' scores per side, the first table of [`Report::to_markdown`].
+    fn scores_markdown(&self, first: &PlayerResult) -> String {
+        let mut out = String::new();
         let mut headers = vec!["player".to_string(), "total".to_string()];
         headers.extend(
             first
@@ -501,7 +536,7 @@ impl Report {
         headers.push("prediction rate".into());
         let mut table = Table::new(&headers);
         for p in &self.players {
-            let mut row = vec![name(p), format!("{:.3}", p.total)];
+            let mut row = vec![display_name(p), format!("{:.3}", p.total)];
             row.extend(p.sizes.iter().map(|s| s.mean.display(3)));
             row.push(p.sizes.iter().map(|s| s.faults).sum::<usize>().to_string());
             row.push(p.prediction_rate.map_or("-".into(), |r| {
@@ -510,6 +545,12 @@ impl Report {
             table.row(&row);
         }
         out += &table.to_markdown();
+        out
+    }
+
+    /// The shares of the oracle's margin over greedy, if any player has one.
+    fn shares_markdown(&self, first: &PlayerResult) -> String {
+        let mut out = String::new();
         if self.players.iter().any(|p| p.oracle_share.is_some()) {
             out += "\nShare of the oracle's margin over greedy, (score − greedy) / (oracle − greedy):\n\n";
             let mut headers = vec!["player".to_string(), "all".to_string()];
@@ -517,12 +558,18 @@ impl Report {
             let mut table = Table::new(&headers);
             let pct = |x: Option<f64>| x.map_or("-".into(), |x| format!("{:.0}%", 100.0 * x));
             for p in &self.players {
-                let mut row = vec![name(p), pct(p.oracle_share)];
+                let mut row = vec![display_name(p), pct(p.oracle_share)];
                 row.extend(p.sizes.iter().map(|s| pct(s.oracle_share)));
                 table.row(&row);
             }
             out += &table.to_markdown();
         }
+        out
+    }
+
+    /// The paired differences per side, if there are any.
+    fn comparisons_markdown(&self) -> String {
+        let mut out = String::new();
         if !self.comparisons.is_empty() {
             out += "\nPaired differences per side: the leading player's case score minus each \
                     other player's on the same cases (± 95%, Student t). An interval clear of 0 \
@@ -540,9 +587,12 @@ impl Report {
             }
             out += &table.to_markdown();
         }
-        if !self.goals.is_empty() {
-            out += &self.goals_markdown();
-        }
+        out
+    }
+
+    /// How often the players' models predicted the opponents, if any did.
+    fn predictions_markdown(&self, first: &PlayerResult) -> String {
+        let mut out = String::new();
         let predicting: Vec<&PlayerResult> = self
             .players
             .iter()
@@ -557,7 +607,7 @@ impl Report {
                 rate(c).map_or("-".into(), |r| format!("{:.1}% of {}", 100.0 * r, c.1))
             };
             for p in predicting {
-                let mut row = vec![name(p), pct(p.predictions)];
+                let mut row = vec![display_name(p), pct(p.predictions)];
                 row.extend(p.sizes.iter().map(|s| pct(s.predictions)));
                 table.row(&row);
             }

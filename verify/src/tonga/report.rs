@@ -40,6 +40,8 @@ pub struct PlayerResult {
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     /// Seed of the run.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
     /// Games per size and player.
     pub games: usize,

@@ -172,7 +172,8 @@ pub struct Failure {
 /// How a `bestMove` program fared.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CheckReport {
-    /// Cases sent.
+    /// Cases sent (JSON: `requests`; `cases` is a list in every report).
+    #[serde(rename = "requests")]
     pub cases: usize,
     /// Cases answered right.
     pub passed: usize,

@@ -37,6 +37,8 @@ pub struct TournamentConfig {
     /// Random placements in each opening.
     pub opening_plies: usize,
     /// Seed of the openings and of the players' random choices.
+    // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
+    #[serde(skip_serializing)]
     pub seed: u64,
     /// Transposition table size of each solver, as a power of two.
     pub table_bits: u32,
