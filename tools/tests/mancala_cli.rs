@@ -722,9 +722,9 @@ fn play_variant(options: [&str; 4], board: &str, choose: impl Fn(&[u8]) -> u8) -
 
 #[test]
 fn a_file_size_limit_is_an_error_not_a_signal() {
-    // Under a 1 MiB file size limit (`ulimit -f`) the 30 MB table cannot be
-    // written: a one-line error naming the file, not SIGXFSZ, and no file
-    // left behind.
+    // Under a small file size limit (`ulimit -f`) the 30 MB table cannot be
+    // written: the room check says so before a byte is written (a one-line
+    // error naming the file, not SIGXFSZ), and no file is left behind.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("t.tab");
     for extra in [&["--out-of-core"][..], &["--values-only"], &[]] {
@@ -734,7 +734,7 @@ fn a_file_size_limit_is_an_error_not_a_signal() {
             extra.join(" ")
         );
         let out = run_after_setup(&[], "ulimit -f 1024", &args, dir.path());
-        assert_one_line_error(&out, "File too large");
+        assert_one_line_error(&out, "more than the largest file allowed");
         assert!(
             stderr(&out).contains(&file.display().to_string()),
             "{}",
