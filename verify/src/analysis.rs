@@ -397,3 +397,41 @@ pub fn no_tables(game: &str, tables: &[PathBuf]) -> Result<(), AnalysisError> {
         None => Ok(()),
     }
 }
+
+/// The games' valuers are tested against this deliberately simple search.
+#[cfg(test)]
+pub(crate) mod reference {
+    use std::collections::HashMap;
+    use std::hash::Hash;
+
+    use tabula_solver::{Game, Turn};
+
+    /// Seat 0's final margin (`margin` at the end, banks and stores included)
+    /// by plain minimax over whole games, memoized in a `HashMap`.
+    pub(crate) fn plain_minimax<G: Game + Copy + Eq + Hash>(
+        state: &G,
+        margin: fn(&G) -> i32,
+        memo: &mut HashMap<G, i32>,
+    ) -> i32 {
+        if let Some(&value) = memo.get(state) {
+            return value;
+        }
+        let moves = state.moves();
+        let value = if moves.is_empty() {
+            margin(state)
+        } else {
+            let children = moves.iter().map(|&mv| {
+                let mut child = *state;
+                child.apply(mv);
+                plain_minimax(&child, margin, memo)
+            });
+            if matches!(state.turn(), Turn::Seat(0)) {
+                children.max().expect("moves were listed")
+            } else {
+                children.min().expect("moves were listed")
+            }
+        };
+        memo.insert(*state, value);
+        value
+    }
+}

@@ -159,35 +159,17 @@ impl Analyst for IoiAnalyst {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::reference::plain_minimax;
     use std::collections::HashMap;
     use tabula_solver::Game;
     use tabula_solver::ioiwari::BankMatch;
 
-    /// Seat 0's final margin by plain memoized minimax over whole games, banks and all.
+    /// Seat 0's final margin by the plain reference minimax, banks and all.
     fn plain<B: ioiwari::Sowable + Copy + Eq + std::hash::Hash>(
         state: &BankMatch<B>,
         memo: &mut HashMap<BankMatch<B>, i32>,
     ) -> i32 {
-        if let Some(&v) = memo.get(state) {
-            return v;
-        }
-        let moves = state.moves();
-        let value = if moves.is_empty() {
-            state.difference()
-        } else {
-            let children = moves.iter().map(|&mv| {
-                let mut child = *state;
-                child.apply(mv);
-                plain(&child, memo)
-            });
-            if state.mover == 0 {
-                children.max().unwrap()
-            } else {
-                children.min().unwrap()
-            }
-        };
-        memo.insert(*state, value);
-        value
+        plain_minimax(state, BankMatch::difference, memo)
     }
 
     fn far() -> Instant {

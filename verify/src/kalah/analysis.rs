@@ -83,32 +83,14 @@ pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::reference::plain_minimax;
     use std::collections::HashMap;
     use std::time::Duration;
     use tabula_solver::Game;
 
-    /// Seat 0's final margin by plain memoized minimax over whole games, stores and all.
+    /// Seat 0's final margin by the plain reference minimax, stores and all.
     fn plain(state: &kalah::Match, memo: &mut HashMap<kalah::Match, i32>) -> i32 {
-        if let Some(&v) = memo.get(state) {
-            return v;
-        }
-        let moves = state.moves();
-        let value = if moves.is_empty() {
-            state.difference()
-        } else {
-            let children = moves.iter().map(|&mv| {
-                let mut child = *state;
-                child.apply(mv);
-                plain(&child, memo)
-            });
-            if state.mover == 0 {
-                children.max().unwrap()
-            } else {
-                children.min().unwrap()
-            }
-        };
-        memo.insert(*state, value);
-        value
+        plain_minimax(state, kalah::Match::difference, memo)
     }
 
     #[test]
