@@ -12,13 +12,7 @@ use serde_json::Value;
 #[test]
 fn an_ioiwari_log_is_marked_with_the_querys_values() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    let out = tabula()
-        .args(["referee", "ioiwari", "--agent", "random", "--all", "--log"])
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let log = common::random_ioiwari_log(dir.path());
     let out = tabula()
         .arg("analyze")
         .arg(&log)

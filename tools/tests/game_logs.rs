@@ -228,13 +228,7 @@ fn reversi_referee_logs_replay() {
 #[test]
 fn replay_writes_one_self_contained_page_of_the_logged_games() {
     let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    let out = tabula()
-        .args(["referee", "ioiwari", "--agent", "random", "--all", "--log"])
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let log = common::random_ioiwari_log(dir.path());
     let lines = read(&log);
     let page = dir.path().join("replay.html");
     let out = tabula()

@@ -318,3 +318,16 @@ pub fn needs(what: &str, available: bool, require: &str) -> bool {
     );
     false
 }
+
+/// Writes the log of `referee ioiwari --agent random --all` (every official
+/// board, random play) to `dir/games.jsonl` and returns its path.
+pub fn random_ioiwari_log(dir: &Path) -> std::path::PathBuf {
+    let log = dir.join("games.jsonl");
+    let out = tabula()
+        .args(["referee", "ioiwari", "--agent", "random", "--all", "--log"])
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    log
+}
