@@ -28,6 +28,7 @@ mod progress;
 mod registry;
 mod replay;
 mod reversi;
+mod schemas;
 mod table_build;
 mod table_cmds;
 mod tonga;
@@ -106,6 +107,11 @@ fn cli(games: &[GameEntry]) -> Command {
                 .about("Print the man page tabula(1), as roff")
                 .hide(true),
         )
+        .subcommand(
+            schemas::SchemasArgs::augment_args(Command::new("schemas"))
+                .about("Write the JSON Schema of every command's --json report")
+                .hide(true),
+        )
 }
 
 fn run(games: &[GameEntry]) -> Outcome {
@@ -148,6 +154,10 @@ fn run(games: &[GameEntry]) -> Outcome {
                 Some(dir) => man::write_pages(cli(&visible_games()), &dir)?,
                 None => out::stdout().write_all(&man::top_page(cli(&visible_games()))?)?,
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(("schemas", m)) => {
+            schemas::write(schemas::SchemasArgs::from_arg_matches(m)?)?;
             Ok(ExitCode::SUCCESS)
         }
         _ => unreachable!("clap requires a known subcommand"),

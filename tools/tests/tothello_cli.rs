@@ -569,7 +569,7 @@ fn the_referees_cases_as_test_data_are_what_it_sends_and_expects() {
     // The JSON holds the same, stamped with its seed.
     let out = run(&["tothello", "cases", "--cases", "6", "--json", "-"]);
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["seed"], 2001);
+    assert_eq!(report["run"]["seed"], 2001);
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 8);
     assert_eq!(cases[1]["expected"], 11);

@@ -39,7 +39,7 @@ pub struct GameRecord<G: Game> {
 }
 
 /// A game's result for one seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Strictly ahead of every other seat.

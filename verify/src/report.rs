@@ -29,7 +29,7 @@ pub trait RefereedCase {
 /// The results of a referee run: every case and the total score; its JSON
 /// is `{"cases":[...],"total":T}` for every game that plays games (Tothello's
 /// `bestMove` checker reports a `CheckReport` instead).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RefereeReport<C> {
     /// One entry per case, in the order played.
     pub cases: Vec<C>,
@@ -93,6 +93,31 @@ pub struct Stamped<'a, R> {
     /// The report's own fields, beside `run`.
     #[serde(flatten)]
     report: &'a R,
+}
+
+/// The shape of a report as [`Stamped`] writes it, `run` and `game` before
+/// the body's own fields: the type its published JSON Schema is derived from.
+#[derive(schemars::JsonSchema)]
+pub struct Written<R> {
+    /// How the run was made.
+    pub run: RunInfo,
+    /// The game, by its name on the command line.
+    pub game: String,
+    /// The report's own fields, beside `run`.
+    #[serde(flatten)]
+    pub report: R,
+}
+
+/// The JSON Schema of a report whose body is `R`, as written (`run`, `game`,
+/// then its fields), titled `title`: what a program reading it may rely on.
+pub fn written_schema<R: schemars::JsonSchema>(title: &str) -> schemars::Schema {
+    // Serialize contract: a field written always is required, even an Option.
+    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<Written<R>>();
+    schema.insert("title".into(), title.into());
+    schema
 }
 
 impl<C: RefereedCase> RefereeReport<C> {

@@ -80,7 +80,7 @@ pub fn wins_and_half_draws(tally: &Tally) -> f64 {
 }
 
 /// One line of the scoreboard: an entrant in a case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Line {
     /// The entrant (a player's name, or a pairing like `a vs b`).
     pub entrant: String,
@@ -234,7 +234,7 @@ impl Scoreboard {
 
 /// A report as programs read it: what was run and every line (the game is
 /// the stamp's, beside the run).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct ScoreboardJson<E: Serialize> {
     /// The seed of the run.
     // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).

@@ -13,7 +13,19 @@ use crate::protocol::excerpt;
 use crate::wire::Wire;
 
 /// The kinds of fault that lose a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FaultKind {
     /// A well-formed move that the rules forbid.

@@ -6,7 +6,7 @@ use serde::Serialize;
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// Mean of a sample with the half-width of its 95% confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Mean {
     /// Sample size.
     pub n: usize,
@@ -15,6 +15,7 @@ pub struct Mean {
     /// Half-width of the 95% interval, Student's t with n − 1 degrees of
     /// freedom; NaN below two samples, where no interval can be drawn (null
     /// in JSON, `n/a` in reports).
+    #[schemars(with = "Option<f64>")]
     pub ci95: f64,
 }
 
@@ -98,7 +99,7 @@ pub fn t975(df: usize) -> f64 {
 }
 
 /// Wins, draws and losses of one side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Wdl {
     /// Games won.
     pub wins: u64,

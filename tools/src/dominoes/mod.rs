@@ -1,6 +1,8 @@
 //! Dominoes (TCO 2009 Marathon final): its verbs and extras.
 
 mod referee;
+// The deals report, for its published schema.
+pub(crate) use referee::DealsReport;
 mod table;
 mod train;
 mod verify;

@@ -270,32 +270,36 @@ pub struct DealsArgs {
 }
 
 /// One deal as test data: both hands, the opening, the stock in draw order.
-#[derive(Serialize)]
-struct DealData {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct DealData {
+    /// The deal's number in its case, from 0.
     deal: usize,
     /// Seat 0's hand, then seat 1's, in the order dealt (the opening tile included).
     hands: [Vec<String>; 2],
     /// The seat whose tile opens (0 or 1, as the logs count), and that tile.
     opener: usize,
+    /// The opening tile.
     opening: String,
     /// The stock in the order the referee's draws take it.
     stock: Vec<String>,
 }
 
-/// The deals of a run, as `--json` writes them.
-#[derive(Serialize)]
-struct DealsReport {
-    /// The seed the deals are drawn from.
-    seed: u64,
+/// The deals of a run, as `--json` writes them after `run` (whose `seed`
+/// they are drawn from) and `game`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct DealsReport {
     /// Each case's deals.
     cases: Vec<CaseDeals>,
 }
 
 /// A case's deals.
-#[derive(Serialize)]
-struct CaseDeals {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CaseDeals {
+    /// The highest pip.
     n: u8,
+    /// The tiles of a hand.
     h: u8,
+    /// Its deals, in the referee's order.
     deals: Vec<DealData>,
 }
 
@@ -350,7 +354,7 @@ pub fn deals(args: DealsArgs) -> Outcome {
         data.push(case);
     }
     // The lines are out: what is left is the JSON, if any.
-    let report = DealsReport { seed, cases: data };
+    let report = DealsReport { cases: data };
     emit_report("", json, &run_info(Some(seed)).stamp(&report))?;
     Ok(std::process::ExitCode::SUCCESS)
 }

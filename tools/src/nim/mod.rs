@@ -159,7 +159,10 @@ fn verify(args: VerifyArgs) -> Outcome {
         markdown,
         json: ScoreboardJson {
             seed: args.seed.seed,
-            extra: serde_json::json!({"games": args.games.games, "heaps": args.heaps}),
+            extra: nim::report::VerifySettings {
+                games: args.games.games,
+                heaps: args.heaps.clone(),
+            },
             lines: board.lines(&wins_and_half_draws),
         },
         plot: || nim::plot(&board, args.games.games, args.seed.seed),

@@ -36,11 +36,14 @@ pub fn side(text: &str) -> Result<usize, String> {
 }
 
 /// The population as JSON: the settings and each strategy's N×N weights, row-major.
-#[derive(Serialize)]
-struct Population {
+/// Written after `run`, whose `seed` the population is evolved from, and `game`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct Population {
+    /// The board's size.
     n: usize,
-    seed: u64,
+    /// The referee's case evolved, from 0.
     case: usize,
+    /// Generations evolved.
     generations: usize,
     /// Games per generation (`--ga-games`; `verify reversi` says `ga_games` too).
     ga_games: usize,
@@ -48,6 +51,7 @@ struct Population {
     rule: String,
     /// The indices in `weights` of the case's opponents, seats 2.. in order.
     opponents: Vec<usize>,
+    /// Each strategy's weights, row-major.
     weights: Vec<Vec<f64>>,
 }
 
@@ -83,7 +87,6 @@ pub fn run_evolve(args: EvolveArgs) -> Outcome {
     }
     let out = Population {
         n,
-        seed: args.seed.seed,
         case: args.case,
         generations,
         ga_games: settings.games,

@@ -273,11 +273,11 @@ pub struct CasesArgs {
     json: JsonArgs,
 }
 
-/// The referee's cases, as `--json` writes them.
-#[derive(Serialize)]
-struct CasesReport {
-    run: tabula_verify::report::RunInfo,
-    seed: u64,
+/// The referee's cases, as `--json` writes them after `run` (whose `seed`
+/// they are drawn from) and `game`.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct CasesReport {
+    /// Each request and the piece count of its right answer.
     cases: Vec<tabula_verify::tothello::checker::Case>,
 }
 
@@ -291,12 +291,9 @@ pub fn cases(args: CasesArgs) -> Outcome {
         .enumerate()
         .map(|(k, case)| format!("case {k}: {} -> {}\n", case.request, case.expected))
         .collect();
-    let report = CasesReport {
-        run: run_info(Some(seed)),
-        seed,
-        cases,
-    };
-    emit_report(&text, args.json.json.as_ref(), &report)?;
+    let report = CasesReport { cases };
+    let stamped = run_info(Some(seed)).stamp(&report);
+    emit_report(&text, args.json.json.as_ref(), &stamped)?;
     Ok(ExitCode::SUCCESS)
 }
 

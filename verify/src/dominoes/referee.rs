@@ -132,7 +132,7 @@ impl CaseSetup {
 }
 
 /// The tested player's results in one case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CaseResult {
     /// N, the numbers on the tiles.
     pub n: u8,
@@ -161,7 +161,7 @@ pub struct CaseResult {
 }
 
 /// The first game of a case that the tested player lost by a fault.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FirstFault {
     /// The game, from 0.
     pub game: usize,

@@ -44,7 +44,7 @@ pub struct Settings {
 }
 
 /// A player's results in one case against one opponent.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct PairingCase {
     /// N.
     pub n: u8,
@@ -69,7 +69,7 @@ pub struct PairingCase {
 }
 
 /// A player against one opponent over every case.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Pairing {
     /// The player.
     pub player: String,
@@ -97,7 +97,7 @@ pub struct Pairing {
 }
 
 /// Two players against one opponent, compared game by game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
     /// The opponent both met.
     pub opponent: String,
@@ -111,7 +111,7 @@ pub struct Comparison {
 }
 
 /// The whole report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// The seed.
     // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).

@@ -19,7 +19,7 @@ use crate::tournament::{
 use super::*;
 
 /// Player 1's game against the referee's optimal player 2: a case of the referee's run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RefereedGame {
     /// The starting board, pit 1 first.
     pub board: Vec<u8>,
@@ -92,7 +92,7 @@ impl RefereeReport<RefereedGame> {
 }
 
 /// One row of the results table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct InstanceRow {
     /// The starting board, pit 1 first.
     pub board: Vec<u8>,
@@ -115,7 +115,7 @@ pub struct InstanceRow {
 }
 
 /// The totals line of the results table.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Totals {
     /// Instances in the table.
     pub instances: usize,
@@ -136,7 +136,7 @@ pub struct Totals {
 }
 
 /// A variant's parameters as the results table names them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct VariantParams {
     /// Pits around the ring.
     pub pits: u8,
@@ -151,7 +151,7 @@ pub struct VariantParams {
 }
 
 /// The results table of a set of starting boards.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// The variant played, when it is not the IOI game (whose report, kept
     /// as it always was, names none).

@@ -21,7 +21,7 @@ use crate::tournament::Progress;
 pub type RingOptimal = OptimalAgent<Variant>;
 
 /// What a parameter set must achieve to be marked as meeting the designers' requirements.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Thresholds {
     /// Winnable: at least this share of the instances are first-player wins.
     pub min_win_share: f64,
@@ -49,7 +49,7 @@ impl Default for Thresholds {
 }
 
 /// One parameter set's results.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SweepRow {
     /// Pits around the ring.
     pub pits: u8,
@@ -95,7 +95,7 @@ impl SweepRow {
 }
 
 /// The sweep's report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SweepReport {
     /// The seed of the random games.
     // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).

@@ -18,7 +18,7 @@ use crate::tournament::{Job, Progress};
 use super::*;
 
 /// One game of `tabula referee kalah`, from the tested player's side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RefereedGame {
     /// The tested player's number: 1 moves first, 2 second.
     pub player: u8,
@@ -104,7 +104,7 @@ pub struct Variant {
 }
 
 /// One variant as the report's JSON gives it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct VariantLine {
     /// The variant's name in the scoreboard's lines (`Kalah(3, 4)`).
     pub case: String,
@@ -201,7 +201,7 @@ pub fn plot(board: &Scoreboard, games: usize, seed: u64) -> crate::plot::Plot {
 }
 
 /// What `verify kalah --json` writes besides the scoreboard's lines.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct VerifySettings {
     /// Games per variant, pair and seating.
     pub games: usize,

@@ -12,7 +12,7 @@ use crate::report::Table;
 use crate::tournament::Progress;
 
 /// One variant of the sweep.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Row {
     /// Pits a side (m).
     pub pits: u8,
@@ -40,7 +40,7 @@ pub fn outcome_letter(value: i32) -> &'static str {
 }
 
 /// The sweep's rows, in the order the variants were given.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SweepReport {
     /// One row per variant.
     pub rows: Vec<Row>,

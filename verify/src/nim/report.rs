@@ -16,7 +16,16 @@ use crate::tournament::{Job, Progress, numbered};
 use super::*;
 
 /// One game of `tabula referee nim`, from the tested player's side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What `verify nim --json` writes besides the scoreboard's lines.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct VerifySettings {
+    /// Games per heap, pair and seating.
+    pub games: usize,
+    /// The heap sizes, one case each.
+    pub heaps: Vec<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RefereedGame {
     /// The heap at the start.
     pub heap: u32,

@@ -41,7 +41,7 @@ pub fn parse_board(text: &str, mover: usize) -> Result<Board, String> {
 }
 
 /// One legal move of the mover and what it does.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MoveFacts {
     /// The move as the protocol answers it: column, then row.
     pub col: usize,
@@ -56,7 +56,7 @@ pub struct MoveFacts {
 }
 
 /// A computer opponent's view of its move: each move's ratio and its choice.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct OpponentFacts {
     /// The opponent's player number (2..).
     pub player: usize,
@@ -64,9 +64,21 @@ pub struct OpponentFacts {
     /// `moves`; in JSON a number, or `"inf"`, `"-inf"` or `"nan"`, which decide
     /// the move as much as numbers do.
     #[serde(serialize_with = "ratios_in_json")]
+    #[schemars(with = "Vec<RatioJson>")]
     pub ratios: Vec<f64>,
     /// The move it plays, `[col, row]`.
     pub plays: [usize; 2],
+}
+
+/// A ratio as [`ratios_in_json`] writes it, for the schema.
+#[derive(schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // only its schema is used
+enum RatioJson {
+    /// A finite ratio.
+    Finite(f64),
+    /// `inf`, `-inf` or `nan`.
+    Text(String),
 }
 
 /// Finite ratios as numbers, the others as text (JSON has no infinity).
@@ -84,7 +96,7 @@ fn ratios_in_json<S: serde::Serializer>(ratios: &[f64], serializer: S) -> Result
 }
 
 /// What `query reversi` answers for a board.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Analysis {
     /// The board side.
     pub n: usize,

@@ -96,7 +96,7 @@ pub fn parse_sizes(text: &str) -> Result<Vec<usize>, String> {
 }
 
 /// The tested player's result in one case.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CaseResult {
     /// The board side.
     pub n: usize,

@@ -117,7 +117,7 @@ pub fn evolve_cases(suite: &Suite, progress: Progress<'_>) -> Vec<CaseOpponents>
 }
 
 /// A player's results on one side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SizeResult {
     /// The side.
     pub n: usize,
@@ -138,7 +138,7 @@ pub struct SizeResult {
 }
 
 /// One player's report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PlayerResult {
     /// The player.
     pub player: String,
@@ -157,7 +157,7 @@ pub struct PlayerResult {
 }
 
 /// The whole report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// The seed.
     // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
@@ -181,7 +181,7 @@ pub struct Report {
 }
 
 /// The goals for `best` on one side, checked on this run's intervals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Goal {
     /// The board's side.
     pub n: usize,
@@ -200,7 +200,7 @@ pub struct Goal {
 const LEARNER: &str = "best";
 
 /// Two players compared case by case on one board side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
     /// The board's side.
     pub n: usize,

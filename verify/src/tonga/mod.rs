@@ -81,7 +81,7 @@ pub fn agent_rng(seed: u64, n: usize, game: usize) -> ChaCha8Rng {
 }
 
 /// A finished game against the server: a test case of the referee's run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GameResult {
     /// Board side.
     pub n: usize,

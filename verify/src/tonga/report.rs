@@ -13,7 +13,7 @@ use crate::stats::Mean;
 use crate::tournament::{self, Progress};
 
 /// One player's results on one board size.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SizeResult {
     /// Board side.
     pub n: usize,
@@ -26,7 +26,7 @@ pub struct SizeResult {
 }
 
 /// One player's line of the report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct PlayerResult {
     /// Player name.
     pub player: String,
@@ -37,7 +37,7 @@ pub struct PlayerResult {
 }
 
 /// The verify report.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// Seed of the run.
     // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).

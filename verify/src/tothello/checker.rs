@@ -20,7 +20,7 @@ use crate::tournament::{self, Progress};
 pub const MAX_WRONG: usize = 10;
 
 /// One `bestMove` test: the request line and the right answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Case {
     /// The request line.
     pub request: String,
@@ -159,7 +159,7 @@ fn case(board: &Board, turn: Color) -> Case {
 }
 
 /// A wrong or missing answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Failure {
     /// The request line.
     pub request: String,
@@ -170,7 +170,7 @@ pub struct Failure {
 }
 
 /// How a `bestMove` program fared.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CheckReport {
     /// Cases sent (JSON: `requests`; `cases` is a list in every report).
     #[serde(rename = "requests")]

@@ -28,9 +28,10 @@ pub fn opening(seed: u64, index: u64, plies: usize) -> Position {
 }
 
 /// How a tournament is run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TournamentConfig {
     /// The players; every pair meets.
+    #[schemars(with = "Vec<String>")]
     pub players: Vec<AgentKind>,
     /// Openings per pair; each is played twice, colours swapped.
     pub openings: usize,
@@ -45,7 +46,7 @@ pub struct TournamentConfig {
 }
 
 /// One pair's results, from the first player's side.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PairResult {
     /// The first player.
     pub first: String,
@@ -66,7 +67,7 @@ pub struct PairResult {
 }
 
 /// A tournament's report.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TournamentReport {
     /// How it was run.
     pub config: TournamentConfig,
