@@ -854,12 +854,12 @@ fn kalah_verify_markdown_and_json_agree() {
     let json = json_of(&[&args[..], &["--json", "-"]].concat());
     assert_eq!(json["game"], "kalah");
     assert_eq!(json["run"]["seed"], 7);
-    assert_eq!(json["extra"]["games"], 4);
-    assert_eq!(json["extra"]["capture"], "always");
-    assert_eq!(json["extra"]["ending"], "after-any-move");
+    assert_eq!(json["games"], 4);
+    assert_eq!(json["capture"], "always");
+    assert_eq!(json["ending"], "after-any-move");
     // The first table: one row per variant, with its exact value.
     let (values, scoreboard) = markdown.split_once("\n\n| entrant").expect("two tables");
-    let variants = json["extra"]["variants"].as_array().unwrap();
+    let variants = json["variants"].as_array().unwrap();
     let rows = markdown_rows(values);
     assert_eq!(rows.len(), 4);
     assert_eq!(variants.len(), 4);

@@ -170,7 +170,7 @@ fn verify_is_reproducible_and_checks_its_options_first() {
         serde_json::from_str(&stdout(&a)).expect("--json - is JSON alone");
     assert_eq!(json["lines"].as_array().map(Vec::len), Some(3));
     assert_eq!(json["run"]["seed"], 9);
-    assert_eq!(json["extra"]["heaps"], serde_json::json!([5, 8, 9]));
+    assert_eq!(json["heaps"], serde_json::json!([5, 8, 9]));
     for bad in [
         &["verify", "nim", "--games", "0"][..],
         &["verify", "nim", "--json", "/nonexistent/dir/x.json"],

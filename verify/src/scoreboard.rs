@@ -240,7 +240,9 @@ pub struct ScoreboardJson<E: Serialize> {
     // Written once, as `run.seed` (CHANGELOG: the top-level `seed` is gone).
     #[serde(skip_serializing)]
     pub seed: u64,
-    /// The game's own settings and totals.
+    /// The game's own settings and totals, written beside `lines` (the
+    /// games per case as `games`, as in every verify report).
+    #[serde(flatten)]
     pub extra: E,
     /// Every line.
     pub lines: Vec<Line>,

@@ -54,7 +54,8 @@ pub struct PairingCase {
     pub games: u64,
     /// Wins.
     pub wins: u64,
-    /// Ties.
+    /// Ties, written `draws` as in every report.
+    #[serde(rename = "draws")]
     pub ties: u64,
     /// Losses.
     pub losses: u64,

@@ -119,7 +119,8 @@ pub struct InstanceRow {
 pub struct Totals {
     /// Instances in the table.
     pub instances: usize,
-    /// Random games per instance.
+    /// Random games per instance, written `games` as every report's games per case.
+    #[serde(rename = "games")]
     pub random_games: usize,
     /// Outcomes of optimal play by instance.
     pub optimal: Wdl,

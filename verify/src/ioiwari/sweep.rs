@@ -71,7 +71,8 @@ pub struct SweepRow {
     pub greedy1_wins: u64,
     /// Instances greedy1 draws against it.
     pub greedy1_draws: u64,
-    /// Random games per instance.
+    /// Random games per instance, written `games` as every report's games per case.
+    #[serde(rename = "games")]
     pub random_games: usize,
     /// Share of the random player 1's games won against the optimal player 2.
     pub random_win_rate: f64,
