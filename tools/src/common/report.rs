@@ -53,24 +53,46 @@ impl PlotArgs {
     }
 }
 
-/// The one tail of every verify run: the plot where asked, the Markdown on
-/// stdout and the JSON (stamped with the run and its `seed`) where asked, then
-/// the logs finished.
-pub fn finish_verify(
-    log: &Log,
-    json: Option<&OutputPath>,
-    plot: &PlotArgs,
-    seed: Option<u64>,
-    report: &impl tabula_verify::report::Report,
-) -> crate::registry::Outcome {
-    report_then_finish(log, || {
-        plot.write(|| report.plot())?;
-        emit_report(
-            &report.markdown(),
-            json,
-            &run_info(seed).stamp(report.json()),
-        )
-    })
+/// The outputs every verify run offers, in this order: `--json`, `--log`,
+/// `--plot` (flattened into each game's `verify` arguments).
+#[derive(Args, Clone, Debug)]
+pub struct VerifyOutputArgs {
+    #[command(flatten)]
+    json: JsonArgs,
+    #[command(flatten)]
+    log: GameLogArgs,
+    #[command(flatten)]
+    plot: PlotArgs,
+}
+
+impl LogOptions for VerifyOutputArgs {
+    fn game_log(&self) -> Option<&OutputPath> {
+        self.log.game_log()
+    }
+    fn transcript(&self) -> Option<&OutputPath> {
+        None
+    }
+}
+
+impl VerifyOutputArgs {
+    /// The one tail of every verify run: the plot where asked, the Markdown
+    /// on stdout and the JSON (stamped with the run and its `seed`) where
+    /// asked, then `log` (opened from these options) finished.
+    pub fn finish(
+        &self,
+        log: &Log,
+        seed: Option<u64>,
+        report: &impl tabula_verify::report::Report,
+    ) -> crate::registry::Outcome {
+        report_then_finish(log, || {
+            self.plot.write(|| report.plot())?;
+            emit_report(
+                &report.markdown(),
+                self.json.json.as_ref(),
+                &run_info(seed).stamp(report.json()),
+            )
+        })
+    }
 }
 
 /// Writes a referee's result line to the transcript, and to stdout unless

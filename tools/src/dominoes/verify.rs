@@ -5,7 +5,7 @@ use clap::Args;
 use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
-use crate::common::{GameLogArgs, GamesArgs, JsonArgs, Log, PlotArgs, SeedArgs, finish_verify};
+use crate::common::{GamesArgs, Log, SeedArgs};
 use crate::memory::games_bar;
 use crate::registry::Outcome;
 use tabula_verify::report::Composed;
@@ -37,11 +37,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    log: GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 /// Runs the report.
@@ -67,7 +63,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     let total = settings.players.len() * settings.opponents.len() * settings.cases.len() * games;
     let progress = games_bar(total, total)?;
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let report = run(
         &settings,
         &|done| progress.set_position(done as u64),
@@ -79,11 +75,5 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         json: &report,
         plot: || report.plot(&settings.cases),
     };
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(args.seed.seed),
-        &report,
-    )
+    args.out.finish(&log, Some(args.seed.seed), &report)
 }

@@ -25,9 +25,9 @@ use tabula_verify::wire::Session;
 
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_verify,
-    output_file, report_then_finish, run_info, serve_stdio, span, tested_player,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, OutputPath, PlotArgs, SeatArgs, SeedArgs, Span,
+    StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, output_file,
+    report_then_finish, run_info, serve_stdio, span, tested_player,
 };
 use crate::export::write_entries;
 use crate::line::{
@@ -367,11 +367,7 @@ pub struct VerifyArgs {
     #[arg(long)]
     rotations: bool,
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    log: GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 /// The table, built in memory or read from `path`; a file's every record is
@@ -771,7 +767,7 @@ where
     let games = args.games.games;
     let total = boards.len() * (games + 2);
     let progress = games_bar(total, total)?;
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let report = ioi::results_table(
         boards,
         table,
@@ -782,13 +778,7 @@ where
     )
     .of_variant(params);
     progress.finish_and_clear();
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(args.seed.seed),
-        &report,
-    )
+    args.out.finish(&log, Some(args.seed.seed), &report)
 }
 
 /// `tabula check` for an Ioiwari table: every record against its children.

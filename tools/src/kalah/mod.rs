@@ -25,9 +25,9 @@ use tabula_verify::wire::Session;
 
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
-    GameLogArgs, GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs,
-    SeedArgs, Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, finish_verify,
-    output_file, referee_contest, run_info, serve_stdio, served_rng, span,
+    GamesArgs, JsonArgs, Log, LogArgs, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs,
+    Span, StrictArgs, TimeoutArgs, TimingsArgs, check_agent, emit_report, output_file,
+    referee_contest, run_info, serve_stdio, served_rng, span,
 };
 use crate::export::write_entries;
 use crate::line::{
@@ -534,11 +534,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    log: GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
@@ -765,7 +761,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         }
     }
     let boards = check_variants(&sets, args.max_boards)?;
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let solving = bar(boards as usize, "boards solved");
     let mut before = 0;
     let variants: Vec<kv::Variant> = sets
@@ -795,13 +791,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         json: report.json,
         plot: || kv::plot(&board, games, seed),
     };
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(seed),
-        &report,
-    )
+    args.out.finish(&log, Some(seed), &report)
 }
 
 /// `tabula check` for a Kalah table: every record against its children.

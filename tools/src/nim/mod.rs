@@ -9,8 +9,8 @@ use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    GamesArgs, JsonArgs, Log, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
-    finish_verify, known_agent, referee_contest, serve_stdio, served_rng,
+    GamesArgs, Log, RefereeRunArgs, SeatArgs, SeedArgs, check_agent, known_agent, referee_contest,
+    serve_stdio, served_rng,
 };
 use crate::memory::games_bar;
 use crate::registry::Outcome;
@@ -120,16 +120,12 @@ pub struct VerifyArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    log: crate::common::GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 fn verify(args: VerifyArgs) -> Outcome {
     crate::common::given_once("--heaps", &args.heaps)?;
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let agents: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
     let (heaps, games) = (args.heaps.len(), args.games.games);
     let total = tabula_verify::round_robin::total_games(agents.len(), heaps, games);
@@ -167,11 +163,5 @@ fn verify(args: VerifyArgs) -> Outcome {
         },
         plot: || nim::plot(&board, args.games.games, args.seed.seed),
     };
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(args.seed.seed),
-        &report,
-    )
+    args.out.finish(&log, Some(args.seed.seed), &report)
 }

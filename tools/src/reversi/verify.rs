@@ -5,7 +5,7 @@ use clap::Args;
 use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, run};
 
-use crate::common::{GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, finish_verify};
+use crate::common::{Log, SeedArgs};
 use crate::memory::games_bar;
 use crate::progress::bar;
 use crate::registry::Outcome;
@@ -21,11 +21,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    log: GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
-    #[command(flatten)]
-    json: JsonArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 /// Runs the report.
@@ -39,7 +35,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         players,
         suite: args.suite.suite(sizes, args.seed.seed),
     };
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let cases = settings.suite.case_list().len();
     let progress = bar(cases, "evolving opponents");
     let drawn = evolve_cases(&settings.suite, &|done| progress.set_position(done as u64));
@@ -55,11 +51,5 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(args.seed.seed),
-        &report,
-    )
+    args.out.finish(&log, Some(args.seed.seed), &report)
 }

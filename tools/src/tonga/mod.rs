@@ -22,9 +22,8 @@ use tabula_verify::wire::Session;
 
 use crate::batch::{LookedUp, answer_lines};
 use crate::common::{
-    GamesArgs, JsonArgs, Log, OutputFile, PlotArgs, RefereeRunArgs, SeatArgs, SeedArgs,
-    check_agent, finish_play, finish_verify, known_agent, output_file, referee_contest, seconds,
-    serve_stdio, served_rng,
+    GamesArgs, Log, OutputFile, RefereeRunArgs, SeatArgs, SeedArgs, check_agent, finish_play,
+    known_agent, output_file, referee_contest, seconds, serve_stdio, served_rng,
 };
 use crate::export::write_entries;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
@@ -189,11 +188,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     seed: SeedArgs,
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    log: crate::common::GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 fn read_stdin() -> anyhow::Result<String> {
@@ -533,7 +528,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let names: Vec<&str> = args.players.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = games_bar(total, total)?;
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let report = verify_report(
         &names,
         &args.sizes.sizes,
@@ -543,13 +538,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         log.games(),
     );
     progress.finish_and_clear();
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(args.seed.seed),
-        &report,
-    )
+    args.out.finish(&log, Some(args.seed.seed), &report)
 }
 
 /// `tabula check` for a tonga table: every record against its children.

@@ -18,8 +18,8 @@ use tabula_verify::tothello::{
 
 use crate::batch::answer_lines;
 use crate::common::{
-    GameLogArgs, JsonArgs, Log, PlotArgs, SeedArgs, TimeoutArgs, TranscriptArgs, count,
-    emit_report, finish_verify, person_end, positive, report_then_finish, run_info, stderr_mode,
+    JsonArgs, Log, SeedArgs, TimeoutArgs, TranscriptArgs, count, emit_report, person_end, positive,
+    report_then_finish, run_info, stderr_mode,
 };
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
 use crate::memory::games_bar;
@@ -201,11 +201,7 @@ pub struct VerifyArgs {
     #[arg(long, default_value_t = 18)]
     table_bits: u32,
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    log: GameLogArgs,
-    #[command(flatten)]
-    plot: PlotArgs,
+    out: crate::common::VerifyOutputArgs,
 }
 
 /// The game's registration: its verbs.
@@ -655,7 +651,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     };
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
     let progress = games_bar(pairs * 2 * config.openings, 2 * config.openings)?;
-    let log = Log::open(&args.log)?;
+    let log = Log::open(&args.out)?;
     let report = run_tournament(
         &config,
         &|done| progress.set_position(done as u64),
@@ -675,13 +671,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         json: &report,
         plot: || report.plot(),
     };
-    finish_verify(
-        &log,
-        args.json.json.as_ref(),
-        &args.plot,
-        Some(args.seed.seed),
-        &report,
-    )
+    args.out.finish(&log, Some(args.seed.seed), &report)
 }
 
 #[cfg(test)]
