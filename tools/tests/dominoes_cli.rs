@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input, stderr, stdout,
-    tabula, words,
+    assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input,
+    served_and_built_in, stderr, stdout, tabula, words,
 };
 
 /// `tabula referee dominoes` against `random` with `args`, which must succeed.
@@ -71,14 +71,7 @@ fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
         if paired {
             args.push("--paired");
         }
-        let remote = referee(
-            &[
-                &["--player", &served, "--transcript", log.to_str().unwrap()],
-                &args[..],
-            ]
-            .concat(),
-        );
-        let local = referee(&[&["--agent", "random"], &args[..]].concat());
+        let (remote, local) = served_and_built_in(referee, &served, &log, "random", &args);
         assert_eq!(case_lines(&remote).len(), 3, "{remote}");
         assert_eq!(remote, local, "paired: {paired}");
         let logged = std::fs::read_to_string(&log).unwrap();

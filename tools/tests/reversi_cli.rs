@@ -6,7 +6,8 @@ use std::process::Output;
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, run, run_ok, run_with_input, stderr, stdout, tabula, words,
+    assert_one_line_error, case_lines, run, run_ok, run_with_input, served_and_built_in, stderr,
+    stdout, tabula, words,
 };
 
 /// The small GA every referee run here uses.
@@ -77,14 +78,7 @@ fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("run.log");
     let args = ["--sizes", "7,8,9", "--cases", "2", "--seed", "5"];
-    let remote = referee(
-        &[
-            &["--player", &served, "--transcript", log.to_str().unwrap()],
-            &args[..],
-        ]
-        .concat(),
-    );
-    let local = referee(&[&["--agent", "greedy"], &args[..]].concat());
+    let (remote, local) = served_and_built_in(referee, &served, &log, "greedy", &args);
     assert_eq!(case_lines(&remote).len(), 6, "{remote}");
     assert_eq!(remote, local);
     let logged = std::fs::read_to_string(&log).unwrap();

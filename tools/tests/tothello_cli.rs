@@ -4,7 +4,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
 mod common;
-use common::{json_lines, run, run_or_kill, run_with_input, stderr, stdout, tabula, words};
+use common::{
+    assert_refused, json_lines, run, run_or_kill, run_with_input, stderr, stdout, tabula, words,
+};
 
 #[test]
 fn serve_answers_each_line_as_it_comes() {
@@ -400,12 +402,7 @@ fn colour_is_accepted_in_any_case_and_either_spelling() {
         assert!(text.contains(&format!("Your move ({color}): ")), "{text}");
     }
     let out = run(&["play", "tothello", "--color", "White"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("'White' is not a player"),
-        "{}",
-        stderr(&out)
-    );
+    assert_refused(&out, "'White' is not a player");
 }
 
 #[test]
@@ -523,12 +520,7 @@ fn the_optimal_line_of_an_exact_position_is_worth_the_negamax_value() {
     let out = run(&[
         "query", "tothello", "--red", "D4,E5", "--black", "D5,E4", "--turn", "Red", "--line",
     ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--line needs an exact value"),
-        "{}",
-        stderr(&out)
-    );
+    assert_refused(&out, "--line needs an exact value");
 }
 
 #[test]

@@ -225,6 +225,28 @@ pub fn assert_timeouts_refused(game: &str) {
     assert_one_line_error(&out, "-1 is not a positive number of seconds");
 }
 
+/// What `referee` (a run of `tabula referee GAME ...`) prints with `served`
+/// as the player, its dialogue kept in `transcript`, and with the built-in
+/// `agent`, over the same `args`: a served player must score as the agent.
+pub fn served_and_built_in(
+    referee: impl Fn(&[&str]) -> String,
+    served: &str,
+    transcript: &Path,
+    agent: &str,
+    args: &[&str],
+) -> (String, String) {
+    let transcript = transcript.to_str().unwrap();
+    let remote = referee(&[&["--player", served, "--transcript", transcript], args].concat());
+    let local = referee(&[&["--agent", agent], args].concat());
+    (remote, local)
+}
+
+/// A refusal: exit status 2 and a stderr that says `problem`.
+pub fn assert_refused(out: &Output, problem: &str) {
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(out).contains(problem), "{}", stderr(out));
+}
+
 /// Exit status 2 and one stderr line that starts `error:` and says `problem`, with nothing on stdout.
 pub fn assert_one_line_error(out: &Output, problem: &str) {
     assert_eq!(out.status.code(), Some(2), "stderr: {}", stderr(out));
