@@ -11,7 +11,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{run, words};
+use common::{generated_files_differ, run, words};
 use tabula_verify::report::ReportStart;
 
 /// A small run of every command that writes a report, by game, as a command line.
@@ -117,23 +117,7 @@ fn the_committed_schema_of_every_command_is_the_generated_one() {
         schemas.contains_key("verify-kalah.schema.json"),
         "{schemas:?}"
     );
-    if std::env::var_os("TABULA_UPDATE_SCHEMAS").is_some() {
-        for stale in schema_files(&docs)
-            .keys()
-            .filter(|n| !schemas.contains_key(*n))
-        {
-            std::fs::remove_file(docs.join(stale)).unwrap();
-        }
-        for (name, schema) in &schemas {
-            std::fs::write(docs.join(name), schema).unwrap();
-        }
-    }
-    let committed = schema_files(&docs);
-    let differ: Vec<&String> = schemas
-        .keys()
-        .chain(committed.keys())
-        .filter(|n| schemas.get(*n) != committed.get(*n))
-        .collect();
+    let differ = generated_files_differ(&docs, &schemas, schema_files, "TABULA_UPDATE_SCHEMAS");
     assert!(
         differ.is_empty(),
         "docs/schemas/ differs from the generated schemas in {differ:?}: run \

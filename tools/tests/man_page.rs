@@ -9,7 +9,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{run, stderr};
+use common::{generated_files_differ, run, stderr};
 
 /// The `.1` files of a directory, by name.
 fn pages_in(dir: &Path) -> BTreeMap<String, String> {
@@ -51,21 +51,7 @@ fn the_committed_man_pages_are_up_to_date() {
     );
 
     let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/man");
-    if std::env::var_os("TABULA_UPDATE_MAN").is_some() {
-        std::fs::create_dir_all(&docs).unwrap();
-        for stale in pages_in(&docs).keys().filter(|n| !pages.contains_key(*n)) {
-            std::fs::remove_file(docs.join(stale)).unwrap();
-        }
-        for (name, page) in &pages {
-            std::fs::write(docs.join(name), page).unwrap();
-        }
-    }
-    let committed = pages_in(&docs);
-    let differ: Vec<&String> = pages
-        .keys()
-        .chain(committed.keys())
-        .filter(|n| pages.get(*n) != committed.get(*n))
-        .collect();
+    let differ = generated_files_differ(&docs, &pages, pages_in, "TABULA_UPDATE_MAN");
     assert!(
         differ.is_empty(),
         "docs/man/ is not what `tabula man --dir` writes ({differ:?}): run \

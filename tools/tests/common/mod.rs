@@ -241,6 +241,34 @@ pub fn served_and_built_in(
     (remote, local)
 }
 
+/// The names of the files in which `dir` (its files as `listed` reads them)
+/// differs from `generated`: missing, stale or changed. With the
+/// environment variable `update` set, `dir` is first made to hold exactly
+/// `generated`, a deliberate update of committed generated files.
+pub fn generated_files_differ(
+    dir: &Path,
+    generated: &std::collections::BTreeMap<String, String>,
+    listed: fn(&Path) -> std::collections::BTreeMap<String, String>,
+    update: &str,
+) -> Vec<String> {
+    if std::env::var_os(update).is_some() {
+        std::fs::create_dir_all(dir).unwrap();
+        for stale in listed(dir).keys().filter(|n| !generated.contains_key(*n)) {
+            std::fs::remove_file(dir.join(stale)).unwrap();
+        }
+        for (name, text) in generated {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+    }
+    let committed = listed(dir);
+    generated
+        .keys()
+        .chain(committed.keys())
+        .filter(|n| generated.get(*n) != committed.get(*n))
+        .cloned()
+        .collect()
+}
+
 /// A refusal: exit status 2 and a stderr that says `problem`.
 pub fn assert_refused(out: &Output, problem: &str) {
     assert_eq!(out.status.code(), Some(2));
