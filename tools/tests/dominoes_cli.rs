@@ -3,7 +3,7 @@
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input,
+    assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input, serve_command,
     served_and_built_in, stderr, stdout, tabula, words,
 };
 
@@ -60,10 +60,7 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
 
 #[test]
 fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
-    let served = format!(
-        "{} serve dominoes --agent random --seed 5",
-        env!("CARGO_BIN_EXE_tabula")
-    );
+    let served = serve_command("dominoes --agent random --seed 5");
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("run.log");
     for paired in [false, true] {
@@ -166,10 +163,7 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
 #[test]
 fn a_stray_line_costs_one_game_and_the_player_restarts() {
     let dir = tempfile::tempdir().unwrap();
-    let serve = format!(
-        "{} serve dominoes --agent heaviest",
-        env!("CARGO_BIN_EXE_tabula")
-    );
+    let serve = serve_command("dominoes --agent heaviest");
     // The first process prints one line nobody asked for with its answer to
     // `reset` (in one write, so that it is there when the answer is read);
     // every later one is the served player. Any integer acknowledges.

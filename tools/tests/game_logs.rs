@@ -6,7 +6,8 @@ mod common;
 use std::path::Path;
 
 use common::{
-    assert_one_line_error, assert_refused, output_or_kill, stderr, stdout, tabula, words,
+    assert_one_line_error, assert_refused, output_or_kill, replay_page, serve_command, stderr,
+    stdout, tabula, words,
 };
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as Reversi;
@@ -169,10 +170,7 @@ fn tothello_verify_logs_replay() {
 
 #[test]
 fn dominoes_logs_replay_with_every_draw() {
-    let served = format!(
-        "{} serve dominoes --agent random --seed 5",
-        env!("CARGO_BIN_EXE_tabula")
-    );
+    let served = serve_command("dominoes --agent random --seed 5");
     for tested in [["--agent", "random"], ["--player", served.as_str()]] {
         let (_, lines) = logged(
             &[
@@ -233,13 +231,7 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
     let log = common::random_ioiwari_log(dir.path());
     let lines = read(&log);
     let page = dir.path().join("replay.html");
-    let out = tabula()
-        .arg("replay")
-        .arg(&log)
-        .arg("-o")
-        .arg(&page)
-        .output()
-        .unwrap();
+    let out = replay_page(&log, &[], Some(&page));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("(51 games)"), "{}", stdout(&out));
     let html = std::fs::read_to_string(&page).unwrap();
@@ -253,23 +245,12 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
         assert!(html.contains(&title), "{title}");
     }
     // One game only, and a game the log does not have.
-    let out = tabula()
-        .arg("replay")
-        .arg(&log)
-        .args(["--game", "3", "-o"])
-        .arg(&page)
-        .output()
-        .unwrap();
+    let out = replay_page(&log, &["--game", "3"], Some(&page));
     assert!(out.status.success(), "{}", stderr(&out));
     let html = std::fs::read_to_string(&page).unwrap();
     assert_eq!(html.matches("\"title\":").count(), 1);
     assert!(html.contains(&lines[3].case_label));
-    let out = tabula()
-        .arg("replay")
-        .arg(&log)
-        .args(["--game", "51"])
-        .output()
-        .unwrap();
+    let out = replay_page(&log, &["--game", "51"], None);
     assert!(!out.status.success());
     assert!(
         stderr(&out).contains("the log has 51 games"),
@@ -279,13 +260,7 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
     // A log without games makes no page.
     let empty = dir.path().join("empty.jsonl");
     std::fs::write(&empty, "\n").unwrap();
-    let out = tabula()
-        .arg("replay")
-        .arg(&empty)
-        .arg("-o")
-        .arg(&page)
-        .output()
-        .unwrap();
+    let out = replay_page(&empty, &[], Some(&page));
     assert_refused(&out, "empty.jsonl: the log holds no game");
     // Games are written as they are replayed: one that cannot be, late in the
     // log, leaves the page that was there whole and names itself.

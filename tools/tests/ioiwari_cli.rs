@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 mod common;
 use common::{
     eventually, group_of_player, json_lines, kill_group, player_telling_its_group, run,
-    run_with_input, stderr, stdout, tabula, tabula_to_stop, words,
+    run_with_input, serve_command, stderr, stdout, tabula, tabula_to_stop, words,
 };
 
 use tabula_solver::ioiwari::{Board, starting_boards};
@@ -1265,10 +1265,9 @@ fn a_served_built_in_player_plays_the_referee_s_games_as_in_process() {
     let ring = ["--pits", "5", "--cap", "4"];
     let games = [&ring[..], &["--beads", "16", "--low", "2", "--high", "4"]].concat();
     for agent in ["random", "greedy2", "optimal"] {
-        let served = format!(
-            "{} serve ioiwari --agent {agent} --seed 3 --pits 5 --cap 4",
-            env!("CARGO_BIN_EXE_tabula")
-        );
+        let served = serve_command(&format!(
+            "ioiwari --agent {agent} --seed 3 --pits 5 --cap 4"
+        ));
         let referee = ["referee", "ioiwari", "--all", "--seed", "3"];
         let in_process = run(&[&referee[..], &games, &["--agent", agent]].concat());
         let over_pipes = run(&[&referee[..], &games, &["--player", &served]].concat());

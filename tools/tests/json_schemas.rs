@@ -11,7 +11,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::{generated_files_differ, run, words};
+use common::{generated_files_differ, run, serve_command, words};
 use tabula_verify::report::ReportStart;
 
 /// A small run of every command that writes a report, by game, as a command line.
@@ -157,7 +157,7 @@ fn report(args: &[&str]) -> String {
 /// `referee tothello` against `serve tothello`, its report as text.
 fn tothello_checker() -> String {
     let mut tothello = common::tabula();
-    let serve = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
+    let serve = serve_command("tothello");
     tothello.args([
         "referee", "tothello", "--cases", "2", "--json", "-", "--player", &serve,
     ]);

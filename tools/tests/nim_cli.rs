@@ -6,7 +6,7 @@ mod common;
 use common::{run, stderr, stdout, tabula};
 
 fn serve_command() -> String {
-    format!("{} serve nim --agent optimal", env!("CARGO_BIN_EXE_tabula"))
+    common::serve_command("nim --agent optimal")
 }
 
 #[test]

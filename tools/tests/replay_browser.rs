@@ -42,13 +42,7 @@ fn logged_page(dir: &Path, args: &[&str]) -> (Vec<GameLine>, PathBuf) {
     let lines = read_log(&std::fs::read_to_string(&log).unwrap()).unwrap();
     assert!(!lines.is_empty(), "{args:?} logged no game");
     let page = dir.join("replay.html");
-    let out = tabula()
-        .arg("replay")
-        .arg(&log)
-        .arg("-o")
-        .arg(&page)
-        .output()
-        .unwrap();
+    let out = common::replay_page(&log, &[], Some(&page));
     assert!(out.status.success(), "{}", stderr(&out));
     (lines, page)
 }

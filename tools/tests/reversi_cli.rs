@@ -6,8 +6,8 @@ use std::process::Output;
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, run, run_ok, run_with_input, served_and_built_in, stderr,
-    stdout, tabula, words,
+    assert_one_line_error, case_lines, run, run_ok, run_with_input, serve_command,
+    served_and_built_in, stderr, stdout, tabula, words,
 };
 
 /// The small GA every referee run here uses.
@@ -71,10 +71,7 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
 
 #[test]
 fn a_served_player_over_pipes_plays_exactly_like_the_built_in_one() {
-    let served = format!(
-        "{} serve reversi --agent greedy --seed 5",
-        env!("CARGO_BIN_EXE_tabula")
-    );
+    let served = serve_command("reversi --agent greedy --seed 5");
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("run.log");
     let args = ["--sizes", "7,8,9", "--cases", "2", "--seed", "5"];

@@ -1,7 +1,9 @@
 //! The `tabula` binary end to end for PseudoTonga: real processes, real pipes.
 
 mod common;
-use common::{assert_one_line_error, json_lines, run_with_input, stderr, stdout, tabula, words};
+use common::{
+    assert_one_line_error, json_lines, run_with_input, serve_command, stderr, stdout, tabula, words,
+};
 
 use tabula_solver::tonga::endgame::Endgame;
 use tabula_solver::tonga::opponents::plain_choices;
@@ -273,10 +275,7 @@ fn served_player_over_pipes_plays_like_the_built_in_one() {
     // in process, `--budget` served. Its wall-clock safety net acts only past
     // 60% of it (36 min of thinking in a game), so timing cannot change a move.
     const BUDGET: &str = "3600";
-    let served = format!(
-        "{} serve tonga --agent best --budget {BUDGET}",
-        env!("CARGO_BIN_EXE_tabula")
-    );
+    let served = serve_command(&format!("tonga --agent best --budget {BUDGET}"));
     let args = [
         "--sizes",
         "6,8",
@@ -309,10 +308,7 @@ fn served_player_over_pipes_plays_like_the_built_in_one() {
 fn a_served_player_with_a_tiny_budget_steps_down_and_still_plays_every_move() {
     // 10 ms for the game: the plan and the safety net leave only the cheapest
     // work, which must still give legal answers; the referee's own limit is wide.
-    let served = format!(
-        "{} serve tonga --agent best --budget 0.01",
-        env!("CARGO_BIN_EXE_tabula")
-    );
+    let served = serve_command("tonga --agent best --budget 0.01");
     let out = tabula()
         .args(["referee", "tonga", "--player", &served])
         .args(["--sizes", "6,10", "--games", "2", "--timeout", "600"])

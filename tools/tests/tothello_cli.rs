@@ -5,7 +5,8 @@ use std::process::Stdio;
 
 mod common;
 use common::{
-    assert_refused, json_lines, run, run_or_kill, run_with_input, stderr, stdout, tabula, words,
+    assert_refused, json_lines, run, run_or_kill, run_with_input, serve_command, stderr, stdout,
+    tabula, words,
 };
 
 #[test]
@@ -237,7 +238,7 @@ fn verify_writes_markdown_and_json() {
 
 #[test]
 fn referee_passes_our_server_and_catches_a_wrong_program() {
-    let server = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
+    let server = serve_command("tothello");
     // A generous limit: this test is about the answers, not the clock.
     let out = run(&[
         "referee",
@@ -537,7 +538,7 @@ fn the_referees_cases_as_test_data_are_what_it_sends_and_expects() {
     // The referee sends the same requests, in order (the same default seed).
     let dir = tempfile::tempdir().unwrap();
     let transcript = dir.path().join("t.txt");
-    let served = format!("{} serve tothello", env!("CARGO_BIN_EXE_tabula"));
+    let served = serve_command("tothello");
     let out = run(&[
         "referee",
         "tothello",

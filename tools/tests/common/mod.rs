@@ -269,6 +269,21 @@ pub fn generated_files_differ(
         .collect()
 }
 
+/// Runs `tabula replay LOG EXTRA... [-o PAGE]` and collects its output.
+pub fn replay_page(log: &Path, extra: &[&str], page: Option<&Path>) -> Output {
+    let mut command = tabula();
+    command.arg("replay").arg(log).args(extra);
+    if let Some(page) = page {
+        command.arg("-o").arg(page);
+    }
+    command.output().expect("tabula runs")
+}
+
+/// The command line of `tabula serve ARGS`, a served player for `--player`.
+pub fn serve_command(args: &str) -> String {
+    format!("{} serve {args}", env!("CARGO_BIN_EXE_tabula"))
+}
+
 /// A refusal: exit status 2 and a stderr that says `problem`.
 pub fn assert_refused(out: &Output, problem: &str) {
     assert_eq!(out.status.code(), Some(2));
