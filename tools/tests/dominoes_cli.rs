@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, json_lines, run, run_ok, run_with_input, serve_command,
-    served_and_built_in, stderr, stdout, tabula, words,
+    assert_one_line_error, case_lines, json_lines, reproducible_referee, run, run_ok,
+    run_with_input, serve_command, served_and_built_in, sorted_keys, stderr, stdout, tabula, words,
 };
 
 /// `tabula referee dominoes` against `random` with `args`, which must succeed.
@@ -15,7 +15,7 @@ fn referee(args: &[&str]) -> String {
 #[test]
 fn a_small_run_is_reproducible_and_its_json_adds_up() {
     let args = ["--agent", "random", "--cases", "5:4,9:7", "--games", "12"];
-    let first = referee(&[&args[..], &["--seed", "7"]].concat());
+    let (first, report) = reproducible_referee(referee, &args);
     let lines: Vec<&str> = first.lines().collect();
     assert_eq!(lines.len(), 3, "{first}");
     assert!(lines[0].starts_with("case 5 4 "), "{first}");
@@ -32,27 +32,15 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         assert_eq!((w + t + l, score), (12.0, w + t / 2.0), "{line}");
     }
     assert!(lines[2].starts_with("total ") && lines[2].ends_with(" of 24"));
-    assert_eq!(referee(&[&args[..], &["--seed", "7"]].concat()), first);
-    assert_ne!(referee(&[&args[..], &["--seed", "8"]].concat()), first);
-    let json = referee(&[&args[..], &["--seed", "7", "--json", "-"]].concat());
-    let report: serde_json::Value = serde_json::from_str(&json).expect("--json - is JSON alone");
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 2);
     assert_eq!(
         (cases[1]["n"].as_u64(), cases[1]["h"].as_u64()),
         (Some(9), Some(7))
     );
-    let keys: Vec<&str> = cases[0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
     let mut expected = words("n h games wins draws losses score faults fault_kinds first_fault");
     expected.sort();
-    let mut keys = keys;
-    keys.sort();
-    assert_eq!(keys, expected);
+    assert_eq!(sorted_keys(&cases[0]), expected);
     let total: f64 = cases.iter().map(|c| c["score"].as_f64().unwrap()).sum();
     assert_eq!(report["total"].as_f64(), Some(total));
     assert!(lines[2].starts_with(&format!("total {total} ")), "{first}");

@@ -6,8 +6,8 @@ use std::process::Output;
 
 mod common;
 use common::{
-    assert_one_line_error, case_lines, run, run_ok, run_with_input, serve_command,
-    served_and_built_in, stderr, stdout, tabula, words,
+    assert_one_line_error, case_lines, reproducible_referee, run, run_ok, run_with_input,
+    serve_command, served_and_built_in, sorted_keys, stderr, stdout, tabula, words,
 };
 
 /// The small GA every referee run here uses.
@@ -21,7 +21,7 @@ fn referee(args: &[&str]) -> String {
 #[test]
 fn a_small_run_is_reproducible_and_its_json_adds_up() {
     let args = ["--agent", "random", "--sizes", "7,8", "--cases", "1"];
-    let first = referee(&[&args[..], &["--seed", "7"]].concat());
+    let (first, report) = reproducible_referee(referee, &args);
     let lines: Vec<&str> = first.lines().collect();
     assert_eq!(lines.len(), 3, "{first}");
     for (line, (n, p)) in lines.iter().zip([(7.0, 3.0), (8.0, 4.0)]) {
@@ -37,22 +37,11 @@ fn a_small_run_is_reproducible_and_its_json_adds_up() {
         assert!((score - owned * p / (n * n)).abs() < 1e-4, "{line}");
     }
     assert!(lines[2].starts_with("total ") && lines[2].ends_with(" over 2 cases"));
-    assert_eq!(referee(&[&args[..], &["--seed", "7"]].concat()), first);
-    assert_ne!(referee(&[&args[..], &["--seed", "8"]].concat()), first);
-    let json = referee(&[&args[..], &["--seed", "7", "--json", "-"]].concat());
-    let report: serde_json::Value = serde_json::from_str(&json).expect("--json - is JSON alone");
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 2);
     for (case, line) in cases.iter().zip(&lines) {
-        let mut keys: Vec<&str> = case
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        keys.sort();
         assert_eq!(
-            keys,
+            sorted_keys(case),
             ["fault", "fault_kind", "n", "owned", "players", "score"]
         );
         assert!(case["fault"].is_null() && case["fault_kind"].is_null());

@@ -284,6 +284,33 @@ pub fn serve_command(args: &str) -> String {
     format!("{} serve {args}", env!("CARGO_BIN_EXE_tabula"))
 }
 
+/// `referee` (a run of `tabula referee GAME ...`) with `args` at `--seed 7`:
+/// its stdout, checked to be the same on a second run and to differ at
+/// `--seed 8`, and its `--json -` report.
+pub fn reproducible_referee(
+    referee: impl Fn(&[&str]) -> String,
+    args: &[&str],
+) -> (String, serde_json::Value) {
+    let first = referee(&[args, &["--seed", "7"]].concat());
+    assert_eq!(referee(&[args, &["--seed", "7"]].concat()), first);
+    assert_ne!(referee(&[args, &["--seed", "8"]].concat()), first);
+    let json = referee(&[args, &["--seed", "7", "--json", "-"]].concat());
+    let report = serde_json::from_str(&json).expect("--json - is JSON alone");
+    (first, report)
+}
+
+/// The keys of a JSON object, sorted.
+pub fn sorted_keys(object: &serde_json::Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = object
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort();
+    keys
+}
+
 /// A refusal: exit status 2 and a stderr that says `problem`.
 pub fn assert_refused(out: &Output, problem: &str) {
     assert_eq!(out.status.code(), Some(2));
