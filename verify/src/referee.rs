@@ -98,6 +98,57 @@ pub trait Contest {
 
     /// The run's last line, its total.
     fn total_line(&self, report: &RefereeReport<Self::Result>) -> String;
+
+    /// Lines said before the first case, after a player for the whole run
+    /// has started (notes on the run; none by default).
+    fn opening(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A transcript line before a case's games, if any.
+    fn case_heading(&self, _case: &Case<<Self::Game as Game>::Params>) -> Option<String> {
+        None
+    }
+
+    /// Where game `game` of `case` stands in the game log: by default its
+    /// case's place in the run, and chance from `chance/<case>/<game>/0`.
+    fn at(&self, seed: u64, case: &Case<<Self::Game as Game>::Params>, game: usize) -> At {
+        At::new(seed, case.index, &*case.name, game)
+    }
+
+    /// Transcript lines after a game is logged, from its record (none by default).
+    fn game_notes(
+        &self,
+        _case: &Case<<Self::Game as Game>::Params>,
+        _game: usize,
+        _record: &GameRecord<Self::Game>,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Whether the report counts each game (the default) or each case.
+    fn tally(&self) -> Tally {
+        Tally::EachGame
+    }
+
+    /// A case's results from its games' (`Tally::EachCase` only): the games'
+    /// own by default; a contest that scores whole cases folds them into one.
+    fn case_results(
+        &self,
+        _case: &Case<<Self::Game as Game>::Params>,
+        games: Vec<Self::Result>,
+    ) -> Vec<Self::Result> {
+        games
+    }
+}
+
+/// What the report counts as one result, and so when result lines are said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// Each game: its line is said as it ends.
+    EachGame,
+    /// Each case (`Contest::case_results`): its line is said when the case ends.
+    EachCase,
 }
 
 /// Where a run's records go: the game log, the transcript and the result lines.
@@ -110,13 +161,20 @@ pub trait RefereeOutput<G: Notation> {
     fn say(&self, line: &str) -> std::io::Result<()>;
 }
 
+/// The parameters of a contest's game.
+type Params<C> = <<C as Contest>::Game as Game>::Params;
+
+/// Starts a tested player: for the whole run (`None`) or for a game of a case.
+pub type Start<'a, C, E> =
+    dyn FnMut(Option<&Case<Params<C>>>) -> Result<Box<dyn Player<<C as Contest>::Game>>, E> + 'a;
+
 /// Plays every case of `contest` against the tested player that `start`
 /// starts, writes each game to `out`, and returns the results in order.
 /// The tested player is finished (`EXIT_GRACE`) when its games are over.
 pub fn run<C, E>(
     contest: &C,
     seed: u64,
-    start: &mut dyn FnMut() -> Result<Box<dyn Player<C::Game>>, E>,
+    start: &mut Start<'_, C, E>,
     out: &dyn RefereeOutput<C::Game>,
 ) -> Result<Vec<C::Result>, E>
 where
@@ -125,50 +183,97 @@ where
 {
     let mut results = Vec::new();
     let mut once = match contest.starts() {
-        Starts::OncePerRun => Some(start()?),
+        Starts::OncePerRun => Some(start(None)?),
         Starts::EachGame => None,
     };
+    for line in contest.opening() {
+        out.say(&line)?;
+    }
     for case in contest.cases() {
-        // A result line that cannot be written stops the run after the game.
-        let said = std::cell::RefCell::new(Ok(()));
-        let mut each = |game: usize, record: &GameRecord<C::Game>| {
-            out.game(
-                record,
-                &case.params,
-                &At::new(seed, case.index, &*case.name, game),
-            );
-            let result = contest.result(&case, game, record);
-            for note in contest.notes(&result) {
-                out.transcript(&note);
-            }
-            if said.borrow().is_ok() {
-                *said.borrow_mut() = out.say(&contest.line(&result));
-            }
-            results.push(result);
-        };
-        match once.as_mut() {
-            Some(tested) => contest.play(&case, 0..case.games, tested.as_mut(), &mut each),
-            None => {
-                for game in 0..case.games {
-                    if let Some(heading) = contest.heading(&case, game) {
-                        out.transcript(&heading);
-                    }
-                    let mut tested = start()?;
-                    contest.play(&case, game..game + 1, tested.as_mut(), &mut each);
-                    // Time to read its last lines and end by itself, then it is killed.
-                    tested.finish(EXIT_GRACE);
-                    drop(tested);
-                    if said.borrow().is_err() {
-                        break;
-                    }
-                }
-            }
+        if let Some(heading) = contest.case_heading(&case) {
+            out.transcript(&heading);
         }
-        said.into_inner()?;
+        let mut player = match once.as_mut() {
+            Some(tested) => Tested::Once(tested.as_mut()),
+            None => Tested::EachGame(&mut *start),
+        };
+        results.extend(run_case(contest, seed, &case, &mut player, out)?);
     }
     if let Some(mut tested) = once {
         tested.finish(EXIT_GRACE);
     }
+    Ok(results)
+}
+
+/// The tested player of a case: the run's, or one started for each game.
+enum Tested<'p, 's, C: Contest, E> {
+    /// The player that plays the whole run.
+    Once(&'p mut dyn Player<C::Game>),
+    /// Starts a player for each game.
+    EachGame(&'p mut Start<'s, C, E>),
+}
+
+/// Plays one case: logs each game, writes its notes and says its result
+/// line (`Tally::EachGame`) or the case's (`Tally::EachCase`).
+fn run_case<C, E>(
+    contest: &C,
+    seed: u64,
+    case: &Case<Params<C>>,
+    tested: &mut Tested<'_, '_, C, E>,
+    out: &dyn RefereeOutput<C::Game>,
+) -> Result<Vec<C::Result>, E>
+where
+    C: Contest,
+    E: From<std::io::Error>,
+{
+    let tally = contest.tally();
+    let mut results = Vec::new();
+    // A result line that cannot be written stops the run after the game.
+    let said = std::cell::RefCell::new(Ok(()));
+    let say = |line: String| {
+        if said.borrow().is_ok() {
+            *said.borrow_mut() = out.say(&line);
+        }
+    };
+    let mut each = |game: usize, record: &GameRecord<C::Game>| {
+        out.game(record, &case.params, &contest.at(seed, case, game));
+        for note in contest.game_notes(case, game, record) {
+            out.transcript(&note);
+        }
+        let result = contest.result(case, game, record);
+        for note in contest.notes(&result) {
+            out.transcript(&note);
+        }
+        if tally == Tally::EachGame {
+            say(contest.line(&result));
+        }
+        results.push(result);
+    };
+    match tested {
+        Tested::Once(tested) => contest.play(case, 0..case.games, &mut **tested, &mut each),
+        Tested::EachGame(start) => {
+            for game in 0..case.games {
+                if let Some(heading) = contest.heading(case, game) {
+                    out.transcript(&heading);
+                }
+                let mut tested = start(Some(case))?;
+                contest.play(case, game..game + 1, tested.as_mut(), &mut each);
+                // Time to read its last lines and end by itself, then it is killed.
+                tested.finish(EXIT_GRACE);
+                drop(tested);
+                if said.borrow().is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    if tally == Tally::EachCase {
+        results = contest.case_results(case, results);
+        for result in &results {
+            say(contest.line(result));
+        }
+    }
+    said.into_inner()?;
     Ok(results)
 }
 
@@ -253,7 +358,7 @@ mod tests {
     fn referee(each_game: bool) -> (usize, Vec<String>, Vec<f64>) {
         let written = Written::default();
         let mut starts = 0;
-        let mut start = || -> Result<Box<dyn Player<Nim>>, std::io::Error> {
+        let mut start = |_: Option<&Case<u32>>| -> Result<Box<dyn Player<Nim>>, std::io::Error> {
             starts += 1;
             Ok(Box::new(Local(Optimal)))
         };
