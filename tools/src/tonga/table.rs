@@ -1,8 +1,6 @@
 //! `tabula build tonga` and the 4x4 table's hooks (describe, check, export).
 
 use std::io::Write;
-use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::bail;
 use clap::Args;
@@ -11,10 +9,8 @@ use tabula_tables::tonga::{self as table, TongaTable};
 use tabula_tables::{Table, Tabulated};
 
 use super::board_rows;
-use crate::common::{OutputFile, output_file};
+use crate::common::{OutputFile, build_table, output_file};
 use crate::export::write_entries;
-use crate::out::outln;
-use crate::progress::bar;
 use crate::registry::Outcome;
 
 /// Arguments of `tabula build tonga`.
@@ -37,17 +33,10 @@ pub fn build(args: BuildArgs) -> Outcome {
             args.size
         );
     }
-    let started = Instant::now();
-    let progress = bar(table::SPEC.entries as usize, "positions");
-    table::build(&args.output, &|done| progress.set_position(done))?;
-    progress.finish_and_clear();
-    outln!(
-        "wrote {} ({} positions) in {:.1} s",
-        crate::common::shown(&args.output),
-        table::SPEC.entries,
-        started.elapsed().as_secs_f64()
-    )?;
-    Ok(ExitCode::SUCCESS)
+    let output = &args.output;
+    build_table(output, table::SPEC.entries, |progress| {
+        table::build(output, progress)
+    })
 }
 
 /// `tabula check` for a tonga table: every record against its children.
