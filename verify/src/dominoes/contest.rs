@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use tabula_solver::dominoes::{Match, Rules};
 
-use super::referee::{CaseResult, CaseSetup, draws_name, game_line, opponent_rng, play_games};
+use super::referee::{CaseResult, CaseSetup, draws_name, game_line, opponent_rng, referee_case};
 use super::report::case_name;
 use super::{agent, sees_open_hand};
 use crate::arena::GameRecord;
@@ -80,7 +80,8 @@ impl Contest for DominoesContest {
         let rules = case.params;
         let rng = opponent_rng(self.setup.seed, rules);
         let mut opponent = Local(agent(&self.opponent, rng).expect("a checked agent"));
-        play_games(rules, &self.setup, tested, &mut opponent, self.limits, each);
+        // The case's tally is the run's to make, from each game's result.
+        referee_case(rules, &self.setup, tested, &mut opponent, self.limits, each);
     }
 
     fn result(&self, case: &Case<Rules>, game: usize, record: &GameRecord<Match>) -> CaseResult {

@@ -229,33 +229,21 @@ pub fn referee_case(
     limits: Limits,
     each: &mut dyn FnMut(usize, &GameRecord<Match>),
 ) -> (CaseResult, Vec<GameRecord<Match>>) {
-    let records = play_games(rules, setup, tested, opponent, limits, each);
-    let mut result = CaseResult::new(rules);
-    for (game, record) in records.iter().enumerate() {
-        result.add(CaseResult::of_game(rules, game, record));
-    }
-    (result, records)
-}
-
-/// Plays the games of one case as [`referee_case`] does, without the tally.
-pub fn play_games(
-    rules: Rules,
-    setup: &CaseSetup,
-    tested: &mut dyn Player<Match>,
-    opponent: &mut dyn Player<Match>,
-    limits: Limits,
-    each: &mut dyn FnMut(usize, &GameRecord<Match>),
-) -> Vec<GameRecord<Match>> {
     let mut players: [&mut dyn Player<Match>; 2] = [tested, opponent];
     let mut clocks = [Clock::new(limits), Clock::default()];
-    arena::play_case_each(
+    let records = arena::play_case_each(
         &rules,
         setup.games,
         &mut players,
         &mut clocks,
         |game| setup.start(rules, game),
         each,
-    )
+    );
+    let mut result = CaseResult::new(rules);
+    for (game, record) in records.iter().enumerate() {
+        result.add(CaseResult::of_game(rules, game, record));
+    }
+    (result, records)
 }
 
 impl CaseResult {
