@@ -396,4 +396,83 @@ mod tests {
         assert_eq!(written[3], "transcript # heap 5 game 1");
         assert_eq!(written[4], "game heap 5 case 0 game 1");
     }
+
+    /// Nim's contest scored per case: a heading before each case, a note
+    /// after each game, and one result per case, the case's last game.
+    struct PerCase(NimContest);
+
+    impl Contest for PerCase {
+        type Game = Nim;
+        type Result = crate::nim::RefereedGame;
+        fn cases(&self) -> Vec<Case<u32>> {
+            self.0.cases()
+        }
+        fn starts(&self) -> Starts {
+            Starts::OncePerRun
+        }
+        fn play(
+            &self,
+            case: &Case<u32>,
+            games: Range<usize>,
+            tested: &mut dyn Player<Nim>,
+            each: &mut dyn FnMut(usize, &GameRecord<Nim>),
+        ) {
+            self.0.play(case, games, tested, each);
+        }
+        fn result(&self, case: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Self::Result {
+            self.0.result(case, game, record)
+        }
+        fn line(&self, result: &Self::Result) -> String {
+            self.0.line(result)
+        }
+        fn total_line(&self, report: &RefereeReport<Self::Result>) -> String {
+            self.0.total_line(report)
+        }
+        fn opening(&self) -> Vec<String> {
+            vec!["note: per case".into()]
+        }
+        fn case_heading(&self, case: &Case<u32>) -> Option<String> {
+            Some(format!("# {}", case.name))
+        }
+        fn game_notes(&self, _: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Vec<String> {
+            vec![format!("game {game}: {} plies", record.plies.len())]
+        }
+        fn tally(&self) -> Tally {
+            Tally::EachCase
+        }
+        fn case_results(&self, _: &Case<u32>, games: Vec<Self::Result>) -> Vec<Self::Result> {
+            games.into_iter().last().into_iter().collect()
+        }
+    }
+
+    #[test]
+    fn a_contest_scored_per_case_says_one_line_when_the_case_is_over() {
+        let written = Written::default();
+        let mut start = |_: Option<&Case<u32>>| -> Result<Box<dyn Player<Nim>>, std::io::Error> {
+            Ok(Box::new(Local(Optimal)))
+        };
+        let contest = PerCase(contest(false).0);
+        let results = run(&contest, 1, &mut start, &written).unwrap();
+        // One result per case: its last game's (heap 5 lost second, heap 8 won second).
+        let scores: Vec<f64> = results.iter().map(RefereedCase::score).collect();
+        assert_eq!(scores, vec![0.0, 1.0]);
+        let written = written.0.into_inner();
+        let kinds: Vec<&str> = written
+            .iter()
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        let case = [
+            "transcript",
+            "game",
+            "transcript",
+            "game",
+            "transcript",
+            "say",
+        ];
+        assert_eq!(kinds[0], "say", "{written:?}");
+        assert_eq!(kinds[1..], [case, case].concat()[..], "{written:?}");
+        assert_eq!(written[1], "transcript # heap 5");
+        assert!(written[3].starts_with("transcript game 0: "), "{written:?}");
+        assert!(written[6].starts_with("say heap 5 seat 1"), "{written:?}");
+    }
 }
