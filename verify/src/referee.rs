@@ -305,8 +305,10 @@ mod tests {
         }
     }
 
-    /// Nim's contest, its tested player started afresh for each game when `each_game`.
-    struct Restarting(NimContest, bool);
+    /// Nim's contest, its tested player started afresh for each game when
+    /// `.1`; with `.2`, scored per case: a heading before each case, a note
+    /// after each game, and one result per case, the case's last game.
+    struct Restarting(NimContest, bool, bool);
 
     impl Contest for Restarting {
         type Game = Nim;
@@ -342,6 +344,29 @@ mod tests {
         fn total_line(&self, report: &RefereeReport<Self::Result>) -> String {
             self.0.total_line(report)
         }
+        fn opening(&self) -> Vec<String> {
+            self.2
+                .then(|| "note: per case".to_string())
+                .into_iter()
+                .collect()
+        }
+        fn case_heading(&self, case: &Case<u32>) -> Option<String> {
+            self.2.then(|| format!("# {}", case.name))
+        }
+        fn game_notes(&self, _: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Vec<String> {
+            let note = format!("game {game}: {} plies", record.plies.len());
+            self.2.then_some(note).into_iter().collect()
+        }
+        fn tally(&self) -> Tally {
+            if self.2 {
+                Tally::EachCase
+            } else {
+                Tally::EachGame
+            }
+        }
+        fn case_results(&self, _: &Case<u32>, games: Vec<Self::Result>) -> Vec<Self::Result> {
+            games.into_iter().last().into_iter().collect()
+        }
     }
 
     fn contest(each_game: bool) -> Restarting {
@@ -352,7 +377,7 @@ mod tests {
             seed: 1,
             limits: Limits::default(),
         };
-        Restarting(nim, each_game)
+        Restarting(nim, each_game, false)
     }
 
     fn referee(each_game: bool) -> (usize, Vec<String>, Vec<f64>) {
@@ -397,61 +422,13 @@ mod tests {
         assert_eq!(written[4], "game heap 5 case 0 game 1");
     }
 
-    /// Nim's contest scored per case: a heading before each case, a note
-    /// after each game, and one result per case, the case's last game.
-    struct PerCase(NimContest);
-
-    impl Contest for PerCase {
-        type Game = Nim;
-        type Result = crate::nim::RefereedGame;
-        fn cases(&self) -> Vec<Case<u32>> {
-            self.0.cases()
-        }
-        fn starts(&self) -> Starts {
-            Starts::OncePerRun
-        }
-        fn play(
-            &self,
-            case: &Case<u32>,
-            games: Range<usize>,
-            tested: &mut dyn Player<Nim>,
-            each: &mut dyn FnMut(usize, &GameRecord<Nim>),
-        ) {
-            self.0.play(case, games, tested, each);
-        }
-        fn result(&self, case: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Self::Result {
-            self.0.result(case, game, record)
-        }
-        fn line(&self, result: &Self::Result) -> String {
-            self.0.line(result)
-        }
-        fn total_line(&self, report: &RefereeReport<Self::Result>) -> String {
-            self.0.total_line(report)
-        }
-        fn opening(&self) -> Vec<String> {
-            vec!["note: per case".into()]
-        }
-        fn case_heading(&self, case: &Case<u32>) -> Option<String> {
-            Some(format!("# {}", case.name))
-        }
-        fn game_notes(&self, _: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Vec<String> {
-            vec![format!("game {game}: {} plies", record.plies.len())]
-        }
-        fn tally(&self) -> Tally {
-            Tally::EachCase
-        }
-        fn case_results(&self, _: &Case<u32>, games: Vec<Self::Result>) -> Vec<Self::Result> {
-            games.into_iter().last().into_iter().collect()
-        }
-    }
-
     #[test]
     fn a_contest_scored_per_case_says_one_line_when_the_case_is_over() {
         let written = Written::default();
         let mut start = |_: Option<&Case<u32>>| -> Result<Box<dyn Player<Nim>>, std::io::Error> {
             Ok(Box::new(Local(Optimal)))
         };
-        let contest = PerCase(contest(false).0);
+        let contest = Restarting(contest(false).0, false, true);
         let results = run(&contest, 1, &mut start, &written).unwrap();
         // One result per case: its last game's (heap 5 lost second, heap 8 won second).
         let scores: Vec<f64> = results.iter().map(RefereedCase::score).collect();
