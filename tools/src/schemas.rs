@@ -79,7 +79,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("sweep-kalah", written_schema::<kalah::sweep::SweepReport>),
         (
             "cases-tothello",
-            written_schema::<crate::tothello::CasesReport>,
+            written_schema::<crate::tothello::referee::CasesReport>,
         ),
         (
             "deals-dominoes",

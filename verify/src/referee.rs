@@ -98,6 +98,57 @@ pub trait Contest {
 
     /// The run's last line, its total.
     fn total_line(&self, report: &RefereeReport<Self::Result>) -> String;
+
+    /// Lines said before the first case, after a player for the whole run
+    /// has started (notes on the run; none by default).
+    fn opening(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// A transcript line before a case's games, if any.
+    fn case_heading(&self, _case: &Case<<Self::Game as Game>::Params>) -> Option<String> {
+        None
+    }
+
+    /// Where game `game` of `case` stands in the game log: by default its
+    /// case's place in the run, and chance from `chance/<case>/<game>/0`.
+    fn at(&self, seed: u64, case: &Case<<Self::Game as Game>::Params>, game: usize) -> At {
+        At::new(seed, case.index, &*case.name, game)
+    }
+
+    /// Transcript lines after a game is logged, from its record (none by default).
+    fn game_notes(
+        &self,
+        _case: &Case<<Self::Game as Game>::Params>,
+        _game: usize,
+        _record: &GameRecord<Self::Game>,
+    ) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// Whether the report counts each game (the default) or each case.
+    fn tally(&self) -> Tally {
+        Tally::EachGame
+    }
+
+    /// A case's results from its games' (`Tally::EachCase` only): the games'
+    /// own by default; a contest that scores whole cases folds them into one.
+    fn case_results(
+        &self,
+        _case: &Case<<Self::Game as Game>::Params>,
+        games: Vec<Self::Result>,
+    ) -> Vec<Self::Result> {
+        games
+    }
+}
+
+/// What the report counts as one result, and so when result lines are said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tally {
+    /// Each game: its line is said as it ends.
+    EachGame,
+    /// Each case (`Contest::case_results`): its line is said when the case ends.
+    EachCase,
 }
 
 /// Where a run's records go: the game log, the transcript and the result lines.
@@ -110,13 +161,20 @@ pub trait RefereeOutput<G: Notation> {
     fn say(&self, line: &str) -> std::io::Result<()>;
 }
 
+/// The parameters of a contest's game.
+type Params<C> = <<C as Contest>::Game as Game>::Params;
+
+/// Starts a tested player: for the whole run (`None`) or for a game of a case.
+pub type Start<'a, C, E> =
+    dyn FnMut(Option<&Case<Params<C>>>) -> Result<Box<dyn Player<<C as Contest>::Game>>, E> + 'a;
+
 /// Plays every case of `contest` against the tested player that `start`
 /// starts, writes each game to `out`, and returns the results in order.
 /// The tested player is finished (`EXIT_GRACE`) when its games are over.
 pub fn run<C, E>(
     contest: &C,
     seed: u64,
-    start: &mut dyn FnMut() -> Result<Box<dyn Player<C::Game>>, E>,
+    start: &mut Start<'_, C, E>,
     out: &dyn RefereeOutput<C::Game>,
 ) -> Result<Vec<C::Result>, E>
 where
@@ -125,50 +183,97 @@ where
 {
     let mut results = Vec::new();
     let mut once = match contest.starts() {
-        Starts::OncePerRun => Some(start()?),
+        Starts::OncePerRun => Some(start(None)?),
         Starts::EachGame => None,
     };
+    for line in contest.opening() {
+        out.say(&line)?;
+    }
     for case in contest.cases() {
-        // A result line that cannot be written stops the run after the game.
-        let said = std::cell::RefCell::new(Ok(()));
-        let mut each = |game: usize, record: &GameRecord<C::Game>| {
-            out.game(
-                record,
-                &case.params,
-                &At::new(seed, case.index, &*case.name, game),
-            );
-            let result = contest.result(&case, game, record);
-            for note in contest.notes(&result) {
-                out.transcript(&note);
-            }
-            if said.borrow().is_ok() {
-                *said.borrow_mut() = out.say(&contest.line(&result));
-            }
-            results.push(result);
-        };
-        match once.as_mut() {
-            Some(tested) => contest.play(&case, 0..case.games, tested.as_mut(), &mut each),
-            None => {
-                for game in 0..case.games {
-                    if let Some(heading) = contest.heading(&case, game) {
-                        out.transcript(&heading);
-                    }
-                    let mut tested = start()?;
-                    contest.play(&case, game..game + 1, tested.as_mut(), &mut each);
-                    // Time to read its last lines and end by itself, then it is killed.
-                    tested.finish(EXIT_GRACE);
-                    drop(tested);
-                    if said.borrow().is_err() {
-                        break;
-                    }
-                }
-            }
+        if let Some(heading) = contest.case_heading(&case) {
+            out.transcript(&heading);
         }
-        said.into_inner()?;
+        let mut player = match once.as_mut() {
+            Some(tested) => Tested::Once(tested.as_mut()),
+            None => Tested::EachGame(&mut *start),
+        };
+        results.extend(run_case(contest, seed, &case, &mut player, out)?);
     }
     if let Some(mut tested) = once {
         tested.finish(EXIT_GRACE);
     }
+    Ok(results)
+}
+
+/// The tested player of a case: the run's, or one started for each game.
+enum Tested<'p, 's, C: Contest, E> {
+    /// The player that plays the whole run.
+    Once(&'p mut dyn Player<C::Game>),
+    /// Starts a player for each game.
+    EachGame(&'p mut Start<'s, C, E>),
+}
+
+/// Plays one case: logs each game, writes its notes and says its result
+/// line (`Tally::EachGame`) or the case's (`Tally::EachCase`).
+fn run_case<C, E>(
+    contest: &C,
+    seed: u64,
+    case: &Case<Params<C>>,
+    tested: &mut Tested<'_, '_, C, E>,
+    out: &dyn RefereeOutput<C::Game>,
+) -> Result<Vec<C::Result>, E>
+where
+    C: Contest,
+    E: From<std::io::Error>,
+{
+    let tally = contest.tally();
+    let mut results = Vec::new();
+    // A result line that cannot be written stops the run after the game.
+    let said = std::cell::RefCell::new(Ok(()));
+    let say = |line: String| {
+        if said.borrow().is_ok() {
+            *said.borrow_mut() = out.say(&line);
+        }
+    };
+    let mut each = |game: usize, record: &GameRecord<C::Game>| {
+        out.game(record, &case.params, &contest.at(seed, case, game));
+        for note in contest.game_notes(case, game, record) {
+            out.transcript(&note);
+        }
+        let result = contest.result(case, game, record);
+        for note in contest.notes(&result) {
+            out.transcript(&note);
+        }
+        if tally == Tally::EachGame {
+            say(contest.line(&result));
+        }
+        results.push(result);
+    };
+    match tested {
+        Tested::Once(tested) => contest.play(case, 0..case.games, &mut **tested, &mut each),
+        Tested::EachGame(start) => {
+            for game in 0..case.games {
+                if let Some(heading) = contest.heading(case, game) {
+                    out.transcript(&heading);
+                }
+                let mut tested = start(Some(case))?;
+                contest.play(case, game..game + 1, tested.as_mut(), &mut each);
+                // Time to read its last lines and end by itself, then it is killed.
+                tested.finish(EXIT_GRACE);
+                drop(tested);
+                if said.borrow().is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    if tally == Tally::EachCase {
+        results = contest.case_results(case, results);
+        for result in &results {
+            say(contest.line(result));
+        }
+    }
+    said.into_inner()?;
     Ok(results)
 }
 
@@ -200,8 +305,10 @@ mod tests {
         }
     }
 
-    /// Nim's contest, its tested player started afresh for each game when `each_game`.
-    struct Restarting(NimContest, bool);
+    /// Nim's contest, its tested player started afresh for each game when
+    /// `.1`; with `.2`, scored per case: a heading before each case, a note
+    /// after each game, and one result per case, the case's last game.
+    struct Restarting(NimContest, bool, bool);
 
     impl Contest for Restarting {
         type Game = Nim;
@@ -237,6 +344,29 @@ mod tests {
         fn total_line(&self, report: &RefereeReport<Self::Result>) -> String {
             self.0.total_line(report)
         }
+        fn opening(&self) -> Vec<String> {
+            self.2
+                .then(|| "note: per case".to_string())
+                .into_iter()
+                .collect()
+        }
+        fn case_heading(&self, case: &Case<u32>) -> Option<String> {
+            self.2.then(|| format!("# {}", case.name))
+        }
+        fn game_notes(&self, _: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Vec<String> {
+            let note = format!("game {game}: {} plies", record.plies.len());
+            self.2.then_some(note).into_iter().collect()
+        }
+        fn tally(&self) -> Tally {
+            if self.2 {
+                Tally::EachCase
+            } else {
+                Tally::EachGame
+            }
+        }
+        fn case_results(&self, _: &Case<u32>, games: Vec<Self::Result>) -> Vec<Self::Result> {
+            games.into_iter().last().into_iter().collect()
+        }
     }
 
     fn contest(each_game: bool) -> Restarting {
@@ -247,13 +377,13 @@ mod tests {
             seed: 1,
             limits: Limits::default(),
         };
-        Restarting(nim, each_game)
+        Restarting(nim, each_game, false)
     }
 
     fn referee(each_game: bool) -> (usize, Vec<String>, Vec<f64>) {
         let written = Written::default();
         let mut starts = 0;
-        let mut start = || -> Result<Box<dyn Player<Nim>>, std::io::Error> {
+        let mut start = |_: Option<&Case<u32>>| -> Result<Box<dyn Player<Nim>>, std::io::Error> {
             starts += 1;
             Ok(Box::new(Local(Optimal)))
         };
@@ -290,5 +420,36 @@ mod tests {
         assert_eq!(written[1], "game heap 5 case 0 game 0");
         assert_eq!(written[3], "transcript # heap 5 game 1");
         assert_eq!(written[4], "game heap 5 case 0 game 1");
+    }
+
+    #[test]
+    fn a_contest_scored_per_case_says_one_line_when_the_case_is_over() {
+        let written = Written::default();
+        let mut start = |_: Option<&Case<u32>>| -> Result<Box<dyn Player<Nim>>, std::io::Error> {
+            Ok(Box::new(Local(Optimal)))
+        };
+        let contest = Restarting(contest(false).0, false, true);
+        let results = run(&contest, 1, &mut start, &written).unwrap();
+        // One result per case: its last game's (heap 5 lost second, heap 8 won second).
+        let scores: Vec<f64> = results.iter().map(RefereedCase::score).collect();
+        assert_eq!(scores, vec![0.0, 1.0]);
+        let written = written.0.into_inner();
+        let kinds: Vec<&str> = written
+            .iter()
+            .map(|l| l.split(' ').next().unwrap())
+            .collect();
+        let case = [
+            "transcript",
+            "game",
+            "transcript",
+            "game",
+            "transcript",
+            "say",
+        ];
+        assert_eq!(kinds[0], "say", "{written:?}");
+        assert_eq!(kinds[1..], [case, case].concat()[..], "{written:?}");
+        assert_eq!(written[1], "transcript # heap 5");
+        assert!(written[3].starts_with("transcript game 0: "), "{written:?}");
+        assert!(written[6].starts_with("say heap 5 seat 1"), "{written:?}");
     }
 }

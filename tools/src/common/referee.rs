@@ -1,10 +1,11 @@
 //! A referee command's run, written once: the records, the tested player, the
 //! game's [`Contest`] played by `tabula_verify::referee::run`, and the report.
 
+use tabula_solver::Game;
 use tabula_verify::agent::Agent;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, Notation};
-use tabula_verify::referee::{Contest, RefereeOutput, run};
+use tabula_verify::referee::{Case, Contest, RefereeOutput, run};
 use tabula_verify::wire::Wire;
 
 use super::*;
@@ -13,11 +14,14 @@ use super::*;
 struct Records<'a> {
     log: &'a Log,
     json: Option<&'a OutputPath>,
+    /// Counts the games on stderr: a case of 100 games takes seconds.
+    progress: indicatif::ProgressBar,
 }
 
 impl<G: Notation> RefereeOutput<G> for Records<'_> {
     fn game(&self, record: &GameRecord<G>, params: &G::Params, at: &At) {
         self.log.game(record, params, at);
+        self.progress.inc(1);
     }
 
     fn transcript(&self, line: &str) {
@@ -25,7 +29,7 @@ impl<G: Notation> RefereeOutput<G> for Records<'_> {
     }
 
     fn say(&self, line: &str) -> std::io::Result<()> {
-        say(self.log, self.json, line)
+        self.progress.suspend(|| say(self.log, self.json, line))
     }
 }
 
@@ -45,11 +49,38 @@ where
     C::Game: 'static,
     W: Wire<C::Game> + 'static,
 {
+    let agent = |name: &str, _: Option<&Case<<C::Game as Game>::Params>>| agent(name);
+    referee_contest_by_case(contest, seat, wire, agent, known, args)
+}
+
+/// As [`referee_contest`], with built-in agents drawn for the case they are
+/// started for (`None`: the whole run), for agents that read the case.
+pub fn referee_contest_by_case<C, W>(
+    contest: &C,
+    seat: &SeatArgs,
+    wire: impl Fn() -> W,
+    agent: impl Fn(&str, Option<&Case<<C::Game as Game>::Params>>) -> Option<Box<dyn Agent<C::Game>>>,
+    known: &[&str],
+    args: &RefereeRunArgs,
+) -> crate::registry::Outcome
+where
+    C: Contest,
+    C::Game: 'static,
+    W: Wire<C::Game> + 'static,
+{
     let log = Log::open(&args.log)?;
     let json = args.json.json.as_ref();
-    let records = Records { log: &log, json };
-    let mut start = || tested_player(seat, wire(), &agent, known, &log);
+    let games = contest.cases().iter().map(|case| case.games).sum::<usize>();
+    let progress = crate::progress::bar(games, "games");
+    let records = Records {
+        log: &log,
+        json,
+        progress,
+    };
+    let mut start =
+        |case: Option<&Case<_>>| tested_player(seat, wire(), |name| agent(name, case), known, &log);
     let results = run(contest, args.seed.seed, &mut start, &records)?;
+    records.progress.finish_and_clear();
     finish_referee(
         &log,
         results,

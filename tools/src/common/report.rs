@@ -161,3 +161,25 @@ pub fn emit_report(
     }
     Ok(())
 }
+
+/// Builds a table file of `entries` positions with `build`, counting them on
+/// a bar, then says where it wrote them and how long it took.
+pub fn build_table<E>(
+    output: &std::path::Path,
+    entries: u64,
+    build: impl FnOnce(tabula_solver::retrograde::Progress<'_>) -> Result<(), E>,
+) -> crate::registry::Outcome
+where
+    anyhow::Error: From<E>,
+{
+    let started = std::time::Instant::now();
+    let progress = crate::progress::bar(entries as usize, "positions");
+    build(&|done| progress.set_position(done))?;
+    progress.finish_and_clear();
+    outln!(
+        "wrote {} ({entries} positions) in {:.1} s",
+        shown(output),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(std::process::ExitCode::SUCCESS)
+}

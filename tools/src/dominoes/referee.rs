@@ -9,25 +9,17 @@ use clap::Args;
 use serde::Serialize;
 use tabula_solver::dominoes::Match;
 use tabula_verify::agent::Agent;
-use tabula_verify::arena::GameRecord;
-use tabula_verify::dominoes::referee::{
-    CaseSetup, case_key, deal, game_line, opponent_rng, parse_cases, referee_case, stock_order,
-};
-use tabula_verify::dominoes::report::case_name;
+use tabula_verify::dominoes::referee::{deal, opponent_rng, parse_cases, stock_order};
 use tabula_verify::dominoes::terminal::play_deal;
-use tabula_verify::dominoes::{AGENTS, DominoesWire, agent, sees_open_hand};
-use tabula_verify::record::At;
-use tabula_verify::seat::{EXIT_GRACE, Limits, Local, Player};
-use tabula_verify::tournament::{Purpose, stream_name};
+use tabula_verify::dominoes::{AGENTS, DominoesContest, DominoesWire, agent, sees_open_hand};
+use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    GamesArgs, JsonArgs, Log, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, check_agent,
-    emit_report, finish_play, finish_referee, known_agent, run_info, say, serve_stdio, served_rng,
-    tested_player,
+    GamesArgs, JsonArgs, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, check_agent, emit_report,
+    finish_play, known_agent, referee_contest, run_info, serve_stdio, served_rng,
 };
 use crate::out::outln;
-use crate::progress::bar;
 use crate::registry::Outcome;
 
 /// Arguments of `tabula referee dominoes`.
@@ -157,86 +149,29 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     }
     check_agent("--opponent", &args.opponent, AGENTS)?;
     let seed = args.run.seed.seed;
-    let log = Log::open(&args.run.log)?;
-    // One player for the run; after a fault its program is started afresh.
-    let mut tested: Box<dyn Player<Match>> = tested_player(
-        &args.seat,
-        DominoesWire::default(),
-        |name| tested_agent(name, seed),
-        AGENTS,
-        &log,
-    )?;
-    let tested_open =
-        args.seat.player.is_none() && args.seat.agent.as_deref().is_some_and(sees_open_hand);
-    let setup = CaseSetup {
-        seed,
-        games,
-        paired: args.paired,
-        open_hand: [tested_open, sees_open_hand(&args.opponent)],
-    };
-    let json = args.run.json.json.as_ref();
-    if tested_open {
-        let name = tested.name();
-        let note =
-            format!("note: {name} sees the other hand: a reference ceiling, not a contest score");
-        say(&log, json, &note)?;
-    }
-    if setup.open_hand[1] {
-        let name = &args.opponent;
-        let note = format!(
-            "note: the opponent {name} sees the tested player's hand: an opponent the contest never had"
-        );
-        say(&log, json, &note)?;
-    }
     let limits = Limits {
         per_case: Some(args.run.timeout.timeout),
         ..Limits::default()
     };
-    let mut results = Vec::with_capacity(cases.len());
-    // A case of 100 games takes seconds: the bar counts games within it.
-    let progress = bar(cases.len() * games, "games");
-    for (i, &rules) in cases.iter().enumerate() {
-        log.transcript_line(&format!(
-            "# case {} {} seed {seed} opponent {}",
-            rules.numbers, rules.hand, args.opponent
-        ));
-        let rng = opponent_rng(seed, rules);
-        let mut opponent = Local(agent(&args.opponent, rng).expect("a known agent"));
-        let label = case_name(rules);
-        let mut log_game = |game: usize, record: &GameRecord<Match>| {
-            let draws = stream_name(
-                Purpose::Chance,
-                case_key(rules),
-                setup.deal_index(game) as u64,
-                0,
-            );
-            let at = At::new(seed, i, label.clone(), game).with_stream(draws);
-            log.game(record, &rules, &at);
-            log.transcript_line(&game_line(game, &setup, record));
-            progress.inc(1);
-        };
-        let (result, _) = referee_case(
-            rules,
-            &setup,
-            tested.as_mut(),
-            &mut opponent,
-            limits,
-            &mut log_game,
-        );
-        progress.set_position(((i + 1) * games) as u64);
-        progress.suspend(|| say(&log, json, &result.line()))?;
-        results.push(result);
-    }
-    progress.finish_and_clear();
-    tested.finish(EXIT_GRACE);
-    drop(tested);
-    finish_referee(
-        &log,
-        results,
-        |r| r.total_line(),
-        json,
+    let tested_name = match &args.seat.player {
+        Some(_) => None,
+        None => args.seat.agent.clone(),
+    };
+    let contest = DominoesContest::new(
+        cases,
         seed,
-        &args.run.strict,
+        (games, args.paired),
+        args.opponent,
+        tested_name,
+        limits,
+    );
+    referee_contest(
+        &contest,
+        &args.seat,
+        DominoesWire::default,
+        |name| tested_agent(name, seed),
+        AGENTS,
+        &args.run,
     )
 }
 

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::Args;
@@ -15,9 +14,9 @@ use tabula_tables::dominoes::{self as table, DominoesTable, describe};
 use tabula_tables::{LookupError, Table, Tabulated};
 
 use crate::batch::{LookedUp, answer_lines};
-use crate::common::{OutputFile, output_file};
+use crate::common::{OutputFile, build_table, output_file};
 use crate::out::outln;
-use crate::progress::{bar, spinner};
+use crate::progress::spinner;
 use crate::registry::Outcome as CommandOutcome;
 
 /// Arguments of `tabula build dominoes`.
@@ -121,17 +120,10 @@ fn position_answer(table: &DominoesTable, text: &str) -> anyhow::Result<Position
 
 /// Builds the table file.
 pub fn build(args: BuildArgs) -> CommandOutcome {
-    let started = Instant::now();
-    let progress = bar(table::SPEC.entries as usize, "positions");
-    table::build(&args.output, &|done| progress.set_position(done))?;
-    progress.finish_and_clear();
-    outln!(
-        "wrote {} ({} positions) in {:.1} s",
-        crate::common::shown(&args.output),
-        table::SPEC.entries,
-        started.elapsed().as_secs_f64()
-    )?;
-    Ok(ExitCode::SUCCESS)
+    let output = &args.output;
+    build_table(output, table::SPEC.entries, |progress| {
+        table::build(output, progress)
+    })
 }
 
 /// Reads `hand0 / hand1 / left right / mover` (N = 5, stock empty).

@@ -6,19 +6,20 @@ use std::io;
 use anyhow::anyhow;
 use clap::Args;
 use tabula_solver::reversi::Board;
-use tabula_solver::reversi::Weights;
 use tabula_verify::agent::Agent;
-use tabula_verify::record::At;
-use tabula_verify::reversi::referee::{game_line, opponents, parse_sizes, referee_case};
-use tabula_verify::reversi::report::{case_label, evolve_cases};
+use tabula_verify::referee::Case;
+use tabula_verify::reversi::referee::{opponents, parse_sizes};
+use tabula_verify::reversi::report::evolve_cases;
 use tabula_verify::reversi::terminal::play_referee_case;
-use tabula_verify::reversi::{AGENTS, Opponent, REFERENCE_AGENTS, ReversiWire, agent, case_agent};
-use tabula_verify::seat::{EXIT_GRACE, Limits};
+use tabula_verify::reversi::{
+    AGENTS, REFERENCE_AGENTS, ReversiContest, ReversiWire, agent, case_agent,
+};
+use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    Log, RefereeRunArgs, SeatArgs, SeedArgs, finish_play, finish_referee, known_agent, say,
-    serve_stdio, served_rng, tested_player,
+    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest_by_case,
+    serve_stdio, served_rng,
 };
 use crate::progress::bar;
 use crate::registry::Outcome;
@@ -83,26 +84,6 @@ fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Board>>> {
     agent(name, served_rng(seed))
 }
 
-/// The tested built-in player of one case: as [`tested_agent`], and the
-/// reference players (`oracle`) that read the case's opponents.
-fn case_tested_agent(
-    name: &str,
-    seed: u64,
-    opponents: &[Weights],
-    rule: tabula_solver::reversi::Rule,
-) -> Option<Box<dyn Agent<Board>>> {
-    let opponents: Vec<Opponent> = opponents
-        .iter()
-        .map(|&weights| Opponent { weights, rule })
-        .collect();
-    case_agent(
-        name,
-        served_rng(seed),
-        &opponents,
-        &std::sync::Arc::default(),
-    )
-}
-
 /// Every name `--agent` takes in the referee.
 fn referee_agents() -> Vec<&'static str> {
     AGENTS.iter().chain(REFERENCE_AGENTS).copied().collect()
@@ -114,59 +95,42 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let sizes = parse_sizes(&args.suite.sizes).map_err(|e| anyhow!("--sizes: {e}"))?;
     args.seat.check(&referee_agents())?;
     let seed = args.run.seed.seed;
-    let log = Log::open(&args.run.log)?;
-    let rule = args.suite.ga.rule.rule();
     let suite = args.suite.suite(sizes, seed);
     let cases = suite.case_list();
     // The opponents first, in parallel: only the tested player's answers are timed.
     let progress = bar(cases.len(), "evolving opponents");
-    let drawn = evolve_cases(&suite, &|done| progress.set_position(done as u64));
+    let opponents = evolve_cases(&suite, &|done| progress.set_position(done as u64));
     progress.finish_and_clear();
-    let json = args.run.json.json.as_ref();
-    if let Some(name) = args
-        .seat
-        .agent
-        .as_deref()
-        .filter(|n| REFERENCE_AGENTS.contains(n))
-    {
-        let note = format!(
-            "note: {name} knows the opponents' weights: a reference ceiling, not a contest score"
-        );
-        say(&log, json, &note)?;
-    }
-    let limits = Limits {
-        per_case: Some(args.run.timeout.timeout),
-        ..Limits::default()
-    };
-    let mut results = Vec::with_capacity(cases.len());
-    for (case, (&(n, k), (weights, indices))) in cases.iter().zip(&drawn).enumerate() {
-        log.transcript_line(&format!(
-            "# case {n} index {k} seed {seed}: opponents {indices:?} of the final population"
-        ));
-        // A fresh player per case: one game per process, as in the contest.
-        let mut tested = tested_player(
-            &args.seat,
-            ReversiWire::default(),
-            |name| case_tested_agent(name, seed, weights, rule),
-            &referee_agents(),
-            &log,
-        )?;
-        let (result, record) = referee_case(n, weights, rule, tested.as_mut(), limits);
-        tested.finish(EXIT_GRACE);
-        drop(tested);
-        let at = At::new(seed, case, case_label(n, k), 0);
-        log.game(&record, &n, &at);
-        log.transcript_line(&game_line(&record));
-        say(&log, json, &result.line())?;
-        results.push(result);
-    }
-    finish_referee(
-        &log,
-        results,
-        |r| r.total_line(),
-        json,
+    let contest = ReversiContest {
+        cases,
+        opponents,
+        rule: args.suite.ga.rule.rule(),
         seed,
-        &args.run.strict,
+        tested_agent: args.seat.agent.clone(),
+        limits: Limits {
+            per_case: Some(args.run.timeout.timeout),
+            ..Limits::default()
+        },
+    };
+    // The tested built-in player of a case: as `tested_agent`, and the
+    // reference players (`oracle`) that read the case's opponents.
+    let agent = |name: &str, case: Option<&Case<usize>>| {
+        let opponents = case.map(|case| contest.case_opponents(case));
+        let predictions = std::sync::Arc::default();
+        case_agent(
+            name,
+            served_rng(seed),
+            &opponents.unwrap_or_default(),
+            &predictions,
+        )
+    };
+    referee_contest_by_case(
+        &contest,
+        &args.seat,
+        ReversiWire::default,
+        agent,
+        &referee_agents(),
+        &args.run,
     )
 }
 

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod clairvoyant;
+pub mod contest;
 pub mod draw;
 pub mod ladder;
 pub mod model;
@@ -16,6 +17,7 @@ pub mod train;
 pub mod wire;
 
 pub use clairvoyant::Clairvoyant;
+pub use contest::DominoesContest;
 pub use ladder::LADDER;
 pub use players::{DealSearcher, Ismcts};
 pub use referee::{case_key, deal, parse_cases};

@@ -40,6 +40,11 @@ pub fn draws(seed: u64, rules: Rules, index: usize) -> ChaCha8Rng {
     tournament::stream(seed, Purpose::Chance, case_key(rules), index as u64, 0)
 }
 
+/// The name of [`draws`]' stream, as the game log gives it.
+pub fn draws_name(rules: Rules, index: usize) -> String {
+    tournament::stream_name(Purpose::Chance, case_key(rules), index as u64, 0)
+}
+
 /// The stock of deal number `index` in the order the referee's draws take it:
 /// each draw picks among the tiles left, on [`draws`], exactly as the match
 /// loop's chance turn does, so a deal's draws do not depend on when they come.
@@ -234,19 +239,34 @@ pub fn referee_case(
         |game| setup.start(rules, game),
         each,
     );
-    let mut result = CaseResult {
-        n: rules.numbers,
-        h: rules.hand,
-        games: records.len(),
-        wins: 0,
-        ties: 0,
-        losses: 0,
-        score: 0.0,
-        faults: 0,
-        fault_kinds: BTreeMap::new(),
-        first_fault: None,
-    };
+    let mut result = CaseResult::new(rules);
     for (game, record) in records.iter().enumerate() {
+        result.add(CaseResult::of_game(rules, game, record));
+    }
+    (result, records)
+}
+
+impl CaseResult {
+    /// A case of `rules` with no game played yet.
+    pub fn new(rules: Rules) -> CaseResult {
+        CaseResult {
+            n: rules.numbers,
+            h: rules.hand,
+            games: 0,
+            wins: 0,
+            ties: 0,
+            losses: 0,
+            score: 0.0,
+            faults: 0,
+            fault_kinds: BTreeMap::new(),
+            first_fault: None,
+        }
+    }
+
+    /// Game `game` of a case of `rules` on its own, as the tested player's.
+    pub fn of_game(rules: Rules, game: usize, record: &GameRecord<Match>) -> CaseResult {
+        let mut result = CaseResult::new(rules);
+        result.games = 1;
         let seat = CaseSetup::tested_seat(game);
         match record.outcome(seat) {
             Outcome::Win => result.wins += 1,
@@ -256,17 +276,29 @@ pub fn referee_case(
         if let Some(fault) = record.fault.as_ref().filter(|f| f.seat == seat) {
             result.faults += 1;
             *result.fault_kinds.entry(fault.kind).or_default() += 1;
-            if result.first_fault.is_none() {
-                result.first_fault = Some(FirstFault {
-                    game,
-                    kind: fault.kind,
-                    reason: fault.reason.clone(),
-                });
-            }
+            result.first_fault = Some(FirstFault {
+                game,
+                kind: fault.kind,
+                reason: fault.reason.clone(),
+            });
         }
+        result.score = result.wins as f64 + result.ties as f64 / 2.0;
+        result
     }
-    result.score = result.wins as f64 + result.ties as f64 / 2.0;
-    (result, records)
+
+    /// Adds the results of later games of the same case.
+    pub fn add(&mut self, later: CaseResult) {
+        self.games += later.games;
+        self.wins += later.wins;
+        self.ties += later.ties;
+        self.losses += later.losses;
+        self.faults += later.faults;
+        for (kind, count) in later.fault_kinds {
+            *self.fault_kinds.entry(kind).or_default() += count;
+        }
+        self.first_fault = self.first_fault.take().or(later.first_fault);
+        self.score = self.wins as f64 + self.ties as f64 / 2.0;
+    }
 }
 
 /// One game as a line of the transcript: the tested seat, the result and

@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod baselines;
 pub mod best;
+pub mod contest;
 pub mod draw;
 pub mod evolve;
 pub mod model;
@@ -15,6 +16,7 @@ pub mod report;
 pub mod terminal;
 pub mod wire;
 
+pub use contest::ReversiContest;
 pub use wire::ReversiWire;
 
 use std::sync::Arc;

@@ -175,22 +175,28 @@ pub fn referee_case(
         (start, tournament::numbered_stream(0, 0), seating.clone())
     });
     let record = records.pop().expect("one game per case");
-    let owned = record.end.pieces(0).count();
-    let own_fault = record.fault.as_ref().filter(|f| f.seat == 0);
-    let fault = own_fault.map(|f| f.reason.clone());
-    let result = CaseResult {
-        n,
-        players: start.players(),
-        owned,
-        score: if fault.is_some() {
-            0.0
-        } else {
-            record.end.case_score(0)
-        },
-        fault,
-        fault_kind: own_fault.map(|f| f.kind),
-    };
-    (result, record)
+    (CaseResult::of_game(n, &record), record)
+}
+
+impl CaseResult {
+    /// The tested player's (seat 0's) result in a case's game on side `n`.
+    pub fn of_game(n: usize, record: &GameRecord<Board>) -> CaseResult {
+        let owned = record.end.pieces(0).count();
+        let own_fault = record.fault.as_ref().filter(|f| f.seat == 0);
+        let fault = own_fault.map(|f| f.reason.clone());
+        CaseResult {
+            n,
+            players: record.end.players(),
+            owned,
+            score: if fault.is_some() {
+                0.0
+            } else {
+                record.end.case_score(0)
+            },
+            fault,
+            fault_kind: own_fault.map(|f| f.kind),
+        }
+    }
 }
 
 /// The game as a line of the transcript: the end's counts and every move (`2:3,4` = player 2

@@ -4,10 +4,12 @@
 //! - [`players`]: the built-in players `random`, `greedy` and `solver-dD-eE`;
 //! - [`report`]: `verify tothello`, every pair of built-in players on seeded openings;
 //! - [`checker`]: the `bestMove` checker behind `tabula referee tothello`;
+//! - [`contest`]: that command's run and its result lines;
 //! - [`terminal`]: a person at the terminal against the solver (`tabula play tothello`).
 
 pub mod analysis;
 pub mod checker;
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
