@@ -98,6 +98,35 @@ pub trait Contest {
 
     /// The run's last line, its total.
     fn total_line(&self, report: &RefereeReport<Self::Result>) -> String;
+
+    /// A game's result line as stdout shows it, if not as the transcript has
+    /// it (`line`, from [`Contest::line`]); by default the same.
+    fn shown_line(
+        &self,
+        _case: &Case<<Self::Game as Game>::Params>,
+        _line: &str,
+    ) -> Option<String> {
+        None
+    }
+
+    /// Where the run's total goes: by default [`Contest::total_line`] ends
+    /// both the transcript and stdout.
+    fn total_shown(&self, report: &RefereeReport<Self::Result>) -> TotalLines {
+        let line = self.total_line(report);
+        TotalLines {
+            transcript: Some(line.clone()),
+            stdout: Some(line),
+        }
+    }
+}
+
+/// The lines a run's total ends the transcript and stdout with, if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TotalLines {
+    /// The transcript's last line.
+    pub transcript: Option<String>,
+    /// Stdout's last line (unless `--json -` holds stdout).
+    pub stdout: Option<String>,
 }
 
 /// Where a run's records go: the game log, the transcript and the result lines.
@@ -108,6 +137,8 @@ pub trait RefereeOutput<G: Notation> {
     fn transcript(&self, line: &str);
     /// Writes a result line to the transcript and, where it goes, to stdout.
     fn say(&self, line: &str) -> std::io::Result<()>;
+    /// Writes a result line, where it goes, to stdout only.
+    fn show(&self, line: &str) -> std::io::Result<()>;
 }
 
 /// Plays every case of `contest` against the tested player that `start`
@@ -142,7 +173,14 @@ where
                 out.transcript(&note);
             }
             if said.borrow().is_ok() {
-                *said.borrow_mut() = out.say(&contest.line(&result));
+                let line = contest.line(&result);
+                *said.borrow_mut() = match contest.shown_line(&case, &line) {
+                    None => out.say(&line),
+                    Some(shown) => {
+                        out.transcript(&line);
+                        out.show(&shown)
+                    }
+                };
             }
             results.push(result);
         };
@@ -196,6 +234,10 @@ mod tests {
         }
         fn say(&self, line: &str) -> std::io::Result<()> {
             self.0.borrow_mut().push(format!("say {line}"));
+            Ok(())
+        }
+        fn show(&self, line: &str) -> std::io::Result<()> {
+            self.0.borrow_mut().push(format!("show {line}"));
             Ok(())
         }
     }

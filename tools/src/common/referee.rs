@@ -5,6 +5,7 @@ use tabula_verify::agent::Agent;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, Notation};
 use tabula_verify::referee::{Contest, RefereeOutput, run};
+use tabula_verify::seat::Player;
 use tabula_verify::wire::Wire;
 
 use super::*;
@@ -27,6 +28,13 @@ impl<G: Notation> RefereeOutput<G> for Records<'_> {
     fn say(&self, line: &str) -> std::io::Result<()> {
         say(self.log, self.json, line)
     }
+
+    fn show(&self, line: &str) -> std::io::Result<()> {
+        if self.json != Some(&OutputPath::Stdout) {
+            crate::out::outln!("{line}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Referees `contest` against the tested seat (`--player` over `wire()`, or
@@ -45,15 +53,26 @@ where
     C::Game: 'static,
     W: Wire<C::Game> + 'static,
 {
+    referee_contest_with(contest, args, |log| {
+        tested_player(seat, wire(), &agent, known, log)
+    })
+}
+
+/// [`referee_contest`] with the tested player started by `start`, which
+/// may write the dialogue to the run's transcript.
+pub fn referee_contest_with<C: Contest>(
+    contest: &C,
+    args: &RefereeRunArgs,
+    mut start: impl FnMut(&Log) -> anyhow::Result<Box<dyn Player<C::Game>>>,
+) -> crate::registry::Outcome {
     let log = Log::open(&args.log)?;
     let json = args.json.json.as_ref();
     let records = Records { log: &log, json };
-    let mut start = || tested_player(seat, wire(), &agent, known, &log);
-    let results = run(contest, args.seed.seed, &mut start, &records)?;
-    finish_referee(
+    let results = run(contest, args.seed.seed, &mut || start(&log), &records)?;
+    finish_referee_with(
         &log,
         results,
-        |report| contest.total_line(report),
+        |report| contest.total_shown(report),
         json,
         args.seed.seed,
         &args.strict,

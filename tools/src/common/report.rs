@@ -2,6 +2,7 @@
 
 use clap::Args;
 use serde::Serialize;
+use tabula_verify::referee::TotalLines;
 use tabula_verify::report::{RefereeReport, RefereedCase};
 
 use crate::out::{out, outln};
@@ -93,15 +94,36 @@ pub fn finish_referee<C: RefereedCase + Serialize>(
     seed: u64,
     strict: &StrictArgs,
 ) -> crate::registry::Outcome {
+    let total = |report: &RefereeReport<C>| {
+        let line = total_line(report);
+        TotalLines {
+            transcript: Some(line.clone()),
+            stdout: Some(line),
+        }
+    };
+    finish_referee_with(log, results, total, json, seed, strict)
+}
+
+/// [`finish_referee`] with the `total` lines of the transcript and stdout
+/// each given, or none.
+pub fn finish_referee_with<C: RefereedCase + Serialize>(
+    log: &Log,
+    results: Vec<C>,
+    total: impl FnOnce(&RefereeReport<C>) -> TotalLines,
+    json: Option<&OutputPath>,
+    seed: u64,
+    strict: &StrictArgs,
+) -> crate::registry::Outcome {
     let report = RefereeReport::new(results);
-    let total_line = total_line(&report);
-    log.transcript_line(&total_line);
+    let total = total(&report);
+    if let Some(line) = &total.transcript {
+        log.transcript_line(line);
+    }
+    let markdown = total
+        .stdout
+        .map_or(String::new(), |line| format!("{line}\n"));
     let reported = report_then_finish(log, || {
-        emit_report(
-            &format!("{total_line}\n"),
-            json,
-            &run_info(Some(seed)).stamp(&report),
-        )
+        emit_report(&markdown, json, &run_info(Some(seed)).stamp(&report))
     });
     strict.status(reported, report.faults())
 }

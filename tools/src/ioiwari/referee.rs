@@ -9,24 +9,19 @@ use anyhow::bail;
 use clap::Args;
 use tabula_solver::ioiwari::{BankMatch, Params, Ring};
 use tabula_tables::TypedTable;
-use tabula_verify::arena::play_case;
-use tabula_verify::ioiwari::{
-    self as ioi, AGENTS, Banked, IoiBoard, IoiWire, OptimalAgent, RefereedGame,
-};
+use tabula_verify::ioiwari::{self as ioi, AGENTS, Banked, IoiBoard, IoiWire, IoiwariContest};
 use tabula_verify::process::StreamPeer;
-use tabula_verify::record::{At, Notation};
-use tabula_verify::report::RefereeReport;
-use tabula_verify::seat::{Clock, EXIT_GRACE, Limits, Local, Player, Remote};
-use tabula_verify::tournament::{Purpose, served_rng, stream};
+use tabula_verify::record::Notation;
+use tabula_verify::seat::{Limits, Remote};
+use tabula_verify::tournament::served_rng;
 
 use super::VariantArgs;
 use super::query::{ioi_board, parse_board, parse_ring};
 use super::table::{open_table, variant_table};
 use crate::common::{
-    JsonArgs, Log, LogArgs, OutputPath, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, emit_report,
-    report_then_finish, run_info, tested_player,
+    JsonArgs, LogArgs, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
+    referee_contest_with, tested_player,
 };
-use crate::out::outln;
 use crate::registry::Outcome;
 
 /// Arguments of `tabula referee ioiwari`.
@@ -93,15 +88,13 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     // The IOI table's boards are played as the IOI game, whatever the starting boards.
     if params.is_ioi_table() {
         let table = open_table(args.table.as_deref())?;
-        let log = Log::open(&args.log)?;
         let boards = referee_boards(&args, &params, ioi_board, parse_board)?;
-        referee_games(&args, boards, &table, (), log)
+        referee_games(args, boards, &table, ())
     } else {
         let table = variant_table(&params, args.table.as_deref())?;
-        let log = Log::open(&args.log)?;
         let parse = |text: &str| parse_ring(&params, text);
         let boards = referee_boards(&args, &params, |ring| ring, parse)?;
-        referee_games(&args, boards, &table, params, log)
+        referee_games(args, boards, &table, params)
     }
 }
 
@@ -139,85 +132,44 @@ fn referee_boards<B: IoiBoard>(
 }
 
 /// The referee's games on `boards`, over the IOI dialogue read with `setup`,
-/// their result lines, the tally and the report.
+/// on the one referee run: their result lines, the tally and the report.
 fn referee_games<B: IoiBoard>(
-    args: &RefereeArgs,
+    args: RefereeArgs,
     boards: Vec<B>,
     table: &Arc<TypedTable<B::Table>>,
     setup: <BankMatch<B> as Banked>::Setup,
-    log: Log,
 ) -> Outcome
 where
     BankMatch<B>: Banked + Notation<Params = B>,
 {
-    let limits = Limits {
-        per_game: Some(args.timeout.timeout),
-        ..Limits::default()
-    };
     let seed = args.seed.seed;
-    let many = boards.len() > 1;
-    let json = args.json.json.as_ref();
-    let mut games = Vec::new();
-    for (case, board) in boards.into_iter().enumerate() {
-        log.transcript_line(&format!("# game {board}"));
-        // A new player 1 per game, so that a crash loses only that game.
-        let mut tested: Box<dyn Player<BankMatch<B>>> = if args.external() {
+    let contest = IoiwariContest {
+        boards,
+        table: table.clone(),
+        seed,
+        limits: Limits {
+            per_game: Some(args.timeout.timeout),
+            ..Limits::default()
+        },
+    };
+    let external = args.external();
+    let seat = args.seat;
+    let run = RefereeRunArgs {
+        seed: args.seed,
+        timeout: args.timeout,
+        log: args.log,
+        json: args.json,
+        strict: args.strict,
+    };
+    referee_contest_with(&contest, &run, |log| {
+        let wire = IoiWire::<BankMatch<B>>::new(setup);
+        if external {
             // As `serve ioiwari --seed` draws it, so that both play alike.
             let rng = served_rng(seed);
-            tested_player(
-                &args.seat,
-                IoiWire::<BankMatch<B>>::new(setup),
-                |n| ioi::agent(n, table, rng),
-                &AGENTS,
-                &log,
-            )?
-        } else {
-            let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
-            Box::new(
-                Remote::new(
-                    "stdin/stdout",
-                    Box::new(peer),
-                    IoiWire::<BankMatch<B>>::new(setup),
-                )
-                .with_transcript(log.transcript()),
-            )
-        };
-        let mut optimal = Local(OptimalAgent::new(table.clone()));
-        let mut players: Vec<&mut dyn Player<BankMatch<B>>> = vec![tested.as_mut(), &mut optimal];
-        let mut clocks = vec![Clock::new(limits), Clock::default()];
-        let record = play_case(&board, 1, &mut players, &mut clocks, |game| {
-            let chance = stream(seed, Purpose::Chance, case as u64, game as u64, 0);
-            (BankMatch::new(board), chance, vec![0, 1])
-        })
-        .pop()
-        .expect("one game");
-        drop(players);
-        // Time to read the last move and end by itself, then it is killed.
-        tested.finish(EXIT_GRACE);
-        drop(tested);
-        log.game(&record, &board, &At::new(seed, case, board.to_string(), 0));
-        let game = RefereedGame::new(&record);
-        let line = game.line();
-        log.transcript_line(&line);
-        // Over stdin/stdout the summary follows the dialogue's last line.
-        if json != Some(&OutputPath::Stdout) {
-            if many {
-                outln!("{board}: {line}")?;
-            } else {
-                outln!("{line}")?;
-            }
+            return tested_player(&seat, wire, |n| ioi::agent(n, table, rng), &AGENTS, log);
         }
-        games.push(game);
-    }
-    let report = RefereeReport::new(games);
-    let reported = report_then_finish(&log, || {
-        // The task's scoring over many boards: 4 points a win, 2 a draw.
-        let tally = if many {
-            format!("{}\n", report.tally_line())
-        } else {
-            String::new()
-        };
-        emit_report(&tally, json, &run_info(Some(seed)).stamp(&report))
-    });
-    args.strict.status(reported, report.faults())
+        let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
+        let person = Remote::new("stdin/stdout", Box::new(peer), wire);
+        Ok(Box::new(person.with_transcript(log.transcript())))
+    })
 }
