@@ -18,10 +18,7 @@ use tabula_verify::tournament::served_rng;
 use super::VariantArgs;
 use super::query::{ioi_board, parse_board, parse_ring};
 use super::table::{open_table, variant_table};
-use crate::common::{
-    JsonArgs, LogArgs, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs,
-    referee_contest_with, tested_player,
-};
+use crate::common::{OutputPath, RefereeRunArgs, SeatArgs, referee_contest_with, tested_player};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula referee ioiwari`.
@@ -40,15 +37,6 @@ pub struct RefereeArgs {
     // `--agent NAME`; neither talks over this program's own stdin/stdout.
     #[command(flatten)]
     seat: SeatArgs,
-    // Player 1's time limit per game.
-    #[command(flatten)]
-    timeout: TimeoutArgs,
-    // Seed of a random player 1 (`--agent random`).
-    #[command(flatten)]
-    seed: SeedArgs,
-    // `--log` (each game) and `--transcript` (the dialogue, like ioiwari.out).
-    #[command(flatten)]
-    log: LogArgs,
     /// Play the instances, the starting boards modulo rotation (the IOI game's 51; needs
     /// --player or --agent).
     #[arg(long)]
@@ -56,10 +44,11 @@ pub struct RefereeArgs {
     /// Play every starting board (the IOI game's 357; needs --player or --agent).
     #[arg(long, conflicts_with = "all")]
     rotations: bool,
+    // Player 1's time limit per game, the seed of a random player 1
+    // (`--agent random`), `--log` (each game) and `--transcript` (the
+    // dialogue, like ioiwari.out).
     #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 impl RefereeArgs {
@@ -74,9 +63,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let params = args.variant.params_for(args.table.as_deref())?;
     if !args.external() {
         for (option, path) in [
-            ("--log", &args.log.log),
-            ("--transcript", &args.log.transcript),
-            ("--json", &args.json.json),
+            ("--log", &args.run.log.log),
+            ("--transcript", &args.run.log.transcript),
+            ("--json", &args.run.json.json),
         ] {
             if path == &Some(OutputPath::Stdout) {
                 bail!(
@@ -89,12 +78,12 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     if params.is_ioi_table() {
         let table = open_table(args.table.as_deref())?;
         let boards = referee_boards(&args, &params, ioi_board, parse_board)?;
-        referee_games(args, boards, &table, ())
+        referee_games(&args, boards, &table, ())
     } else {
         let table = variant_table(&params, args.table.as_deref())?;
         let parse = |text: &str| parse_ring(&params, text);
         let boards = referee_boards(&args, &params, |ring| ring, parse)?;
-        referee_games(args, boards, &table, params)
+        referee_games(&args, boards, &table, params)
     }
 }
 
@@ -134,7 +123,7 @@ fn referee_boards<B: IoiBoard>(
 /// The referee's games on `boards`, over the IOI dialogue read with `setup`,
 /// on the one referee run: their result lines, the tally and the report.
 fn referee_games<B: IoiBoard>(
-    args: RefereeArgs,
+    args: &RefereeArgs,
     boards: Vec<B>,
     table: &Arc<TypedTable<B::Table>>,
     setup: <BankMatch<B> as Banked>::Setup,
@@ -142,31 +131,28 @@ fn referee_games<B: IoiBoard>(
 where
     BankMatch<B>: Banked + Notation<Params = B>,
 {
-    let seed = args.seed.seed;
+    let seed = args.run.seed.seed;
     let contest = IoiwariContest {
         boards,
         table: table.clone(),
         seed,
         limits: Limits {
-            per_game: Some(args.timeout.timeout),
+            per_game: Some(args.run.timeout.timeout),
             ..Limits::default()
         },
     };
-    let external = args.external();
-    let seat = args.seat;
-    let run = RefereeRunArgs {
-        seed: args.seed,
-        timeout: args.timeout,
-        log: args.log,
-        json: args.json,
-        strict: args.strict,
-    };
-    referee_contest_with(&contest, &run, |log| {
+    referee_contest_with(&contest, &args.run, |log| {
         let wire = IoiWire::<BankMatch<B>>::new(setup);
-        if external {
+        if args.external() {
             // As `serve ioiwari --seed` draws it, so that both play alike.
             let rng = served_rng(seed);
-            return tested_player(&seat, wire, |n| ioi::agent(n, table, rng), &AGENTS, log);
+            return tested_player(
+                &args.seat,
+                wire,
+                |n| ioi::agent(n, table, rng),
+                &AGENTS,
+                log,
+            );
         }
         let peer = StreamPeer::for_person(io::stdin(), crate::out::data_stdout());
         let person = Remote::new("stdin/stdout", Box::new(peer), wire);

@@ -8,10 +8,7 @@ use tabula_verify::seat::Limits;
 
 use super::VariantArgs;
 use super::play::{SearchDisplay, checked_table};
-use crate::common::{
-    JsonArgs, LogArgs, RefereeRunArgs, SeatArgs, SeedArgs, StrictArgs, TimeoutArgs, check_agent,
-    referee_contest, served_rng,
-};
+use crate::common::{RefereeRunArgs, SeatArgs, check_agent, referee_contest, served_rng};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula referee kalah`.
@@ -31,18 +28,9 @@ pub struct RefereeArgs {
     /// The built-in player it meets: optimal, greedy or random.
     #[arg(long, value_name = "NAME", default_value = "optimal")]
     opponent: String,
-    // The tested player's time for each game.
+    // The tested player's time for each game, and the seed of a random player.
     #[command(flatten)]
-    timeout: TimeoutArgs,
-    // Seed of a random player.
-    #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    log: LogArgs,
-    #[command(flatten)]
-    json: JsonArgs,
-    #[command(flatten)]
-    strict: StrictArgs,
+    run: RefereeRunArgs,
 }
 
 /// Two games of the tested player against a built-in one, the tested player
@@ -57,7 +45,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .count() as u64;
     let tables = checked_table(rules, args.table.as_deref(), searchers)?;
     let searching = SearchDisplay::default();
-    let seed = args.seed.seed;
+    let seed = args.run.seed.seed;
     let contest = KalahContest {
         rules,
         tables: tables.clone(),
@@ -65,16 +53,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         progress: Some(searching.tell("the optimal opponent's")),
         seed,
         limits: Limits {
-            per_game: Some(args.timeout.timeout),
+            per_game: Some(args.run.timeout.timeout),
             ..Limits::default()
         },
-    };
-    let run = RefereeRunArgs {
-        seed: args.seed,
-        timeout: args.timeout,
-        log: args.log,
-        json: args.json,
-        strict: args.strict,
     };
     referee_contest(
         &contest,
@@ -86,6 +67,6 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             kv::agent(name, &tables, served_rng(seed), Some(told), None)
         },
         &kv::AGENTS,
-        &run,
+        &args.run,
     )
 }
