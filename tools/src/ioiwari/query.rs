@@ -15,10 +15,7 @@ use tabula_verify::ioiwari::IoiBoard;
 use super::RingArgs;
 use super::table::{open_table, solved_in_memory};
 use crate::batch::{LookedUp, answer_lines};
-use crate::line::{
-    LineMoveAnswer, PIT_LEGEND, PitField, line_json, line_text, optimal_line, pit_field,
-    pit_players,
-};
+use crate::line::{LineMoveAnswer, PitField, optimal_line, pit_line};
 use crate::out::outln;
 use crate::registry::Outcome;
 
@@ -113,23 +110,22 @@ fn answer<B: IoiBoard>(
             });
         }
     }
-    let line = if with_line {
-        Some(optimal_line(board, |b: &B| table.value(b).looked_up())?)
+    let (line, line_shown) = if with_line {
+        Some(pit_line(&optimal_line(board, |b: &B| {
+            table.value(b).looked_up()
+        })?))
     } else {
         None
-    };
+    }
+    .unzip();
     Ok(BoardAnswer {
         board: board.counts(),
         value: table.value(board).looked_up()?,
         optimal,
         moves,
-        line: line.as_ref().map(|line| line_json(line, pit_field)),
+        line,
         shown: board.to_string(),
-        line_shown: line.as_ref().map(|line| {
-            line_text(line, PIT_LEGEND, true, pit_players, |pit| {
-                (pit + 1).to_string()
-            })
-        }),
+        line_shown,
     })
 }
 

@@ -14,10 +14,7 @@ use tabula_verify::kalah as kv;
 
 use super::{VariantArgs, endgame};
 use crate::batch::{LookedUp, answer_lines};
-use crate::line::{
-    LineMoveAnswer, PIT_LEGEND, PitField, line_json, line_text, optimal_line, pit_field,
-    pit_players,
-};
+use crate::line::{LineMoveAnswer, PitField, optimal_line, pit_line};
 use crate::out::outln;
 use crate::progress::spinner;
 use crate::registry::Outcome;
@@ -143,10 +140,9 @@ fn kalah_answer(
 impl KalahAnswer {
     /// Adds `line` (`--line`) to the JSON and the text.
     fn set_line(&mut self, line: &Line<u8>) {
-        self.line = Some(line_json(line, pit_field));
-        self.line_shown = Some(line_text(line, PIT_LEGEND, true, pit_players, |pit| {
-            (pit + 1).to_string()
-        }));
+        let (json, text) = pit_line(line);
+        self.line = Some(json);
+        self.line_shown = Some(text);
     }
 }
 
