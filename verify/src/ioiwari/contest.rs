@@ -111,3 +111,90 @@ where
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use tabula_solver::ioiwari::Board;
+    use tabula_tables::ioiwari::IoiwariTable;
+
+    use super::*;
+    use crate::record::At;
+    use crate::referee::{RefereeOutput, run};
+
+    /// Records what the run writes, in order.
+    #[derive(Default)]
+    struct Written(RefCell<Vec<String>>);
+
+    impl RefereeOutput<BankMatch<Board>> for Written {
+        fn game(&self, _record: &GameRecord<BankMatch<Board>>, board: &Board, at: &At) {
+            let line = format!("game {board} case {} game {}", at.case, at.game);
+            self.0.borrow_mut().push(line);
+        }
+        fn transcript(&self, line: &str) {
+            self.0.borrow_mut().push(format!("transcript {line}"));
+        }
+        fn say(&self, line: &str) -> std::io::Result<()> {
+            self.0.borrow_mut().push(format!("say {line}"));
+            Ok(())
+        }
+        fn show(&self, line: &str) -> std::io::Result<()> {
+            self.0.borrow_mut().push(format!("show {line}"));
+            Ok(())
+        }
+    }
+
+    /// The optimal player 1 refereed on `boards`: how often it was started,
+    /// what the run wrote, and the total's lines.
+    fn referee(boards: &[&str]) -> (usize, Vec<String>, TotalLines) {
+        let table = Arc::new(IoiwariTable::in_memory());
+        let contest = IoiwariContest {
+            boards: boards.iter().map(|b| b.parse::<Board>().unwrap()).collect(),
+            table: table.clone(),
+            seed: 1,
+            limits: Limits::default(),
+        };
+        let written = Written::default();
+        let mut starts = 0;
+        let mut start = || -> Result<Box<dyn Player<BankMatch<Board>>>, std::io::Error> {
+            starts += 1;
+            Ok(Box::new(Local(OptimalAgent::new(table.clone()))))
+        };
+        let results = run(&contest, 1, &mut start, &written).unwrap();
+        let total = contest.total_shown(&RefereeReport::new(results));
+        (starts, written.0.into_inner(), total)
+    }
+
+    #[test]
+    fn one_board_says_its_line_and_has_no_total() {
+        let (starts, written, total) = referee(&["4 3 2 4 2 3 2"]);
+        assert_eq!(starts, 1);
+        assert_eq!(written.len(), 3);
+        assert_eq!(written[0], "transcript # game 4 3 2 4 2 3 2");
+        assert_eq!(written[1], "game 4 3 2 4 2 3 2 case 0 game 0");
+        assert!(written[2].starts_with("say result "), "{}", written[2]);
+        assert_eq!(total, TotalLines::default());
+    }
+
+    #[test]
+    fn many_boards_name_their_board_on_stdout_and_end_with_the_tally() {
+        let boards = ["4 3 2 4 2 3 2", "2 2 2 2 4 4 4"];
+        let (starts, written, total) = referee(&boards);
+        assert_eq!(starts, 2);
+        assert_eq!(written.len(), 8);
+        for (i, board) in boards.iter().enumerate() {
+            let game = &written[4 * i..4 * i + 4];
+            assert_eq!(game[0], format!("transcript # game {board}"));
+            assert_eq!(game[1], format!("game {board} case {i} game 0"));
+            // The transcript has the bare line; stdout names the board.
+            let line = game[2].strip_prefix("transcript ").unwrap();
+            assert!(line.starts_with("result "), "{line}");
+            assert_eq!(game[3], format!("show {board}: {line}"));
+        }
+        assert_eq!(total.transcript, None);
+        let tally = total.stdout.unwrap();
+        assert!(tally.starts_with("tally: "), "{tally}");
+        assert!(tally.ends_with(" IOI points of 8"), "{tally}");
+    }
+}
