@@ -211,7 +211,7 @@ where
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::cell::RefCell;
 
     use tabula_solver::nim::Nim;
@@ -220,13 +220,13 @@ mod tests {
     use crate::nim::{NimContest, Optimal};
     use crate::seat::{Limits, Local};
 
-    /// Records what the run writes, in order.
+    /// Records what a run writes, in order, for any game's contest tests.
     #[derive(Default)]
-    struct Written(RefCell<Vec<String>>);
+    pub(crate) struct Written(pub(crate) RefCell<Vec<String>>);
 
-    impl RefereeOutput<Nim> for Written {
-        fn game(&self, _record: &GameRecord<Nim>, params: &u32, at: &At) {
-            let line = format!("game heap {params} case {} game {}", at.case, at.game);
+    impl<G: Notation> RefereeOutput<G> for Written {
+        fn game(&self, _record: &GameRecord<G>, _params: &G::Params, at: &At) {
+            let line = format!("game {} case {} game {}", at.label, at.case, at.game);
             self.0.borrow_mut().push(line);
         }
         fn transcript(&self, line: &str) {

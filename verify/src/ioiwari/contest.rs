@@ -114,36 +114,12 @@ where
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
-
     use tabula_solver::ioiwari::Board;
     use tabula_tables::ioiwari::IoiwariTable;
 
     use super::*;
-    use crate::record::At;
-    use crate::referee::{RefereeOutput, run};
-
-    /// Records what the run writes, in order.
-    #[derive(Default)]
-    struct Written(RefCell<Vec<String>>);
-
-    impl RefereeOutput<BankMatch<Board>> for Written {
-        fn game(&self, _record: &GameRecord<BankMatch<Board>>, board: &Board, at: &At) {
-            let line = format!("game {board} case {} game {}", at.case, at.game);
-            self.0.borrow_mut().push(line);
-        }
-        fn transcript(&self, line: &str) {
-            self.0.borrow_mut().push(format!("transcript {line}"));
-        }
-        fn say(&self, line: &str) -> std::io::Result<()> {
-            self.0.borrow_mut().push(format!("say {line}"));
-            Ok(())
-        }
-        fn show(&self, line: &str) -> std::io::Result<()> {
-            self.0.borrow_mut().push(format!("show {line}"));
-            Ok(())
-        }
-    }
+    use crate::referee::run;
+    use crate::referee::tests::Written;
 
     /// The optimal player 1 refereed on `boards`: how often it was started,
     /// what the run wrote, and the total's lines.
