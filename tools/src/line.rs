@@ -63,6 +63,15 @@ pub fn pit_players(by_mover: bool) -> &'static str {
     if by_mover { "A" } else { "B" }
 }
 
+/// A pit game's optimal line (Ioiwari's, Kalah's) as the JSON and the text
+/// query give it: pits from 1, each with its gains.
+pub fn pit_line(line: &Line<u8>) -> (Vec<LineMoveAnswer<PitField>>, [String; 2]) {
+    let text = line_text(line, PIT_LEGEND, true, pit_players, |pit| {
+        (pit + 1).to_string()
+    });
+    (line_json(line, pit_field), text)
+}
+
 /// The two lines the text query prints: the moves (each as `player` and
 /// `label` give it, with its gains in a game that scores moves, `scored`;
 /// `legend` says how to read them), then what the line is worth to the mover.

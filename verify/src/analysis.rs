@@ -7,7 +7,7 @@
 //! moves are written once here, behind the game-erased [`Analyst`] that the
 //! binary finds through the game's registration.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -37,6 +37,25 @@ pub enum AnalysisError {
     /// A position or a move sent is not one of the game's.
     #[error("{0}")]
     Position(String),
+}
+
+/// The parameters of the table file at `path`, checked to be one of `game`'s
+/// and read by `params` (which says what is wrong with them).
+pub fn table_params<T>(
+    path: &Path,
+    game: &str,
+    params: impl FnOnce([u32; 4]) -> Result<T, String>,
+) -> Result<T, AnalysisError> {
+    let bad = |problem: String| AnalysisError::Table {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let header = tabula_tables::Table::read_header(path)
+        .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
+    if header.game != game {
+        return Err(bad(format!("a table of {}, not of {game}", header.game)));
+    }
+    params(header.params).map_err(bad)
 }
 
 /// The exact value of a game's states, where one is known.

@@ -140,6 +140,35 @@ pub trait Contest {
     ) -> Vec<Self::Result> {
         games
     }
+
+    /// A game's result line as stdout shows it, if not as the transcript has
+    /// it (`line`, from [`Contest::line`]); by default the same.
+    fn shown_line(
+        &self,
+        _case: &Case<<Self::Game as Game>::Params>,
+        _line: &str,
+    ) -> Option<String> {
+        None
+    }
+
+    /// Where the run's total goes: by default [`Contest::total_line`] ends
+    /// both the transcript and stdout.
+    fn total_shown(&self, report: &RefereeReport<Self::Result>) -> TotalLines {
+        let line = self.total_line(report);
+        TotalLines {
+            transcript: Some(line.clone()),
+            stdout: Some(line),
+        }
+    }
+}
+
+/// The lines a run's total ends the transcript and stdout with, if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TotalLines {
+    /// The transcript's last line.
+    pub transcript: Option<String>,
+    /// Stdout's last line (unless `--json -` holds stdout).
+    pub stdout: Option<String>,
 }
 
 /// What the report counts as one result, and so when result lines are said.
@@ -159,6 +188,8 @@ pub trait RefereeOutput<G: Notation> {
     fn transcript(&self, line: &str);
     /// Writes a result line to the transcript and, where it goes, to stdout.
     fn say(&self, line: &str) -> std::io::Result<()>;
+    /// Writes a result line, where it goes, to stdout only.
+    fn show(&self, line: &str) -> std::io::Result<()>;
 }
 
 /// The parameters of a contest's game.
@@ -232,7 +263,13 @@ where
     let said = std::cell::RefCell::new(Ok(()));
     let say = |line: String| {
         if said.borrow().is_ok() {
-            *said.borrow_mut() = out.say(&line);
+            *said.borrow_mut() = match contest.shown_line(case, &line) {
+                None => out.say(&line),
+                Some(shown) => {
+                    out.transcript(&line);
+                    out.show(&shown)
+                }
+            };
         }
     };
     let mut each = |game: usize, record: &GameRecord<C::Game>| {
@@ -278,7 +315,7 @@ where
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::cell::RefCell;
 
     use tabula_solver::nim::Nim;
@@ -287,13 +324,13 @@ mod tests {
     use crate::nim::{NimContest, Optimal};
     use crate::seat::{Limits, Local};
 
-    /// Records what the run writes, in order.
+    /// Records what a run writes, in order, for any game's contest tests.
     #[derive(Default)]
-    struct Written(RefCell<Vec<String>>);
+    pub(crate) struct Written(pub(crate) RefCell<Vec<String>>);
 
-    impl RefereeOutput<Nim> for Written {
-        fn game(&self, _record: &GameRecord<Nim>, params: &u32, at: &At) {
-            let line = format!("game heap {params} case {} game {}", at.case, at.game);
+    impl<G: Notation> RefereeOutput<G> for Written {
+        fn game(&self, _record: &GameRecord<G>, _params: &G::Params, at: &At) {
+            let line = format!("game {} case {} game {}", at.label, at.case, at.game);
             self.0.borrow_mut().push(line);
         }
         fn transcript(&self, line: &str) {
@@ -301,6 +338,10 @@ mod tests {
         }
         fn say(&self, line: &str) -> std::io::Result<()> {
             self.0.borrow_mut().push(format!("say {line}"));
+            Ok(())
+        }
+        fn show(&self, line: &str) -> std::io::Result<()> {
+            self.0.borrow_mut().push(format!("show {line}"));
             Ok(())
         }
     }

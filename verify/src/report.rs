@@ -17,6 +17,16 @@ pub struct ReportError {
     pub error: io::Error,
 }
 
+/// A referee's result line: `line`, then the reason of the fault the game
+/// ended on, if it did.
+pub fn with_fault(mut line: String, fault: Option<&str>) -> String {
+    if let Some(reason) = fault {
+        line.push(' ');
+        line.push_str(reason);
+    }
+    line
+}
+
 /// One case of a referee run, as its report counts it.
 pub trait RefereedCase {
     /// The contest's score of the case.

@@ -6,6 +6,7 @@ use tabula_verify::agent::Agent;
 use tabula_verify::arena::GameRecord;
 use tabula_verify::record::{At, Notation};
 use tabula_verify::referee::{Case, Contest, RefereeOutput, run};
+use tabula_verify::seat::Player;
 use tabula_verify::wire::Wire;
 
 use super::*;
@@ -30,6 +31,13 @@ impl<G: Notation> RefereeOutput<G> for Records<'_> {
 
     fn say(&self, line: &str) -> std::io::Result<()> {
         self.progress.suspend(|| say(self.log, self.json, line))
+    }
+
+    fn show(&self, line: &str) -> std::io::Result<()> {
+        if self.json != Some(&OutputPath::Stdout) {
+            crate::out::outln!("{line}")?;
+        }
+        Ok(())
     }
 }
 
@@ -68,6 +76,21 @@ where
     C::Game: 'static,
     W: Wire<C::Game> + 'static,
 {
+    referee_contest_with(contest, args, |log, case| {
+        tested_player(seat, wire(), |name| agent(name, case), known, log)
+    })
+}
+
+/// [`referee_contest`] with the tested player started by `start` for a case
+/// (`None`: the whole run), which may write the dialogue to the transcript.
+pub fn referee_contest_with<C: Contest>(
+    contest: &C,
+    args: &RefereeRunArgs,
+    mut start: impl FnMut(
+        &Log,
+        Option<&Case<<C::Game as Game>::Params>>,
+    ) -> anyhow::Result<Box<dyn Player<C::Game>>>,
+) -> crate::registry::Outcome {
     let log = Log::open(&args.log)?;
     let json = args.json.json.as_ref();
     let games = contest.cases().iter().map(|case| case.games).sum::<usize>();
@@ -77,14 +100,17 @@ where
         json,
         progress,
     };
-    let mut start =
-        |case: Option<&Case<_>>| tested_player(seat, wire(), |name| agent(name, case), known, &log);
-    let results = run(contest, args.seed.seed, &mut start, &records)?;
+    let results = run(
+        contest,
+        args.seed.seed,
+        &mut |case: Option<&Case<_>>| start(&log, case),
+        &records,
+    )?;
     records.progress.finish_and_clear();
     finish_referee(
         &log,
         results,
-        |report| contest.total_line(report),
+        |report| contest.total_shown(report),
         json,
         args.seed.seed,
         &args.strict,

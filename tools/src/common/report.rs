@@ -2,6 +2,7 @@
 
 use clap::Args;
 use serde::Serialize;
+use tabula_verify::referee::TotalLines;
 use tabula_verify::report::{RefereeReport, RefereedCase};
 
 use crate::out::{out, outln};
@@ -105,25 +106,27 @@ pub fn say(log: &Log, json: Option<&OutputPath>, line: &str) -> std::io::Result<
     Ok(())
 }
 
-/// Ends a referee run: the report of `results`, its `total_line` to the log
-/// and stdout, the JSON (stamped with the run and its `seed`) where asked.
+/// Ends a referee run: the report of `results`, its `total` lines to the
+/// transcript and stdout (each where given), the JSON (stamped with the run
+/// and its `seed`) where asked, and the exit status (`--strict`).
 pub fn finish_referee<C: RefereedCase + Serialize>(
     log: &Log,
     results: Vec<C>,
-    total_line: impl FnOnce(&RefereeReport<C>) -> String,
+    total: impl FnOnce(&RefereeReport<C>) -> TotalLines,
     json: Option<&OutputPath>,
     seed: u64,
     strict: &StrictArgs,
 ) -> crate::registry::Outcome {
     let report = RefereeReport::new(results);
-    let total_line = total_line(&report);
-    log.transcript_line(&total_line);
+    let total = total(&report);
+    if let Some(line) = &total.transcript {
+        log.transcript_line(line);
+    }
+    let markdown = total
+        .stdout
+        .map_or(String::new(), |line| format!("{line}\n"));
     let reported = report_then_finish(log, || {
-        emit_report(
-            &format!("{total_line}\n"),
-            json,
-            &run_info(Some(seed)).stamp(&report),
-        )
+        emit_report(&markdown, json, &run_info(Some(seed)).stamp(&report))
     });
     strict.status(reported, report.faults())
 }

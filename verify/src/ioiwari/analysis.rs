@@ -12,6 +12,7 @@ use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_of};
 
 use crate::analysis::{
     AnalysisError, Analyst, DefaultStart, Exact, GameAnalysis, PositionAnalysis, Valuer,
+    table_params,
 };
 use crate::record::GameLine;
 
@@ -32,20 +33,9 @@ impl RingTables {
     pub fn open(paths: &[PathBuf]) -> Result<RingTables, AnalysisError> {
         let mut tables = HashMap::new();
         for path in paths {
-            let bad = |problem: String| AnalysisError::Table {
-                path: path.clone(),
-                problem,
-            };
-            let header = tabula_tables::Table::read_header(path)
-                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
-            if header.game != "ioiwari" {
-                return Err(bad(format!("a table of {}, not of ioiwari", header.game)));
-            }
-            let variant = variant_of(header.params).ok_or_else(|| {
-                bad(format!(
-                    "no Ioiwari ring has parameters {:?}",
-                    header.params
-                ))
+            let variant = table_params(path, "ioiwari", |params| {
+                variant_of(params)
+                    .ok_or_else(|| format!("no Ioiwari ring has parameters {params:?}"))
             })?;
             let table = VariantTable::open_for(variant, path)
                 .map_err(|e| AnalysisError::TableRead(e.to_string()))?;

@@ -3,6 +3,7 @@
 //! for any variant's ring alike ([`IoiBoard`]).
 
 pub mod analysis;
+pub mod contest;
 pub mod draw;
 pub mod notation;
 pub mod players;
@@ -14,6 +15,7 @@ use tabula_solver::ioiwari::{Board, Pit, Ring, Sowable};
 use tabula_tables::Tabulated;
 use tabula_tables::ioiwari::{Ioiwari, Variant};
 
+pub use contest::IoiwariContest;
 pub use players::*;
 pub use report::*;
 pub use wire::*;

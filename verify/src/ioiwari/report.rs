@@ -57,12 +57,8 @@ impl RefereedGame {
     /// `result <bank1> <bank2> <win|draw|loss> [reason]`.
     pub fn line(&self) -> String {
         let [first, second] = self.banks;
-        let mut line = format!("result {first} {second} {}", self.outcome);
-        if let Some(reason) = &self.fault {
-            line.push(' ');
-            line.push_str(reason);
-        }
-        line
+        let line = format!("result {first} {second} {}", self.outcome);
+        crate::report::with_fault(line, self.fault.as_deref())
     }
 }
 

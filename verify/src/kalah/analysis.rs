@@ -10,7 +10,7 @@ use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searcher};
 use tabula_solver::kalah::{self, Kalah, Pit, Rules};
 use tabula_tables::kalah::{KalahGame, KalahTable, rules_of};
 
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer};
+use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, table_params};
 
 /// Slots of the search's transposition table (16 bytes each), shared by every search.
 const SEARCH_BITS: u32 = 20;
@@ -26,16 +26,7 @@ impl KalahValues {
     pub fn open(paths: &[PathBuf]) -> Result<KalahValues, AnalysisError> {
         let mut tables = Vec::new();
         for path in paths {
-            let bad = |problem: String| AnalysisError::Table {
-                path: path.clone(),
-                problem,
-            };
-            let header = tabula_tables::Table::read_header(path)
-                .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
-            if header.game != "kalah" {
-                return Err(bad(format!("a table of {}, not of kalah", header.game)));
-            }
-            let rules = rules_of(header.params).map_err(bad)?;
+            let rules = table_params(path, "kalah", rules_of)?;
             let table = KalahTable::open_for(KalahGame { rules }, path)
                 .map_err(|e| AnalysisError::TableRead(e.to_string()))?;
             tables.push((rules, table));

@@ -48,15 +48,11 @@ impl RefereedGame {
     /// `player K: result MINE THEIRS win|draw|loss [reason]`.
     pub fn line(&self) -> String {
         let [mine, theirs] = self.stores;
-        let mut line = format!(
+        let line = format!(
             "player {}: result {mine} {theirs} {}",
             self.player, self.outcome
         );
-        if let Some(reason) = &self.fault {
-            line.push(' ');
-            line.push_str(reason);
-        }
-        line
+        crate::report::with_fault(line, self.fault.as_deref())
     }
 }
 

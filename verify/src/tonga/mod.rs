@@ -139,18 +139,14 @@ impl GameResult {
 
     /// `result N <player points> <server points> <case score> [reason]`.
     pub fn line(&self) -> String {
-        let mut line = format!(
+        let line = format!(
             "result {} {} {} {}",
             self.n,
             self.player_points,
             self.server_points,
             self.case_score()
         );
-        if let Some(reason) = &self.fault {
-            line.push(' ');
-            line.push_str(reason);
-        }
-        line
+        crate::report::with_fault(line, self.fault.as_deref())
     }
 }
 
