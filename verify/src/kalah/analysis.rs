@@ -6,11 +6,14 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use rand_chacha::ChaCha8Rng;
 use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searcher};
 use tabula_solver::kalah::{self, Kalah, Pit, Rules};
 use tabula_tables::kalah::{KalahGame, KalahTable, rules_of};
 
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer};
+use crate::agent::Agent;
+use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, VariantField};
+use serde_json::Value;
 
 /// Slots of the search's transposition table (16 bytes each), shared by every search.
 const SEARCH_BITS: u32 = 20;
@@ -67,11 +70,55 @@ impl Valuer for KalahValues {
             + self.board_value(&state.position, deadline)?;
         Some(if m == 0 { ahead } else { -ahead })
     }
+
+    /// The greedy and random players (`optimal` plays by the values).
+    fn agent(
+        &self,
+        name: &str,
+        _state: &kalah::Match,
+        rng: ChaCha8Rng,
+    ) -> Option<Box<dyn Agent<kalah::Match>>> {
+        (name != "optimal")
+            .then(|| crate::kalah::players::agent(name, &[], rng, None, None))
+            .flatten()
+    }
 }
 
 impl DefaultStart for kalah::Match {
     fn default_start() -> Option<Self> {
         Some(kalah::Match::new(Rules::new(4, 3).expect("Kalah(4, 3)")))
+    }
+
+    /// Kalah(m, n) and its rules.
+    fn variant_fields() -> Vec<VariantField> {
+        let field = |name, about, default: Value, choices| VariantField {
+            name,
+            about,
+            default,
+            choices,
+        };
+        vec![
+            field("pits", "m, the pits on each side", 4.into(), Vec::new()),
+            field("seeds", "n, the seeds in each pit", 3.into(), Vec::new()),
+            field(
+                "capture",
+                "when a last seed in an own empty pit captures",
+                "always".into(),
+                vec!["always", "non-empty"],
+            ),
+            field(
+                "ending",
+                "when the game ends",
+                "after-any-move".into(),
+                vec!["after-any-move", "mover-stuck"],
+            ),
+        ]
+    }
+
+    fn variant_start(params: &Value) -> Result<kalah::Match, String> {
+        Ok(kalah::Match::new(crate::kalah::notation::kalah_rules(
+            params,
+        )?))
     }
 }
 
