@@ -21,7 +21,9 @@ const SEARCH_BITS: u32 = 20;
 /// Kalah's values: tables by rules, and one search for the rest.
 pub struct KalahValues {
     tables: Vec<(Rules, KalahTable)>,
-    search: Mutex<AlwaysReplace<Pit>>,
+    /// The search's table and the rules its entries are of: a key is a
+    /// board's index under its own rules, so one table serves one variant.
+    search: Mutex<(Option<Rules>, AlwaysReplace<Pit>)>,
 }
 
 impl KalahValues {
@@ -45,7 +47,7 @@ impl KalahValues {
         }
         Ok(KalahValues {
             tables,
-            search: Mutex::new(AlwaysReplace::new(SEARCH_BITS)),
+            search: Mutex::new((None, AlwaysReplace::new(SEARCH_BITS))),
         })
     }
 
@@ -54,8 +56,13 @@ impl KalahValues {
         if let Some((_, table)) = self.tables.iter().find(|(r, _)| *r == position.rules()) {
             return table.value(position).ok();
         }
-        let mut slots = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        let mut searcher = Searcher::new(&mut *slots).until(deadline);
+        let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
+        let (of, slots) = &mut *search;
+        if *of != Some(position.rules()) {
+            slots.clear();
+            *of = Some(position.rules());
+        }
+        let mut searcher = Searcher::new(slots).until(deadline);
         let total = position.seeds() as i32;
         let value = searcher.search(position, -total - 1, total + 1, EXACT);
         (!searcher.aborted()).then_some(value)
@@ -143,6 +150,8 @@ mod tests {
     #[test]
     fn search_values_match_plain_minimax_on_small_variants() {
         let far = Instant::now() + Duration::from_secs(60);
+        // One search for every variant, in turn: as a server asked of several.
+        let values = KalahValues::open(&[]).unwrap();
         for rules in [
             Rules::new(2, 2).unwrap(),
             Rules::new(3, 2)
@@ -151,8 +160,8 @@ mod tests {
             Rules::new(3, 2)
                 .unwrap()
                 .with_ending(kalah::Ending::MoverStuck),
+            Rules::new(2, 2).unwrap(),
         ] {
-            let values = KalahValues::open(&[]).unwrap();
             let mut memo = HashMap::new();
             let mut state = kalah::Match::new(rules);
             let mut plies = 0;
