@@ -26,17 +26,7 @@ const DEADLINE: Duration = Duration::from_secs(120);
 
 /// Chromium and Python, or `None` when the test is skipped.
 fn browser() -> Option<PathBuf> {
-    if std::env::var_os("TABULA_SKIP_BROWSER").is_some_and(|v| v == "1") {
-        println!("skipped: TABULA_SKIP_BROWSER=1");
-        return None;
-    }
-    let path = std::env::var_os("TABULA_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    let what = format!("Chromium at {} (or TABULA_CHROMIUM)", path.display());
-    if !common::needs(&what, path.is_file(), "TABULA_REQUIRE_BROWSER") {
-        return None;
-    }
+    let path = common::chromium()?;
     let python = Command::new("python3")
         .arg("--version")
         .output()
@@ -44,31 +34,11 @@ fn browser() -> Option<PathBuf> {
     common::needs("python3", python, "TABULA_REQUIRE_BROWSER").then_some(path)
 }
 
-/// A `tabula explore` server, killed when dropped.
-struct Server(Child, String);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> Server {
-    let mut child = tabula()
-        .arg("explore")
-        .args(args)
-        .args(["--port", "0", "--time-limit", "20"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let url = first.split(": ").nth(1).unwrap().trim().to_string();
-    assert!(url.starts_with("http://127.0.0.1:"), "{first}");
-    Server(child, url)
+/// `tabula explore ARGS`, with a time limit that a loaded machine meets; its page's address.
+fn serve(args: &[&str]) -> (common::Explorer, String) {
+    let server = common::explore(&[args, &["--time-limit", "20"][..]].concat());
+    let url = format!("http://{}/", server.1);
+    (server, url)
 }
 
 /// A page in headless Chromium, through the bridge.
@@ -289,9 +259,9 @@ fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     let log = common::random_ioiwari_log(dir.path());
-    let server = serve(&["ioiwari", "--log", log.to_str().unwrap()]);
+    let (_server, url) = serve(&["ioiwari", "--log", log.to_str().unwrap()]);
     let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&server.1);
+    page.navigate(&url);
     // The start's values are `query`'s.
     let start = "4 3 2 4 2 3 2";
     let answer = query(&["query", "ioiwari", "--batch"], start);
@@ -370,9 +340,9 @@ fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
 #[test]
 fn kalah_variant_values_match_query_and_survive_a_reload() {
     let Some(chromium) = browser() else { return };
-    let server = serve(&["kalah"]);
+    let (_server, url) = serve(&["kalah"]);
     let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&server.1);
+    page.navigate(&url);
     page.until(
         "the variant form",
         "document.getElementById('v_pits')!==null",
@@ -419,9 +389,9 @@ fn logged_game_is_shown_with_its_values(game: &str, args: &str) {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     let (log, lines) = log_of(dir.path(), args);
-    let server = serve(&[game]);
+    let (_server, url) = serve(&[game]);
     let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&server.1);
+    page.navigate(&url);
     let out = tabula()
         .arg("analyze")
         .arg(&log)
@@ -505,9 +475,9 @@ fn dominoes_endgame_values_are_shown() {
 #[test]
 fn nim_is_played_against_the_optimal_player() {
     let Some(chromium) = browser() else { return };
-    let server = serve(&["nim"]);
+    let (_server, url) = serve(&["nim"]);
     let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&server.1);
+    page.navigate(&url);
     page.fill("cseat", "1");
     page.fill("player", "optimal");
     page.eval("document.getElementById('playing').click();0");
@@ -529,9 +499,9 @@ fn reversi_shows_what_its_players_would_play() {
         dir.path(),
         "referee reversi --agent greedy --sizes 7 --cases 1 --generations 2 --ga-games 10",
     );
-    let server = serve(&["reversi"]);
+    let (_server, url) = serve(&["reversi"]);
     let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&server.1);
+    page.navigate(&url);
     page.fill("start", &lines[0]["start"].to_string());
     page.click("#setup");
     let hints = page.until(

@@ -3,45 +3,15 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use common::tabula;
 use serde_json::Value;
 
-/// The server, killed when dropped.
-struct Running(Child, String);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(args: &[&str]) -> Running {
-    let mut child = tabula()
-        .arg("explore")
-        .args(args)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let address = first
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
-    assert!(address.starts_with("127.0.0.1:"), "{first}");
-    Running(child, address)
+fn start(args: &[&str]) -> common::Explorer {
+    common::explore(args)
 }
 
 /// Sends `request` raw; returns the status and the body.
