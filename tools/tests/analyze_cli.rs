@@ -8,6 +8,8 @@ use std::process::Stdio;
 
 use common::{assert_one_line_error, stderr, stdout, tabula};
 use serde_json::Value;
+use tabula_solver::tothello;
+use tabula_verify::record::Notation;
 
 #[test]
 fn an_ioiwari_log_is_marked_with_the_querys_values() {
@@ -132,4 +134,106 @@ fn bad_logs_and_tables_get_one_line() {
         .output()
         .unwrap();
     assert_one_line_error(&out, "--game 5: the log has 1 games");
+}
+
+/// `tabula ARGS --log FILE`, then `tabula analyze FILE --json`: the log's
+/// games and their analyses.
+fn logged_analyses(dir: &std::path::Path, args: &str) -> Vec<(Value, Value)> {
+    let log = dir.join("games.jsonl");
+    let out = tabula()
+        .args(common::words(args))
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args}: {}", stderr(&out));
+    let out = tabula()
+        .arg("analyze")
+        .arg(&log)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args}: {}", stderr(&out));
+    let games = std::fs::read_to_string(&log).unwrap();
+    let games = games.lines().map(|l| serde_json::from_str(l).unwrap());
+    let analyses = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect::<Vec<Value>>();
+    games.zip(analyses).collect()
+}
+
+/// Every game's last move is marked (the endgame is searched exactly), and
+/// its value after is the logged final margin for its mover; no move before
+/// the ply `first_ply` gives for a logged game, where its endgame can start
+/// at the earliest, is.
+fn endgames_are_marked(games: &[(Value, Value)], first_ply: impl Fn(&Value) -> u64) {
+    for (line, analysis) in games {
+        let marks = analysis["marks"].as_array().unwrap();
+        assert!(!marks.is_empty(), "{analysis}");
+        assert!(
+            marks[0]["ply"].as_u64().unwrap() >= first_ply(line),
+            "{analysis}"
+        );
+        let last = marks.last().unwrap();
+        let moves = line["moves"].as_array().unwrap();
+        // Nothing is marked before chance's last move (Dominoes' last draw).
+        if let Some(chance) = moves.iter().rposition(|m| m["seat"].is_null()) {
+            assert!(
+                marks[0]["ply"].as_u64().unwrap() > chance as u64,
+                "{analysis}"
+            );
+        }
+        let last_seat_move = moves.iter().rposition(|m| !m["seat"].is_null()).unwrap();
+        assert_eq!(
+            last["ply"].as_u64().unwrap(),
+            last_seat_move as u64,
+            "{analysis}"
+        );
+        let scores = line["scores"].as_array().unwrap();
+        let seat = last["seat"].as_u64().unwrap() as usize;
+        let margin = scores[seat].as_f64().unwrap() - scores[1 - seat].as_f64().unwrap();
+        assert_eq!(last["after"].as_f64().unwrap(), margin, "{analysis}");
+        for mark in marks {
+            let (best, after) = (
+                mark["best"].as_i64().unwrap(),
+                mark["after"].as_i64().unwrap(),
+            );
+            assert_eq!(mark["loss"].as_i64().unwrap(), best - after, "{mark}");
+            assert_eq!(mark["before"].as_i64().unwrap(), best, "{mark}");
+        }
+    }
+}
+
+#[test]
+fn tothello_tonga_and_dominoes_endgames_are_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    // Tothello from 14 empty squares: as many placements before as the start has more.
+    let games = logged_analyses(
+        dir.path(),
+        "verify tothello --openings 2 --depths 1 --exact 6",
+    );
+    assert!(!games.is_empty());
+    endgames_are_marked(&games, |line| {
+        let start = tothello::Position::from_start_json(&line["start"]).unwrap();
+        u64::from(start.empties()) - 14
+    });
+    // PseudoTonga from 16 empty squares of 36.
+    let games = logged_analyses(
+        dir.path(),
+        "referee tonga --agent random --sizes 6 --games 2",
+    );
+    endgames_are_marked(&games, |_| 20);
+    // Dominoes once the stock is empty: a position with a stock is never marked.
+    let games = logged_analyses(
+        dir.path(),
+        "verify dominoes --players random --opponents heaviest --cases 5:7 --games 6",
+    );
+    // A game whose stock was never emptied has no move marked.
+    let emptied: Vec<(Value, Value)> = games
+        .into_iter()
+        .filter(|(_, analysis)| !analysis["marks"].as_array().unwrap().is_empty())
+        .collect();
+    assert!(!emptied.is_empty());
+    endgames_are_marked(&emptied, |_| 1);
 }

@@ -3,45 +3,15 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use common::tabula;
 use serde_json::Value;
 
-/// The server, killed when dropped.
-struct Running(Child, String);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn start(args: &[&str]) -> Running {
-    let mut child = tabula()
-        .arg("explore")
-        .args(args)
-        .args(["--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let address = first
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
-    assert!(address.starts_with("127.0.0.1:"), "{first}");
-    Running(child, address)
+fn start(args: &[&str]) -> common::Explorer {
+    common::explore(args)
 }
 
 /// Sends `request` raw; returns the status and the body.
@@ -131,4 +101,106 @@ fn a_logged_game_opens_with_its_marks() {
     assert_eq!(game["analysis"]["marks"][0]["before"], 1);
     let (status, _) = send(&server.1, b"GET /api/log/2 HTTP/1.1\r\n\r\n");
     assert_eq!(status, 404);
+}
+
+fn get(address: &str, path: &str) -> (u16, String) {
+    send(address, format!("GET {path} HTTP/1.1\r\n\r\n").as_bytes())
+}
+
+fn json(body: &str) -> Value {
+    serde_json::from_str(body).unwrap()
+}
+
+#[test]
+fn a_kalah_variant_is_chosen_and_the_optimal_player_replies() {
+    let server = start(&["kalah"]);
+    let (status, body) = get(&server.1, "/api/game");
+    assert_eq!(status, 200, "{body}");
+    let game = json(&body);
+    let names: Vec<&str> = game["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["pits", "seeds", "capture", "ending"]);
+    assert!(
+        game["players"]
+            .as_array()
+            .unwrap()
+            .contains(&"optimal".into())
+    );
+    let params = r#"{"pits":3,"seeds":2,"capture":"non-empty","ending":"mover-stuck"}"#;
+    let (status, body) = post(&server.1, "/api/variant", params);
+    assert_eq!(status, 200, "{body}");
+    let start = json(&body)["start"].clone();
+    assert_eq!(start["rules"]["capture"], "non-empty");
+    assert_eq!(start["rules"]["pits"], 3);
+    let ask = serde_json::json!({ "start": start, "moves": [] }).to_string();
+    let (status, body) = post(&server.1, "/api/position", &ask);
+    assert_eq!(status, 200, "{body}");
+    let position = json(&body);
+    let value = position["value"].as_i64().unwrap();
+    let best: Vec<&str> = position["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["value"].as_i64() == Some(value))
+        .map(|m| m["mv"].as_str().unwrap())
+        .collect();
+    let ask = serde_json::json!({ "start": start, "player": "optimal" }).to_string();
+    let (status, body) = post(&server.1, "/api/reply", &ask);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(json(&body)["mv"].as_str(), best.first().copied(), "{body}");
+    let ask = serde_json::json!({ "start": start, "player": "greedy", "seed": 3 }).to_string();
+    let (status, body) = post(&server.1, "/api/reply", &ask);
+    assert_eq!(status, 200, "{body}");
+    // A player the game has not, and a variant it has not, get one line.
+    let ask = serde_json::json!({ "start": start, "player": "nobody" }).to_string();
+    let (status, body) = post(&server.1, "/api/reply", &ask);
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        json(&body)["error"]
+            .as_str()
+            .unwrap()
+            .contains("no built-in player 'nobody'")
+    );
+    let (status, body) = post(&server.1, "/api/variant", r#"{"pits":3,"seeds":2}"#);
+    assert_eq!(status, 422, "{body}");
+}
+
+#[test]
+fn reversi_positions_show_what_the_built_in_players_play() {
+    let server = start(&["reversi"]);
+    let board = tabula_solver::reversi::Board::start(7).unwrap();
+    let start = serde_json::json!({ "n": 7, "rows": board.rows(), "mover": 0 });
+    let ask = serde_json::json!({ "start": start }).to_string();
+    let (status, body) = post(&server.1, "/api/position", &ask);
+    assert_eq!(status, 200, "{body}");
+    let position = json(&body);
+    let legal: Vec<&str> = position["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mv"].as_str().unwrap())
+        .collect();
+    let hints = &position["hints"];
+    let rated: Vec<&str> = hints["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mv"].as_str().unwrap())
+        .collect();
+    assert_eq!(rated, legal, "{body}");
+    let players = hints["players"].as_array().unwrap();
+    assert_eq!(players.len(), 5, "{body}");
+    for player in players {
+        assert!(legal.contains(&player["mv"].as_str().unwrap()), "{player}");
+    }
+    // Any built-in player can be played against.
+    let ask = serde_json::json!({ "start": start, "player": "brs" }).to_string();
+    let (status, body) = post(&server.1, "/api/reply", &ask);
+    assert_eq!(status, 200, "{body}");
+    let brs = players.iter().find(|p| p["player"] == "brs").unwrap();
+    assert_eq!(json(&body)["mv"], brs["mv"]);
 }

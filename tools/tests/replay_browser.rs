@@ -20,19 +20,6 @@ use tabula_verify::record::{GameLine, read_log};
 /// How long one page may take before Chromium is killed and the test fails.
 const BROWSER_LIMIT: Duration = Duration::from_secs(60);
 
-/// The browser, or `None` when the tests are skipped (see the module docs).
-fn chromium() -> Option<PathBuf> {
-    if std::env::var_os("TABULA_SKIP_BROWSER").is_some_and(|v| v == "1") {
-        println!("skipped: TABULA_SKIP_BROWSER=1");
-        return None;
-    }
-    let path = std::env::var_os("TABULA_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    let what = format!("Chromium at {} (or TABULA_CHROMIUM)", path.display());
-    common::needs(&what, path.is_file(), "TABULA_REQUIRE_BROWSER").then_some(path)
-}
-
 /// Runs `tabula ARGS --log FILE` in `dir`, then `tabula replay`; returns the
 /// log's games and the page.
 fn logged_page(dir: &Path, args: &[&str]) -> (Vec<GameLine>, PathBuf) {
@@ -134,7 +121,7 @@ fn shown_scores(dom: &str) -> Vec<f64> {
 /// Loads the last game of the log made by `args` at its last move, checks the
 /// scores and the position the page shows; returns the DOM and the game.
 fn check_last_game(args: &[&str], extra: &str) -> Option<(String, GameLine)> {
-    let browser = chromium()?;
+    let browser = common::chromium()?;
     let dir = tempfile::tempdir().unwrap();
     let (lines, page) = logged_page(dir.path(), args);
     let k = lines.len() - 1;

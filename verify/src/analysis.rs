@@ -10,9 +10,13 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use serde_json::Value;
 use tabula_solver::{Game, Seat, Turn};
+
+use crate::agent::Agent;
 
 use crate::record::{GameLine, Notation, ReplayError, replay};
 use crate::replay::Draw;
@@ -67,6 +71,23 @@ pub trait Valuer: Send + Sync {
     /// (what is already scored included), or `None` when no exact value is
     /// known by `deadline`.
     fn value(&self, state: &Self::Game, deadline: Instant) -> Option<i32>;
+
+    /// The built-in player `name` for a game against it from `state`
+    /// (`optimal` needs none: the values choose); none by default.
+    fn agent(
+        &self,
+        _name: &str,
+        _state: &Self::Game,
+        _rng: ChaCha8Rng,
+    ) -> Option<Box<dyn Agent<Self::Game>>> {
+        None
+    }
+
+    /// What the built-in players make of `state` where no exact value is
+    /// known (their moves and evaluations), as JSON; none by default.
+    fn hints(&self, _state: &Self::Game) -> Option<Value> {
+        None
+    }
 }
 
 /// The game-erased analyses a game registers (see [`Exact`]).
@@ -84,6 +105,24 @@ pub trait Analyst: Send + Sync {
         line: bool,
         deadline: Instant,
     ) -> Result<PositionAnalysis, AnalysisError>;
+
+    /// The move the built-in player `player` (its name, and the seed of its
+    /// random choices) plays in the position reached from `start` by `moves`: `optimal`
+    /// plays the first move of the optimal line where every value is found by
+    /// `deadline`; the game's own players take the time they take.
+    fn reply(
+        &self,
+        start: Option<&Value>,
+        moves: &[String],
+        player: (&str, u64),
+        deadline: Instant,
+    ) -> Result<String, AnalysisError>;
+
+    /// The fields that choose a variant of the game (none: it has one).
+    fn variant_fields(&self) -> Vec<VariantField>;
+
+    /// The start (as a log writes it) of the variant `params` names.
+    fn variant(&self, params: &Value) -> Result<Value, AnalysisError>;
 }
 
 /// A game's analyst for the table files `tables` (none: solved or searched
@@ -198,6 +237,9 @@ pub struct PositionAnalysis {
     pub line: Option<Vec<String>>,
     /// Whether every value asked for was found in time (else the missing ones are `null`).
     pub complete: bool,
+    /// What the built-in players make of the position, for a game without values.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hints: Option<Value>,
 }
 
 /// The analyses of a game whose states `V` values.
@@ -284,16 +326,39 @@ impl<V: Valuer> Exact<V> {
         Ok(states)
     }
 
+    /// The start `start` names (the game's usual one when `None`).
+    fn start(start: Option<&Value>) -> Result<V::Game, AnalysisError> {
+        match start {
+            Some(json) => V::Game::from_start_json(json).map_err(AnalysisError::Position),
+            None => V::Game::default_start().ok_or_else(|| {
+                AnalysisError::Position(format!("{} needs a start position", V::Game::NAME))
+            }),
+        }
+    }
+
+    /// The first optimal move of `state` for `mover`, if every value is found by `deadline`.
+    fn optimal(
+        &self,
+        state: &V::Game,
+        mover: Seat,
+        deadline: Instant,
+    ) -> Option<<V::Game as Game>::Move> {
+        let values = self.move_values(state, mover, deadline);
+        let known = values.iter().map(|&(_, v)| v).collect::<Option<Vec<_>>>()?;
+        let top = *known.iter().max()?;
+        values
+            .iter()
+            .find(|&&(_, v)| v == Some(top))
+            .map(|&(m, _)| m)
+    }
+
     /// The optimal line from `state`: the first optimal move each turn, until
     /// the game is over or a value is missing (then `None`).
     fn line(&self, state: &V::Game, deadline: Instant) -> Option<Vec<String>> {
         let mut state = state.clone();
         let mut line = Vec::new();
         while let Turn::Seat(mover) = state.turn() {
-            let values = self.move_values(&state, mover, deadline);
-            let best = values.iter().map(|&(_, v)| v).collect::<Option<Vec<_>>>()?;
-            let top = *best.iter().max()?;
-            let (mv, _) = *values.iter().find(|&&(_, v)| v == Some(top))?;
+            let mv = self.optimal(&state, mover, deadline)?;
             line.push(state.move_text(mv));
             state.apply(mv);
         }
@@ -332,13 +397,7 @@ impl<V: Valuer> Analyst for Exact<V> {
         want_line: bool,
         deadline: Instant,
     ) -> Result<PositionAnalysis, AnalysisError> {
-        let start = match start {
-            Some(json) => V::Game::from_start_json(json).map_err(AnalysisError::Position)?,
-            None => V::Game::default_start().ok_or_else(|| {
-                AnalysisError::Position(format!("{} needs a start position", V::Game::NAME))
-            })?,
-        };
-        let states = self.walk(start, moves)?;
+        let states = self.walk(Self::start(start)?, moves)?;
         let state = states.last().expect("the start");
         let history: Vec<Option<i32>> = states.iter().map(|s| self.0.value(s, deadline)).collect();
         let mover = match state.turn() {
@@ -357,7 +416,16 @@ impl<V: Valuer> Analyst for Exact<V> {
                     result: value.map(Result3::of),
                 })
                 .collect(),
-            None => Vec::new(),
+            // Chance's outcomes are listed too, so that a board can go on past them.
+            None => state
+                .moves()
+                .iter()
+                .map(|&mv| MoveValue {
+                    mv: state.move_text(mv),
+                    value: None,
+                    result: None,
+                })
+                .collect(),
         };
         let line = want_line.then(|| self.line(state, deadline)).flatten();
         let complete = value.is_some()
@@ -373,11 +441,96 @@ impl<V: Valuer> Analyst for Exact<V> {
             legal,
             line,
             complete,
+            hints: self.0.hints(state),
         })
+    }
+
+    fn reply(
+        &self,
+        start: Option<&Value>,
+        moves: &[String],
+        player: (&str, u64),
+        deadline: Instant,
+    ) -> Result<String, AnalysisError> {
+        self.play_reply(start, moves, player, deadline)
+    }
+
+    fn variant_fields(&self) -> Vec<VariantField> {
+        V::Game::variant_fields()
+    }
+
+    fn variant(&self, params: &Value) -> Result<Value, AnalysisError> {
+        let start = V::Game::variant_start(params).map_err(AnalysisError::Position)?;
+        Ok(start.start_json())
     }
 }
 
-/// The position a board opens on when no start is given.
+impl<V: Valuer> Exact<V> {
+    /// [`Analyst::reply`]: the position reached, then its mover's player.
+    fn play_reply(
+        &self,
+        start: Option<&Value>,
+        moves: &[String],
+        (player, seed): (&str, u64),
+        deadline: Instant,
+    ) -> Result<String, AnalysisError> {
+        let states = self.walk(Self::start(start)?, moves)?;
+        let state = states.last().expect("the start");
+        let Turn::Seat(seat) = state.turn() else {
+            return Err(AnalysisError::Position(
+                "no seat is to move in this position".into(),
+            ));
+        };
+        let rng = ChaCha8Rng::seed_from_u64(seed);
+        let mv = match self.0.agent(player, state, rng) {
+            Some(agent) => self.agent_move(agent, &states, moves, seat)?,
+            None if player == "optimal" => {
+                self.optimal(state, seat, deadline).ok_or_else(|| {
+                    AnalysisError::Position("the optimal move was not found in time".into())
+                })?
+            }
+            None => {
+                return Err(AnalysisError::Position(format!(
+                    "no built-in player '{}' here",
+                    crate::wire::short(player)
+                )));
+            }
+        };
+        Ok(state.move_text(mv))
+    }
+
+    /// The move `agent` chooses for `seat` at the end of `states`, after it
+    /// saw the game from the start as a match would show it.
+    fn agent_move(
+        &self,
+        mut agent: Box<dyn Agent<V::Game>>,
+        states: &[V::Game],
+        moves: &[String],
+        seat: Seat,
+    ) -> Result<<V::Game as Game>::Move, AnalysisError> {
+        agent.start_game(seat, &states[0].view(seat));
+        for (state, text) in states.iter().zip(moves) {
+            let mv = state.parse_move(text).map_err(AnalysisError::Position)?;
+            let turn = state.turn();
+            if turn != Turn::Seat(seat) {
+                agent.observe(turn, &state.observe(mv, seat));
+            }
+        }
+        let state = states.last().expect("the start");
+        let mv = agent.choose(&state.view(seat));
+        state.check_move(mv).map_err(|e| {
+            AnalysisError::Position(format!(
+                "player {} chose an illegal move: {}",
+                agent.name(),
+                e.0
+            ))
+        })?;
+        Ok(mv)
+    }
+}
+
+/// The position a board opens on when no start is given, and the
+/// variants it may open on instead.
 pub trait DefaultStart {
     /// The game's usual start (the IOI game's sample board, Kalah(4, 3)...),
     /// if it has one without parameters; none by default.
@@ -387,6 +540,32 @@ pub trait DefaultStart {
     {
         None
     }
+
+    /// The fields that choose a variant (none by default: one game).
+    fn variant_fields() -> Vec<VariantField> {
+        Vec::new()
+    }
+
+    /// The start of the variant `params` names (an object of [`DefaultStart::variant_fields`]).
+    fn variant_start(_params: &Value) -> Result<Self, String>
+    where
+        Self: Sized,
+    {
+        Err("the game has no variants".into())
+    }
+}
+
+/// One field of a game's variant, as the page asks for it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantField {
+    /// Its name in the variant's parameters.
+    pub name: &'static str,
+    /// What it is, in a few words.
+    pub about: &'static str,
+    /// Its usual value.
+    pub default: Value,
+    /// The values it may take, when they are few (else any).
+    pub choices: Vec<&'static str>,
 }
 
 /// An analyst that knows no exact value of a game: every move is uncovered,
@@ -403,6 +582,33 @@ impl<G: Notation + Draw + DefaultStart> Valuer for Unvalued<G> {
     type Game = G;
     fn value(&self, _state: &G, _deadline: Instant) -> Option<i32> {
         None
+    }
+}
+
+/// Search states (a solver and its table) lent to one valuation at a time,
+/// so that concurrent requests neither wait for each other nor each
+/// allocate a table: at most as many are made as run at once.
+pub struct Pool<T> {
+    idle: std::sync::Mutex<Vec<T>>,
+    make: fn() -> T,
+}
+
+impl<T> Pool<T> {
+    /// An empty pool whose states `make` makes.
+    pub fn new(make: fn() -> T) -> Pool<T> {
+        Pool {
+            idle: std::sync::Mutex::new(Vec::new()),
+            make,
+        }
+    }
+
+    /// `work` done with an idle state (or a new one), given back after.
+    pub fn with<R>(&self, work: impl FnOnce(&mut T) -> R) -> R {
+        let idle = || self.idle.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = idle().pop().unwrap_or_else(self.make);
+        let result = work(&mut state);
+        idle().push(state);
+        result
     }
 }
 

@@ -17,6 +17,8 @@
 //! Tables store moves as "tile on the end showing number x" rather than a
 //! side, so a move read back is right for either orientation of the ends.
 
+use std::time::Instant;
+
 use bytemuck::Zeroable;
 
 use super::position::{Position, PositionMoves};
@@ -327,6 +329,18 @@ impl Endgame {
         let value = searcher.search(&Node::of(pos), -2, 2, EXACT);
         self.nodes += searcher.nodes;
         Outcome::of_value(value)
+    }
+
+    /// [`Endgame::solve`], giving up at `deadline` (then `None`). Panics if the stock is not empty.
+    pub fn solve_until(&mut self, pos: &Position, deadline: Instant) -> Option<Outcome> {
+        assert!(
+            pos.stock.is_empty(),
+            "the endgame solver needs an empty stock"
+        );
+        let mut searcher = Searcher::new(&mut self.table).until(deadline);
+        let value = searcher.search(&Node::of(pos), -2, 2, EXACT);
+        self.nodes += searcher.nodes;
+        (!searcher.aborted()).then(|| Outcome::of_value(value))
     }
 
     /// Whether the mover of `pos` gets at least `outcome` (a null-window search, cheaper than [`Endgame::solve`]).

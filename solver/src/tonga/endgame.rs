@@ -16,6 +16,7 @@
 //! each of its tied best squares with equal probability.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use super::opponents::{self, Geometry};
 use super::{Board, Cell, Colour};
@@ -371,6 +372,14 @@ impl Endgame {
     pub fn solve(&mut self, mover: Colour) -> i32 {
         let (table, root) = self.prepare(mover);
         Searcher::new(table).search(&root, i32::MIN + 1, i32::MAX, EXACT)
+    }
+
+    /// [`Endgame::solve`], giving up at `deadline` (then `None`).
+    pub fn solve_until(&mut self, mover: Colour, deadline: Instant) -> Option<i32> {
+        let (table, root) = self.prepare(mover);
+        let mut searcher = Searcher::new(table).until(deadline);
+        let value = searcher.search(&root, i32::MIN + 1, i32::MAX, EXACT);
+        (!searcher.aborted()).then_some(value)
     }
 
     /// The exact value for `mover` and one optimal move, from a single search

@@ -17,6 +17,8 @@
 //! still raise alpha. At the root, the solver passes only when passing is
 //! strictly better than every placement.
 
+use std::time::Instant;
+
 use arrayvec::ArrayVec;
 use bytemuck::Zeroable;
 
@@ -357,6 +359,11 @@ impl Solver {
         self.root::<true>(pos, EXACT, alpha, beta)
     }
 
+    /// [`Solver::solve`], giving up at `deadline` (then `None`).
+    pub fn solve_until(&mut self, pos: &Position, deadline: Instant) -> Option<SearchResult> {
+        self.root_until::<true>(pos, EXACT, (-INF, INF), Some(deadline))
+    }
+
     /// Heuristic search `depth` plies deep (a pass is a ply), iteratively deepened.
     pub fn search(&mut self, pos: &Position, depth: u8) -> SearchResult {
         let mut result = self.root::<false>(pos, 1, -INF, INF);
@@ -390,9 +397,21 @@ impl Solver {
         &mut self,
         pos: &Position,
         depth: u8,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
     ) -> SearchResult {
+        self.root_until::<EXACT_SEARCH>(pos, depth, (alpha, beta), None)
+            .expect("a search without a deadline finishes")
+    }
+
+    /// [`Solver::root`], giving up at `deadline` if one is given (then `None`).
+    fn root_until<const EXACT_SEARCH: bool>(
+        &mut self,
+        pos: &Position,
+        depth: u8,
+        (mut alpha, beta): (i32, i32),
+        deadline: Option<Instant>,
+    ) -> Option<SearchResult> {
         let node = Node::<EXACT_SEARCH> {
             mover: pos.mover(),
             opponent: pos.opponent(),
@@ -400,12 +419,12 @@ impl Solver {
         };
         let diff = node.difference();
         if pos.is_finished() {
-            return SearchResult {
+            return Some(SearchResult {
                 value: diff,
                 best: None,
                 nodes: 0,
                 exact: true,
-            };
+            });
         }
         let key = node.key();
         let table_move = self.table.probe(&key).and_then(|hit| hit.best);
@@ -413,6 +432,9 @@ impl Solver {
         node.generate(&mut children);
         node.order(&mut children, table_move);
         let mut searcher = Searcher::new(&mut self.table);
+        if let Some(deadline) = deadline {
+            searcher = searcher.until(deadline);
+        }
         let window_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -439,6 +461,10 @@ impl Solver {
                 best_move = Some(Move::Pass);
             }
         }
+        if searcher.aborted() {
+            // Some value is meaningless: nothing is stored or answered.
+            return None;
+        }
         let nodes = searcher.nodes + 1;
         // Stored so that the next iteration of deepening tries this move first.
         let slot = best_move.map(|mv| match mv {
@@ -447,12 +473,12 @@ impl Solver {
         });
         let bound = Bound::of(best, window_alpha, beta);
         self.table.store(&key, depth, best, bound, slot);
-        SearchResult {
+        Some(SearchResult {
             value: best,
             best: best_move,
             nodes,
             exact: EXACT_SEARCH,
-        }
+        })
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -41,7 +42,7 @@ pub fn serve(listener: TcpListener, server: Arc<Server>) {
     }
 }
 
-fn work(receive: &Mutex<Receiver<TcpStream>>, server: &Server) {
+fn work(receive: &Mutex<Receiver<TcpStream>>, server: &Arc<Server>) {
     loop {
         let next = receive.lock().unwrap_or_else(|e| e.into_inner()).recv();
         let Ok(stream) = next else { return };
@@ -60,7 +61,7 @@ struct Request {
 /// An answer: the status, its content type and body.
 type Reply = (u16, &'static str, Vec<u8>);
 
-fn answer(stream: TcpStream, server: &Server) -> std::io::Result<()> {
+fn answer(stream: TcpStream, server: &Arc<Server>) -> std::io::Result<()> {
     stream.set_read_timeout(Some(READ_TIMEOUT))?;
     stream.set_write_timeout(Some(READ_TIMEOUT))?;
     let mut reader = BufReader::new(stream.try_clone()?);
@@ -142,7 +143,7 @@ struct PositionQuery {
     line: bool,
 }
 
-fn route(request: &Request, server: &Server) -> Reply {
+fn route(request: &Request, server: &Arc<Server>) -> Reply {
     // The query string (the page's own state) is the page's business, not the server's.
     let path = request.path.split(['?', '#']).next().unwrap_or_default();
     let deadline = Instant::now() + server.time_limit;
@@ -152,7 +153,20 @@ fn route(request: &Request, server: &Server) -> Reply {
             "game": server.game,
             "log_games": server.log.len(),
             "time_limit_s": server.time_limit.as_secs_f64(),
+            "players": server.players,
+            "variants": server.analyst.variant_fields(),
         })),
+        ("POST", "/api/variant") => {
+            let params: Value = match serde_json::from_slice(&request.body) {
+                Ok(params) => params,
+                Err(e) => return bad(400, format!("not a variant's parameters: {e}")),
+            };
+            match server.analyst.variant(&params) {
+                Ok(start) => ok(&json!({ "start": start })),
+                Err(e) => bad(422, e),
+            }
+        }
+        ("POST", "/api/reply") => reply(&request.body, server),
         ("POST", "/api/position") => {
             let query: PositionQuery = match serde_json::from_slice(&request.body) {
                 Ok(query) => query,
@@ -182,6 +196,70 @@ fn route(request: &Request, server: &Server) -> Reply {
         _ => bad(405, "only GET and POST"),
     }
 }
+
+/// `POST /api/reply`'s body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplyQuery {
+    /// The start, as in a position request.
+    start: Option<Value>,
+    /// The moves from it.
+    #[serde(default)]
+    moves: Vec<String>,
+    /// The built-in player.
+    player: String,
+    /// Its random choices' seed.
+    #[serde(default)]
+    seed: u64,
+}
+
+/// Players choosing at once, at most: one per worker, and two more that
+/// run on past their request's time limit.
+const CHOOSING: usize = WORKERS + 2;
+
+/// The move a built-in player plays. It chooses on a thread of its own, so
+/// that the answer waits no longer than the time limit even for a player
+/// that takes longer; at most [`CHOOSING`] such threads run at once.
+fn reply(body: &[u8], server: &Arc<Server>) -> Reply {
+    let query: ReplyQuery = match serde_json::from_slice(body) {
+        Ok(query) => query,
+        Err(e) => return bad(400, format!("not a reply request: {e}")),
+    };
+    if server.choosing.fetch_add(1, Ordering::SeqCst) >= CHOOSING {
+        server.choosing.fetch_sub(1, Ordering::SeqCst);
+        return bad(
+            503,
+            "players are still choosing past the time limit; try later",
+        );
+    }
+    let deadline = Instant::now() + server.time_limit;
+    let (send, receive) = sync_channel(1);
+    let (thread_server, player) = (server.clone(), query.player.clone());
+    std::thread::spawn(move || {
+        let found = thread_server.analyst.reply(
+            query.start.as_ref(),
+            &query.moves,
+            (&query.player, query.seed),
+            deadline,
+        );
+        let _ = send.send(found);
+        thread_server.choosing.fetch_sub(1, Ordering::SeqCst);
+    });
+    match receive.recv_timeout(server.time_limit + REPLY_SLACK) {
+        Ok(Ok(mv)) => ok(&json!({ "mv": mv, "player": player })),
+        Ok(Err(e)) => bad(422, e),
+        Err(_) => bad(
+            503,
+            format!(
+                "player {} did not choose within the time limit",
+                tabula_verify::wire::short(&player)
+            ),
+        ),
+    }
+}
+
+/// What a reply may take past the time limit (the thread's start, the answer's walk).
+const REPLY_SLACK: Duration = Duration::from_millis(200);
 
 /// A logged game (one line of a log) with analyze's marks, its start and moves.
 fn analyze(body: &[u8], server: &Server, deadline: Instant) -> Reply {
@@ -223,6 +301,7 @@ fn write_reply(mut stream: TcpStream, (status, kind, body): Reply) -> std::io::R
         413 => "Payload Too Large",
         422 => "Unprocessable Entity",
         431 => "Request Header Fields Too Large",
+        503 => "Service Unavailable",
         _ => "Error",
     };
     let head = format!(

@@ -12,6 +12,7 @@ use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 use std::time::Duration;
 
 use anyhow::{Context, anyhow};
@@ -53,6 +54,10 @@ pub struct Server {
     pub log: Vec<String>,
     /// The time limit of a request.
     pub time_limit: Duration,
+    /// The game's built-in players, as registered.
+    pub players: Vec<&'static str>,
+    /// Built-in players choosing now (some perhaps past their request's time limit).
+    pub choosing: AtomicUsize,
 }
 
 /// Serves the page and the API until killed.
@@ -99,6 +104,8 @@ pub fn explore(args: ExploreArgs, games: &[GameEntry]) -> Outcome {
         analyst,
         log,
         time_limit: args.time_limit,
+        players: entry.agents.clone(),
+        choosing: AtomicUsize::new(0),
     });
     http::serve(listener, server);
     Ok(ExitCode::SUCCESS)

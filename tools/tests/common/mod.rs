@@ -423,3 +423,55 @@ pub fn random_ioiwari_log(dir: &Path) -> std::path::PathBuf {
     assert!(out.status.success(), "{}", stderr(&out));
     log
 }
+
+/// The browser for the browser tests, or `None` when they are skipped:
+/// `TABULA_SKIP_BROWSER=1` skips them; Chromium is `/usr/bin/chromium` or the
+/// path in `TABULA_CHROMIUM`, and without it they are skipped on one line
+/// (or fail under `TABULA_REQUIRE_BROWSER=1`, see [`needs`]).
+pub fn chromium() -> Option<std::path::PathBuf> {
+    if std::env::var_os("TABULA_SKIP_BROWSER").is_some_and(|v| v == "1") {
+        println!("skipped: TABULA_SKIP_BROWSER=1");
+        return None;
+    }
+    let path = std::env::var_os("TABULA_CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("/usr/bin/chromium"));
+    let what = format!("Chromium at {} (or TABULA_CHROMIUM)", path.display());
+    needs(&what, path.is_file(), "TABULA_REQUIRE_BROWSER").then_some(path)
+}
+
+/// A `tabula explore` server on a free loopback port, killed when dropped;
+/// its address (`127.0.0.1:PORT`).
+pub struct Explorer(std::process::Child, pub String);
+
+impl Drop for Explorer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `tabula explore ARGS --port 0` and reads the address it prints.
+pub fn explore(args: &[&str]) -> Explorer {
+    use std::io::BufRead;
+    let mut child = tabula()
+        .arg("explore")
+        .args(args)
+        .args(["--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .trim()
+        .trim_end_matches('/')
+        .to_string();
+    assert!(address.starts_with("127.0.0.1:"), "{first}");
+    Explorer(child, address)
+}

@@ -10,11 +10,16 @@ use std::time::Instant;
 use tabula_solver::ioiwari::{self, Board, Params, Ring, RingMatch};
 use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_of};
 
+use crate::agent::{Agent, RandomAgent};
 use crate::analysis::{
     AnalysisError, Analyst, DefaultStart, Exact, GameAnalysis, PositionAnalysis, Valuer,
-    table_params,
+    VariantField, table_params,
 };
 use crate::record::GameLine;
+use crate::record::Notation;
+
+use super::players;
+use rand_chacha::ChaCha8Rng;
 
 /// The most boards of a ring solved in memory when no table file holds it.
 const MAX_IN_MEMORY: u64 = 20_000_000;
@@ -78,6 +83,21 @@ impl Valuer for IoiValues {
         let ring = Ring::new(&Params::default(), &state.board.pits()).ok()?;
         self.0.margin(&ring, state.mover, state.banks)
     }
+
+    /// The greedy and random players (`optimal` plays by the values).
+    fn agent(
+        &self,
+        name: &str,
+        _state: &ioiwari::Match,
+        rng: ChaCha8Rng,
+    ) -> Option<Box<dyn Agent<ioiwari::Match>>> {
+        match name {
+            "greedy1" => Some(Box::new(players::Greedy1)),
+            "greedy2" => Some(Box::new(players::Greedy2)),
+            "random" => Some(Box::new(RandomAgent::new(rng))),
+            _ => None,
+        }
+    }
 }
 
 /// A variant's values.
@@ -87,6 +107,17 @@ impl Valuer for RingValues {
     type Game = RingMatch;
     fn value(&self, state: &RingMatch, _deadline: Instant) -> Option<i32> {
         self.0.margin(&state.board, state.mover, state.banks)
+    }
+
+    /// The ring's players; `optimal` reads its table when it has one.
+    fn agent(
+        &self,
+        name: &str,
+        state: &RingMatch,
+        rng: ChaCha8Rng,
+    ) -> Option<Box<dyn Agent<RingMatch>>> {
+        let table = self.0.of(&state.board)?;
+        players::agent::<Ring>(name, &table, rng)
     }
 }
 
@@ -106,6 +137,31 @@ impl DefaultStart for RingMatch {
         Some(RingMatch::new(
             Ring::parse(&params, "4 3 2 4 2 3 2").expect("the IOI sample board"),
         ))
+    }
+
+    /// A ring: its starting pits and the most beads a pit holds.
+    fn variant_fields() -> Vec<VariantField> {
+        vec![
+            VariantField {
+                name: "board",
+                about: "the beads in each pit of the ring, pit 1 first",
+                default: "4 3 2 4 2 3 2".into(),
+                choices: Vec::new(),
+            },
+            VariantField {
+                name: "cap",
+                about: "the most beads a pit holds",
+                default: 5.into(),
+                choices: Vec::new(),
+            },
+        ]
+    }
+
+    fn variant_start(params: &serde_json::Value) -> Result<RingMatch, String> {
+        let board = crate::notation::text(params, "board")?;
+        let cap = crate::notation::uint(params, "cap")?;
+        let start = serde_json::json!({ "board": board, "cap": cap, "mover": 0, "banks": [0, 0] });
+        RingMatch::from_start_json(&start)
     }
 }
 
@@ -143,6 +199,28 @@ impl Analyst for IoiAnalyst {
             Some(_) => self.ring.position(start, moves, line, deadline),
             None => self.ioi.position(start, moves, line, deadline),
         }
+    }
+
+    fn reply(
+        &self,
+        start: Option<&serde_json::Value>,
+        moves: &[String],
+        player: (&str, u64),
+        deadline: Instant,
+    ) -> Result<String, AnalysisError> {
+        match start.and_then(|s| s.get("cap")) {
+            Some(_) => self.ring.reply(start, moves, player, deadline),
+            None => self.ioi.reply(start, moves, player, deadline),
+        }
+    }
+
+    /// A variant is a ring.
+    fn variant_fields(&self) -> Vec<VariantField> {
+        self.ring.variant_fields()
+    }
+
+    fn variant(&self, params: &serde_json::Value) -> Result<serde_json::Value, AnalysisError> {
+        self.ring.variant(params)
     }
 }
 

@@ -6,11 +6,16 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use rand_chacha::ChaCha8Rng;
 use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searcher};
 use tabula_solver::kalah::{self, Kalah, Pit, Rules};
 use tabula_tables::kalah::{KalahGame, KalahTable, rules_of};
 
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, table_params};
+use crate::agent::Agent;
+use crate::analysis::{
+    AnalysisError, Analyst, DefaultStart, Exact, Valuer, VariantField, table_params,
+};
+use serde_json::Value;
 
 /// Slots of the search's transposition table (16 bytes each), shared by every search.
 const SEARCH_BITS: u32 = 20;
@@ -18,7 +23,9 @@ const SEARCH_BITS: u32 = 20;
 /// Kalah's values: tables by rules, and one search for the rest.
 pub struct KalahValues {
     tables: Vec<(Rules, KalahTable)>,
-    search: Mutex<AlwaysReplace<Pit>>,
+    /// The search's table and the rules its entries are of: a key is a
+    /// board's index under its own rules, so one table serves one variant.
+    search: Mutex<(Option<Rules>, AlwaysReplace<Pit>)>,
 }
 
 impl KalahValues {
@@ -33,7 +40,7 @@ impl KalahValues {
         }
         Ok(KalahValues {
             tables,
-            search: Mutex::new(AlwaysReplace::new(SEARCH_BITS)),
+            search: Mutex::new((None, AlwaysReplace::new(SEARCH_BITS))),
         })
     }
 
@@ -42,8 +49,13 @@ impl KalahValues {
         if let Some((_, table)) = self.tables.iter().find(|(r, _)| *r == position.rules()) {
             return table.value(position).ok();
         }
-        let mut slots = self.search.lock().unwrap_or_else(|e| e.into_inner());
-        let mut searcher = Searcher::new(&mut *slots).until(deadline);
+        let mut search = self.search.lock().unwrap_or_else(|e| e.into_inner());
+        let (of, slots) = &mut *search;
+        if *of != Some(position.rules()) {
+            slots.clear();
+            *of = Some(position.rules());
+        }
+        let mut searcher = Searcher::new(slots).until(deadline);
         let total = position.seeds() as i32;
         let value = searcher.search(position, -total - 1, total + 1, EXACT);
         (!searcher.aborted()).then_some(value)
@@ -58,11 +70,55 @@ impl Valuer for KalahValues {
             + self.board_value(&state.position, deadline)?;
         Some(if m == 0 { ahead } else { -ahead })
     }
+
+    /// The greedy and random players (`optimal` plays by the values).
+    fn agent(
+        &self,
+        name: &str,
+        _state: &kalah::Match,
+        rng: ChaCha8Rng,
+    ) -> Option<Box<dyn Agent<kalah::Match>>> {
+        (name != "optimal")
+            .then(|| crate::kalah::players::agent(name, &[], rng, None, None))
+            .flatten()
+    }
 }
 
 impl DefaultStart for kalah::Match {
     fn default_start() -> Option<Self> {
         Some(kalah::Match::new(Rules::new(4, 3).expect("Kalah(4, 3)")))
+    }
+
+    /// Kalah(m, n) and its rules.
+    fn variant_fields() -> Vec<VariantField> {
+        let field = |name, about, default: Value, choices| VariantField {
+            name,
+            about,
+            default,
+            choices,
+        };
+        vec![
+            field("pits", "m, the pits on each side", 4.into(), Vec::new()),
+            field("seeds", "n, the seeds in each pit", 3.into(), Vec::new()),
+            field(
+                "capture",
+                "when a last seed in an own empty pit captures",
+                "always".into(),
+                vec!["always", "non-empty"],
+            ),
+            field(
+                "ending",
+                "when the game ends",
+                "after-any-move".into(),
+                vec!["after-any-move", "mover-stuck"],
+            ),
+        ]
+    }
+
+    fn variant_start(params: &Value) -> Result<kalah::Match, String> {
+        Ok(kalah::Match::new(crate::kalah::notation::kalah_rules(
+            params,
+        )?))
     }
 }
 
@@ -87,6 +143,8 @@ mod tests {
     #[test]
     fn search_values_match_plain_minimax_on_small_variants() {
         let far = Instant::now() + Duration::from_secs(60);
+        // One search for every variant, in turn: as a server asked of several.
+        let values = KalahValues::open(&[]).unwrap();
         for rules in [
             Rules::new(2, 2).unwrap(),
             Rules::new(3, 2)
@@ -95,8 +153,8 @@ mod tests {
             Rules::new(3, 2)
                 .unwrap()
                 .with_ending(kalah::Ending::MoverStuck),
+            Rules::new(2, 2).unwrap(),
         ] {
-            let values = KalahValues::open(&[]).unwrap();
             let mut memo = HashMap::new();
             let mut state = kalah::Match::new(rules);
             let mut plies = 0;

@@ -16,7 +16,8 @@ fn kalah_rules_json(rules: &kalah::Rules) -> Value {
     })
 }
 
-fn kalah_rules(value: &Value) -> Result<kalah::Rules, String> {
+/// The rules a log's `rules` (or a variant's parameters) name.
+pub(crate) fn kalah_rules(value: &Value) -> Result<kalah::Rules, String> {
     let small = |name: &str| -> Result<u8, String> {
         u8::try_from(uint(value, name)?).map_err(|_| format!("'{name}' is out of range"))
     };

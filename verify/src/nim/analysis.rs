@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use rand_chacha::ChaCha8Rng;
 use tabula_solver::nim::{MAX_TAKE, Nim};
+
+use crate::agent::Agent;
 
 use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, no_tables};
 
@@ -21,6 +24,10 @@ impl Valuer for NimValues {
         } else {
             -for_mover
         })
+    }
+
+    fn agent(&self, name: &str, _state: &Nim, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Nim>>> {
+        crate::nim::agent(name, rng)
     }
 }
 
