@@ -1,0 +1,62 @@
+//! `tabula sweep kalah`: the first player's optimal margin for each Kalah(m, n).
+
+use std::process::ExitCode;
+
+use clap::Args;
+use tabula_verify::kalah::sweep as kalah_sweep;
+
+use super::RuleArgs;
+use crate::common::{JsonArgs, PlotArgs, Span, TimingsArgs, emit_report, run_info, span};
+use crate::progress::bar;
+use crate::registry::Outcome;
+
+/// Arguments of `tabula sweep kalah`.
+#[derive(Args)]
+pub struct SweepArgs {
+    /// Pits a side: a range `a..b` or one number.
+    #[arg(long, value_parser = span, default_value = "1..4")]
+    pits: Span,
+    /// Seeds a pit: a range `a..b` or one number.
+    #[arg(long, value_parser = span, default_value = "1..6")]
+    seeds: Span,
+    #[command(flatten)]
+    rules: RuleArgs,
+    /// The search's transposition table has 2^BITS slots (16 bytes each).
+    #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(10..=30))]
+    table_bits: u32,
+    #[command(flatten)]
+    plot: PlotArgs,
+    #[command(flatten)]
+    json: JsonArgs,
+    #[command(flatten)]
+    timings: TimingsArgs,
+}
+
+/// The first player's optimal margin for every (m, n).
+pub fn sweep(args: SweepArgs) -> Outcome {
+    let mut sets = Vec::new();
+    for m in args.pits.values() {
+        for n in args.seeds.values() {
+            sets.push(args.rules.rules(m, n)?);
+        }
+    }
+    // The search's table: 2^bits slots of 16 bytes.
+    crate::memory::check_memory(
+        16u64 << args.table_bits,
+        &format!("--table-bits {}", args.table_bits),
+        "lower --table-bits",
+    )?;
+    let progress = bar(sets.len(), "variants solved");
+    let report = kalah_sweep::sweep(&sets, args.table_bits, args.timings.timings, &|done| {
+        progress.set_position(done as u64)
+    });
+    progress.finish_and_clear();
+    // Spans are never empty, and every variant shares the capture and end rules.
+    args.plot.write(|| report.plot(&sets[0]))?;
+    emit_report(
+        &report.to_markdown(),
+        args.json.json.as_ref(),
+        &run_info(None).stamp(&report),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
