@@ -150,10 +150,8 @@ impl Partial {
         let io = |error: io::Error| TableError::io(&part, error);
         let lines = match fs::read_to_string(&state) {
             Ok(text) => Some(
-                state_lines(&text, table).map_err(|what| TableError::Corrupted {
-                    path: state.clone(),
-                    what,
-                })?,
+                state_lines(&text, table)
+                    .map_err(|what| TableError::io(&state, io::Error::other(what)))?,
             ),
             Err(e) if e.kind() == io::ErrorKind::NotFound => None,
             Err(e) => return Err(TableError::io(&state, e)),

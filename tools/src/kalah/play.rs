@@ -36,6 +36,8 @@ pub struct PlayArgs {
     second: bool,
     #[command(flatten)]
     think: ThinkArgs,
+    #[command(flatten)]
+    endgame: super::endgame::EndgameArgs,
 }
 
 /// Arguments of `tabula serve kalah`.
@@ -55,6 +57,10 @@ pub struct ServeArgs {
     think: ThinkArgs,
     #[command(flatten)]
     seed: SeedArgs,
+    // With --endgame and no size (the greeting names it), the table is
+    // probed in the games of its own pits and rules only.
+    #[command(flatten)]
+    endgame: super::endgame::EndgameArgs,
 }
 
 /// `--think-ms`: the searching optimal player's time for a move.
@@ -145,9 +151,14 @@ pub fn serve(args: ServeArgs) -> Outcome {
     let searching = SearchDisplay::default();
     let told = searching.tell("the optimal player's");
     let think = Some(args.think.think());
-    let agent = kv::agent(&args.agent, &tables, rng, Some(told), think).expect("checked");
     // Without a table or a size, the referee's greeting says what is played.
     let sized = args.table.is_some() || args.variant.pits.is_some() || args.variant.seeds.is_some();
+    let endgame = match sized {
+        true => args.endgame.open(&rules)?,
+        // The agent probes it only in games of its pits and rules.
+        false => args.endgame.open_for(&[])?,
+    };
+    let agent = kv::agent(&args.agent, &tables, rng, Some(told), think, endgame).expect("checked");
     let wire = if sized {
         KalahWire::new(rules)
     } else {
@@ -167,6 +178,7 @@ pub fn play(args: PlayArgs) -> Outcome {
             OptimalAgent::searching()
                 .with_progress(Some(told))
                 .thinking(Some(args.think.think()))
+                .with_endgame(args.endgame.open(&rules)?)
         }
         tables => OptimalAgent::from_tables(tables),
     };

@@ -83,7 +83,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         // The tested built-in player as `serve --seed` draws it, so that both play alike.
         |name| {
             let told = searching.tell("the tested optimal player's");
-            kv::agent(name, &tables, served_rng(seed), Some(told), None)
+            kv::agent(name, &tables, served_rng(seed), Some(told), None, None)
         },
         &kv::AGENTS,
         &run,

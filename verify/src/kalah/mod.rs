@@ -37,7 +37,7 @@ mod tests {
     use crate::wire::Wire;
     use std::collections::HashMap;
     use std::sync::Arc;
-    use tabula_solver::kalah::{Kalah, Match, Pit, Rules};
+    use tabula_solver::kalah::{Capture, Kalah, Match, Pit, Rules};
     use tabula_solver::{Game, Turn, ZeroSum};
     use tabula_tables::kalah::KalahTable;
 
@@ -204,6 +204,37 @@ mod tests {
                 }
             }
             assert!(checked > 20, "Kalah({m}, {n}): {checked}");
+        }
+    }
+
+    #[test]
+    fn an_agent_probing_an_endgame_table_values_moves_as_the_plain_search() {
+        use tabula_tables::kalah::{EndgameTable, KalahEndgame};
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let r = rules(3, 4).with_capture(capture);
+            let table: tabula_solver::kalah::Endgame =
+                Arc::new(EndgameTable::in_memory_for(KalahEndgame::new(r, 7)));
+            let mut plain = OptimalAgent::by_search(14);
+            let mut probed = OptimalAgent::by_search(14).with_endgame(Some(table.clone()));
+            let mut timed = OptimalAgent::searching()
+                .thinking(Some(std::time::Duration::from_secs(3600)))
+                .with_endgame(Some(table.clone()));
+            let mut position = r.start();
+            while !position.is_finished() {
+                let values = plain.move_values(&position);
+                assert_eq!(probed.move_values(&position), values, "{position}");
+                let best = probed.best_move(&position);
+                assert_eq!(timed.best_move(&position), best, "{position}");
+                assert!(timed.last_search().is_some_and(|s| s.exact));
+                position = position.child(best).0;
+            }
+            // A table of other pits is not probed: the agent searches plain.
+            let other = rules(2, 4).with_capture(capture);
+            let mut unfit = OptimalAgent::by_search(14).with_endgame(Some(table));
+            assert_eq!(
+                unfit.move_values(&other.start()),
+                plain.move_values(&other.start())
+            );
         }
     }
 

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::ZeroSum;
 use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher};
-use tabula_solver::kalah::{Kalah, Match, Pit, Rules};
+use tabula_solver::kalah::{Endgame, Kalah, Match, Pit, Probed, Rules, check_endgame};
 use tabula_tables::kalah::KalahTable;
 
 use crate::agent::{Agent, RandomAgent, looked_up};
@@ -17,19 +17,22 @@ pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
 /// The built-in agent `name`, if there is one; the optimal player reads
 /// the table of the game's rules among `tables`, or searches when there are
 /// none (telling `progress`, if given, and taking about `think` a move, if
-/// given, else searching to the end); `rng` is the random player's stream.
+/// given, else searching to the end, probing `endgame` if given); `rng` is
+/// the random player's stream.
 pub fn agent(
     name: &str,
     tables: &[Arc<KalahTable>],
     rng: ChaCha8Rng,
     progress: Option<SearchProgress>,
     think: Option<Duration>,
+    endgame: Option<Endgame>,
 ) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "optimal" => Some(Box::new(match tables {
             [] => OptimalAgent::searching()
                 .with_progress(progress)
-                .thinking(think),
+                .thinking(think)
+                .with_endgame(endgame),
             _ => OptimalAgent::from_tables(tables.to_vec()),
         })),
         "greedy" => Some(Box::new(Greedy)),
@@ -73,6 +76,8 @@ pub struct OptimalAgent {
     think: Option<Duration>,
     /// What the last timed search found.
     last: Option<Searched>,
+    /// The endgame table a searching agent probes, if any.
+    endgame: Option<Endgame>,
 }
 
 /// What a timed search ([`OptimalAgent::thinking`]) found for its move.
@@ -108,6 +113,7 @@ impl OptimalAgent {
             progress: None,
             think: None,
             last: None,
+            endgame: None,
         }
     }
 
@@ -121,6 +127,7 @@ impl OptimalAgent {
             progress: None,
             think: None,
             last: None,
+            endgame: None,
         }
     }
 
@@ -135,6 +142,7 @@ impl OptimalAgent {
             progress: None,
             think: None,
             last: None,
+            endgame: None,
         }
     }
 
@@ -150,6 +158,16 @@ impl OptimalAgent {
     /// A table-reading agent needs no time and ignores it.
     pub fn thinking(mut self, think: Option<Duration>) -> OptimalAgent {
         self.think = think;
+        self
+    }
+
+    /// The same agent, taking the value of every position whose seeds fit
+    /// `endgame` from it when it searches (the table must be of the pits and
+    /// rules of every game it plays: see
+    /// [`check_endgame`](tabula_solver::kalah::check_endgame)). A
+    /// table-reading agent ignores it.
+    pub fn with_endgame(mut self, endgame: Option<Endgame>) -> OptimalAgent {
+        self.endgame = endgame;
         self
     }
 
@@ -179,18 +197,21 @@ impl OptimalAgent {
                     })
                     .collect()
             }
-            Oracle::Search(table) => search(table, &self.progress, None, position, |searcher| {
-                let total = position.seeds() as i32;
-                let mut candidates = Default::default();
-                position.generate(&mut candidates);
-                candidates
-                    .iter()
-                    .map(|c| {
-                        let value = searcher.value_of(position, c, -total - 1, total + 1, EXACT);
-                        (position.move_of(c), value)
-                    })
-                    .collect()
-            }),
+            Oracle::Search(table) => {
+                let probed = probed(position, &self.endgame);
+                search(table, &self.progress, None, position, |searcher| {
+                    let total = position.seeds() as i32;
+                    let mut candidates = Default::default();
+                    position.generate(&mut candidates);
+                    candidates
+                        .iter()
+                        .map(|c| {
+                            let value = searcher.value_of(&probed, c, -total - 1, total + 1, EXACT);
+                            (position.move_of(c), value)
+                        })
+                        .collect()
+                })
+            }
         }
     }
 
@@ -201,9 +222,10 @@ impl OptimalAgent {
         let Oracle::Search(table) = &mut self.oracle else {
             return best_lowest(&self.move_values(position));
         };
+        let probed = probed(position, &self.endgame);
         let Some(think) = self.think else {
             return search(table, &self.progress, None, position, |searcher| {
-                best_at(searcher, position, EXACT).0
+                best_at(searcher, &probed, EXACT).0
             });
         };
         let deadline = Instant::now() + think;
@@ -212,17 +234,26 @@ impl OptimalAgent {
             &self.progress,
             Some(deadline),
             position,
-            |searcher| deepening(searcher, position),
+            |searcher| deepening(searcher, &probed),
         );
         self.last = Some(searched);
         searched.pit
     }
 }
 
+/// `position` for the search, probing `endgame` if it is of the position's
+/// pits and rules (a served agent learns the game only from its greeting).
+fn probed<'e>(position: &Kalah, endgame: &'e Option<Endgame>) -> Probed<'e> {
+    let fits = endgame
+        .as_deref()
+        .filter(|table| check_endgame(*table, &position.rules()).is_ok());
+    Probed::with(*position, fits)
+}
+
 /// Iterative deepening of [`best_at`] until the deadline or an exact result:
 /// the best move of the deepest search that finished.
-fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) -> Searched {
-    let lowest = position.legal_moves()[0];
+fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Probed) -> Searched {
+    let lowest = position.position.legal_moves()[0];
     let mut found = Searched {
         pit: lowest,
         value: 0,
@@ -255,10 +286,10 @@ fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) 
 /// against the best so far (a null window) and searched only when better.
 fn best_at(
     searcher: &mut Searcher<'_, AlwaysReplace<Pit>>,
-    position: &Kalah,
+    position: &Probed,
     depth: u8,
 ) -> (Pit, i32) {
-    let total = position.seeds() as i32;
+    let total = position.position.seeds() as i32;
     let mut candidates = Default::default();
     position.generate(&mut candidates);
     let mut best: Option<(Pit, i32)> = None;
