@@ -84,16 +84,20 @@ impl ThinkArgs {
 }
 
 /// The table at `path`, checked, for the optimal players; without one, each
-/// of the `searchers` optimal players at a time searches, and their search
-/// tables must fit.
+/// of the `searchers` optimal players at a time searches (for `think` a
+/// move, if given, else to the end), and their search tables must fit.
 pub(super) fn checked_table(
     rules: Rules,
     path: Option<&Path>,
     searchers: u64,
+    think: Option<std::time::Duration>,
 ) -> anyhow::Result<Vec<Arc<KalahTable>>> {
     let Some(path) = path else {
         if searchers > 0 {
-            let bits = kv::search_bits(&rules);
+            let bits = match think {
+                Some(think) => kv::timed_search_bits(&rules, think),
+                None => kv::search_bits(&rules),
+            };
             crate::memory::check_memory(
                 searchers * (16 << bits),
                 "the optimal player's search without --table",
@@ -116,15 +120,19 @@ impl SearchDisplay {
     /// What an optimal player, `who` (`the opponent's`), tells of its search.
     pub(super) fn tell(&self, who: &'static str) -> kv::SearchProgress {
         let shown = self.clone();
-        Arc::new(move |nodes| {
+        Arc::new(move |tick| {
             let mut bar = shown.0.lock().unwrap_or_else(|e| e.into_inner());
-            match nodes {
-                Some(nodes) => {
+            match tick {
+                // A timed search's last word: what it proved, or the best so far.
+                Some(tick) if tick.done => {
+                    if let Some(bar) = bar.take() {
+                        bar.finish_and_clear();
+                    }
+                    eprintln!("{who} {} for this move", tick.describe());
+                }
+                Some(tick) => {
                     let bar = bar.get_or_insert_with(|| crate::progress::spinner("searching"));
-                    bar.set_message(format!(
-                        "{who} exact search: {:.1} million positions for this move",
-                        nodes as f64 / 1e6
-                    ));
+                    bar.set_message(format!("{who} {} for this move", tick.describe()));
                 }
                 // The search is over: the spinner goes until the next long one.
                 None => {
@@ -145,6 +153,7 @@ pub fn serve(args: ServeArgs) -> Outcome {
         rules,
         args.table.as_deref(),
         u64::from(args.agent == "optimal"),
+        Some(args.think.think()),
     )?;
     let rng = served_rng(args.seed.seed);
     // Its stdout is the dialogue; a long search shows on stderr.
@@ -171,7 +180,7 @@ pub fn serve(args: ServeArgs) -> Outcome {
 /// [`tabula_verify::kalah`]); bad answers get `error: ...` and are asked again.
 pub fn play(args: PlayArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
-    let optimal = match checked_table(rules, args.table.as_deref(), 1)? {
+    let optimal = match checked_table(rules, args.table.as_deref(), 1, Some(args.think.think()))? {
         // The dialogue is on stdout; a long search shows on stderr.
         tables if tables.is_empty() => {
             let told = SearchDisplay::default().tell("tabula's");

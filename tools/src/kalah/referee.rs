@@ -55,7 +55,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .iter()
         .filter(|&&name| name == Some("optimal"))
         .count() as u64;
-    let tables = checked_table(rules, args.table.as_deref(), searchers)?;
+    let tables = checked_table(rules, args.table.as_deref(), searchers, None)?;
     let searching = SearchDisplay::default();
     let seed = args.seed.seed;
     let contest = KalahContest {
