@@ -679,24 +679,7 @@ pub fn solve_records_with<S: StateSpace>(
     progress: Progress<'_>,
     release: Release<'_>,
 ) -> Result<(), SolveError> {
-    let size = 1 + mask_bytes;
-    let len = space.len();
-    if u64::try_from(records.len()).ok() != len.checked_mul(size as u64) || mask_bytes > 8 {
-        return Err(SolveError::TooLarge("the records do not match the space"));
-    }
-    let run = RecordRun {
-        space,
-        records,
-        size,
-        mask_bytes,
-        len,
-        chunk: space.layer_chunk().max(1),
-        last_pass: images == Images::LastPass,
-        same_layer: space.has_same_layer_edges(),
-        done: AtomicU64::new(0),
-        error: Mutex::new(None),
-        progress,
-    };
+    let run = RecordRun::new(space, records, mask_bytes, images, progress)?;
     for layer in 0..space.num_layers() {
         run.solve_layer(layer)?;
     }
@@ -704,6 +687,26 @@ pub fn solve_records_with<S: StateSpace>(
         run.copy_images(release);
     }
     Ok(())
+}
+
+/// Solves one layer of [`solve_records_with`]'s records with
+/// [`Images::WhenSolved`], every lower layer being solved already: a build
+/// that keeps its records between runs can go on from its last finished
+/// layer. Whatever the layer's records hold on entry (a run stopped in the
+/// middle of it) is overwritten, except for the bytes of non-states, which
+/// must be zero as on the first run. `progress` gets the states of this layer
+/// solved so far.
+pub fn solve_records_layer<S: StateSpace>(
+    space: &S,
+    records: &[AtomicU8],
+    mask_bytes: usize,
+    layer: usize,
+    progress: Progress<'_>,
+) -> Result<(), SolveError> {
+    if layer >= space.num_layers() {
+        return Err(SolveError::TooLarge("no such layer"));
+    }
+    RecordRun::new(space, records, mask_bytes, Images::WhenSolved, progress)?.solve_layer(layer)
 }
 
 /// One run of [`solve_records_with`]: the space, its records, and what the
@@ -729,7 +732,35 @@ struct RecordRun<'a, S> {
     progress: Progress<'a>,
 }
 
-impl<S: StateSpace> RecordRun<'_, S> {
+impl<'a, S: StateSpace> RecordRun<'a, S> {
+    /// A run over `records`, which must hold one record of `1 + mask_bytes` bytes a state.
+    fn new(
+        space: &'a S,
+        records: &'a [AtomicU8],
+        mask_bytes: usize,
+        images: Images,
+        progress: Progress<'a>,
+    ) -> Result<Self, SolveError> {
+        let size = 1 + mask_bytes;
+        let len = space.len();
+        if u64::try_from(records.len()).ok() != len.checked_mul(size as u64) || mask_bytes > 8 {
+            return Err(SolveError::TooLarge("the records do not match the space"));
+        }
+        Ok(RecordRun {
+            space,
+            records,
+            size,
+            mask_bytes,
+            len,
+            chunk: space.layer_chunk().max(1),
+            last_pass: images == Images::LastPass,
+            same_layer: space.has_same_layer_edges(),
+            done: AtomicU64::new(0),
+            error: Mutex::new(None),
+            progress,
+        })
+    }
+
     /// The value in the record of `index`.
     fn value_at(&self, index: u64) -> i8 {
         self.records[index as usize * self.size].load(Relaxed) as i8

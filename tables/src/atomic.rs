@@ -225,7 +225,7 @@ fn open_partial(part: &Path, create: bool) -> io::Result<File> {
 /// whole run (the system drops it when the process ends, however it ends);
 /// false when another open file holds it.
 #[cfg(unix)]
-fn try_lock(file: &File) -> io::Result<bool> {
+pub(crate) fn try_lock(file: &File) -> io::Result<bool> {
     use std::os::fd::AsRawFd;
     // SAFETY: a plain system call on our open file; it changes no memory.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
@@ -239,7 +239,7 @@ fn try_lock(file: &File) -> io::Result<bool> {
 }
 
 #[cfg(not(unix))]
-fn try_lock(_: &File) -> io::Result<bool> {
+pub(crate) fn try_lock(_: &File) -> io::Result<bool> {
     Ok(true)
 }
 
@@ -469,7 +469,7 @@ fn is_dir(dir: &Path) -> bool {
 }
 
 /// The directory a file of `path` goes in.
-fn parent_of(path: &Path) -> &Path {
+pub(crate) fn parent_of(path: &Path) -> &Path {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -477,7 +477,7 @@ fn parent_of(path: &Path) -> &Path {
 }
 
 /// Refuses a target that exists and is not a regular file.
-fn check_target(path: &Path) -> io::Result<()> {
+pub(crate) fn check_target(path: &Path) -> io::Result<()> {
     if path.file_name().is_none() {
         return Err(refused("is not a file name"));
     }

@@ -148,7 +148,7 @@ pub enum TableError {
 }
 
 impl TableError {
-    fn io(path: &Path, error: io::Error) -> TableError {
+    pub(crate) fn io(path: &Path, error: io::Error) -> TableError {
         TableError::Io {
             path: path.to_path_buf(),
             error,
@@ -513,7 +513,7 @@ pub fn encode_records(solution: &Solution, layout: Layout) -> Vec<u8> {
 
 /// The header of a table of `spec` with this metadata (payload hash 0, to be
 /// filled in) and the encoded metadata.
-fn plan(spec: &TableSpec, meta: &Meta) -> (Header, Vec<u8>) {
+pub(crate) fn plan(spec: &TableSpec, meta: &Meta) -> (Header, Vec<u8>) {
     assert!(spec.game.len() <= GAME_NAME_LEN && spec.game.is_ascii());
     assert!(spec.layout.is_valid());
     let meta_bytes = postcard::to_allocvec(meta).expect("metadata serializes");
@@ -566,18 +566,93 @@ pub fn write_table_mapped<E>(
     fill: impl FnOnce(&[AtomicU8], Release<'_>) -> Result<(), E>,
 ) -> Result<Result<(), E>, TableError> {
     let io = |error: io::Error| TableError::io(path, error);
-    let (mut header, meta_bytes) = plan(spec, &meta_for(description));
-    let (payload_offset, payload_len) = header.payload_range;
-    let file_len = payload_offset
-        .checked_add(payload_len)
-        .ok_or_else(|| io(io::Error::other("table too large")))?;
+    let (header, meta_bytes) = plan(spec, &meta_for(description));
+    let file_len = mapped_len(path, &header)?;
     crate::room::check_room(path, file_len).map_err(io)?;
     let tmp = crate::atomic::temporary_for(path).map_err(io)?;
     crate::atomic::allocate(tmp.as_file(), file_len)
         .map_err(|error| io(crate::room::explain_too_large(path, file_len, error)))?;
-    // SAFETY: the file is our own new temporary file, which nobody else
-    // writes or truncates while it is mapped.
-    let mut map = unsafe { MmapMut::map_mut(tmp.as_file()) }.map_err(io)?;
+    let filled = fill_mapped(
+        tmp.as_file(),
+        path,
+        header,
+        &meta_bytes,
+        |payload, mapped| fill(payload, &|range| mapped.release(range)),
+    )?;
+    if filled.is_ok() {
+        crate::atomic::persist(tmp, path).map_err(io)?;
+    }
+    Ok(filled)
+}
+
+/// The length of the file of a table with this header.
+pub(crate) fn mapped_len(path: &Path, header: &Header) -> Result<u64, TableError> {
+    let (payload_offset, payload_len) = header.payload_range;
+    payload_offset
+        .checked_add(payload_len)
+        .ok_or_else(|| TableError::io(path, io::Error::other("table too large")))
+}
+
+/// A table file mapped while its payload is filled: what the filler may do
+/// with the pieces it has written.
+pub(crate) struct Mapped<'a> {
+    map: &'a MmapMut,
+    file: &'a File,
+    payload_offset: usize,
+}
+
+impl Mapped<'_> {
+    /// Writes a finished range of the payload back to the file, so that it
+    /// survives a crash from here on.
+    pub(crate) fn sync(&self, range: Range<usize>) -> io::Result<()> {
+        self.map
+            .flush_range(self.payload_offset + range.start, range.len())
+    }
+
+    /// Writes a finished range back and drops its pages (best effort: a
+    /// piece that stays in memory only costs memory).
+    pub(crate) fn release(&self, range: Range<usize>) {
+        let (offset, len) = (self.payload_offset + range.start, range.len());
+        if self.map.flush_range(offset, len).is_ok() {
+            // SAFETY: a shared file mapping keeps its contents in the file:
+            // dropping the pages loses nothing, and a later access reads them back.
+            let _ = unsafe {
+                self.map
+                    .unchecked_advise_range(UncheckedAdvice::DontNeed, offset, len)
+            };
+            // Unmapped and written back, the pages can leave the page cache too,
+            // which would otherwise keep them and evict pages still being read.
+            #[cfg(target_os = "linux")]
+            // SAFETY: a plain system call on our open file; it changes no memory.
+            unsafe {
+                use std::os::fd::AsRawFd;
+                libc::posix_fadvise(
+                    self.file.as_raw_fd(),
+                    offset as libc::off_t,
+                    len as libc::off_t,
+                    libc::POSIX_FADV_DONTNEED,
+                );
+            }
+        }
+    }
+}
+
+/// Maps `file` (allocated at the table's length, its payload zero or as a
+/// stopped run of the same build left it), has `fill` write the payload,
+/// then writes the checksums and header and syncs the file. `path` is the
+/// table's final name, for messages.
+pub(crate) fn fill_mapped<E>(
+    file: &File,
+    path: &Path,
+    mut header: Header,
+    meta_bytes: &[u8],
+    fill: impl FnOnce(&[AtomicU8], &Mapped<'_>) -> Result<(), E>,
+) -> Result<Result<(), E>, TableError> {
+    let io = |error: io::Error| TableError::io(path, error);
+    let (payload_offset, payload_len) = header.payload_range;
+    // SAFETY: the file is our own (a new temporary file, or a partial build
+    // we hold the lock of), which nobody else writes or truncates while it is mapped.
+    let mut map = unsafe { MmapMut::map_mut(file) }.map_err(io)?;
     // Should another program shrink the file anyway, a touch past its end ends
     // the build with this line and status 2, not with SIGBUS. (Declared after
     // the map, the guard is dropped before it.)
@@ -598,29 +673,12 @@ pub fn write_table_mapped<E>(
     // are reached only through this view until `fill` returns (the map is
     // only flushed and advised meanwhile, which reads no byte through Rust).
     let atomic = unsafe { &*(payload as *const [AtomicU8]) };
-    let release = |range: Range<usize>| {
-        let (offset, len) = (payload_offset as usize + range.start, range.len());
-        // Best effort: a piece that stays in memory only costs memory.
-        if map.flush_range(offset, len).is_ok() {
-            // SAFETY: a shared file mapping keeps its contents in the file:
-            // dropping the pages loses nothing, and a later access reads them back.
-            let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, offset, len) };
-            // Unmapped and written back, the pages can leave the page cache too,
-            // which would otherwise keep them and evict pages still being read.
-            #[cfg(target_os = "linux")]
-            // SAFETY: a plain system call on our open file; it changes no memory.
-            unsafe {
-                use std::os::fd::AsRawFd;
-                libc::posix_fadvise(
-                    tmp.as_file().as_raw_fd(),
-                    offset as libc::off_t,
-                    len as libc::off_t,
-                    libc::POSIX_FADV_DONTNEED,
-                );
-            }
-        }
+    let mapped = Mapped {
+        map: &map,
+        file,
+        payload_offset: payload_offset as usize,
     };
-    if let Err(e) = fill(atomic, &release) {
+    if let Err(e) = fill(atomic, &mapped) {
         return Ok(Err(e));
     }
     // Hashed a window at a time, each dropped after, so that the whole
@@ -632,15 +690,14 @@ pub fn write_table_mapped<E>(
     for start in (0..payload_len as usize).step_by(WINDOW) {
         let end = (start + WINDOW).min(payload_len as usize);
         hasher.update(&map[payload_offset as usize + start..payload_offset as usize + end]);
-        release(start..end);
+        mapped.release(start..end);
     }
     header.payload_hash = hasher.digest();
     map[..HEADER_SIZE].copy_from_slice(&header.encode());
-    map[HEADER_SIZE..HEADER_SIZE + meta_bytes.len()].copy_from_slice(&meta_bytes);
+    map[HEADER_SIZE..HEADER_SIZE + meta_bytes.len()].copy_from_slice(meta_bytes);
     map.flush().map_err(io)?;
     drop(guard);
     drop(map);
-    crate::atomic::persist(tmp, path).map_err(io)?;
     Ok(Ok(()))
 }
 
@@ -686,7 +743,7 @@ pub fn write_solution(
     )
 }
 
-fn meta_for(description: &str) -> Meta {
+pub(crate) fn meta_for(description: &str) -> Meta {
     Meta {
         generator: format!("tabula {}", env!("CARGO_PKG_VERSION")),
         description: description.to_string(),

@@ -8,6 +8,7 @@ use tabula_solver::kalah::{Capture, EndgameValues, Ending, Kalah, KalahSpace, Pi
 use tabula_solver::retrograde::{Images, Progress, StateSpace};
 
 use crate::format::{Layout, RecordBounds, TableError, TableSpec};
+use crate::resume::Resumed;
 use crate::typed::{self, Records, Tabulated, TypedTable};
 
 /// Kalah(m, n) as a tabulated game.
@@ -305,24 +306,21 @@ pub fn open_endgame(path: &Path) -> Result<EndgameTable, TableError> {
 }
 
 /// Builds the endgame table of `game` out of core (solved layer by layer in a
-/// memory map of the file), values only, and writes it atomically to `path`.
+/// memory map of `path.part`), values only, resumably: a build stopped after
+/// a finished seed layer goes on from there when started again
+/// ([`crate::resume`]); the file is renamed to `path` at the end.
 pub fn build_endgame(
     path: &Path,
     game: &KalahEndgame,
     progress: Progress<'_>,
-) -> Result<(), TableError> {
-    typed::build_out_of_core_for(
-        game,
-        path,
-        Records::ValuesOnly,
-        Images::WhenSolved,
-        progress,
-    )
+) -> Result<Resumed, TableError> {
+    crate::resume::build_out_of_core_resumable(game, path, Records::ValuesOnly, progress)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::Ordering;
 
     #[test]
     fn a_headers_parameters_name_the_rules_they_were_written_for() {
@@ -379,6 +377,93 @@ mod tests {
         }
         let live = Kalah::from_pits(rules, &[1, 0], &[1, 2]);
         assert!(table.value(&live).is_ok());
+    }
+
+    /// Builds `game` at `path`, stopped (by a panic in its progress, as a
+    /// kill would stop it) at the `calls`-th report of progress, in the
+    /// middle of a layer or at its end; None: stopped.
+    fn build_stopped(path: &Path, game: &KalahEndgame, calls: usize) -> Option<Resumed> {
+        let told = std::sync::atomic::AtomicUsize::new(0);
+        let stop = |_| assert!(told.fetch_add(1, Ordering::Relaxed) + 1 < calls, "stopped");
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            build_endgame(path, game, &stop).unwrap()
+        }))
+        .ok()
+    }
+
+    #[test]
+    fn an_endgame_build_stopped_anywhere_goes_on_and_ends_with_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        // A fixed-seed xorshift picks the points where the runs are stopped.
+        let mut seed = 0x49_u64 << 32 | 47;
+        let mut draw = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            1 + (seed % below) as usize
+        };
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let game = KalahEndgame::new(Rules::new(3, 1).unwrap().with_capture(capture), 9);
+            let whole = dir.path().join("whole.tab");
+            let fresh = build_endgame(&whole, &game, &|_| {}).unwrap();
+            assert_eq!((fresh.reused, fresh.layers), (0, 10));
+            let expected = std::fs::read(&whole).unwrap();
+            let path = dir.path().join("stopped.tab");
+            let part = crate::atomic::partial_path(&path);
+            let state = crate::resume::state_path(&path);
+            // Each run goes on from the last one's finished layers.
+            let mut resumed = None;
+            for _ in 0..4 {
+                resumed = build_stopped(&path, &game, draw(3));
+                if resumed.is_some() {
+                    break;
+                }
+                assert!(part.exists() && state.exists());
+            }
+            let resumed = resumed.or_else(|| build_stopped(&path, &game, usize::MAX));
+            assert!(resumed.is_some_and(|r| r.reused > 0), "{resumed:?}");
+            assert!(std::fs::read(&path).unwrap() == expected, "other bytes");
+            assert!(!part.exists() && !state.exists());
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_resumed_build_checks_what_it_reuses_and_refuses_another_tables_partial() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = KalahEndgame::new(Rules::new(3, 1).unwrap(), 9);
+        let whole = dir.path().join("whole.tab");
+        build_endgame(&whole, &game, &|_| {}).unwrap();
+        let expected = std::fs::read(&whole).unwrap();
+        let path = dir.path().join("t.tab");
+        let part = crate::atomic::partial_path(&path);
+        assert!(build_stopped(&path, &game, 8).is_none());
+        // Another table's build will not take this partial.
+        let other = KalahEndgame::new(Rules::new(3, 1).unwrap(), 8);
+        let error = build_endgame(&path, &other, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("a partial build of another table"),
+            "{error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+        // A byte of layer 3 damaged: layers 0..3 are reused, the rest built again.
+        let layer3 = game.space().layer_range(3).unwrap();
+        let mut bytes = std::fs::read(&part).unwrap();
+        let at = expected.len() - game.space().len() as usize + layer3.start as usize + 1;
+        bytes[at] ^= 0x40;
+        std::fs::write(&part, &bytes).unwrap();
+        let resumed = build_endgame(&path, &game, &|_| {}).unwrap();
+        assert_eq!(resumed.reused, 3);
+        assert!(std::fs::read(&path).unwrap() == expected, "other bytes");
+        // A .part without a state file is not ours to overwrite.
+        std::fs::write(&part, b"someone's log").unwrap();
+        let error = build_endgame(&path, &game, &|_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("no partial build of this table"), "{error}");
+        assert_eq!(std::fs::read(&part).unwrap(), b"someone's log");
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod ioiwari;
 pub mod kalah;
 #[cfg(feature = "mpi")]
 pub mod mpi_group;
+pub mod resume;
 pub mod room;
 mod sigbus;
 pub mod stop;

@@ -1366,3 +1366,171 @@ fn a_served_kalah_search_of_a_big_variant_answers_in_its_time() {
     let answer: u8 = text.trim().parse().unwrap_or_else(|_| panic!("{text}"));
     assert!((1..=6).contains(&answer), "{text}");
 }
+
+/// `build kalah --max-seeds` killed (SIGKILL, by the test-only variable) at
+/// points a fixed seed picks, then started again with the same command, ends
+/// with the bytes of a build never stopped; another table's partial is refused.
+#[test]
+fn a_killed_endgame_build_goes_on_from_its_last_layer_to_the_same_bytes() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let build = |out: &str, seeds: &str| {
+        let args = [
+            "build",
+            "kalah",
+            "--pits",
+            "4",
+            "--max-seeds",
+            seeds,
+            "-o",
+            out,
+        ];
+        common::tabula().args(args).output().unwrap()
+    };
+    let (whole, killed) = (at("whole.tab"), at("killed.tab"));
+    assert!(build(&whole, "12").status.success());
+    let expected = std::fs::read(&whole).unwrap();
+    // 125,970 boards; a fixed-seed xorshift picks where each run is killed.
+    let mut seed = 49_u64;
+    let mut kills = 0;
+    for _ in 0..3 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let point = (1000 + seed % 120_000).to_string();
+        let args = [
+            "build",
+            "kalah",
+            "--pits",
+            "4",
+            "--max-seeds",
+            "12",
+            "-o",
+            &killed,
+        ];
+        let out = common::tabula()
+            .args(args)
+            .env("TABULA_TEST_KILL_AFTER_BOARDS", &point)
+            .output()
+            .unwrap();
+        if out.status.signal() == Some(9) {
+            kills += 1;
+            assert!(!std::path::Path::new(&killed).exists());
+        }
+    }
+    assert!(kills > 0);
+    // Another table's command does not take the partial.
+    let other = build(&killed, "11");
+    assert_one_line_error(&other, "a partial build of another table");
+    let out = build(&killed, "12");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("seed layers reused (checked)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(std::fs::read(&killed).unwrap() == expected, "other bytes");
+    assert!(!std::path::Path::new(&format!("{killed}.part")).exists());
+    assert!(!std::path::Path::new(&format!("{killed}.part.state")).exists());
+}
+
+/// `--endgame` on query, sweep, serve and play: the plain search's values
+/// under both capture rules; a table of other pits or rule, or damaged, refused.
+#[test]
+fn endgame_tables_give_the_plain_values_in_every_searching_verb() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rule, flags) in [
+        ("always", &[][..]),
+        ("non-empty", &["--no-empty-capture"][..]),
+    ] {
+        let table = dir.path().join(format!("{rule}.tab"));
+        let table = table.to_str().unwrap();
+        let mut build = vec![
+            "build",
+            "kalah",
+            "--pits",
+            "3",
+            "--max-seeds",
+            "10",
+            "-o",
+            table,
+        ];
+        build.extend(flags);
+        assert!(run(&build).status.success());
+        let sweep = |endgame: &[&str]| {
+            let mut args = vec![
+                "sweep", "kalah", "--pits", "3", "--seeds", "1..5", "--json", "-",
+            ];
+            args.extend(flags);
+            args.extend(endgame);
+            let json = json_of(&args);
+            let rows = json["rows"].as_array().unwrap().clone();
+            rows.iter()
+                .map(|r| (r["seeds"].as_i64().unwrap(), r["value"].as_i64().unwrap()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sweep(&["--endgame", table]), sweep(&[]), "{rule}");
+        for board in ["3 3 3 / 3 3 3", "4 0 2 / 1 5 0"] {
+            let mut args = vec!["query", "kalah", "--pits", "3", "--seeds", "3", board];
+            args.extend(flags);
+            let plain = stdout(&run(&args));
+            args.extend(["--endgame", table]);
+            assert_eq!(stdout(&run(&args)), plain, "{rule} {board}");
+        }
+        // The optimal player with the table plays as without: same answers.
+        let mut play = vec!["play", "kalah", "--pits", "3", "--seeds", "2", "--second"];
+        play.extend(flags);
+        let plain = run_with_input(&play, "");
+        play.extend(["--endgame", table]);
+        assert_eq!(stdout(&run_with_input(&play, "")), stdout(&plain), "{rule}");
+        // A table of the other rule is refused in one line naming both.
+        let other = if flags.is_empty() {
+            vec!["--no-empty-capture"]
+        } else {
+            vec![]
+        };
+        for verb in [
+            &["sweep", "kalah", "--pits", "3", "--seeds", "2"][..],
+            &["serve", "kalah", "--agent", "optimal", "--pits", "3"][..],
+            &["play", "kalah", "--pits", "3"][..],
+        ] {
+            let mut args = verb.to_vec();
+            args.extend(&other);
+            args.extend(["--endgame", table]);
+            assert_one_line_error(
+                &run_with_input(&args, ""),
+                "the endgame table is of 3 pits a side",
+            );
+        }
+        let mut args = vec![
+            "sweep",
+            "kalah",
+            "--pits",
+            "2..3",
+            "--seeds",
+            "2",
+            "--endgame",
+            table,
+        ];
+        args.extend(flags);
+        assert_one_line_error(&run(&args), "the game is 2 pits a side");
+    }
+    // A damaged table is caught by its checksums.
+    let table = dir.path().join("always.tab");
+    let mut bytes = std::fs::read(&table).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&table, bytes).unwrap();
+    let args = [
+        "sweep",
+        "kalah",
+        "--pits",
+        "3",
+        "--seeds",
+        "2",
+        "--endgame",
+        table.to_str().unwrap(),
+    ];
+    assert_one_line_error(&run(&args), "corrupted");
+}

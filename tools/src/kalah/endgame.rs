@@ -31,11 +31,20 @@ pub struct EndgameArgs {
 impl EndgameArgs {
     /// The table, opened and checked to be of `rules`' pits and rules.
     pub fn open(&self, rules: &Rules) -> anyhow::Result<Option<Endgame>> {
+        self.open_for(std::slice::from_ref(rules))
+    }
+
+    /// The table, opened and checked to be of the pits and rules of every
+    /// one of `games` (none: checked only as a file).
+    pub fn open_for(&self, games: &[Rules]) -> anyhow::Result<Option<Endgame>> {
         let Some(path) = &self.endgame else {
             return Ok(None);
         };
         let table = table::open_endgame(path)?;
-        check_endgame(&table, rules).with_context(|| format!("--endgame {}", path.display()))?;
+        for rules in games {
+            check_endgame(&table, rules)
+                .with_context(|| format!("--endgame {}", path.display()))?;
+        }
         Ok(Some(Arc::new(table)))
     }
 }
@@ -48,8 +57,22 @@ pub fn build(rules: &Rules, max_seeds: u32, path: &Path) -> anyhow::Result<()> {
     let game = KalahEndgame::new(*rules, max_seeds);
     let started = Instant::now();
     let progress = bar(boards as usize, "boards solved in the mapped file");
-    table::build_endgame(path, &game, &|done| progress.set_position(done))?;
+    let kill_at = test_kill_after();
+    let resumed = table::build_endgame(path, &game, &|done| {
+        progress.set_position(done);
+        if kill_at.is_some_and(|at| done >= at) {
+            kill_self();
+        }
+    })?;
     progress.finish_and_clear();
+    if resumed.reused > 0 {
+        eprintln!(
+            "resumed {}: {} of {} seed layers reused (checked), the rest built",
+            tabula_tables::atomic::partial_path(path).display(),
+            resumed.reused,
+            resumed.layers
+        );
+    }
     outln!(
         "wrote {} ({boards} boards of {} pits a side with at most {max_seeds} seeds, values only) \
          out of core in {:.1} ms",
@@ -58,6 +81,23 @@ pub fn build(rules: &Rules, max_seeds: u32, path: &Path) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64() * 1e3
     )?;
     Ok(())
+}
+
+/// Test-only: when set to a number of boards, the endgame build kills itself
+/// (SIGKILL, as a user's `kill -9` would) once its progress passes it.
+pub const KILL_AFTER_BOARDS: &str = "TABULA_TEST_KILL_AFTER_BOARDS";
+
+/// The [`KILL_AFTER_BOARDS`] point, if set.
+fn test_kill_after() -> Option<u64> {
+    std::env::var(KILL_AFTER_BOARDS).ok()?.parse().ok()
+}
+
+/// Ends the process at once, as a kill does: nothing is cleaned up.
+fn kill_self() {
+    // SAFETY: a plain system call; the process does not come back from it.
+    unsafe {
+        libc::raise(libc::SIGKILL);
+    }
 }
 
 /// The checked table of a file whose header names `kalah-endgame`.

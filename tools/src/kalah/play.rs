@@ -36,6 +36,8 @@ pub struct PlayArgs {
     second: bool,
     #[command(flatten)]
     think: ThinkArgs,
+    #[command(flatten)]
+    endgame: super::endgame::EndgameArgs,
 }
 
 /// Arguments of `tabula serve kalah`.
@@ -55,6 +57,10 @@ pub struct ServeArgs {
     think: ThinkArgs,
     #[command(flatten)]
     seed: SeedArgs,
+    // With --endgame and no size (the greeting names it), the table is
+    // probed in the games of its own pits and rules only.
+    #[command(flatten)]
+    endgame: super::endgame::EndgameArgs,
 }
 
 /// `--think-ms`: the searching optimal player's time for a move.
@@ -78,16 +84,20 @@ impl ThinkArgs {
 }
 
 /// The table at `path`, checked, for the optimal players; without one, each
-/// of the `searchers` optimal players at a time searches, and their search
-/// tables must fit.
+/// of the `searchers` optimal players at a time searches (for `think` a
+/// move, if given, else to the end), and their search tables must fit.
 pub(super) fn checked_table(
     rules: Rules,
     path: Option<&Path>,
     searchers: u64,
+    think: Option<std::time::Duration>,
 ) -> anyhow::Result<Vec<Arc<KalahTable>>> {
     let Some(path) = path else {
         if searchers > 0 {
-            let bits = kv::search_bits(&rules);
+            let bits = match think {
+                Some(think) => kv::timed_search_bits(&rules, think),
+                None => kv::search_bits(&rules),
+            };
             crate::memory::check_memory(
                 searchers * (16 << bits),
                 "the optimal player's search without --table",
@@ -110,15 +120,19 @@ impl SearchDisplay {
     /// What an optimal player, `who` (`the opponent's`), tells of its search.
     pub(super) fn tell(&self, who: &'static str) -> kv::SearchProgress {
         let shown = self.clone();
-        Arc::new(move |nodes| {
+        Arc::new(move |tick| {
             let mut bar = shown.0.lock().unwrap_or_else(|e| e.into_inner());
-            match nodes {
-                Some(nodes) => {
+            match tick {
+                // A timed search's last word: what it proved, or the best so far.
+                Some(tick) if tick.done => {
+                    if let Some(bar) = bar.take() {
+                        bar.finish_and_clear();
+                    }
+                    eprintln!("{who} {} for this move", tick.describe());
+                }
+                Some(tick) => {
                     let bar = bar.get_or_insert_with(|| crate::progress::spinner("searching"));
-                    bar.set_message(format!(
-                        "{who} exact search: {:.1} million positions for this move",
-                        nodes as f64 / 1e6
-                    ));
+                    bar.set_message(format!("{who} {} for this move", tick.describe()));
                 }
                 // The search is over: the spinner goes until the next long one.
                 None => {
@@ -139,15 +153,21 @@ pub fn serve(args: ServeArgs) -> Outcome {
         rules,
         args.table.as_deref(),
         u64::from(args.agent == "optimal"),
+        Some(args.think.think()),
     )?;
     let rng = served_rng(args.seed.seed);
     // Its stdout is the dialogue; a long search shows on stderr.
     let searching = SearchDisplay::default();
     let told = searching.tell("the optimal player's");
     let think = Some(args.think.think());
-    let agent = kv::agent(&args.agent, &tables, rng, Some(told), think).expect("checked");
     // Without a table or a size, the referee's greeting says what is played.
     let sized = args.table.is_some() || args.variant.pits.is_some() || args.variant.seeds.is_some();
+    let endgame = match sized {
+        true => args.endgame.open(&rules)?,
+        // The agent probes it only in games of its pits and rules.
+        false => args.endgame.open_for(&[])?,
+    };
+    let agent = kv::agent(&args.agent, &tables, rng, Some(told), think, endgame).expect("checked");
     let wire = if sized {
         KalahWire::new(rules)
     } else {
@@ -160,13 +180,14 @@ pub fn serve(args: ServeArgs) -> Outcome {
 /// [`tabula_verify::kalah`]); bad answers get `error: ...` and are asked again.
 pub fn play(args: PlayArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
-    let optimal = match checked_table(rules, args.table.as_deref(), 1)? {
+    let optimal = match checked_table(rules, args.table.as_deref(), 1, Some(args.think.think()))? {
         // The dialogue is on stdout; a long search shows on stderr.
         tables if tables.is_empty() => {
             let told = SearchDisplay::default().tell("tabula's");
             OptimalAgent::searching()
                 .with_progress(Some(told))
                 .thinking(Some(args.think.think()))
+                .with_endgame(args.endgame.open(&rules)?)
         }
         tables => OptimalAgent::from_tables(tables),
     };

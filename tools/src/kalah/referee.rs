@@ -43,7 +43,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         .iter()
         .filter(|&&name| name == Some("optimal"))
         .count() as u64;
-    let tables = checked_table(rules, args.table.as_deref(), searchers)?;
+    let tables = checked_table(rules, args.table.as_deref(), searchers, None)?;
     let searching = SearchDisplay::default();
     let seed = args.run.seed.seed;
     let contest = KalahContest {
@@ -64,7 +64,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         // The tested built-in player as `serve --seed` draws it, so that both play alike.
         |name| {
             let told = searching.tell("the tested optimal player's");
-            kv::agent(name, &tables, served_rng(seed), Some(told), None)
+            kv::agent(name, &tables, served_rng(seed), Some(told), None, None)
         },
         &kv::AGENTS,
         &args.run,

@@ -30,6 +30,8 @@ pub struct SweepArgs {
     json: JsonArgs,
     #[command(flatten)]
     timings: TimingsArgs,
+    #[command(flatten)]
+    endgame: super::endgame::EndgameArgs,
 }
 
 /// The first player's optimal margin for every (m, n).
@@ -46,10 +48,15 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         &format!("--table-bits {}", args.table_bits),
         "lower --table-bits",
     )?;
+    let endgame = args.endgame.open_for(&sets)?;
     let progress = bar(sets.len(), "variants solved");
-    let report = kalah_sweep::sweep(&sets, args.table_bits, args.timings.timings, &|done| {
-        progress.set_position(done as u64)
-    });
+    let report = kalah_sweep::sweep(
+        &sets,
+        args.table_bits,
+        endgame,
+        args.timings.timings,
+        &|done| progress.set_position(done as u64),
+    );
     progress.finish_and_clear();
     // Spans are never empty, and every variant shares the capture and end rules.
     args.plot.write(|| report.plot(&sets[0]))?;

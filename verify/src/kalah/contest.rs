@@ -66,7 +66,7 @@ impl Contest for KalahContest {
         for seat in games {
             let rng = stream(seed, Purpose::Agent, 0, seat as u64, 1);
             let progress = self.progress.clone();
-            let opponent = agent(&self.opponent, &self.tables, rng, progress, None);
+            let opponent = agent(&self.opponent, &self.tables, rng, progress, None, None);
             let mut opponent = Local(opponent.expect("a checked agent"));
             let mut players: Vec<&mut dyn Player<Match>> = vec![&mut *tested, &mut opponent];
             let mut clocks = vec![Clock::new(self.limits), Clock::default()];

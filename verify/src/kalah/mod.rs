@@ -37,7 +37,7 @@ mod tests {
     use crate::wire::Wire;
     use std::collections::HashMap;
     use std::sync::Arc;
-    use tabula_solver::kalah::{Kalah, Match, Pit, Rules};
+    use tabula_solver::kalah::{Capture, Kalah, Match, Pit, Rules};
     use tabula_solver::{Game, Turn, ZeroSum};
     use tabula_tables::kalah::KalahTable;
 
@@ -208,6 +208,37 @@ mod tests {
     }
 
     #[test]
+    fn an_agent_probing_an_endgame_table_values_moves_as_the_plain_search() {
+        use tabula_tables::kalah::{EndgameTable, KalahEndgame};
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let r = rules(3, 4).with_capture(capture);
+            let table: tabula_solver::kalah::Endgame =
+                Arc::new(EndgameTable::in_memory_for(KalahEndgame::new(r, 7)));
+            let mut plain = OptimalAgent::by_search(14);
+            let mut probed = OptimalAgent::by_search(14).with_endgame(Some(table.clone()));
+            let mut timed = OptimalAgent::searching()
+                .thinking(Some(std::time::Duration::from_secs(3600)))
+                .with_endgame(Some(table.clone()));
+            let mut position = r.start();
+            while !position.is_finished() {
+                let values = plain.move_values(&position);
+                assert_eq!(probed.move_values(&position), values, "{position}");
+                let best = probed.best_move(&position);
+                assert_eq!(timed.best_move(&position), best, "{position}");
+                assert!(timed.last_search().is_some_and(|s| s.exact));
+                position = position.child(best).0;
+            }
+            // A table of other pits is not probed: the agent searches plain.
+            let other = rules(2, 4).with_capture(capture);
+            let mut unfit = OptimalAgent::by_search(14).with_endgame(Some(table));
+            assert_eq!(
+                unfit.move_values(&other.start()),
+                plain.move_values(&other.start())
+            );
+        }
+    }
+
+    #[test]
     fn a_long_search_tells_its_progress_then_its_end_and_finds_the_same_value() {
         // Kalah(4, 5) from the start: about 4 million positions.
         let r = rules(4, 5);
@@ -224,6 +255,8 @@ mod tests {
         let told: Vec<u64> = told
             .into_iter()
             .map(|n| n.expect("only the end is None"))
+            .inspect(|tick| assert_eq!(tick.deepening, None, "an exact search"))
+            .map(|tick| tick.nodes)
             .collect();
         for pair in told.windows(2) {
             assert_eq!(
@@ -232,6 +265,73 @@ mod tests {
                 "{pair:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_timed_search_tells_its_depth_and_best_so_far_and_sizes_its_table_to_its_time() {
+        // Kalah(4, 5), with time to deepen until a search proves the value:
+        // millions of positions in all, so the ticks come (at fixed counts).
+        let r = rules(4, 5);
+        let told = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let list = Arc::clone(&told);
+        let progress: SearchProgress = Arc::new(move |tick| list.lock().unwrap().push(tick));
+        let mut timed = OptimalAgent::searching()
+            .with_progress(Some(progress))
+            .thinking(Some(std::time::Duration::from_secs(3600)));
+        timed.best_move(&r.start());
+        let searched = timed.last_search().unwrap();
+        assert!(searched.exact, "{searched:?}");
+        let ticks: Vec<SearchTick> = told.lock().unwrap().iter().flatten().copied().collect();
+        let last = ticks.last().expect("millions of positions: ticks");
+        // The last tick tells the proved value.
+        let deepening = last.deepening.expect("a timed search says its depth");
+        let proved = Deepening {
+            depth: searched.depth,
+            best: Some(searched.value),
+            proved: true,
+        };
+        assert_eq!(deepening, proved);
+        assert!(last.done && ticks[..ticks.len() - 1].iter().all(|t| !t.done));
+        let text = last.describe();
+        let says = format!(
+            "timed search proved {:+} at depth {}: ",
+            searched.value, searched.depth
+        );
+        assert!(text.starts_with(&says), "{text}");
+        // The ticks before it tell the depth being searched and the best so far.
+        let before = ticks[ticks.len() - 2];
+        let deepening = before.deepening.expect("a timed search says its depth");
+        assert!(
+            deepening.depth <= searched.depth && !deepening.proved,
+            "{deepening:?}"
+        );
+        assert!(deepening.best.is_some(), "{deepening:?}");
+        assert!(
+            before.describe().starts_with("timed search at depth "),
+            "{}",
+            before.describe()
+        );
+        assert!(
+            before.describe().contains(", best so far "),
+            "{}",
+            before.describe()
+        );
+        let exact = SearchTick {
+            nodes: 3_100_000,
+            deepening: None,
+            done: false,
+        };
+        assert_eq!(exact.describe(), "exact search: 3.1 million positions");
+        // The table: what a second allows (2^24), not more than the game needs.
+        let second = std::time::Duration::from_secs(1);
+        assert_eq!(timed_search_bits(&r, second), 24.min(search_bits(&r)));
+        let quarter = std::time::Duration::from_millis(250);
+        assert_eq!(timed_search_bits(&r, quarter), 22);
+        assert_eq!(
+            timed_search_bits(&rules(2, 2), quarter),
+            search_bits(&rules(2, 2))
+        );
+        assert_eq!(timed_search_bits(&r, std::time::Duration::ZERO), 10);
     }
 
     #[test]

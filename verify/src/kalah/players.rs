@@ -1,12 +1,13 @@
 //! Kalah's built-in players.
 
+use std::cell::Cell;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::ZeroSum;
 use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher};
-use tabula_solver::kalah::{Kalah, Match, Pit, Rules};
+use tabula_solver::kalah::{Endgame, Kalah, Match, Pit, Probed, Rules, check_endgame};
 use tabula_tables::kalah::KalahTable;
 
 use crate::agent::{Agent, RandomAgent, looked_up};
@@ -17,19 +18,22 @@ pub const AGENTS: [&str; 3] = ["optimal", "greedy", "random"];
 /// The built-in agent `name`, if there is one; the optimal player reads
 /// the table of the game's rules among `tables`, or searches when there are
 /// none (telling `progress`, if given, and taking about `think` a move, if
-/// given, else searching to the end); `rng` is the random player's stream.
+/// given, else searching to the end, probing `endgame` if given); `rng` is
+/// the random player's stream.
 pub fn agent(
     name: &str,
     tables: &[Arc<KalahTable>],
     rng: ChaCha8Rng,
     progress: Option<SearchProgress>,
     think: Option<Duration>,
+    endgame: Option<Endgame>,
 ) -> Option<Box<dyn Agent<Match>>> {
     match name {
         "optimal" => Some(Box::new(match tables {
             [] => OptimalAgent::searching()
                 .with_progress(progress)
-                .thinking(think),
+                .thinking(think)
+                .with_endgame(endgame),
             _ => OptimalAgent::from_tables(tables.to_vec()),
         })),
         "greedy" => Some(Box::new(Greedy)),
@@ -73,6 +77,8 @@ pub struct OptimalAgent {
     think: Option<Duration>,
     /// What the last timed search found.
     last: Option<Searched>,
+    /// The endgame table a searching agent probes, if any.
+    endgame: Option<Endgame>,
 }
 
 /// What a timed search ([`OptimalAgent::thinking`]) found for its move.
@@ -88,10 +94,71 @@ pub struct Searched {
     pub exact: bool,
 }
 
-/// Told, during a long search, the positions searched so far for the move
-/// (`Some`, every [`alphabeta::TICK_NODES`](tabula_solver::alphabeta::TICK_NODES)),
-/// then `None` when that search is over.
-pub type SearchProgress = Arc<dyn Fn(Option<u64>) + Send + Sync>;
+/// Told, during a long search, how it goes (`Some`, every
+/// [`alphabeta::TICK_NODES`](tabula_solver::alphabeta::TICK_NODES)
+/// positions), then `None` when that search is over.
+pub type SearchProgress = Arc<dyn Fn(Option<SearchTick>) + Send + Sync>;
+
+/// Where a long search stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchTick {
+    /// Positions searched so far for the move.
+    pub nodes: u64,
+    /// For a timed search (iterative deepening), the depth being searched
+    /// and what the deepest finished search found; `None`: an exact search.
+    pub deepening: Option<Deepening>,
+    /// Whether the search is over: a long timed search's last tick says what it found.
+    pub done: bool,
+}
+
+/// Where a timed search's deepening stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Deepening {
+    /// The depth being searched now, in plies.
+    pub depth: u8,
+    /// The best move's value at the deepest finished depth (`None`: none finished yet).
+    pub best: Option<i32>,
+    /// Whether the search at `depth` reached every end: `best` is then proved.
+    pub proved: bool,
+}
+
+impl SearchTick {
+    /// One line on the search: `exact search: 3.1 million positions`, or for
+    /// a timed one `timed search at depth 14: 12.0 million positions, best
+    /// so far +4 at depth 13`, or at its end `timed search proved +10 at depth 49: ...`.
+    pub fn describe(&self) -> String {
+        let nodes = format!("{:.1} million positions", self.nodes as f64 / 1e6);
+        match self.deepening {
+            None => format!("exact search: {nodes}"),
+            Some(Deepening {
+                depth,
+                best: Some(value),
+                proved: true,
+            }) => format!("timed search proved {value:+} at depth {depth}: {nodes}"),
+            Some(Deepening { depth, best, .. }) => {
+                let best = match best {
+                    Some(value) => format!(", best so far {value:+} at depth {}", depth - 1),
+                    None => String::new(),
+                };
+                format!("timed search at depth {depth}: {nodes}{best}")
+            }
+        }
+    }
+}
+
+/// The most positions a second the timed search is sized for: its
+/// transposition table need hold no more than it can visit in its time.
+const NODES_PER_SECOND: u64 = 1 << 24;
+
+/// The transposition table's size in bits for a search of `rules` that
+/// stops after `think`: [`search_bits`], or fewer when the time allows fewer
+/// positions than that (2^24 positions a second, more than a fast machine
+/// searches), at least 2^10 slots.
+pub fn timed_search_bits(rules: &Rules, think: Duration) -> u32 {
+    let reachable = (NODES_PER_SECOND as f64 * think.as_secs_f64()).min(u64::MAX as f64) as u64;
+    let bits = reachable.max(1).next_power_of_two().trailing_zeros();
+    bits.clamp(10, search_bits(rules))
+}
 
 impl OptimalAgent {
     /// An optimal agent reading `table`.
@@ -108,6 +175,7 @@ impl OptimalAgent {
             progress: None,
             think: None,
             last: None,
+            endgame: None,
         }
     }
 
@@ -121,6 +189,7 @@ impl OptimalAgent {
             progress: None,
             think: None,
             last: None,
+            endgame: None,
         }
     }
 
@@ -135,6 +204,7 @@ impl OptimalAgent {
             progress: None,
             think: None,
             last: None,
+            endgame: None,
         }
     }
 
@@ -150,6 +220,16 @@ impl OptimalAgent {
     /// A table-reading agent needs no time and ignores it.
     pub fn thinking(mut self, think: Option<Duration>) -> OptimalAgent {
         self.think = think;
+        self
+    }
+
+    /// The same agent, taking the value of every position whose seeds fit
+    /// `endgame` from it when it searches (the table must be of the pits and
+    /// rules of every game it plays: see
+    /// [`check_endgame`](tabula_solver::kalah::check_endgame)). A
+    /// table-reading agent ignores it.
+    pub fn with_endgame(mut self, endgame: Option<Endgame>) -> OptimalAgent {
+        self.endgame = endgame;
         self
     }
 
@@ -179,18 +259,21 @@ impl OptimalAgent {
                     })
                     .collect()
             }
-            Oracle::Search(table) => search(table, &self.progress, None, position, |searcher| {
-                let total = position.seeds() as i32;
-                let mut candidates = Default::default();
-                position.generate(&mut candidates);
-                candidates
-                    .iter()
-                    .map(|c| {
-                        let value = searcher.value_of(position, c, -total - 1, total + 1, EXACT);
-                        (position.move_of(c), value)
-                    })
-                    .collect()
-            }),
+            Oracle::Search(table) => {
+                let probed = probed(position, &self.endgame);
+                search(table, &self.progress, None, position, |searcher, _| {
+                    let total = position.seeds() as i32;
+                    let mut candidates = Default::default();
+                    position.generate(&mut candidates);
+                    candidates
+                        .iter()
+                        .map(|c| {
+                            let value = searcher.value_of(&probed, c, -total - 1, total + 1, EXACT);
+                            (position.move_of(c), value)
+                        })
+                        .collect()
+                })
+            }
         }
     }
 
@@ -201,9 +284,10 @@ impl OptimalAgent {
         let Oracle::Search(table) = &mut self.oracle else {
             return best_lowest(&self.move_values(position));
         };
+        let probed = probed(position, &self.endgame);
         let Some(think) = self.think else {
-            return search(table, &self.progress, None, position, |searcher| {
-                best_at(searcher, position, EXACT).0
+            return search(table, &self.progress, None, position, |searcher, _| {
+                best_at(searcher, &probed, EXACT).0
             });
         };
         let deadline = Instant::now() + think;
@@ -212,17 +296,30 @@ impl OptimalAgent {
             &self.progress,
             Some(deadline),
             position,
-            |searcher| deepening(searcher, position),
+            |searcher, status| deepening(searcher, &probed, status),
         );
         self.last = Some(searched);
         searched.pit
     }
 }
 
+/// `position` for the search, probing `endgame` if it is of the position's
+/// pits and rules (a served agent learns the game only from its greeting).
+fn probed<'e>(position: &Kalah, endgame: &'e Option<Endgame>) -> Probed<'e> {
+    let fits = endgame
+        .as_deref()
+        .filter(|table| check_endgame(*table, &position.rules()).is_ok());
+    Probed::with(*position, fits)
+}
+
 /// Iterative deepening of [`best_at`] until the deadline or an exact result:
 /// the best move of the deepest search that finished.
-fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) -> Searched {
-    let lowest = position.legal_moves()[0];
+fn deepening(
+    searcher: &mut Searcher<'_, AlwaysReplace<Pit>>,
+    position: &Probed,
+    status: &Cell<Option<Deepening>>,
+) -> Searched {
+    let lowest = position.position.legal_moves()[0];
     let mut found = Searched {
         pit: lowest,
         value: 0,
@@ -230,6 +327,12 @@ fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) 
         exact: false,
     };
     for depth in 1..EXACT {
+        let best = (found.depth > 0).then_some(found.value);
+        status.set(Some(Deepening {
+            depth,
+            best,
+            proved: false,
+        }));
         searcher.forget_horizon();
         let (pit, value) = best_at(searcher, position, depth);
         if searcher.aborted() {
@@ -243,6 +346,11 @@ fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) 
             exact,
         };
         if exact {
+            status.set(Some(Deepening {
+                depth,
+                best: Some(value),
+                proved: true,
+            }));
             break;
         }
     }
@@ -255,10 +363,10 @@ fn deepening(searcher: &mut Searcher<'_, AlwaysReplace<Pit>>, position: &Kalah) 
 /// against the best so far (a null window) and searched only when better.
 fn best_at(
     searcher: &mut Searcher<'_, AlwaysReplace<Pit>>,
-    position: &Kalah,
+    position: &Probed,
     depth: u8,
 ) -> (Pit, i32) {
-    let total = position.seeds() as i32;
+    let total = position.position.seeds() as i32;
     let mut candidates = Default::default();
     position.generate(&mut candidates);
     let mut best: Option<(Pit, i32)> = None;
@@ -286,24 +394,47 @@ fn search<R>(
     progress: &Option<SearchProgress>,
     deadline: Option<Instant>,
     position: &Kalah,
-    body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>) -> R,
+    body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>, &Cell<Option<Deepening>>) -> R,
 ) -> R {
     let rules = position.rules();
     if table.made.as_ref().is_none_or(|(r, _)| *r != rules) {
-        let bits = table.bits.unwrap_or_else(|| search_bits(&rules));
+        // A timed search's table holds what its time allows, at most what the game needs.
+        let bits = table.bits.unwrap_or_else(|| match deadline {
+            Some(deadline) => {
+                timed_search_bits(&rules, deadline.saturating_duration_since(Instant::now()))
+            }
+            None => search_bits(&rules),
+        });
         table.made = Some((rules, Box::new(AlwaysReplace::new(bits))));
     }
     let (_, table) = table.made.as_mut().expect("made above");
     let mut ticked = false;
+    // A deepening search says here where it stands, for the ticks.
+    let status = Cell::new(None);
     let mut tick = |nodes: u64| {
         ticked = true;
-        progress.iter().for_each(|tell| tell(Some(nodes)));
+        let tick = SearchTick {
+            nodes,
+            deepening: status.get(),
+            done: false,
+        };
+        progress.iter().for_each(|tell| tell(Some(tick)));
     };
     let mut searcher = Searcher::new(table.as_mut()).ticking(&mut tick);
     if let Some(deadline) = deadline {
         searcher = searcher.until(deadline);
     }
-    let result = body(&mut searcher);
+    let result = body(&mut searcher, &status);
+    let nodes = searcher.nodes;
+    if ticked && status.get().is_some() {
+        // A long timed search ends with what it found: proved, or the best so far.
+        let tick = SearchTick {
+            nodes,
+            deepening: status.get(),
+            done: true,
+        };
+        progress.iter().for_each(|tell| tell(Some(tick)));
+    }
     if ticked {
         progress.iter().for_each(|tell| tell(None));
     }

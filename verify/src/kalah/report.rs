@@ -165,7 +165,7 @@ pub fn verify(
     log: &GameLog,
 ) -> Scoreboard {
     let tables: Vec<Arc<KalahTable>> = variants.iter().map(|v| v.table.clone()).collect();
-    let make = |name: &str, rng| agent(name, &tables, rng, None, None).expect("known agent");
+    let make = |name: &str, rng| agent(name, &tables, rng, None, None, None).expect("known agent");
     RoundRobin {
         agents,
         cases: variants

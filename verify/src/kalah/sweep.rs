@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use serde::Serialize;
-use tabula_solver::kalah::{Capture, Rules, solve_position};
+use tabula_solver::kalah::{Capture, Endgame, ExactSolver, Rules};
 
 use crate::plot::{Plot, Point, Series};
 use crate::report::Table;
@@ -47,17 +47,22 @@ pub struct SweepReport {
 }
 
 /// Solves each variant's start with a transposition table of 2^`table_bits`
-/// slots, timing each search with `timings`; `progress` counts variants.
+/// slots, probing `endgame` if given (a table of every variant's pits and
+/// rules: see [`tabula_solver::kalah::check_endgame`]), timing each search
+/// with `timings`; `progress` counts variants.
 pub fn sweep(
     sets: &[Rules],
     table_bits: u32,
+    endgame: Option<Endgame>,
     timings: bool,
     progress: Progress<'_>,
 ) -> SweepReport {
     let mut rows = Vec::with_capacity(sets.len());
     for (done, rules) in sets.iter().enumerate() {
         let started = Instant::now();
-        let (value, nodes) = solve_position(&rules.start(), table_bits);
+        let mut solver = ExactSolver::new(table_bits).with_endgame(endgame.clone());
+        let value = solver.value(&rules.start());
+        let nodes = solver.nodes;
         rows.push(Row {
             pits: rules.pits,
             seeds: rules.seeds,
@@ -144,7 +149,7 @@ mod tests {
             .iter()
             .map(|&(m, n)| Rules::new(m, n).unwrap())
             .collect();
-        let report = sweep(&sets, 12, false, &|_| {});
+        let report = sweep(&sets, 12, None, false, &|_| {});
         assert_eq!(report.rows.len(), sets.len());
         for (row, rules) in report.rows.iter().zip(&sets) {
             let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
@@ -160,14 +165,35 @@ mod tests {
         let plot = report.plot(&sets[0]);
         assert_eq!(plot.series.len(), 2, "one line per pit count");
         // The same report on every run; the seconds only when asked for.
-        assert_eq!(sweep(&sets, 12, false, &|_| {}).to_markdown(), markdown);
+        assert_eq!(
+            sweep(&sets, 12, None, false, &|_| {}).to_markdown(),
+            markdown
+        );
         assert!(!markdown.contains("seconds"));
-        let timed = sweep(&sets, 12, true, &|_| {});
+        let timed = sweep(&sets, 12, None, true, &|_| {});
         assert!(timed.to_markdown().contains("| nodes | seconds |"));
         assert!(
             serde_json::to_string(&timed)
                 .unwrap()
                 .contains("\"seconds\":")
         );
+    }
+
+    #[test]
+    fn a_sweep_probing_an_endgame_table_gives_the_plain_values_in_fewer_nodes() {
+        use tabula_tables::kalah::{EndgameTable, KalahEndgame};
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            let sets: Vec<Rules> = (1..=4)
+                .map(|n| Rules::new(3, n).unwrap().with_capture(capture))
+                .collect();
+            let table = EndgameTable::in_memory_for(KalahEndgame::new(sets[0], 8));
+            let plain = sweep(&sets, 12, None, false, &|_| {});
+            let probed = sweep(&sets, 12, Some(std::sync::Arc::new(table)), false, &|_| {});
+            for (p, q) in plain.rows.iter().zip(&probed.rows) {
+                assert_eq!((p.seeds, p.value), (q.seeds, q.value), "{capture:?}");
+                assert!(q.nodes <= p.nodes, "{capture:?} {p:?} {q:?}");
+            }
+            assert!(probed.rows[3].nodes < plain.rows[3].nodes, "{capture:?}");
+        }
     }
 }

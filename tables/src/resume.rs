@@ -1,0 +1,286 @@
+//! Out-of-core builds that a kill does not waste: the table grows in place
+//! under `FILE.part`, and after each finished layer a small state file
+//! `FILE.part.state` records the layer's byte range and checksum. The same
+//! command started again checks the partial file against the state (the
+//! table it is for, its length, every finished layer's checksum), goes on
+//! from the first layer it cannot reuse, and renames `FILE.part` to `FILE`
+//! at the end: the bytes are those of a build that was never stopped.
+//!
+//! A partial build of another table (other game, parameters or layout) is
+//! refused in one line, and so is a `FILE.part` without a state file (it is
+//! not ours to overwrite). One run at a time holds the partial file's lock.
+
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU8;
+use std::sync::atomic::Ordering::Relaxed;
+
+use tabula_solver::retrograde::{self, Progress, StateSpace};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::format::{self, TableError, TableSpec};
+use crate::typed::{Records, Tabulated};
+
+/// The first line of every state file.
+const MAGIC: &str = "tabula partial build 1";
+
+/// What a resumable build reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resumed {
+    /// The layers taken from the partial file, checked (0: a fresh build).
+    pub reused: usize,
+    /// The layers of the table.
+    pub layers: usize,
+}
+
+/// The name of the state file beside a partial file `FILE.part`: `FILE.part.state`.
+pub fn state_path(path: &Path) -> PathBuf {
+    let mut name = crate::atomic::partial_path(path).into_os_string();
+    name.push(".state");
+    PathBuf::from(name)
+}
+
+/// The line of the state file that names the table being built.
+fn table_line(spec: &TableSpec, file_len: u64) -> String {
+    let [a, b, c, d] = spec.params;
+    format!(
+        "table {} params {a} {b} {c} {d} value-bytes {} mask-bytes {} entries {} file-bytes {file_len}",
+        spec.game, spec.layout.value_bytes, spec.layout.mask_bytes, spec.entries
+    )
+}
+
+/// One finished layer's line: its number, byte range in the payload and checksum.
+fn layer_line(layer: usize, bytes: &Range<usize>, hash: u64) -> String {
+    format!("layer {layer} {} {} {hash:016x}", bytes.start, bytes.end)
+}
+
+/// The checksum of a range of the payload.
+fn hash_of(payload: &[AtomicU8], bytes: Range<usize>) -> u64 {
+    let mut hasher = Xxh3::new();
+    let mut buffer = [0u8; 1 << 16];
+    for start in bytes.clone().step_by(buffer.len()) {
+        let end = (start + buffer.len()).min(bytes.end);
+        for (b, byte) in buffer.iter_mut().zip(&payload[start..end]) {
+            *b = byte.load(Relaxed);
+        }
+        hasher.update(&buffer[..end - start]);
+    }
+    hasher.digest()
+}
+
+/// Builds `game`'s table out of core as [`crate::typed::build_out_of_core_for`]
+/// does with [`retrograde::Images::WhenSolved`] (the same bytes), resumably
+/// (see the module docs). The space's layers must be contiguous ranges
+/// ([`StateSpace::layer_range`]). `progress` gets the states solved,
+/// counting a reused layer's indices.
+pub fn build_out_of_core_resumable<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    progress: Progress<'_>,
+) -> Result<Resumed, TableError> {
+    let spec = records.spec(game);
+    crate::typed::one_byte_values(&spec, path)?;
+    let space = game.space();
+    let size = spec.layout.record_size();
+    let layers: Vec<Range<usize>> = (0..space.num_layers())
+        .map(|layer| {
+            let states = space
+                .layer_range(layer)
+                .expect("a resumable space's layers are ranges");
+            states.start as usize * size..states.end as usize * size
+        })
+        .collect();
+    let io = |error: io::Error| TableError::io(path, error);
+    let (header, meta_bytes) = format::plan(&spec, &format::meta_for(&records.description(game)));
+    let file_len = format::mapped_len(path, &header)?;
+    crate::atomic::check_writable(path).map_err(io)?;
+    let part = Partial::open(path, &table_line(&spec, file_len), file_len)?;
+    let mask_bytes = usize::from(spec.layout.mask_bytes);
+    let mut resumed = Resumed {
+        reused: 0,
+        layers: layers.len(),
+    };
+    format::fill_mapped(&part.file, path, header, &meta_bytes, |payload, mapped| {
+        let mut lines = part.checked_lines(payload, &layers);
+        resumed.reused = lines.len();
+        for (layer, bytes) in layers.iter().enumerate().skip(lines.len()) {
+            if !part.fresh {
+                // A stopped run or a damaged file may have left anything
+                // here; the solver writes only states, and expects zeros elsewhere.
+                payload[bytes.clone()]
+                    .iter()
+                    .for_each(|b| b.store(0, Relaxed));
+            }
+            let before = (bytes.start / size) as u64;
+            retrograde::solve_records_layer(&space, payload, mask_bytes, layer, &|done| {
+                progress(before + done)
+            })
+            .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
+            mapped.sync(bytes.clone()).map_err(io)?;
+            lines.push(layer_line(layer, bytes, hash_of(payload, bytes.clone())));
+            part.write_state(&lines).map_err(io)?;
+        }
+        Ok(())
+    })??;
+    part.finish(path).map_err(io)?;
+    Ok(resumed)
+}
+
+/// A partial build's file, locked, and its state.
+struct Partial {
+    file: File,
+    part: PathBuf,
+    state: PathBuf,
+    table: String,
+    /// The finished layers' lines the state file held on opening.
+    lines: Vec<String>,
+    /// Whether the file was made anew (all zero) by this run.
+    fresh: bool,
+}
+
+impl Partial {
+    /// Opens (or creates, with an empty state) the partial build of the table
+    /// that `table` names, `file_len` bytes long; refuses another table's.
+    fn open(path: &Path, table: &str, file_len: u64) -> Result<Partial, TableError> {
+        let part = crate::atomic::partial_path(path);
+        let state = state_path(path);
+        let io = |error: io::Error| TableError::io(&part, error);
+        let lines = match fs::read_to_string(&state) {
+            Ok(text) => Some(
+                state_lines(&text, table)
+                    .map_err(|what| TableError::io(&state, io::Error::other(what)))?,
+            ),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(TableError::io(&state, e)),
+        };
+        // A state whose partial file is gone describes nothing: start afresh.
+        let lines = lines.filter(|_| fs::symlink_metadata(&part).is_ok());
+        let file = open_no_follow(&part, lines.is_none()).map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => TableError::io(
+                &part,
+                io::Error::new(
+                    e.kind(),
+                    format!(
+                        "exists without {}, so it is no partial build of this table: move or remove it",
+                        state.display()
+                    ),
+                ),
+            ),
+            _ => io(e),
+        })?;
+        if !crate::atomic::try_lock(&file).map_err(io)? {
+            return Err(io(io::Error::other("is being built by another run")));
+        }
+        let fresh = lines.is_none() || file.metadata().map_err(io)?.len() != file_len;
+        if fresh {
+            crate::room::check_room(path, file_len).map_err(|e| TableError::io(path, e))?;
+            file.set_len(0).map_err(io)?;
+            crate::atomic::allocate(&file, file_len)
+                .map_err(|e| io(crate::room::explain_too_large(path, file_len, e)))?;
+        }
+        let partial = Partial {
+            file,
+            part: part.clone(),
+            state,
+            table: table.to_string(),
+            lines: if fresh {
+                Vec::new()
+            } else {
+                lines.unwrap_or_default()
+            },
+            fresh,
+        };
+        partial.write_state(&partial.lines).map_err(io)?;
+        Ok(partial)
+    }
+
+    /// The state file's finished layers that the payload still holds: up to
+    /// the first whose range or checksum does not match (which a later
+    /// layer may have read, so it and everything above are built again).
+    fn checked_lines(&self, payload: &[AtomicU8], layers: &[Range<usize>]) -> Vec<String> {
+        let mut kept = Vec::new();
+        for (layer, line) in self.lines.iter().enumerate() {
+            let Some(bytes) = layers.get(layer) else {
+                break;
+            };
+            if *line != layer_line(layer, bytes, hash_of(payload, bytes.clone())) {
+                eprintln!(
+                    "{}: layer {layer} does not match its checksum in {}: building it again",
+                    self.part.display(),
+                    self.state.display()
+                );
+                break;
+            }
+            kept.push(line.clone());
+        }
+        kept
+    }
+
+    /// Replaces the state file (atomically) with the table's line and these layers'.
+    fn write_state(&self, lines: &[String]) -> io::Result<()> {
+        crate::atomic::write_file(&self.state, |out| {
+            writeln!(out, "{MAGIC}")?;
+            writeln!(out, "{}", self.table)?;
+            for line in lines {
+                writeln!(out, "{line}")?;
+            }
+            Ok(())
+        })
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", self.state.display())))
+    }
+
+    /// Renames the finished partial file to `path` and removes the state.
+    fn finish(self, path: &Path) -> io::Result<()> {
+        self.file.sync_all()?;
+        crate::atomic::check_target(path)?;
+        fs::rename(&self.part, path)?;
+        fs::remove_file(&self.state)?;
+        if let Ok(dir) = File::open(crate::atomic::parent_of(path)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// The finished layers' lines of a state file written for the table `table`,
+/// or why it is not one.
+fn state_lines(text: &str, table: &str) -> Result<Vec<String>, String> {
+    let mut lines = text.lines();
+    if lines.next() != Some(MAGIC) {
+        return Err(format!("not a partial build's state (no '{MAGIC}' line)"));
+    }
+    match lines.next() {
+        Some(line) if line == table => {}
+        Some(line) => {
+            return Err(format!(
+                "a partial build of another table ({line}), not of this one ({table}): \
+                 build with its parameters, or remove it and its .part file"
+            ));
+        }
+        None => return Err("not a partial build's state (no table line)".into()),
+    }
+    Ok(lines.map(str::to_string).collect())
+}
+
+/// Opens `path` for reading and writing without following a symlink; creates
+/// it (exclusively) when `create`.
+fn open_no_follow(path: &Path, create: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(create);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is not a regular file: move or remove it",
+        ));
+    }
+    Ok(file)
+}
