@@ -79,7 +79,7 @@ impl Valuer for KalahValues {
         rng: ChaCha8Rng,
     ) -> Option<Box<dyn Agent<kalah::Match>>> {
         (name != "optimal")
-            .then(|| crate::kalah::players::agent(name, &[], rng, None, None))
+            .then(|| crate::kalah::players::agent(name, &[], rng, None, None, None))
             .flatten()
     }
 }
