@@ -226,7 +226,7 @@ impl OptimalAgent {
     /// The same agent, taking the value of every position whose seeds fit
     /// `endgame` from it when it searches (the table must be of the pits and
     /// rules of every game it plays: see
-    /// [`check_endgame`](tabula_solver::kalah::check_endgame)). A
+    /// [`check_endgame`]). A
     /// table-reading agent ignores it.
     pub fn with_endgame(mut self, endgame: Option<Endgame>) -> OptimalAgent {
         self.endgame = endgame;
