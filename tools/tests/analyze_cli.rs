@@ -112,13 +112,7 @@ fn bad_logs_and_tables_get_one_line() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    let games = dir.path().join("games.jsonl");
-    let out = tabula()
-        .args(["referee", "ioiwari", "--agent", "greedy1", "--log"])
-        .arg(&games)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (games, _) = common::log_of(dir.path(), "referee ioiwari --agent greedy1");
     let out = tabula()
         .arg("analyze")
         .arg(&games)
@@ -139,14 +133,7 @@ fn bad_logs_and_tables_get_one_line() {
 /// `tabula ARGS --log FILE`, then `tabula analyze FILE --json`: the log's
 /// games and their analyses.
 fn logged_analyses(dir: &std::path::Path, args: &str) -> Vec<(Value, Value)> {
-    let log = dir.join("games.jsonl");
-    let out = tabula()
-        .args(common::words(args))
-        .arg("--log")
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args}: {}", stderr(&out));
+    let (log, games) = common::log_of(dir, args);
     let out = tabula()
         .arg("analyze")
         .arg(&log)
@@ -154,13 +141,11 @@ fn logged_analyses(dir: &std::path::Path, args: &str) -> Vec<(Value, Value)> {
         .output()
         .unwrap();
     assert!(out.status.success(), "{args}: {}", stderr(&out));
-    let games = std::fs::read_to_string(&log).unwrap();
-    let games = games.lines().map(|l| serde_json::from_str(l).unwrap());
     let analyses = stdout(&out)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect::<Vec<Value>>();
-    games.zip(analyses).collect()
+    games.into_iter().zip(analyses).collect()
 }
 
 /// Every game's last move is marked (the endgame is searched exactly), and

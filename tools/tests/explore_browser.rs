@@ -240,20 +240,6 @@ fn shown_value(shown: &str) -> Option<i64> {
         .ok()
 }
 
-/// The log of `tabula ARGS --log FILE` in `dir`, and its lines.
-fn log_of(dir: &Path, args: &str) -> (PathBuf, Vec<Value>) {
-    let log = dir.join("games.jsonl");
-    let out = tabula()
-        .args(common::words(args))
-        .arg("--log")
-        .arg(&log)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args}: {}", stderr(&out));
-    let lines = common::json_lines(&std::fs::read_to_string(&log).unwrap());
-    (log, lines)
-}
-
 #[test]
 fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
     let Some(chromium) = browser() else { return };
@@ -388,7 +374,7 @@ fn kalah_variant_values_match_query_and_survive_a_reload() {
 fn logged_game_is_shown_with_its_values(game: &str, args: &str) {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let (log, lines) = log_of(dir.path(), args);
+    let (log, lines) = common::log_of(dir.path(), args);
     let (_server, url) = serve(&[game]);
     let mut page = Page::open(&chromium, "about:blank");
     page.navigate(&url);
@@ -495,7 +481,7 @@ fn nim_is_played_against_the_optimal_player() {
 fn reversi_shows_what_its_players_would_play() {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let (_, lines) = log_of(
+    let (_, lines) = common::log_of(
         dir.path(),
         "referee reversi --agent greedy --sizes 7 --cases 1 --generations 2 --ga-games 10",
     );

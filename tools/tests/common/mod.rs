@@ -475,3 +475,17 @@ pub fn explore(args: &[&str]) -> Explorer {
     assert!(address.starts_with("127.0.0.1:"), "{first}");
     Explorer(child, address)
 }
+
+/// The log of `tabula ARGS --log FILE` in `dir`, and its lines.
+pub fn log_of(dir: &std::path::Path, args: &str) -> (std::path::PathBuf, Vec<serde_json::Value>) {
+    let log = dir.join("games.jsonl");
+    let out = tabula()
+        .args(words(args))
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args}: {}", stderr(&out));
+    let lines = json_lines(&std::fs::read_to_string(&log).unwrap());
+    (log, lines)
+}
