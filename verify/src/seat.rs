@@ -233,8 +233,12 @@ pub trait Player<G: Game> {
     /// The name shown in reports: an agent's name or the command line.
     fn name(&self) -> String;
 
-    /// A new test case starts.
-    fn start_case(&mut self, params: &G::Params, clock: &mut Clock) -> Result<(), Failure>;
+    /// A new test case starts (nothing to do for a player that keeps nothing
+    /// from case to case).
+    fn start_case(&mut self, params: &G::Params, clock: &mut Clock) -> Result<(), Failure> {
+        let _ = (params, clock);
+        Ok(())
+    }
 
     /// A new game starts with this player in `seat`.
     fn start_game(&mut self, seat: Seat, view: &G::View, clock: &mut Clock) -> Result<(), Failure>;

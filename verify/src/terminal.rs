@@ -164,10 +164,6 @@ impl<G: Terminal, R: BufRead, W: Write> Player<G> for PersonSeat<G, R, W> {
         "you".into()
     }
 
-    fn start_case(&mut self, _params: &G::Params, _clock: &mut Clock) -> Result<(), Failure> {
-        Ok(())
-    }
-
     fn start_game(
         &mut self,
         seat: Seat,
@@ -289,14 +285,14 @@ pub fn play_person<G: Terminal>(
 
 /// Plays one game from `start` between a person in seat `person` and one
 /// built-in `opponent` in the other seat (the two-seat games without a
-/// remark); chance moves draw from `chance`.
+/// remark); chance moves draw from `chance`, which only this game uses.
 pub fn play_against<G: Terminal>(
     input: impl BufRead,
     output: impl Write,
     start: G,
     person: Seat,
     opponent: Box<dyn Agent<G>>,
-    chance: &mut ChaCha8Rng,
+    mut chance: ChaCha8Rng,
 ) -> io::Result<PersonEnd<G>> {
     let mut opponent = Local(opponent);
     let mut others: [&mut dyn Player<G>; 1] = [&mut opponent];
@@ -307,7 +303,7 @@ pub fn play_against<G: Terminal>(
         person,
         &mut others,
         Remark::default(),
-        chance,
+        &mut chance,
     )
 }
 
@@ -329,4 +325,45 @@ pub fn numbered_grid(n: usize, cell: impl Fn(usize, usize) -> char) -> String {
         text.push('\n');
     }
     text
+}
+
+/// Every square of an n×n board as typed by `square(row, col)`, a line
+/// each, rows in order: answers for a test person who tries them all.
+#[cfg(test)]
+pub(crate) fn every_square(n: usize, square: impl Fn(usize, usize) -> String) -> String {
+    let mut typed = String::new();
+    for row in 0..n {
+        for col in 0..n {
+            typed += &square(row, col);
+            typed.push('\n');
+        }
+    }
+    typed
+}
+
+/// The final state of a test game the person played to the end, and what
+/// they were shown, after checking that the game is over and the text opens
+/// with `opening`, shows each of `shown` and closes with the result; a game
+/// that stopped early panics, showing its text.
+#[cfg(test)]
+pub(crate) fn assert_finished<G: Terminal>(
+    end: io::Result<PersonEnd<G>>,
+    output: Vec<u8>,
+    opening: &str,
+    shown: &[&str],
+) -> (G, String) {
+    let text = String::from_utf8(output).unwrap();
+    let PersonEnd::Finished(end) = end.unwrap() else {
+        panic!("{text}")
+    };
+    assert!(end.is_over(), "{text}");
+    assert!(text.starts_with(opening), "{text}");
+    for shown in shown {
+        assert!(text.contains(shown), "{text}");
+    }
+    assert!(
+        text.ends_with(&format!("Game over: {}\n", G::result(&end))),
+        "{text}"
+    );
+    (end, text)
 }

@@ -1,14 +1,13 @@
 //! `tabula play tothello`: a person against the solver in the terminal.
 
-use std::io::{self, BufRead, Write};
-use std::process::ExitCode;
+use std::io;
 
 use anyhow::Context;
 use clap::Args;
 use tabula_solver::tothello::{Color, Position};
 use tabula_verify::tothello::play_terminal;
 
-use crate::common::person_end;
+use crate::common::finish_play;
 use crate::registry::Outcome;
 
 use super::{DEPTH, EXACT, PositionArgs, parse_color, parse_position};
@@ -29,44 +28,34 @@ pub struct PlayArgs {
     exact: u32,
 }
 
-/// Plays a game between a person (reading `input`) and the solver, through
-/// the core's person seat (see `tabula_verify::terminal`).
-///
-/// Returns the final position, or `None` when the person typed `quit`.
-pub fn play_session(
-    input: impl BufRead,
-    output: impl Write,
-    start: Position,
-    human: Color,
-    depth: u8,
-    exact: u32,
-) -> anyhow::Result<Option<Position>> {
-    person_end(play_terminal(input, output, start, human, depth, exact))
-}
-
-/// Lets a person play against the solver in the terminal.
+/// Lets a person play against the solver in the terminal, through the core's
+/// person seat (see `tabula_verify::terminal`).
 pub fn play(args: PlayArgs) -> Outcome {
     let start = parse_position(&args.position)?;
     let human = parse_color(&args.color).context("bad --color")?;
-    play_session(
+    finish_play(play_terminal(
         io::stdin().lock(),
         crate::out::data_stdout(),
         start,
         human,
         args.depth,
         args.exact,
-    )?;
-    Ok(ExitCode::SUCCESS)
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::person_end;
     use tabula_solver::tothello::Board;
 
+    /// A game against the solver (2 plies, exact from 10 empties) with the
+    /// person as Black typing `input`: the final position (`None` after
+    /// `quit`) and what the person was shown.
     fn session(start: Position, input: &str) -> (anyhow::Result<Option<Position>>, String) {
         let mut output = Vec::new();
-        let result = play_session(input.as_bytes(), &mut output, start, Color::Black, 2, 10);
+        let end = play_terminal(input.as_bytes(), &mut output, start, Color::Black, 2, 10);
+        let result = person_end(end);
         (result, String::from_utf8(output).unwrap())
     }
 
@@ -81,15 +70,16 @@ mod tests {
         let (result, text) = session(start, "Z9\nC1\nA1\nB1\n");
         let end = result.unwrap().expect("played to the end");
         assert!(end.is_finished());
-        assert!(text.contains("illegal move: 'Z9' is not a move"), "{text}");
-        assert!(
-            text.contains("illegal move: square C1 is not empty"),
-            "{text}"
-        );
-        assert!(text.contains("  A B C D E F G H"), "{text}");
-        assert!(text.contains("Game over: Red "), "{text}");
-        // Two empties: the computer plays perfectly and says so.
-        assert!(text.contains("(perfect play ends "), "{text}");
+        for shown in [
+            "illegal move: 'Z9' is not a move",
+            "illegal move: square C1 is not empty",
+            "  A B C D E F G H",
+            "Game over: Red ",
+            // Two empties: the computer plays perfectly and says so.
+            "(perfect play ends ",
+        ] {
+            assert!(text.contains(shown), "{text}");
+        }
     }
 
     #[test]

@@ -237,6 +237,23 @@ impl Reading {
         };
     }
 
+    /// This seat's move on `view` by the greatest `key` of its placements
+    /// ([`choose_by`]), the other seat's moves read before and the move
+    /// recorded after; `key` is given this seat's hand as a set and the
+    /// numbers the other seat cannot hold ([`Reading::lacks`]).
+    pub fn choose<K: Ord>(
+        &mut self,
+        view: &View,
+        key: impl Fn(Tiles, Numbers, Tile, Side) -> K,
+    ) -> Move {
+        self.update(view);
+        let lacks = self.lacks(view);
+        let hand: Tiles = view.hand.iter().copied().collect();
+        let mv = choose_by(view, |tile, side| key(hand, lacks, tile, side));
+        self.played(view, mv);
+        mv
+    }
+
     /// The numbers the other seat is known to lack from its draws and passes.
     pub fn missing(&self) -> Numbers {
         self.missing
@@ -314,14 +331,9 @@ impl Agent<Match> for Blocker {
     }
 
     fn choose(&mut self, view: &View) -> Move {
-        self.reading.update(view);
-        let lacks = self.reading.lacks(view);
-        let hand: Tiles = view.hand.iter().copied().collect();
-        let mv = choose_by(view, |tile, side| {
+        self.reading.choose(view, |hand, lacks, tile, side| {
             blocker_key(view.ends(), hand, lacks, tile, side)
-        });
-        self.reading.played(view, mv);
-        mv
+        })
     }
 }
 

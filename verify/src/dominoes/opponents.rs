@@ -12,7 +12,7 @@
 use tabula_solver::Seat;
 use tabula_solver::dominoes::{Match, Move, Position, Side, Tile, Tiles, View};
 
-use super::ladder::{Numbers, Reading, choose_by, ends_after, heavy_key, number_bit, numbers_of};
+use super::ladder::{Numbers, Reading, ends_after, heavy_key, number_bit, numbers_of};
 use crate::agent::Agent;
 
 /// The number of features of the evaluation.
@@ -21,7 +21,7 @@ pub const FEATURES: usize = 12;
 /// The weights of the evaluation, one per feature.
 pub type Weights = [f64; FEATURES];
 
-/// The features' names, in order (see [`features`]).
+/// The features' names, in order (see [`features_at`]).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
     "own pips / 10",
     "own tiles that fit the new ends",
@@ -67,31 +67,12 @@ pub enum Outlook {
     Features([f64; FEATURES]),
 }
 
-/// The features of the position after `tile` is placed at `side`.
+/// The features of the position after `tile` is placed at `side`, the ends
+/// before the move being `ends` and the stock empty if `late`.
 ///
 /// `hand` is the mover's hand as a set, `unseen` the tiles it cannot see
 /// (the other hand and the stock; with an empty stock exactly the other hand)
 /// and `lacks` the numbers the other seat cannot hold ([`Reading::lacks`]).
-pub fn features(
-    view: &View,
-    hand: Tiles,
-    unseen: Tiles,
-    lacks: Numbers,
-    tile: Tile,
-    side: Side,
-) -> Outlook {
-    features_at(
-        view.ends(),
-        view.stock == 0,
-        hand,
-        unseen,
-        lacks,
-        tile,
-        side,
-    )
-}
-
-/// [`features`] from the ends before the move and whether the stock is empty.
 pub fn features_at(
     ends: (u8, u8),
     late: bool,
@@ -256,15 +237,11 @@ impl Agent<Match> for Server {
     }
 
     fn choose(&mut self, view: &View) -> Move {
-        self.reading.update(view);
-        let lacks = self.reading.lacks(view);
-        let hand: Tiles = view.hand.iter().copied().collect();
-        let unseen = view.unseen();
-        let mv = choose_by(view, |tile, side| {
-            let outlook = features(view, hand, unseen, lacks, tile, side);
-            Rank::of(outlook, &self.weights, heavy_key(tile, side))
-        });
-        self.reading.played(view, mv);
-        mv
+        let (ends, late, unseen) = (view.ends(), view.stock == 0, view.unseen());
+        let weights = &self.weights;
+        self.reading.choose(view, |hand, lacks, tile, side| {
+            let outlook = features_at(ends, late, hand, unseen, lacks, tile, side);
+            Rank::of(outlook, weights, heavy_key(tile, side))
+        })
     }
 }

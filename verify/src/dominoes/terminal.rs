@@ -28,8 +28,14 @@ pub fn play_deal(
     if super::sees_open_hand(&opponent.name()) {
         start = start.with_open_hand(1 - person);
     }
-    let mut chance = draws(seed, rules, index);
-    play_against(input, output, start, person, opponent, &mut chance)
+    play_against(
+        input,
+        output,
+        start,
+        person,
+        opponent,
+        draws(seed, rules, index),
+    )
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -47,6 +53,12 @@ fn tiles(count: u32) -> String {
     }
 }
 
+/// `items` shown one after the other, a space apart.
+fn spaced<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
+    let shown: Vec<String> = items.map(|item| item.to_string()).collect();
+    shown.join(" ")
+}
+
 /// Tiles in the other hand: every tile but the line, this hand and the stock.
 fn other_hand_len(view: &View) -> u32 {
     view.rules.tiles().len() - view.line.len() as u32 - view.hand.len() as u32 - view.stock
@@ -62,24 +74,21 @@ impl Terminal for Match {
     }
 
     fn draw(view: &View) -> String {
-        let line: Vec<String> = view.line.iter().map(|&(a, b)| format!("{a}-{b}")).collect();
-        let hand: Vec<String> = view
-            .hand
-            .iter()
-            .enumerate()
-            .map(|(i, tile)| format!("{i}:{tile}"))
-            .collect();
+        let line = spaced(view.line.iter().map(|&(a, b)| format!("{a}-{b}")));
+        let hand = spaced(
+            view.hand
+                .iter()
+                .enumerate()
+                .map(|(i, t)| format!("{i}:{t}")),
+        );
         let (left, right) = view.ends();
         let mut text = format!(
-            "line: {} (ends {left} and {right})\nstock: {}; the other hand: {}\nyour hand: {}\n",
-            line.join(" "),
+            "line: {line} (ends {left} and {right})\nstock: {}; the other hand: {}\nyour hand: {hand}\n",
             tiles(view.stock),
             tiles(other_hand_len(view)),
-            hand.join(" ")
         );
         if let Some(open) = view.open_hand {
-            let open: Vec<String> = open.iter().map(|t| t.to_string()).collect();
-            text += &format!("the other hand (open): {}\n", open.join(" "));
+            text += &format!("the other hand (open): {}\n", spaced(open.iter()));
         }
         text
     }
@@ -116,15 +125,13 @@ impl Terminal for Match {
         let hands: Vec<String> = (0..2)
             .map(|seat| {
                 let tiles: Tiles = end.hand(seat).iter().copied().collect();
-                let shown: Vec<String> = end.hand(seat).iter().map(|t| t.to_string()).collect();
+                let mut shown = spaced(end.hand(seat).iter());
+                if shown.is_empty() {
+                    shown = "nothing".into();
+                }
                 format!(
-                    "{} holds {} ({} pips)",
+                    "{} holds {shown} ({} pips)",
                     Self::seat_name(seat),
-                    if shown.is_empty() {
-                        "nothing".to_string()
-                    } else {
-                        shown.join(" ")
-                    },
                     tiles.pips()
                 )
             })
@@ -143,6 +150,7 @@ impl Terminal for Match {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::terminal::assert_finished;
     use crate::tournament::{Purpose, stream};
 
     /// A person who answers every request with each of the answers below in
@@ -162,28 +170,18 @@ mod tests {
         }
         let server = super::super::agent("server", stream(1, Purpose::Agent, 0, 0, 1)).unwrap();
         let mut output = Vec::new();
-        let end = play_deal(typed.as_bytes(), &mut output, rules, 0, 3, 1, server).unwrap();
-        let text = String::from_utf8(output).unwrap();
-        let PersonEnd::Finished(end) = end else {
-            panic!("{text}")
-        };
-        assert!(end.is_over(), "{text}");
-        assert!(text.starts_with("You play player 2. Type L or R"), "{text}");
-        // Read in any case, quoted as typed.
-        assert!(text.contains("illegal move: invalid answer 'x9'"), "{text}");
-        // Only the quoted answer: the message's own `R<i>` stays as it is.
-        assert!(
-            text.contains("invalid answer 'r': expected L<i>, R<i>, DRAW or PASS"),
-            "{text}"
-        );
-        assert!(text.contains("legal moves: "), "{text}");
-        assert!(text.contains("player 1 plays "), "{text}");
-        assert!(text.contains("\nline: "), "{text}");
-        assert!(text.contains("\nyour hand: 0:"), "{text}");
-        assert!(
-            text.ends_with(&format!("Game over: {}\n", Match::result(&end))),
-            "{text}"
-        );
+        let end = play_deal(typed.as_bytes(), &mut output, rules, 0, 3, 1, server);
+        let shown = [
+            // Read in any case, quoted as typed.
+            "illegal move: invalid answer 'x9'",
+            // Only the quoted answer: the message's own `R<i>` stays as it is.
+            "invalid answer 'r': expected L<i>, R<i>, DRAW or PASS",
+            "legal moves: ",
+            "player 1 plays ",
+            "\nline: ",
+            "\nyour hand: 0:",
+        ];
+        let (end, _) = assert_finished(end, output, "You play player 2. Type L or R", &shown);
         let verdict = Match::result(&end);
         let scores = end.scores();
         assert_eq!(

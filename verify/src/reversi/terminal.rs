@@ -103,20 +103,14 @@ impl Terminal for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_solver::Game;
+    use crate::terminal::{assert_finished, every_square};
 
     /// A person who tries every square in turn plays a whole 7×7 game against
     /// two opponents with fixed weights.
     #[test]
     fn a_person_plays_a_whole_game_against_two_opponents() {
         let mut typed = String::from("9 9\n0 0\n?\n");
-        for _ in 0..49 {
-            for row in 0..7 {
-                for col in 0..7 {
-                    typed += &format!("{col} {row}\n");
-                }
-            }
-        }
+        typed += &every_square(7, |row, col| format!("{col} {row}")).repeat(49);
         let weights = |k: i32| -> Weights {
             let mut w = Weights([0.0; 144]);
             for (i, cell) in w.0.iter_mut().enumerate() {
@@ -132,32 +126,16 @@ mod tests {
             7,
             &opponents,
             Rule::default(),
-        )
-        .unwrap();
-        let text = String::from_utf8(output).unwrap();
-        let PersonEnd::Finished(end) = end else {
-            panic!("{text}")
-        };
-        assert!(end.is_over(), "{text}");
-        assert!(
-            text.starts_with("You play player 1. Type a square as 'col row'"),
-            "{text}"
         );
-        assert!(
-            text.contains("   0 1 2 3 4 5 6\n0  . . . . . . .\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("pieces by player: 1: 3, 2: 3, 3: 3\n"),
-            "{text}"
-        );
-        assert!(text.contains("illegal move: "), "{text}");
-        assert!(text.contains("legal moves: "), "{text}");
-        assert!(text.contains("player 2 plays "), "{text}");
-        assert!(text.contains("player 3 plays "), "{text}");
-        assert!(
-            text.ends_with(&format!("Game over: {}\n", Board::result(&end))),
-            "{text}"
-        );
+        let shown = [
+            "   0 1 2 3 4 5 6\n0  . . . . . . .\n",
+            "pieces by player: 1: 3, 2: 3, 3: 3\n",
+            "illegal move: ",
+            "legal moves: ",
+            "player 2 plays ",
+            "player 3 plays ",
+        ];
+        let opening = "You play player 1. Type a square as 'col row'";
+        assert_finished(end, output, opening, &shown);
     }
 }

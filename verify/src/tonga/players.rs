@@ -23,23 +23,35 @@ impl GeoCache {
     }
 }
 
-fn pick(rng: &mut ChaCha8Rng, cells: &[Cell]) -> Cell {
-    cells[rng.random_range(0..cells.len())]
-}
-
-/// One ply: a square that raises the mover's points the most; seeded ties.
-pub struct GreedyAgent {
+/// What the one-ply players keep: the random stream their ties are broken
+/// with, and the board's geometry.
+struct TieBreaker {
     rng: ChaCha8Rng,
     geo: GeoCache,
 }
 
-impl GreedyAgent {
-    /// A greedy player breaking ties with `rng`.
-    pub fn new(rng: ChaCha8Rng) -> GreedyAgent {
-        GreedyAgent {
+impl TieBreaker {
+    fn new(rng: ChaCha8Rng) -> TieBreaker {
+        TieBreaker {
             rng,
             geo: GeoCache::default(),
         }
+    }
+
+    /// One of the squares `choices` gives on `pos`'s board, at random.
+    fn pick(&mut self, pos: &Position, choices: impl FnOnce(&Geometry) -> Vec<Cell>) -> Cell {
+        let cells = choices(self.geo.get(pos.board.n()));
+        cells[self.rng.random_range(0..cells.len())]
+    }
+}
+
+/// One ply: a square that raises the mover's points the most; seeded ties.
+pub struct GreedyAgent(TieBreaker);
+
+impl GreedyAgent {
+    /// A greedy player breaking ties with `rng`.
+    pub fn new(rng: ChaCha8Rng) -> GreedyAgent {
+        GreedyAgent(TieBreaker::new(rng))
     }
 }
 
@@ -49,25 +61,19 @@ impl Agent<Position> for GreedyAgent {
     }
 
     fn choose(&mut self, pos: &Position) -> Cell {
-        let choices =
-            opponents::greedy_choices(self.geo.get(pos.board.n()), &pos.board, pos.to_move);
-        pick(&mut self.rng, &choices)
+        self.0.pick(pos, |geo| {
+            opponents::greedy_choices(geo, &pos.board, pos.to_move)
+        })
     }
 }
 
 /// The server's own policy playing for the player: the baseline.
-pub struct ServerAgent {
-    rng: ChaCha8Rng,
-    geo: GeoCache,
-}
+pub struct ServerAgent(TieBreaker);
 
 impl ServerAgent {
     /// The server's policy breaking ties with `rng`.
     pub fn new(rng: ChaCha8Rng) -> ServerAgent {
-        ServerAgent {
-            rng,
-            geo: GeoCache::default(),
-        }
+        ServerAgent(TieBreaker::new(rng))
     }
 }
 
@@ -77,9 +83,10 @@ impl Agent<Position> for ServerAgent {
     }
 
     fn choose(&mut self, pos: &Position) -> Cell {
-        let geo = self.geo.get(pos.board.n());
-        let choices = opponents::choices(geo, &pos.board, pos.to_move).expect("board not full");
-        pick(&mut self.rng, &choices.cells)
+        self.0.pick(pos, |geo| {
+            let choices = opponents::choices(geo, &pos.board, pos.to_move);
+            choices.expect("board not full").cells
+        })
     }
 }
 

@@ -26,8 +26,14 @@ pub fn play_referee_game(
     let opponent =
         opponent.unwrap_or_else(|| Box::new(ServerAgent::new(server_rng(seed, n, game))));
     let person = if player_starts(seed, n, game) { 0 } else { 1 };
-    let mut chance = chance_rng(seed, n, game);
-    play_against(input, output, start, person, opponent, &mut chance)
+    play_against(
+        input,
+        output,
+        start,
+        person,
+        opponent,
+        chance_rng(seed, n, game),
+    )
 }
 
 fn colour_name(colour: Colour) -> &'static str {
@@ -90,46 +96,32 @@ impl Terminal for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::terminal::{assert_finished, every_square};
 
     /// The person plays the first empty square every time; the server answers.
     #[test]
     fn a_person_plays_a_whole_game_against_the_server() {
         let mut typed = String::from("4 0\nzz\n?\n");
         // More first-empty answers than the game needs: wrong ones are refused.
-        for row in 0..4 {
-            for col in 0..4 {
-                typed += &format!("{row} {col}\n");
-            }
-        }
+        typed += &every_square(4, |row, col| format!("{row} {col}"));
         let mut output = Vec::new();
         // Seed 2's game 0 of side 4 has the person start, as Black.
         assert!(player_starts(2, 4, 0));
-        let end = play_referee_game(typed.as_bytes(), &mut output, 4, 0, 2, None).unwrap();
-        let text = String::from_utf8(output).unwrap();
-        let PersonEnd::Finished(end) = end else {
-            panic!("{text}")
-        };
+        let end = play_referee_game(typed.as_bytes(), &mut output, 4, 0, 2, None);
+        let shown = [
+            "   0 1 2 3\n0  . . . .\n",
+            "illegal move: invalid move: ",
+            "illegal move: invalid answer 'zz'",
+            "legal moves: 0 0, 0 1, 0 2, 0 3, 1 0,",
+            "White plays ",
+            "is not legal here",
+        ];
+        let opening = "You play Black. Type a square as 'row col', each 0 to 3";
+        let (end, text) = assert_finished(end, output, opening, &shown);
         assert!(end.board.is_full(), "{text}");
-        assert!(
-            text.starts_with("You play Black. Type a square as 'row col', each 0 to 3"),
-            "{text}"
-        );
-        assert!(text.contains("   0 1 2 3\n0  . . . .\n"), "{text}");
-        assert!(text.contains("illegal move: invalid move: "), "{text}");
-        assert!(text.contains("illegal move: invalid answer 'zz'"), "{text}");
-        assert!(
-            text.contains("legal moves: 0 0, 0 1, 0 2, 0 3, 1 0,"),
-            "{text}"
-        );
-        assert!(text.contains("White plays "), "{text}");
-        assert!(text.contains("is not legal here"), "{text}");
         let (b, w) = (
             end.board.points(Colour::Black),
             end.board.points(Colour::White),
-        );
-        assert!(
-            text.ends_with(&format!("Game over: {}\n", Position::result(&end))),
-            "{text}"
         );
         assert!(Position::result(&end).starts_with(&format!("Black {b}, White {w}: ")));
     }
