@@ -549,6 +549,16 @@ fn draw_until_fit(pos: &mut Position, rng: &mut impl Rng) {
     }
 }
 
+/// [`draw_until_fit`] as the other seat reads it: when `me` drew, `missing`
+/// (what it has read of `me`'s hand) becomes the two ends `me` could not match.
+fn draw_read(pos: &mut Position, me: u8, missing: &mut Numbers, rng: &mut impl Rng) {
+    let stock = pos.stock.len();
+    draw_until_fit(pos, rng);
+    if pos.mover == me && pos.stock.len() < stock {
+        *missing = number_bit(pos.left) | number_bit(pos.right);
+    }
+}
+
 /// A random playout; seat 0's score.
 fn playout(mut pos: Position, rng: &mut impl Rng) -> f64 {
     loop {
@@ -573,11 +583,7 @@ impl Ismcts {
             return playout(pos, &mut self.rng);
         }
         loop {
-            let stock = pos.stock.len();
-            draw_until_fit(&mut pos, &mut self.rng);
-            if pos.mover == me && pos.stock.len() < stock {
-                missing = number_bit(pos.left) | number_bit(pos.right);
-            }
+            draw_read(&mut pos, me, &mut missing, &mut self.rng);
             if pos.is_over() {
                 return pos.score();
             }
@@ -826,11 +832,7 @@ impl Agent<Match> for Ismcts {
             let them = self.component(&deals[k]);
             let mut missing = self.tracker.read();
             loop {
-                let stock = pos.stock.len();
-                draw_until_fit(&mut pos, &mut self.rng);
-                if pos.mover == me && pos.stock.len() < stock {
-                    missing = number_bit(pos.left) | number_bit(pos.right);
-                }
+                draw_read(&mut pos, me, &mut missing, &mut self.rng);
                 if pos.is_over() {
                     break;
                 }

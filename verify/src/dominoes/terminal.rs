@@ -79,7 +79,7 @@ impl Terminal for Match {
             view.hand
                 .iter()
                 .enumerate()
-                .map(|(i, t)| format!("{i}:{t}")),
+                .map(|(i, tile)| format!("{i}:{tile}")),
         );
         let (left, right) = view.ends();
         let mut text = format!(
