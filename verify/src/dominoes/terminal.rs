@@ -28,21 +28,8 @@ pub fn play_deal(
     if super::sees_open_hand(&opponent.name()) {
         start = start.with_open_hand(1 - person);
     }
-    play_against(
-        input,
-        output,
-        start,
-        person,
-        opponent,
-        draws(seed, rules, index),
-    )
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Left => "left",
-        Side::Right => "right",
-    }
+    let chance = draws(seed, rules, index);
+    play_against(input, output, start, person, opponent, chance)
 }
 
 /// `count` tiles, in words.
@@ -111,7 +98,11 @@ impl Terminal for Match {
         };
         Some(match observation {
             Observation::Placed(tile, side) => {
-                format!("{who} plays {tile} at the {} end", side_name(*side))
+                let end = match side {
+                    Side::Left => "left",
+                    Side::Right => "right",
+                };
+                format!("{who} plays {tile} at the {end} end")
             }
             Observation::Draw => format!("{who} draws from the stock"),
             Observation::Pass => format!("{who} passes"),

@@ -31,6 +31,7 @@ struct TieBreaker {
 }
 
 impl TieBreaker {
+    /// Ties broken with `rng`; no geometry yet.
     fn new(rng: ChaCha8Rng) -> TieBreaker {
         TieBreaker {
             rng,

@@ -26,14 +26,8 @@ pub fn play_referee_game(
     let opponent =
         opponent.unwrap_or_else(|| Box::new(ServerAgent::new(server_rng(seed, n, game))));
     let person = if player_starts(seed, n, game) { 0 } else { 1 };
-    play_against(
-        input,
-        output,
-        start,
-        person,
-        opponent,
-        chance_rng(seed, n, game),
-    )
+    let chance = chance_rng(seed, n, game);
+    play_against(input, output, start, person, opponent, chance)
 }
 
 fn colour_name(colour: Colour) -> &'static str {
