@@ -1,5 +1,6 @@
 //! The built-in PseudoTonga players: `random`, `greedy`, `server` and `best`.
 
+use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
@@ -23,71 +24,71 @@ impl GeoCache {
     }
 }
 
-/// What the one-ply players keep: the random stream their ties are broken
-/// with, and the board's geometry.
-struct TieBreaker {
-    rng: ChaCha8Rng,
-    geo: GeoCache,
+/// How a one-ply player finds the squares it may play, all equally good to it.
+pub trait OnePly {
+    /// The player's name.
+    const NAME: &'static str;
+
+    /// The squares the mover of `pos` may play (`geo` is `pos`'s geometry).
+    fn choices(geo: &Geometry, pos: &Position) -> Vec<Cell>;
 }
 
-impl TieBreaker {
-    /// Ties broken with `rng`; no geometry yet.
-    fn new(rng: ChaCha8Rng) -> TieBreaker {
-        TieBreaker {
-            rng,
-            geo: GeoCache::default(),
-        }
-    }
+/// One ply: the squares that raise the mover's points the most.
+pub struct GreedyPolicy;
 
-    /// One of the squares `choices` gives on `pos`'s board, at random.
-    fn pick(&mut self, pos: &Position, choices: impl FnOnce(&Geometry) -> Vec<Cell>) -> Cell {
-        let cells = choices(self.geo.get(pos.board.n()));
-        cells[self.rng.random_range(0..cells.len())]
+impl OnePly for GreedyPolicy {
+    const NAME: &'static str = "greedy";
+
+    fn choices(geo: &Geometry, pos: &Position) -> Vec<Cell> {
+        opponents::greedy_choices(geo, &pos.board, pos.to_move)
     }
+}
+
+/// The server's own policy: its best squares by its 3-ply search.
+pub struct ServerPolicy;
+
+impl OnePly for ServerPolicy {
+    const NAME: &'static str = "server";
+
+    fn choices(geo: &Geometry, pos: &Position) -> Vec<Cell> {
+        let choices = opponents::choices(geo, &pos.board, pos.to_move);
+        choices.expect("board not full").cells
+    }
+}
+
+/// A one-ply player playing for the mover: one of its policy's squares, ties
+/// broken at random.
+pub struct OnePlyAgent<P> {
+    rng: ChaCha8Rng,
+    geo: GeoCache,
+    policy: PhantomData<P>,
 }
 
 /// One ply: a square that raises the mover's points the most; seeded ties.
-pub struct GreedyAgent(TieBreaker);
-
-impl GreedyAgent {
-    /// A greedy player breaking ties with `rng`.
-    pub fn new(rng: ChaCha8Rng) -> GreedyAgent {
-        GreedyAgent(TieBreaker::new(rng))
-    }
-}
-
-impl Agent<Position> for GreedyAgent {
-    fn name(&self) -> String {
-        "greedy".into()
-    }
-
-    fn choose(&mut self, pos: &Position) -> Cell {
-        self.0.pick(pos, |geo| {
-            opponents::greedy_choices(geo, &pos.board, pos.to_move)
-        })
-    }
-}
+pub type GreedyAgent = OnePlyAgent<GreedyPolicy>;
 
 /// The server's own policy playing for the player: the baseline.
-pub struct ServerAgent(TieBreaker);
+pub type ServerAgent = OnePlyAgent<ServerPolicy>;
 
-impl ServerAgent {
-    /// The server's policy breaking ties with `rng`.
-    pub fn new(rng: ChaCha8Rng) -> ServerAgent {
-        ServerAgent(TieBreaker::new(rng))
+impl<P: OnePly> OnePlyAgent<P> {
+    /// The player breaking ties with `rng`.
+    pub fn new(rng: ChaCha8Rng) -> OnePlyAgent<P> {
+        OnePlyAgent {
+            rng,
+            geo: GeoCache::default(),
+            policy: PhantomData,
+        }
     }
 }
 
-impl Agent<Position> for ServerAgent {
+impl<P: OnePly> Agent<Position> for OnePlyAgent<P> {
     fn name(&self) -> String {
-        "server".into()
+        P::NAME.into()
     }
 
     fn choose(&mut self, pos: &Position) -> Cell {
-        self.0.pick(pos, |geo| {
-            let choices = opponents::choices(geo, &pos.board, pos.to_move);
-            choices.expect("board not full").cells
-        })
+        let cells = P::choices(self.geo.get(pos.board.n()), pos);
+        cells[self.rng.random_range(0..cells.len())]
     }
 }
 
