@@ -4,7 +4,6 @@ use std::io;
 
 use anyhow::Context;
 use clap::Args;
-use tabula_solver::tothello::{Color, Position};
 use tabula_verify::tothello::play_terminal;
 
 use crate::common::finish_play;
@@ -47,7 +46,7 @@ pub fn play(args: PlayArgs) -> Outcome {
 mod tests {
     use super::*;
     use crate::common::person_end;
-    use tabula_solver::tothello::Board;
+    use tabula_solver::tothello::{Board, Color, Position};
 
     /// A game against the solver (2 plies, exact from 10 empties) with the
     /// person as Black typing `input`: the final position (`None` after

@@ -61,7 +61,8 @@ impl OnePly for ServerPolicy {
 pub struct OnePlyAgent<P> {
     rng: ChaCha8Rng,
     geo: GeoCache,
-    policy: PhantomData<P>,
+    /// Only the policy's functions: the player holds no `P`.
+    policy: PhantomData<fn() -> P>,
 }
 
 /// One ply: a square that raises the mover's points the most; seeded ties.
