@@ -270,7 +270,10 @@ fn a_board_typed_in_each_games_query_syntax_sets_up_its_position() {
     let server = start(&["kalah"]);
     let (_, answer) = setup(&server.1, "3 0 3 3 / 3 3 3 0", None);
     let position = position_of(&server.1, &answer["start"]);
-    let want = query_value(&["query", "kalah", "--batch"], "3 0 3 3 / 3 3 3 0");
+    let want = query_value(
+        &["query", "kalah", "--batch", "--pits", "4"],
+        "3 0 3 3 / 3 3 3 0",
+    );
     assert_eq!(position["value"], want, "{position}");
     // In a variant the page names: its pits and rules.
     let variant = serde_json::json!({"pits": 3, "seeds": 2, "capture": "non-empty", "ending": "after-any-move"});

@@ -7,7 +7,7 @@ mod verify;
 
 use anyhow::Context;
 use clap::Args;
-use tabula_solver::tothello::{Board, Color, Position};
+use tabula_solver::tothello::{Board, Position};
 
 use crate::registry::{GameEntry, Verb};
 

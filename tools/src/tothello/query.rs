@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::tothello::search::SCALE;
-use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
+use tabula_solver::tothello::{Color, Position, Solver, best_move, square_name};
 
 use crate::batch::answer_lines;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
