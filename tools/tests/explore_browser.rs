@@ -34,11 +34,12 @@ fn browser() -> Option<PathBuf> {
     common::needs("python3", python, "TABULA_REQUIRE_BROWSER").then_some(path)
 }
 
-/// `tabula explore ARGS`, with a time limit that a loaded machine meets; its page's address.
-fn serve(args: &[&str]) -> (common::Explorer, String) {
+/// `tabula explore ARGS`, with a time limit that a loaded machine meets, and its page open in `chromium`.
+fn served(chromium: &Path, args: &[&str]) -> (common::Explorer, Page) {
     let server = common::explore(&[args, &["--time-limit", "20"][..]].concat());
-    let url = format!("http://{}/", server.1);
-    (server, url)
+    let mut page = Page::open(chromium, "about:blank");
+    page.navigate(&format!("http://{}/", server.1));
+    (server, page)
 }
 
 /// A page in headless Chromium, through the bridge.
@@ -280,9 +281,7 @@ fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     let log = common::random_ioiwari_log(dir.path());
-    let (_server, url) = serve(&["ioiwari", "--log", log.to_str().unwrap()]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["ioiwari", "--log", log.to_str().unwrap()]);
     // The start's values are `query`'s.
     let start = "4 3 2 4 2 3 2";
     let answer = query(&["query", "ioiwari", "--batch"], start);
@@ -394,9 +393,7 @@ fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
 #[test]
 fn kalah_variant_values_match_query_and_survive_a_reload() {
     let Some(chromium) = browser() else { return };
-    let (_server, url) = serve(&["kalah"]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["kalah"]);
     page.until(
         "the variant form",
         "document.getElementById('v_pits')!==null",
@@ -460,9 +457,7 @@ fn logged_game_is_shown_with_its_values(game: &str, args: &str) {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     let (log, lines) = common::log_of(dir.path(), args);
-    let (_server, url) = serve(&[game]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &[game]);
     let analysis = analysis_of(&log, 0);
     page.fill("logline", &lines[0].to_string());
     page.click("#openline");
@@ -541,9 +536,7 @@ fn dominoes_endgame_values_are_shown() {
 #[test]
 fn nim_is_played_against_the_optimal_player() {
     let Some(chromium) = browser() else { return };
-    let (_server, url) = serve(&["nim"]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["nim"]);
     page.fill("cseat", "1");
     page.fill("player", "optimal");
     page.eval("document.getElementById('playing').click();0");
@@ -565,9 +558,7 @@ fn reversi_shows_what_its_players_would_play() {
         dir.path(),
         "referee reversi --agent greedy --sizes 7 --cases 1 --generations 2 --ga-games 10",
     );
-    let (_server, url) = serve(&["reversi"]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["reversi"]);
     page.fill("start", &lines[0]["start"].to_string());
     page.click("#setup");
     let hints = page.until(

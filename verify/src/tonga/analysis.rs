@@ -71,7 +71,7 @@ pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
 mod tests {
     use super::*;
     use crate::analysis::reference::{plain_minimax, play_at_random};
-    use rand::{RngExt, SeedableRng};
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashMap;
     use std::time::Duration;
