@@ -34,11 +34,12 @@ fn browser() -> Option<PathBuf> {
     common::needs("python3", python, "TABULA_REQUIRE_BROWSER").then_some(path)
 }
 
-/// `tabula explore ARGS`, with a time limit that a loaded machine meets; its page's address.
-fn serve(args: &[&str]) -> (common::Explorer, String) {
+/// `tabula explore ARGS`, with a time limit that a loaded machine meets, and its page open in `chromium`.
+fn served(chromium: &Path, args: &[&str]) -> (common::Explorer, Page) {
     let server = common::explore(&[args, &["--time-limit", "20"][..]].concat());
-    let url = format!("http://{}/", server.1);
-    (server, url)
+    let mut page = Page::open(chromium, "about:blank");
+    page.navigate(&format!("http://{}/", server.1));
+    (server, page)
 }
 
 /// A page in headless Chromium, through the bridge.
@@ -175,6 +176,29 @@ impl Page {
         self.until_plies(plies);
     }
 
+    /// Types `board` into the set-up box (the game's board syntax, or JSON)
+    /// and sets it up; waits until the page has shown it.
+    fn set_up(&mut self, board: &str) {
+        let shown = self.eval("Number(document.body.dataset.shown)");
+        self.fill("start", board);
+        self.click("#setup");
+        self.until(
+            "the position set up",
+            &format!("Number(document.body.dataset.shown)>{shown}&&document.querySelectorAll('#legal button').length>0"),
+        );
+    }
+
+    /// Clicks the board's cell that plays `mv` and waits for the move list to grow to `plies`.
+    fn click_board(&mut self, mv: &str, plies: usize) {
+        self.click(&format!("#board td[data-move='{mv}']"));
+        self.until_plies(plies);
+    }
+
+    /// The logged moves marked as mistakes.
+    fn mistakes(&mut self) -> Value {
+        self.eval("[...document.querySelectorAll('#moves span.mistake')].map(s=>s.textContent)")
+    }
+
     fn until_plies(&mut self, plies: usize) {
         self.until(
             &format!("{plies} moves"),
@@ -222,6 +246,18 @@ fn query_moves(answer: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
+/// `tabula analyze LOG --game K --json`: game K's marks.
+fn analysis_of(log: &Path, k: usize) -> Value {
+    let out = tabula()
+        .arg("analyze")
+        .arg(log)
+        .args(["--game", &k.to_string(), "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
 fn signed(value: i64) -> String {
     if value > 0 {
         format!("+{value}")
@@ -245,9 +281,7 @@ fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     let log = common::random_ioiwari_log(dir.path());
-    let (_server, url) = serve(&["ioiwari", "--log", log.to_str().unwrap()]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["ioiwari", "--log", log.to_str().unwrap()]);
     // The start's values are `query`'s.
     let start = "4 3 2 4 2 3 2";
     let answer = query(&["query", "ioiwari", "--batch"], start);
@@ -307,28 +341,59 @@ fn ioiwari_plays_undoes_sets_up_opens_a_log_and_reloads() {
     page.until_plies(0);
     let answer = query(&["query", "ioiwari", "--batch"], board);
     assert_eq!(page.legal(), query_moves(&answer));
+    // Type a board as `query` reads it: its values are `query`'s.
+    let typed = "3 3 3 3 3 3 2";
+    page.set_up(typed);
+    let answer = query(&["query", "ioiwari", "--batch"], typed);
+    assert_eq!(page.legal(), query_moves(&answer));
+    assert!(
+        page.state()
+            .0
+            .starts_with(&signed(answer["value"].as_i64().unwrap())),
+        "{:?}",
+        page.state()
+    );
+    // Play pit 4 by clicking it on the board: its value becomes the position's, for the other seat.
+    let after = query_moves(&answer)[3].1.as_i64().unwrap();
+    page.click_board("4", 1);
+    assert_eq!(shown_value(&page.state().0), Some(-after));
+    // A malformed board is named, and the position stays.
+    page.fill("start", "3 3 x");
+    page.click("#setup");
+    page.until(
+        "the reason",
+        "document.getElementById('err').textContent.includes(\"bad board '3 3 x'\")",
+    );
+    assert_eq!(page.state().1, "1. 4");
     // Open game 2 of the log: its moves, marked as `analyze` marks them.
-    let out = tabula()
-        .arg("analyze")
-        .arg(&log)
-        .args(["--game", "2", "--json"])
-        .output()
-        .unwrap();
-    let analysis: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let analysis = analysis_of(&log, 2);
     let plies = analysis["moves"].as_u64().unwrap() as usize;
     page.fill("logk", "2");
     page.click("#openlog");
     page.until_plies(plies);
     let lost = page.eval("[...document.querySelectorAll('#moves span.mistake')].length");
     assert_eq!(lost, analysis["lost_value"], "{analysis}");
+    // The address names the logged game: a reload reopens it, marks and all, where it was.
+    let marked = page.mistakes();
+    page.click("#undo");
+    page.until_plies(plies - 1);
+    assert!(
+        page.eval("location.hash")
+            .as_str()
+            .unwrap()
+            .contains("log=2")
+    );
+    page.reload();
+    page.until_plies(plies - 1);
+    page.click("#redo");
+    page.until_plies(plies);
+    assert_eq!(page.mistakes(), marked);
 }
 
 #[test]
 fn kalah_variant_values_match_query_and_survive_a_reload() {
     let Some(chromium) = browser() else { return };
-    let (_server, url) = serve(&["kalah"]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["kalah"]);
     page.until(
         "the variant form",
         "document.getElementById('v_pits')!==null",
@@ -366,6 +431,23 @@ fn kalah_variant_values_match_query_and_survive_a_reload() {
         page.eval("document.getElementById('v_capture').value"),
         "non-empty"
     );
+    // A board typed as `query` reads it, in the variant chosen: `query`'s values.
+    let typed = "2 0 3 / 2 2 1";
+    page.set_up(typed);
+    page.until(
+        "every value",
+        "[...document.querySelectorAll('#legal button')].every(b=>b.dataset.value!=='')",
+    );
+    let answer = query(
+        &[&["query", "kalah", "--batch"][..], &rules[..]].concat(),
+        typed,
+    );
+    assert_eq!(page.legal(), query_moves(&answer));
+    assert_eq!(shown_value(&page.state().0), answer["value"].as_i64());
+    // Pit 3 played by clicking the board.
+    let after = query_moves(&answer)[1].clone();
+    page.click_board(&after.0, 1);
+    assert_eq!(page.state().1, format!("1. {}", after.0));
 }
 
 /// Opens `tabula explore GAME` on the page, pastes the first game of the log
@@ -375,17 +457,8 @@ fn logged_game_is_shown_with_its_values(game: &str, args: &str) {
     let Some(chromium) = browser() else { return };
     let dir = tempfile::tempdir().unwrap();
     let (log, lines) = common::log_of(dir.path(), args);
-    let (_server, url) = serve(&[game]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
-    let out = tabula()
-        .arg("analyze")
-        .arg(&log)
-        .args(["--game", "0", "--json"])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let analysis: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let (_server, mut page) = served(&chromium, &[game]);
+    let analysis = analysis_of(&log, 0);
     page.fill("logline", &lines[0].to_string());
     page.click("#openline");
     let plies = lines[0]["moves"].as_array().unwrap().len();
@@ -421,9 +494,10 @@ fn logged_game_is_shown_with_its_values(game: &str, args: &str) {
         page.until_plies(len - 1);
         page.play(last.as_str().unwrap(), len);
     }
-    // The address round trip: the same position (the log's marks are not the address's).
+    // The address round trip: the same position, the pasted game's marks kept.
     let value = page.state().0;
     let moves = page.eval("S.moves");
+    let marked = page.mistakes();
     page.reload();
     page.until_plies(moves.as_array().unwrap().len());
     page.until(
@@ -432,6 +506,7 @@ fn logged_game_is_shown_with_its_values(game: &str, args: &str) {
     );
     assert_eq!(page.state().0, value);
     assert_eq!(page.eval("S.moves"), moves);
+    assert_eq!(page.mistakes(), marked);
 }
 
 #[test]
@@ -461,9 +536,7 @@ fn dominoes_endgame_values_are_shown() {
 #[test]
 fn nim_is_played_against_the_optimal_player() {
     let Some(chromium) = browser() else { return };
-    let (_server, url) = serve(&["nim"]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["nim"]);
     page.fill("cseat", "1");
     page.fill("player", "optimal");
     page.eval("document.getElementById('playing').click();0");
@@ -485,9 +558,7 @@ fn reversi_shows_what_its_players_would_play() {
         dir.path(),
         "referee reversi --agent greedy --sizes 7 --cases 1 --generations 2 --ga-games 10",
     );
-    let (_server, url) = serve(&["reversi"]);
-    let mut page = Page::open(&chromium, "about:blank");
-    page.navigate(&url);
+    let (_server, mut page) = served(&chromium, &["reversi"]);
     page.fill("start", &lines[0]["start"].to_string());
     page.click("#setup");
     let hints = page.until(
@@ -501,4 +572,6 @@ fn reversi_shows_what_its_players_would_play() {
     page.play(&mv, 1);
     page.click("#undo");
     page.until_plies(0);
+    // A square is played by clicking it on the board.
+    page.click_board(&mv, 1);
 }

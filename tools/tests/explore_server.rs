@@ -111,18 +111,19 @@ fn json(body: &str) -> Value {
     serde_json::from_str(body).unwrap()
 }
 
+/// The string `field` of each object of the list `list`.
+fn strings<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    let list = list.as_array().unwrap().iter();
+    list.map(|item| item[field].as_str().unwrap()).collect()
+}
+
 #[test]
 fn a_kalah_variant_is_chosen_and_the_optimal_player_replies() {
     let server = start(&["kalah"]);
     let (status, body) = get(&server.1, "/api/game");
     assert_eq!(status, 200, "{body}");
     let game = json(&body);
-    let names: Vec<&str> = game["variants"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["name"].as_str().unwrap())
-        .collect();
+    let names = strings(&game["variants"], "name");
     assert_eq!(names, ["pits", "seeds", "capture", "ending"]);
     assert!(
         game["players"]
@@ -178,19 +179,9 @@ fn reversi_positions_show_what_the_built_in_players_play() {
     let (status, body) = post(&server.1, "/api/position", &ask);
     assert_eq!(status, 200, "{body}");
     let position = json(&body);
-    let legal: Vec<&str> = position["legal"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["mv"].as_str().unwrap())
-        .collect();
+    let legal = strings(&position["legal"], "mv");
     let hints = &position["hints"];
-    let rated: Vec<&str> = hints["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["mv"].as_str().unwrap())
-        .collect();
+    let rated = strings(&hints["moves"], "mv");
     assert_eq!(rated, legal, "{body}");
     let players = hints["players"].as_array().unwrap();
     assert_eq!(players.len(), 5, "{body}");
@@ -203,4 +194,130 @@ fn reversi_positions_show_what_the_built_in_players_play() {
     assert_eq!(status, 200, "{body}");
     let brs = players.iter().find(|p| p["player"] == "brs").unwrap();
     assert_eq!(json(&body)["mv"], brs["mv"]);
+}
+
+/// `POST /api/setup` of `board`, in the variant `variant` when given.
+fn setup(address: &str, board: &str, variant: Option<Value>) -> (u16, Value) {
+    let mut ask = serde_json::json!({ "board": board });
+    if let Some(variant) = variant {
+        ask["variant"] = variant;
+    }
+    let (status, body) = post(address, "/api/setup", &ask.to_string());
+    (status, json(&body))
+}
+
+/// The position of `start` as the API values it.
+fn position_of(address: &str, start: &Value) -> Value {
+    let ask = serde_json::json!({ "start": start }).to_string();
+    let (status, body) = post(address, "/api/position", &ask);
+    assert_eq!(status, 200, "{body}");
+    json(&body)
+}
+
+/// `tabula query ARGS --batch` of one board: its value.
+fn query_value(args: &[&str], board: &str) -> Value {
+    let out = common::run_with_input(args, &format!("{board}\n"));
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    json(common::stdout(&out).lines().next().unwrap())["value"].clone()
+}
+
+#[test]
+fn a_board_typed_in_each_games_query_syntax_sets_up_its_position() {
+    let reversi = tabula_solver::reversi::Board::start(7)
+        .unwrap()
+        .rows()
+        .join("/");
+    // The game, a good board, a malformed one and what its reason names.
+    let cases = [
+        (
+            "kalah",
+            "3 0 3 3 / 3 3 3 0",
+            "3 3 3 / 3 3 3",
+            "bad board '3 3 3 / 3 3 3'",
+        ),
+        ("ioiwari", "3 3 3 3 3 3 2", "3 3 x", "bad board '3 3 x'"),
+        (
+            "tothello",
+            "D4 E5 / D5 E4 / Red",
+            "D4 / Red",
+            "expected RED / BLACK / TURN",
+        ),
+        (
+            "tonga",
+            ".... / .BW. / .WB. / ....",
+            ".... / / .... / ....",
+            "row 2 of 4 is empty",
+        ),
+        ("reversi", reversi.as_str(), "..1/...", "bad board"),
+    ];
+    for (game, good, malformed, named) in cases {
+        let server = start(&[game]);
+        let info = json(&get(&server.1, "/api/game").1);
+        assert!(info["board_syntax"].is_string(), "{game}: {info}");
+        let (status, answer) = setup(&server.1, good, None);
+        assert_eq!(status, 200, "{game}: {answer}");
+        let position = position_of(&server.1, &answer["start"]);
+        assert!(!position["legal"].as_array().unwrap().is_empty(), "{game}");
+        let (status, answer) = setup(&server.1, malformed, None);
+        assert_eq!(status, 400, "{game}: {answer}");
+        let reason = answer["error"].as_str().unwrap();
+        assert!(
+            reason.contains(named) && !reason.contains('\n'),
+            "{game}: {reason}"
+        );
+    }
+    // Kalah and Ioiwari boards are valued as `tabula query` values them.
+    let server = start(&["kalah"]);
+    let (_, answer) = setup(&server.1, "3 0 3 3 / 3 3 3 0", None);
+    let position = position_of(&server.1, &answer["start"]);
+    let want = query_value(
+        &["query", "kalah", "--batch", "--pits", "4"],
+        "3 0 3 3 / 3 3 3 0",
+    );
+    assert_eq!(position["value"], want, "{position}");
+    // In a variant the page names: its pits and rules.
+    let variant = serde_json::json!({"pits": 3, "seeds": 2, "capture": "non-empty", "ending": "after-any-move"});
+    let (status, answer) = setup(&server.1, "2 0 3 / 2 2 1", Some(variant));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["start"]["rules"]["pits"], 3);
+    let server = start(&["ioiwari"]);
+    let (_, answer) = setup(&server.1, "3 3 3 3 3 3 2", None);
+    let position = position_of(&server.1, &answer["start"]);
+    let want = query_value(&["query", "ioiwari", "--batch"], "3 3 3 3 3 3 2");
+    assert_eq!(position["value"], want, "{position}");
+    let ring = serde_json::json!({"board": "3 0 2 1 3", "cap": 3});
+    let (status, answer) = setup(&server.1, "3 0 2 1 3", Some(ring));
+    assert_eq!(
+        (status, &answer["start"]["cap"]),
+        (200, &3.into()),
+        "{answer}"
+    );
+    // A game whose query reads no board says so.
+    for game in ["nim", "dominoes"] {
+        let server = start(&[game]);
+        assert!(json(&get(&server.1, "/api/game").1)["board_syntax"].is_null());
+        let (status, answer) = setup(&server.1, "5", None);
+        assert_eq!(status, 400, "{answer}");
+        assert!(
+            answer["error"]
+                .as_str()
+                .unwrap()
+                .contains("no board syntax")
+        );
+    }
+}
+
+#[test]
+fn a_reply_when_every_player_is_busy_gets_a_503_and_the_server_goes_on() {
+    // No player may choose at all: every reply finds them all busy, at once.
+    let server = start(&["nim", "--max-choosing", "0"]);
+    let (status, body) = post(&server.1, "/api/reply", r#"{"player":"optimal"}"#);
+    assert_eq!(status, 503, "{body}");
+    let reason = json(&body)["error"].as_str().unwrap().to_string();
+    assert!(
+        reason.contains("try later") && !reason.contains('\n'),
+        "{reason}"
+    );
+    let (status, body) = post(&server.1, "/api/position", "{}");
+    assert_eq!(status, 200, "{body}");
 }

@@ -72,15 +72,19 @@ pub trait Valuer: Send + Sync {
     /// known by `deadline`.
     fn value(&self, state: &Self::Game, deadline: Instant) -> Option<i32>;
 
+    /// The game's built-in players by name, where they need nothing of the
+    /// position or the tables (see [`Valuer::agent`]); none by default.
+    const AGENTS: Option<AgentFn<Self::Game>> = None;
+
     /// The built-in player `name` for a game against it from `state`
-    /// (`optimal` needs none: the values choose); none by default.
+    /// (`optimal` needs none: the values choose); [`Valuer::AGENTS`]'s by default.
     fn agent(
         &self,
-        _name: &str,
+        name: &str,
         _state: &Self::Game,
-        _rng: ChaCha8Rng,
+        rng: ChaCha8Rng,
     ) -> Option<Box<dyn Agent<Self::Game>>> {
-        None
+        Self::AGENTS.and_then(|agents| agents(name, rng))
     }
 
     /// What the built-in players make of `state` where no exact value is
@@ -89,6 +93,9 @@ pub trait Valuer: Send + Sync {
         None
     }
 }
+
+/// A game's built-in player by its name, its random choices from the stream given.
+pub type AgentFn<G> = fn(&str, ChaCha8Rng) -> Option<Box<dyn Agent<G>>>;
 
 /// The game-erased analyses a game registers (see [`Exact`]).
 pub trait Analyst: Send + Sync {
@@ -123,6 +130,14 @@ pub trait Analyst: Send + Sync {
 
     /// The start (as a log writes it) of the variant `params` names.
     fn variant(&self, params: &Value) -> Result<Value, AnalysisError>;
+
+    /// The start (as a log writes it) of the board `text`, typed as
+    /// `tabula query` reads the game's boards, in the variant `params` names
+    /// (the usual one when `None`).
+    fn setup(&self, text: &str, params: Option<&Value>) -> Result<Value, AnalysisError>;
+
+    /// How a board is typed for [`Analyst::setup`] (an example), if the game's query reads boards.
+    fn board_syntax(&self) -> Option<&'static str>;
 }
 
 /// A game's analyst for the table files `tables` (none: solved or searched
@@ -214,6 +229,9 @@ pub struct MoveValue {
     pub value: Option<i32>,
     /// `win`, `draw` or `loss` for the mover, if known.
     pub result: Option<Result3>,
+    /// The board's cell (row, column) a click plays it from, if one stands for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<[usize; 2]>,
 }
 
 /// A position, drawn, with the values of it and its moves.
@@ -245,8 +263,8 @@ pub struct PositionAnalysis {
 /// The analyses of a game whose states `V` values.
 pub struct Exact<V>(pub V);
 
-/// `value` (seat 0's) for seat `seat`.
-fn for_seat(value: i32, seat: Seat) -> i32 {
+/// `value` (seat 0's) for seat `seat`, and back: a two-seat value's sign by seat.
+pub fn for_seat(value: i32, seat: Seat) -> i32 {
     if seat == 0 { value } else { -value }
 }
 
@@ -414,6 +432,7 @@ impl<V: Valuer> Analyst for Exact<V> {
                     mv: state.move_text(mv),
                     value,
                     result: value.map(Result3::of),
+                    cell: state.move_cell(mv),
                 })
                 .collect(),
             // Chance's outcomes are listed too, so that a board can go on past them.
@@ -424,6 +443,7 @@ impl<V: Valuer> Analyst for Exact<V> {
                     mv: state.move_text(mv),
                     value: None,
                     result: None,
+                    cell: None,
                 })
                 .collect(),
         };
@@ -462,6 +482,18 @@ impl<V: Valuer> Analyst for Exact<V> {
     fn variant(&self, params: &Value) -> Result<Value, AnalysisError> {
         let start = V::Game::variant_start(params).map_err(AnalysisError::Position)?;
         Ok(start.start_json())
+    }
+
+    fn setup(&self, text: &str, params: Option<&Value>) -> Result<Value, AnalysisError> {
+        let state = V::Game::from_board(text, params).map_err(AnalysisError::Position)?;
+        let start = state.start_json();
+        // A board the log's start would refuse (a game already over) is refused now, not on the next request.
+        V::Game::from_start_json(&start).map_err(AnalysisError::Position)?;
+        Ok(start)
+    }
+
+    fn board_syntax(&self) -> Option<&'static str> {
+        V::Game::board_syntax()
     }
 }
 
@@ -531,7 +563,7 @@ impl<V: Valuer> Exact<V> {
 
 /// The position a board opens on when no start is given, and the
 /// variants it may open on instead.
-pub trait DefaultStart {
+pub trait DefaultStart: Game {
     /// The game's usual start (the IOI game's sample board, Kalah(4, 3)...),
     /// if it has one without parameters; none by default.
     fn default_start() -> Option<Self>
@@ -552,6 +584,28 @@ pub trait DefaultStart {
         Self: Sized,
     {
         Err("the game has no variants".into())
+    }
+
+    /// An example of the board text [`DefaultStart::from_board`] reads (the
+    /// line `tabula query GAME --batch` reads); none by default: the game's
+    /// query reads no board.
+    fn board_syntax() -> Option<&'static str> {
+        None
+    }
+
+    /// The state of the board `text`, in the variant `params` names (the
+    /// usual one when `None`), read by the parser `tabula query` reads it with.
+    fn from_board(_text: &str, _params: Option<&Value>) -> Result<Self, String>
+    where
+        Self: Sized,
+    {
+        Err("the game has no board syntax: set it up by its start JSON".into())
+    }
+
+    /// The cell of [`Draw::board`] (row, column) that a click plays `mv`
+    /// from, if a cell stands for it; none by default (moves are buttons only).
+    fn move_cell(&self, _mv: Self::Move) -> Option<[usize; 2]> {
+        None
     }
 }
 
@@ -612,14 +666,18 @@ impl<T> Pool<T> {
     }
 }
 
-/// Refuses table files for a game that reads none.
-pub fn no_tables(game: &str, tables: &[PathBuf]) -> Result<(), AnalysisError> {
+/// The analyst of a game that reads no table files, its states valued by
+/// `values`; a table file given is refused.
+pub fn untabled<V: Valuer + 'static>(
+    tables: &[PathBuf],
+    values: V,
+) -> Result<Box<dyn Analyst>, AnalysisError> {
     match tables.first() {
         Some(path) => Err(AnalysisError::Table {
             path: path.clone(),
-            problem: format!("{game} has no tables to analyze with"),
+            problem: format!("{} has no tables to analyze with", V::Game::NAME),
         }),
-        None => Ok(()),
+        None => Ok(Box::new(Exact(values))),
     }
 }
 
@@ -629,7 +687,24 @@ pub(crate) mod reference {
     use std::collections::HashMap;
     use std::hash::Hash;
 
+    use rand::RngExt;
+    use rand_chacha::ChaCha8Rng;
     use tabula_solver::{Game, Turn};
+
+    /// `state` played on at random while `go_on` holds, each move drawn from
+    /// the first `choices(n)` of its `n` legal moves.
+    pub(crate) fn play_at_random<G: Game>(
+        mut state: G,
+        rng: &mut ChaCha8Rng,
+        go_on: impl Fn(&G) -> bool,
+        choices: fn(usize) -> usize,
+    ) -> G {
+        while go_on(&state) {
+            let moves = state.moves();
+            state.apply(moves[rng.random_range(0..choices(moves.len()))]);
+        }
+        state
+    }
 
     /// Seat 0's final margin (`margin` at the end, banks and stores included)
     /// by plain minimax over whole games, memoized in a `HashMap`.

@@ -155,7 +155,9 @@ fn route(request: &Request, server: &Arc<Server>) -> Reply {
             "time_limit_s": server.time_limit.as_secs_f64(),
             "players": server.players,
             "variants": server.analyst.variant_fields(),
+            "board_syntax": server.analyst.board_syntax(),
         })),
+        ("POST", "/api/setup") => setup(&request.body, server),
         ("POST", "/api/variant") => {
             let params: Value = match serde_json::from_slice(&request.body) {
                 Ok(params) => params,
@@ -197,6 +199,30 @@ fn route(request: &Request, server: &Arc<Server>) -> Reply {
     }
 }
 
+/// `POST /api/setup`'s body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupQuery {
+    /// The board, as `tabula query GAME` reads it.
+    board: String,
+    /// The variant's parameters (as `POST /api/variant` takes them); the usual one when absent.
+    variant: Option<Value>,
+}
+
+/// The start of a board typed in the game's board syntax; a board that does
+/// not read is a bad request, named.
+fn setup(body: &[u8], server: &Server) -> Reply {
+    let query: SetupQuery = match serde_json::from_slice(body) {
+        Ok(query) => query,
+        Err(e) => return bad(400, format!("not a set-up request: {e}")),
+    };
+    match server.analyst.setup(&query.board, query.variant.as_ref()) {
+        Ok(start) => ok(&json!({ "start": start })),
+        // One line: a board's reason may quote a line break it was sent.
+        Err(e) => bad(400, e.to_string().replace(['\n', '\r'], " ")),
+    }
+}
+
 /// `POST /api/reply`'s body.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -213,19 +239,19 @@ struct ReplyQuery {
     seed: u64,
 }
 
-/// Players choosing at once, at most: one per worker, and two more that
-/// run on past their request's time limit.
-const CHOOSING: usize = WORKERS + 2;
+/// Players choosing at once, at most, by default: one per worker, and two
+/// more that run on past their request's time limit.
+pub const CHOOSING: usize = WORKERS + 2;
 
 /// The move a built-in player plays. It chooses on a thread of its own, so
 /// that the answer waits no longer than the time limit even for a player
-/// that takes longer; at most [`CHOOSING`] such threads run at once.
+/// that takes longer; at most `max_choosing` ([`CHOOSING`]) such threads run at once.
 fn reply(body: &[u8], server: &Arc<Server>) -> Reply {
     let query: ReplyQuery = match serde_json::from_slice(body) {
         Ok(query) => query,
         Err(e) => return bad(400, format!("not a reply request: {e}")),
     };
-    if server.choosing.fetch_add(1, Ordering::SeqCst) >= CHOOSING {
+    if server.choosing.fetch_add(1, Ordering::SeqCst) >= server.max_choosing {
         server.choosing.fetch_sub(1, Ordering::SeqCst);
         return bad(
             503,

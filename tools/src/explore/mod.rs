@@ -42,6 +42,10 @@ pub struct ExploreArgs {
     /// Seconds of search a request may take; the answer then says what it did not prove.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::common::seconds)]
     time_limit: Duration,
+    /// Built-in players choosing at once, at most (a test's knob: with 0 every
+    /// reply is refused as busy).
+    #[arg(long, hide = true, default_value_t = http::CHOOSING)]
+    max_choosing: usize,
 }
 
 /// What every request handler shares.
@@ -58,6 +62,8 @@ pub struct Server {
     pub players: Vec<&'static str>,
     /// Built-in players choosing now (some perhaps past their request's time limit).
     pub choosing: AtomicUsize,
+    /// The most built-in players choosing at once.
+    pub max_choosing: usize,
 }
 
 /// Serves the page and the API until killed.
@@ -106,6 +112,7 @@ pub fn explore(args: ExploreArgs, games: &[GameEntry]) -> Outcome {
         time_limit: args.time_limit,
         players: entry.agents.clone(),
         choosing: AtomicUsize::new(0),
+        max_choosing: args.max_choosing,
     });
     http::serve(listener, server);
     Ok(ExitCode::SUCCESS)

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::ZeroSum;
@@ -147,17 +146,7 @@ impl KalahAnswer {
 }
 
 fn parse_board(rules: &Rules, text: &str) -> anyhow::Result<Kalah> {
-    let [mover, opponent] = tabula_solver::kalah::parse_sides(text, rules)
-        .with_context(|| format!("bad board '{text}'"))?;
-    let position = Kalah::from_pits(*rules, &mover, &opponent);
-    if position.seeds() > rules.total_seeds() {
-        bail!(
-            "bad board '{text}': {} seeds, the game has {}",
-            position.seeds(),
-            rules.total_seeds()
-        );
-    }
-    Ok(position)
+    kv::analysis::parse_board(rules, text).map_err(anyhow::Error::msg)
 }
 
 /// Where `query kalah` finds a board's value: its table file, or a search.

@@ -81,14 +81,9 @@ pub fn query(args: QueryArgs) -> Outcome {
     let table = TongaTable::open(&args.table)?;
     if args.batch {
         return answer_lines(|line| {
-            // One line, its rows split by `/`: the board text `score` reads.
-            let rows: Vec<&str> = line.split('/').collect();
-            // A row left out between slashes would otherwise be passed over as a blank line.
-            if let Some(i) = rows.iter().position(|r| r.trim().is_empty()) {
-                anyhow::bail!("row {} of {} is empty", i + 1, rows.len());
-            }
-            let text = format!("{}\n{}", rows.len(), rows.join("\n"));
-            answer(&table, &Board::parse(&text)?, "board", args.line)
+            let board =
+                tabula_verify::tonga::analysis::parse_rows(line).map_err(anyhow::Error::msg)?;
+            answer(&table, &board, "board", args.line)
         });
     }
     let board = Board::parse(&read_stdin()?).context("stdin")?;

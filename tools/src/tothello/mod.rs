@@ -7,7 +7,7 @@ mod verify;
 
 use anyhow::Context;
 use clap::Args;
-use tabula_solver::tothello::{Board, Color, Position};
+use tabula_solver::tothello::{Board, Position};
 
 use crate::registry::{GameEntry, Verb};
 
@@ -115,22 +115,4 @@ fn placed_position(args: &PositionArgs) -> anyhow::Result<Position> {
     Ok(Position::new(board, turn))
 }
 
-/// A colour on the command line: `Red` or `Black` in any case (the protocol
-/// itself keeps the statement's exact spelling).
-pub fn parse_color(text: &str) -> Result<Color, tabula_solver::tothello::TothelloError> {
-    if text.eq_ignore_ascii_case("red") {
-        Ok(Color::Red)
-    } else if text.eq_ignore_ascii_case("black") {
-        Ok(Color::Black)
-    } else {
-        text.parse()
-    }
-}
-
-/// Squares separated by commas or spaces (`D4,E5` or `D4 E5`).
-fn square_list(text: &str) -> Vec<String> {
-    text.split([',', ' '])
-        .filter(|s| !s.is_empty())
-        .map(str::to_string)
-        .collect()
-}
+pub use tabula_verify::tothello::analysis::{parse_color, square_list};

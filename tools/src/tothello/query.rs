@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::tothello::search::SCALE;
-use tabula_solver::tothello::{Board, Color, Position, Solver, best_move, square_name};
+use tabula_solver::tothello::{Color, Position, Solver, best_move, square_name};
 
 use crate::batch::answer_lines;
 use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
@@ -14,7 +14,7 @@ use crate::out::outln;
 use crate::progress::spinner;
 use crate::registry::Outcome;
 
-use super::{DEPTH, EXACT, PositionArgs, parse_color, parse_position, square_list};
+use super::{DEPTH, EXACT, PositionArgs, parse_position};
 
 /// Arguments of `tabula query tothello`.
 #[derive(Args)]
@@ -107,21 +107,7 @@ fn square_names(mask: u64) -> Vec<String> {
 
 /// A `--batch` line: `RED / BLACK / TURN`, then `/ passed` after a pass.
 fn parse_line(line: &str) -> anyhow::Result<Position> {
-    let fields: Vec<&str> = line.split('/').map(str::trim).collect();
-    let passed = match fields.get(3) {
-        None => false,
-        Some(&"passed") if fields.len() == 4 => true,
-        Some(_) => bail!("expected RED / BLACK / TURN, then `/ passed` or nothing"),
-    };
-    let [red, black, turn] = fields[..fields.len().min(3)] else {
-        bail!("expected RED / BLACK / TURN, then `/ passed` or nothing");
-    };
-    let board =
-        Board::from_squares(&square_list(red), &square_list(black)).context("bad position")?;
-    let turn = parse_color(turn).context("bad turn")?;
-    let mut pos = Position::new(board, turn);
-    pos.passes = u8::from(passed);
-    Ok(pos)
+    tabula_verify::tothello::analysis::parse_line(line).map_err(anyhow::Error::msg)
 }
 
 /// bestMove and the solver's verdict for `pos`: exact up to `exact` empty

@@ -6,32 +6,29 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rand_chacha::ChaCha8Rng;
 use tabula_solver::dominoes::search::Endgame;
 use tabula_solver::dominoes::{Match, Position};
 use tabula_solver::{Game, Turn};
 
-use crate::agent::Agent;
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Pool, Valuer, no_tables};
+use crate::analysis::{
+    AgentFn, AnalysisError, Analyst, DefaultStart, Pool, Valuer, for_seat, untabled,
+};
 
 /// Slots of each endgame solver's table (24 bytes each).
 const ENDGAME_BITS: u32 = 18;
 
 /// Dominoes's values, by the endgame search once the stock is empty.
-pub struct DominoesValues {
-    solvers: Pool<Endgame>,
-}
+pub struct DominoesValues(Pool<Endgame>);
 
 impl Default for DominoesValues {
     fn default() -> Self {
-        DominoesValues {
-            solvers: Pool::new(|| Endgame::new(ENDGAME_BITS)),
-        }
+        DominoesValues(Pool::new(|| Endgame::new(ENDGAME_BITS)))
     }
 }
 
 impl Valuer for DominoesValues {
     type Game = Match;
+    const AGENTS: Option<AgentFn<Match>> = Some(crate::dominoes::agent);
     fn value(&self, state: &Match, deadline: Instant) -> Option<i32> {
         match state.turn() {
             Turn::Over => {
@@ -41,17 +38,12 @@ impl Valuer for DominoesValues {
             Turn::Seat(mover) if state.stock().is_empty() => {
                 let position = Position::of(state);
                 let outcome = self
-                    .solvers
+                    .0
                     .with(|solver| solver.solve_until(&position, deadline))?;
-                let for_mover = outcome.value();
-                Some(if mover == 0 { for_mover } else { -for_mover })
+                Some(for_seat(outcome.value(), mover))
             }
             _ => None,
         }
-    }
-
-    fn agent(&self, name: &str, _state: &Match, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Match>>> {
-        crate::dominoes::agent(name, rng)
     }
 }
 
@@ -59,14 +51,14 @@ impl DefaultStart for Match {}
 
 /// Dominoes's analyst (it reads no tables).
 pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
-    no_tables("dominoes", tables)?;
-    Ok(Box::new(Exact(DominoesValues::default())))
+    untabled(tables, DominoesValues::default())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::{RngExt, SeedableRng};
+    use crate::analysis::reference::play_at_random;
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashMap;
     use std::time::Duration;
@@ -100,12 +92,9 @@ mod tests {
 
     /// A random game of `rules` played until its stock is empty (or it is over).
     fn random_endgame(rng: &mut ChaCha8Rng, rules: Rules) -> Match {
-        let mut state = Match::new(&Deal::random(rules, rng));
-        while !state.stock().is_empty() && state.turn() != Turn::Over {
-            let moves = state.moves();
-            state.apply(moves[rng.random_range(0..moves.len())]);
-        }
-        state
+        let start = Match::new(&Deal::random(rules, rng));
+        let go_on = |s: &Match| !s.stock().is_empty() && s.turn() != Turn::Over;
+        play_at_random(start, rng, go_on, |n| n)
     }
 
     #[test]

@@ -12,8 +12,8 @@ use tabula_tables::ioiwari::{VariantTable, variant_in_memory, variant_of};
 
 use crate::agent::{Agent, RandomAgent};
 use crate::analysis::{
-    AnalysisError, Analyst, DefaultStart, Exact, GameAnalysis, PositionAnalysis, Valuer,
-    VariantField, table_params,
+    AgentFn, AnalysisError, Analyst, DefaultStart, Exact, GameAnalysis, PositionAnalysis, Valuer,
+    VariantField, for_seat, table_params,
 };
 use crate::record::GameLine;
 use crate::record::Notation;
@@ -70,7 +70,7 @@ impl RingTables {
     fn margin(&self, ring: &Ring, mover: usize, banks: [u32; 2]) -> Option<i32> {
         let table = self.of(ring)?;
         let ahead = banks[mover] as i32 - banks[1 - mover] as i32 + table.value(ring).ok()?;
-        Some(if mover == 0 { ahead } else { -ahead })
+        Some(for_seat(ahead, mover))
     }
 }
 
@@ -79,24 +79,20 @@ pub struct IoiValues(pub Arc<RingTables>);
 
 impl Valuer for IoiValues {
     type Game = ioiwari::Match;
+    const AGENTS: Option<AgentFn<ioiwari::Match>> = Some(ioi_agent);
     fn value(&self, state: &ioiwari::Match, _deadline: Instant) -> Option<i32> {
         let ring = Ring::new(&Params::default(), &state.board.pits()).ok()?;
         self.0.margin(&ring, state.mover, state.banks)
     }
+}
 
-    /// The greedy and random players (`optimal` plays by the values).
-    fn agent(
-        &self,
-        name: &str,
-        _state: &ioiwari::Match,
-        rng: ChaCha8Rng,
-    ) -> Option<Box<dyn Agent<ioiwari::Match>>> {
-        match name {
-            "greedy1" => Some(Box::new(players::Greedy1)),
-            "greedy2" => Some(Box::new(players::Greedy2)),
-            "random" => Some(Box::new(RandomAgent::new(rng))),
-            _ => None,
-        }
+/// The IOI game's greedy and random players (`optimal` plays by the values).
+fn ioi_agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<ioiwari::Match>>> {
+    match name {
+        "greedy1" => Some(Box::new(players::Greedy1)),
+        "greedy2" => Some(Box::new(players::Greedy2)),
+        "random" => Some(Box::new(RandomAgent::new(rng))),
+        _ => None,
     }
 }
 
@@ -129,6 +125,29 @@ impl DefaultStart for ioiwari::Match {
                 .expect("the IOI sample board"),
         ))
     }
+
+    fn board_syntax() -> Option<&'static str> {
+        Some(BOARD_SYNTAX)
+    }
+
+    /// Player 1 to move on the IOI game's board, banks empty.
+    fn from_board(text: &str, _params: Option<&serde_json::Value>) -> Result<Self, String> {
+        let board = text.parse::<Board>().map_err(|e| bad_board(text, e))?;
+        Ok(ioiwari::Match::new(board))
+    }
+
+    /// Pit k is the row's k-th cell.
+    fn move_cell(&self, pit: u8) -> Option<[usize; 2]> {
+        Some([0, usize::from(pit)])
+    }
+}
+
+/// How an Ioiwari board is typed, as `tabula query ioiwari` reads it.
+const BOARD_SYNTAX: &str = "4 3 2 4 2 3 2 (the beads in each pit, pit 1 first)";
+
+/// `query ioiwari`'s words for a board it cannot read.
+fn bad_board(text: &str, e: impl std::fmt::Display) -> String {
+    format!("bad board '{}': {e}", text.trim())
 }
 
 impl DefaultStart for RingMatch {
@@ -162,6 +181,27 @@ impl DefaultStart for RingMatch {
         let cap = crate::notation::uint(params, "cap")?;
         let start = serde_json::json!({ "board": board, "cap": cap, "mover": 0, "banks": [0, 0] });
         RingMatch::from_start_json(&start)
+    }
+
+    fn board_syntax() -> Option<&'static str> {
+        Some(BOARD_SYNTAX)
+    }
+
+    /// Player 1 to move on a ring of the variant's capacity, banks empty.
+    fn from_board(text: &str, params: Option<&serde_json::Value>) -> Result<Self, String> {
+        let cap = match params {
+            Some(params) => u8::try_from(crate::notation::uint(params, "cap")?)
+                .map_err(|e| format!("cap: {e}"))?,
+            None => Params::default().cap,
+        };
+        let pits = u8::try_from(text.split_whitespace().count()).unwrap_or(u8::MAX);
+        let params = Params::new(pits, cap, 0, 0, cap).map_err(|e| bad_board(text, e))?;
+        let ring = Ring::parse(&params, text).map_err(|e| bad_board(text, e))?;
+        Ok(RingMatch::new(ring))
+    }
+
+    fn move_cell(&self, pit: u8) -> Option<[usize; 2]> {
+        Some([0, usize::from(pit)])
     }
 }
 
@@ -221,6 +261,25 @@ impl Analyst for IoiAnalyst {
 
     fn variant(&self, params: &serde_json::Value) -> Result<serde_json::Value, AnalysisError> {
         self.ring.variant(params)
+    }
+
+    /// The IOI game's board unless the variant's ring is another (as `query ioiwari` chooses).
+    fn setup(
+        &self,
+        text: &str,
+        params: Option<&serde_json::Value>,
+    ) -> Result<serde_json::Value, AnalysisError> {
+        let ring = RingMatch::from_board(text, params).map_err(AnalysisError::Position)?;
+        let ioi =
+            ring.board.pits().len() == ioiwari::PITS && ring.board.cap() == ioiwari::MAX_BEADS;
+        match ioi {
+            true => self.ioi.setup(text, None),
+            false => self.ring.setup(text, params),
+        }
+    }
+
+    fn board_syntax(&self) -> Option<&'static str> {
+        Some(BOARD_SYNTAX)
     }
 }
 

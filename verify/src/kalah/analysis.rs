@@ -13,7 +13,8 @@ use tabula_tables::kalah::{KalahGame, KalahTable, rules_of};
 
 use crate::agent::Agent;
 use crate::analysis::{
-    AnalysisError, Analyst, DefaultStart, Exact, Valuer, VariantField, table_params,
+    AgentFn, AnalysisError, Analyst, DefaultStart, Exact, Valuer, VariantField, for_seat,
+    table_params,
 };
 use serde_json::Value;
 
@@ -64,24 +65,20 @@ impl KalahValues {
 
 impl Valuer for KalahValues {
     type Game = kalah::Match;
+    const AGENTS: Option<AgentFn<kalah::Match>> = Some(kalah_agent);
     fn value(&self, state: &kalah::Match, deadline: Instant) -> Option<i32> {
         let m = state.mover;
         let ahead = state.stores[m] as i32 - state.stores[1 - m] as i32
             + self.board_value(&state.position, deadline)?;
-        Some(if m == 0 { ahead } else { -ahead })
+        Some(for_seat(ahead, m))
     }
+}
 
-    /// The greedy and random players (`optimal` plays by the values).
-    fn agent(
-        &self,
-        name: &str,
-        _state: &kalah::Match,
-        rng: ChaCha8Rng,
-    ) -> Option<Box<dyn Agent<kalah::Match>>> {
-        (name != "optimal")
-            .then(|| crate::kalah::players::agent(name, &[], rng, None, None, None))
-            .flatten()
-    }
+/// Kalah's greedy and random players, without tables (`optimal` plays by the values).
+fn kalah_agent(name: &str, rng: ChaCha8Rng) -> Option<Box<dyn Agent<kalah::Match>>> {
+    (name != "optimal")
+        .then(|| crate::kalah::players::agent(name, &[], rng, None, None, None))
+        .flatten()
 }
 
 impl DefaultStart for kalah::Match {
@@ -120,6 +117,51 @@ impl DefaultStart for kalah::Match {
             params,
         )?))
     }
+
+    fn board_syntax() -> Option<&'static str> {
+        Some("3 3 3 3 / 3 3 3 3 (the mover's pits, then the opponent's, each in sowing order)")
+    }
+
+    /// Seat 0 to move on the board `tabula query kalah` reads; the seeds
+    /// not on it are in the stores, split evenly (the odd one in seat 0's).
+    fn from_board(text: &str, params: Option<&Value>) -> Result<kalah::Match, String> {
+        let rules = match params {
+            Some(params) => crate::kalah::notation::kalah_rules(params)?,
+            None => Rules::new(4, 3).expect("Kalah(4, 3)"),
+        };
+        let position = parse_board(&rules, text)?;
+        let rest = rules.total_seeds() - position.seeds();
+        Ok(kalah::Match {
+            position,
+            mover: 0,
+            stores: [rest - rest / 2, rest / 2],
+        })
+    }
+
+    /// A pit of the mover's row: seat 0's below, left to right; seat 1's above, right to left.
+    fn move_cell(&self, pit: kalah::Pit) -> Option<[usize; 2]> {
+        let (m, pit) = (usize::from(self.position.rules().pits), usize::from(pit));
+        Some(match self.mover {
+            0 => [1, 1 + pit],
+            _ => [0, m - pit],
+        })
+    }
+}
+
+/// The board `text` from the mover's side (her pits then the opponent's, each
+/// in sowing order, the sides split by `/`), as `tabula query kalah` reads it.
+pub fn parse_board(rules: &Rules, text: &str) -> Result<Kalah, String> {
+    let [mover, opponent] =
+        kalah::parse_sides(text, rules).map_err(|e| format!("bad board '{text}': {e}"))?;
+    let position = Kalah::from_pits(*rules, &mover, &opponent);
+    if position.seeds() > rules.total_seeds() {
+        return Err(format!(
+            "bad board '{text}': {} seeds, the game has {}",
+            position.seeds(),
+            rules.total_seeds()
+        ));
+    }
+    Ok(position)
 }
 
 /// Kalah's analyst with the table files `tables` (searched otherwise).

@@ -4,30 +4,20 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rand_chacha::ChaCha8Rng;
 use tabula_solver::nim::{MAX_TAKE, Nim};
 
-use crate::agent::Agent;
-
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, no_tables};
+use crate::analysis::{AgentFn, AnalysisError, Analyst, DefaultStart, Valuer, for_seat, untabled};
 
 /// Nim's values, by the heap's remainder.
 pub struct NimValues;
 
 impl Valuer for NimValues {
     type Game = Nim;
+    const AGENTS: Option<AgentFn<Nim>> = Some(crate::nim::agent);
     fn value(&self, state: &Nim, _deadline: Instant) -> Option<i32> {
         let wins = !state.heap.is_multiple_of(u32::from(MAX_TAKE) + 1);
         let for_mover = if wins { 1 } else { -1 };
-        Some(if state.mover == 0 {
-            for_mover
-        } else {
-            -for_mover
-        })
-    }
-
-    fn agent(&self, name: &str, _state: &Nim, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Nim>>> {
-        crate::nim::agent(name, rng)
+        Some(for_seat(for_mover, state.mover))
     }
 }
 
@@ -39,8 +29,7 @@ impl DefaultStart for Nim {
 
 /// Nim's analyst (it reads no tables).
 pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
-    no_tables("nim", tables)?;
-    Ok(Box::new(Exact(NimValues)))
+    untabled(tables, NimValues)
 }
 
 #[cfg(test)]

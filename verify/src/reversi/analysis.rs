@@ -17,23 +17,35 @@ use super::baselines::SEARCH_LIMITS;
 use crate::record::Notation;
 
 use crate::agent::Agent;
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, no_tables};
+use crate::analysis::{AgentFn, AnalysisError, Analyst, DefaultStart, Valuer, untabled};
 
-impl DefaultStart for Board {}
+impl DefaultStart for Board {
+    fn board_syntax() -> Option<&'static str> {
+        Some(
+            "......./......./..123../..231../..312../......./....... (the rows split by / or spaces; player 1 to move, or the next who can)",
+        )
+    }
+
+    /// The board `tabula query reversi` reads, player 1 asked to move (its `--mover`'s default).
+    fn from_board(text: &str, _params: Option<&Value>) -> Result<Board, String> {
+        super::query::parse_board(text, 0).map_err(|e| format!("bad board: {e}"))
+    }
+
+    fn move_cell(&self, square: Square) -> Option<[usize; 2]> {
+        let (row, col) = self.geometry().row_col(square);
+        Some([row, col])
+    }
+}
 
 /// No values, and the built-in players.
 pub struct ReversiPlayers;
 
 impl Valuer for ReversiPlayers {
     type Game = Board;
+    const AGENTS: Option<AgentFn<Board>> = Some(super::agent);
     fn value(&self, _state: &Board, _deadline: Instant) -> Option<i32> {
         None
     }
-
-    fn agent(&self, name: &str, _state: &Board, rng: ChaCha8Rng) -> Option<Box<dyn Agent<Board>>> {
-        super::agent(name, rng)
-    }
-
     /// Each legal move's value on the `weights` player's positional table
     /// (own less the others' mean, times P−1), and the move each
     /// deterministic built-in player plays, with the searches' values (in
@@ -78,6 +90,5 @@ impl Valuer for ReversiPlayers {
 
 /// MultiplayerReversi's analyst (it reads no tables).
 pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
-    no_tables("reversi", tables)?;
-    Ok(Box::new(Exact(ReversiPlayers)))
+    untabled(tables, ReversiPlayers)
 }

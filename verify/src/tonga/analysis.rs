@@ -6,18 +6,17 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use rand_chacha::ChaCha8Rng;
 use tabula_solver::tonga::endgame::{Endgame, MAX_EMPTIES};
-use tabula_solver::tonga::{Colour, Position};
+use tabula_solver::tonga::{Board, Colour, Position};
 
-use crate::agent::Agent;
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Valuer, no_tables};
+use crate::analysis::{AgentFn, AnalysisError, Analyst, DefaultStart, Valuer, untabled};
 
 /// PseudoTonga's values, by the exact endgame search.
 pub struct TongaValues;
 
 impl Valuer for TongaValues {
     type Game = Position;
+    const AGENTS: Option<AgentFn<Position>> = Some(crate::tonga::players::agent);
     fn value(&self, state: &Position, deadline: Instant) -> Option<i32> {
         let black = |for_mover: i32| match state.to_move {
             Colour::Black => for_mover,
@@ -33,30 +32,46 @@ impl Valuer for TongaValues {
         let mut endgame = Endgame::new(&state.board).ok()?;
         endgame.solve_until(state.to_move, deadline).map(black)
     }
+}
 
-    fn agent(
-        &self,
-        name: &str,
-        _state: &Position,
-        rng: ChaCha8Rng,
-    ) -> Option<Box<dyn Agent<Position>>> {
-        crate::tonga::players::agent(name, rng)
+impl DefaultStart for Position {
+    fn board_syntax() -> Option<&'static str> {
+        Some("B.W. / .... / .WB. / .... (the rows split by /; B, W or . a cell)")
+    }
+
+    /// The board `tabula query tonga --batch` reads; the counts say who moves.
+    fn from_board(text: &str, _params: Option<&serde_json::Value>) -> Result<Position, String> {
+        parse_rows(text).map(Position::from_board)
+    }
+
+    fn move_cell(&self, cell: tabula_solver::tonga::Cell) -> Option<[usize; 2]> {
+        let (row, col) = self.board.row_col(cell);
+        Some([row, col])
     }
 }
 
-impl DefaultStart for Position {}
+/// A board on one line, its rows split by `/` (the board text `score` reads,
+/// as `tabula query tonga --batch` reads a line).
+pub fn parse_rows(line: &str) -> Result<Board, String> {
+    let rows: Vec<&str> = line.split('/').collect();
+    // A row left out between slashes would otherwise be passed over as a blank line.
+    if let Some(i) = rows.iter().position(|r| r.trim().is_empty()) {
+        return Err(format!("row {} of {} is empty", i + 1, rows.len()));
+    }
+    let text = format!("{}\n{}", rows.len(), rows.join("\n"));
+    Board::parse(&text).map_err(|e| e.to_string())
+}
 
 /// PseudoTonga's analyst (it reads no tables).
 pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
-    no_tables("tonga", tables)?;
-    Ok(Box::new(Exact(TongaValues)))
+    untabled(tables, TongaValues)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::reference::plain_minimax;
-    use rand::{RngExt, SeedableRng};
+    use crate::analysis::reference::{plain_minimax, play_at_random};
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashMap;
     use std::time::Duration;
@@ -70,12 +85,8 @@ mod tests {
 
     /// A game of side `n` played at random down to `empties` empty squares.
     fn random_position(rng: &mut ChaCha8Rng, n: usize, empties: usize) -> Position {
-        let mut state = Position::start(n).expect("a side of the game");
-        while state.board.empties() > empties {
-            let moves = state.moves();
-            state.apply(moves[rng.random_range(0..moves.len())]);
-        }
-        state
+        let start = Position::start(n).expect("a side of the game");
+        play_at_random(start, rng, |s| s.board.empties() > empties, |n| n)
     }
 
     #[test]

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
-use tabula_solver::tothello::{Color, Position, Solver};
+use tabula_solver::tothello::{Board, Color, Position, Solver};
 
 use super::players::AgentKind;
 use crate::agent::Agent;
 
-use crate::analysis::{AnalysisError, Analyst, DefaultStart, Exact, Pool, Valuer, no_tables};
+use crate::analysis::{AnalysisError, Analyst, DefaultStart, Pool, Valuer, untabled};
 
 /// The most empty squares of a position valued: the exact search of 14
 /// empties takes well under a second, one more empty square multiplies it.
@@ -21,15 +21,11 @@ pub const EXACT_EMPTIES: u32 = 14;
 const SOLVER_BITS: u32 = 18;
 
 /// Tothello's values, by the exact endgame search.
-pub struct TothelloValues {
-    solvers: Pool<Solver>,
-}
+pub struct TothelloValues(Pool<Solver>);
 
 impl Default for TothelloValues {
     fn default() -> Self {
-        TothelloValues {
-            solvers: Pool::new(|| Solver::new(SOLVER_BITS)),
-        }
+        TothelloValues(Pool::new(|| Solver::new(SOLVER_BITS)))
     }
 }
 
@@ -40,7 +36,7 @@ impl Valuer for TothelloValues {
             return None;
         }
         let for_mover = self
-            .solvers
+            .0
             .with(|solver| solver.solve_until(state, deadline))?
             .value;
         // Black is seat 0.
@@ -72,19 +68,79 @@ impl DefaultStart for Position {
     fn default_start() -> Option<Position> {
         Some(Position::start())
     }
+
+    fn board_syntax() -> Option<&'static str> {
+        Some(
+            "D4 E5 / D5 E4 / Black (red's squares / black's / the mover, then / passed after a pass)",
+        )
+    }
+
+    fn from_board(text: &str, _params: Option<&serde_json::Value>) -> Result<Position, String> {
+        parse_line(text)
+    }
+
+    /// A placement's square (a pass is a button only).
+    fn move_cell(&self, mv: tabula_solver::tothello::Move) -> Option<[usize; 2]> {
+        match mv {
+            tabula_solver::tothello::Move::Place(square) => {
+                Some([usize::from(square / 8), usize::from(square % 8)])
+            }
+            tabula_solver::tothello::Move::Pass => None,
+        }
+    }
+}
+
+/// A position on one line, `RED / BLACK / TURN`, then `/ passed` after a
+/// pass (`D4 E5 / D5 E4 / Red`), as `tabula query tothello --batch` reads it.
+pub fn parse_line(line: &str) -> Result<Position, String> {
+    let fields: Vec<&str> = line.split('/').map(str::trim).collect();
+    let expected = "expected RED / BLACK / TURN, then `/ passed` or nothing";
+    let passed = match fields.get(3) {
+        None => false,
+        Some(&"passed") if fields.len() == 4 => true,
+        Some(_) => return Err(expected.into()),
+    };
+    let [red, black, turn] = fields[..fields.len().min(3)] else {
+        return Err(expected.into());
+    };
+    let board = Board::from_squares(&square_list(red), &square_list(black))
+        .map_err(|e| format!("bad position: {e}"))?;
+    let turn = parse_color(turn).map_err(|e| format!("bad turn: {e}"))?;
+    let mut pos = Position::new(board, turn);
+    pos.passes = u8::from(passed);
+    Ok(pos)
+}
+
+/// A colour on the command line: `Red` or `Black` in any case (the protocol
+/// itself keeps the statement's exact spelling).
+pub fn parse_color(text: &str) -> Result<Color, tabula_solver::tothello::TothelloError> {
+    if text.eq_ignore_ascii_case("red") {
+        Ok(Color::Red)
+    } else if text.eq_ignore_ascii_case("black") {
+        Ok(Color::Black)
+    } else {
+        text.parse()
+    }
+}
+
+/// Squares separated by commas or spaces (`D4,E5` or `D4 E5`).
+pub fn square_list(text: &str) -> Vec<String> {
+    text.split([',', ' '])
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Tothello's analyst (it reads no tables).
 pub fn analyst(tables: &[PathBuf]) -> Result<Box<dyn Analyst>, AnalysisError> {
-    no_tables("tothello", tables)?;
-    Ok(Box::new(Exact(TothelloValues::default())))
+    untabled(tables, TothelloValues::default())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::reference::plain_minimax;
-    use rand::{RngExt, SeedableRng};
+    use crate::analysis::reference::{plain_minimax, play_at_random};
+    use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::collections::HashMap;
     use std::time::Duration;
@@ -98,14 +154,8 @@ mod tests {
 
     /// A position with `empties` empty squares after random placements from the start.
     fn random_position(rng: &mut ChaCha8Rng, empties: u32) -> Position {
-        let mut state = Position::start();
-        while state.empties() > empties {
-            let moves = state.moves();
-            // Placements only (the pass is listed last): the board fills.
-            let mv = moves[rng.random_range(0..moves.len() - 1)];
-            state.apply(mv);
-        }
-        state
+        // Placements only (the pass is listed last): the board fills.
+        play_at_random(Position::start(), rng, |s| s.empties() > empties, |n| n - 1)
     }
 
     #[test]
