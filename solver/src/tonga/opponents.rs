@@ -56,30 +56,7 @@ pub fn plain_choices(board: &Board, server: Colour) -> Option<Choices> {
     let mut b1 = *board;
     for m1 in board.empty().iter() {
         b1.place(m1 as Cell, server);
-        let value = if b1.is_full() {
-            b1.server_eval(server)
-        } else {
-            let mut worst = i64::MAX;
-            let mut b2 = b1;
-            for m2 in b1.empty().iter() {
-                b2.place(m2 as Cell, player);
-                let reply = if b2.is_full() {
-                    b2.server_eval(server)
-                } else {
-                    let mut top = i64::MIN;
-                    let mut b3 = b2;
-                    for m3 in b2.empty().iter() {
-                        b3.place(m3 as Cell, server);
-                        top = top.max(b3.server_eval(server));
-                        b3.remove(m3 as Cell);
-                    }
-                    top
-                };
-                worst = worst.min(reply);
-                b2.remove(m2 as Cell);
-            }
-            worst
-        };
+        let value = plain_value(&b1, server, player, 2);
         b1.remove(m1 as Cell);
         if value > best {
             best = value;
@@ -90,6 +67,27 @@ pub fn plain_choices(board: &Board, server: Colour) -> Option<Choices> {
         }
     }
     Some(Choices { value: best, cells })
+}
+
+/// The server's minimax value of `board` with `mover` to place, `plies` plies
+/// deep; a full board and the last ply's boards are scored from scratch.
+fn plain_value(board: &Board, server: Colour, mover: Colour, plies: u32) -> i64 {
+    if plies == 0 || board.is_full() {
+        return board.server_eval(server);
+    }
+    let (mut next, empty) = (*board, board.empty());
+    let values = empty.iter().map(|cell| {
+        next.place(cell as Cell, mover);
+        let value = plain_value(&next, server, mover.other(), plies - 1);
+        next.remove(cell as Cell);
+        value
+    });
+    let value = if mover == server {
+        values.max()
+    } else {
+        values.min()
+    };
+    value.expect("a board that is not full has an empty square")
 }
 
 /// The greedy choices of `colour`: the empty squares that raise its points the
