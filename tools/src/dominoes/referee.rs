@@ -169,7 +169,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         &contest,
         &args.seat,
         DominoesWire::default,
-        |name| tested_agent(name, seed),
+        |name, _| tested_agent(name, seed),
         AGENTS,
         &args.run,
     )

@@ -103,7 +103,7 @@ fn referee(args: RefereeArgs) -> Outcome {
         &contest,
         &args.seat,
         || NimWire,
-        |n| nim::agent(n, served_rng(seed)),
+        |n, _| nim::agent(n, served_rng(seed)),
         &AGENTS,
         &args.run,
     )

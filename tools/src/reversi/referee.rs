@@ -18,7 +18,7 @@ use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest_by_case,
+    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest,
     serve_stdio, served_rng,
 };
 use crate::progress::bar;
@@ -124,7 +124,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             &predictions,
         )
     };
-    referee_contest_by_case(
+    referee_contest(
         &contest,
         &args.seat,
         ReversiWire::default,
