@@ -94,6 +94,14 @@ fn time_left(state: &ProgressState, out: &mut dyn std::fmt::Write) {
     };
 }
 
+/// Runs `work`, which reports how many items it has done, on `bar`, and
+/// clears the bar after.
+pub fn tracked<T>(bar: ProgressBar, work: impl FnOnce(&(dyn Fn(usize) + Sync)) -> T) -> T {
+    let result = work(&|done| bar.set_position(done as u64));
+    bar.finish_and_clear();
+    result
+}
+
 /// A spinner for work whose size is unknown (a record check, an exact solve):
 /// it shows the time spent, and when stderr is not a terminal it prints a
 /// line every ten seconds. Finish it with `finish_and_clear`.

@@ -18,10 +18,10 @@ use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest,
-    serve_stdio, served_rng,
+    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest, serve_stdio,
+    served_rng,
 };
-use crate::progress::bar;
+use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula referee reversi`.
@@ -99,8 +99,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let cases = suite.case_list();
     // The opponents first, in parallel: only the tested player's answers are timed.
     let progress = bar(cases.len(), "evolving opponents");
-    let opponents = evolve_cases(&suite, &|done| progress.set_position(done as u64));
-    progress.finish_and_clear();
+    let opponents = tracked(progress, |done| evolve_cases(&suite, done));
     let contest = ReversiContest {
         cases,
         opponents,
