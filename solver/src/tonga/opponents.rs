@@ -265,6 +265,21 @@ pub(crate) mod tests {
         board
     }
 
+    /// `count` random boards of side `n` from the random stream `seed`, each
+    /// of a number of stones drawn from `stones`.
+    fn random_boards(
+        seed: u64,
+        n: usize,
+        count: usize,
+        stones: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = Board> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..count).map(move |_| {
+            let stones = rng.random_range(stones.clone());
+            random_board(&mut rng, n, stones)
+        })
+    }
+
     #[test]
     fn fast_server_matches_plain_on_random_positions() {
         let mut rng = ChaCha8Rng::seed_from_u64(2026);
@@ -328,11 +343,8 @@ pub(crate) mod tests {
 
     #[test]
     fn all_values_agree_with_the_best_set() {
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
         let geo = Geometry::new(6);
-        for _ in 0..20 {
-            let stones = rng.random_range(1..30);
-            let board = random_board(&mut rng, 6, stones);
+        for board in random_boards(5, 6, 20, 1..30) {
             let server = board.to_move();
             let all = all_values(&geo, &board, server);
             let best = all.iter().map(|&(_, v)| v).max().unwrap();
@@ -346,11 +358,8 @@ pub(crate) mod tests {
 
     #[test]
     fn greedy_gain_matches_points() {
-        let mut rng = ChaCha8Rng::seed_from_u64(12);
         let geo = Geometry::new(8);
-        for _ in 0..30 {
-            let stones = rng.random_range(0..60);
-            let board = random_board(&mut rng, 8, stones);
+        for board in random_boards(12, 8, 30, 0..60) {
             let colour = board.to_move();
             let isles = Isles::new(&geo, &board, colour);
             let gains: Vec<i64> = board
