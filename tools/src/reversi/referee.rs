@@ -5,8 +5,6 @@ use std::io;
 
 use anyhow::anyhow;
 use clap::Args;
-use tabula_solver::reversi::Board;
-use tabula_verify::agent::Agent;
 use tabula_verify::referee::Case;
 use tabula_verify::reversi::referee::{opponents, parse_sizes};
 use tabula_verify::reversi::report::evolve_cases;
@@ -18,7 +16,7 @@ use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest, serve_stdio,
+    RefereeRunArgs, SeatArgs, SeedArgs, ServedAgentArgs, finish_play, referee_contest, serve_stdio,
     served_rng,
 };
 use crate::progress::{bar, tracked};
@@ -67,23 +65,6 @@ pub fn play(args: PlayArgs) -> Outcome {
     finish_play(end)
 }
 
-/// Arguments of `tabula serve reversi`.
-#[derive(Args)]
-pub struct ServeArgs {
-    /// The built-in player.
-    #[arg(long, value_name = "NAME")]
-    agent: String,
-    #[command(flatten)]
-    seed: SeedArgs,
-}
-
-/// The tested built-in player, on the same random stream as `serve`'s (each
-/// case is a fresh process there), so that `--agent NAME` and `--player
-/// "tabula serve reversi --agent NAME"` play alike.
-fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Board>>> {
-    agent(name, served_rng(seed))
-}
-
 /// Every name `--agent` takes in the referee.
 fn referee_agents() -> Vec<&'static str> {
     AGENTS.iter().chain(REFERENCE_AGENTS).copied().collect()
@@ -111,8 +92,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             ..Limits::default()
         },
     };
-    // The tested built-in player of a case: as `tested_agent`, and the
-    // reference players (`oracle`) that read the case's opponents.
+    // The tested built-in player of a case, on `serve`'s random stream (each
+    // case is a fresh process there), and the reference players (`oracle`)
+    // that read the case's opponents.
     let agent = |name: &str, case: Option<&Case<usize>>| {
         let opponents = case.map(|case| contest.case_opponents(case));
         let predictions = std::sync::Arc::default();
@@ -134,8 +116,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.
-pub fn serve(args: ServeArgs) -> Outcome {
-    let seed = args.seed.seed;
-    let agent = known_agent(&args.agent, |name| tested_agent(name, seed), AGENTS)?;
+pub fn serve(args: ServedAgentArgs) -> Outcome {
+    let agent = args.built_in(agent, AGENTS)?;
     serve_stdio(Session::new(ReversiWire::default(), agent))
 }
