@@ -241,7 +241,7 @@ impl Search<'_> {
             return self.eval.evaluate(board, self.me);
         }
         // The other side replies to each move.
-        let reply = |search: &mut Self, next: &Board, _, (alpha, beta)| {
+        let reply = |search: &mut Self, next: &Board, _: Square, (alpha, beta): (i32, i32)| {
             search.best_reply(next, !mine, depth - 1, alpha, beta)
         };
         let table = &self.eval.table;
