@@ -44,22 +44,24 @@ def main():
         markers = itertools.count(1)
         if "players" in sections or "tables" in sections:
             tables.build_small(binary, work)
-        if "players" in sections:
+        # Each section: its title and how it attacks; the players section adds a note.
+        runs = {
+            "players": ("Hostile players, per referee", players.KIND_COLUMNS,
+                        lambda tally: players.attack(binary, work, tally, args.seed, markers, games)),
+            "tables": ("Mutated tables, per game and verb", tables.KIND_COLUMNS,
+                       lambda tally: tables.attack(binary, work, tally, args.seed, games)),
+            "serve": ("Fuzzed lines against serve, per game", serve.KIND_COLUMNS,
+                      lambda tally: serve.attack(binary, work, tally, args.seed, games)),
+        }
+        for section in SECTIONS:
+            if section not in sections:
+                continue
+            title, columns, attack = runs[section]
             tally = Tally()
-            note = players.attack(binary, work, tally, args.seed, markers, games)
-            report += [tally.table("Hostile players, per referee", players.KIND_COLUMNS), "", note, ""]
-            failed += sum(sum(c.values()) for c in tally.failures.values())
-            report += examples(tally)
-        if "tables" in sections:
-            tally = Tally()
-            tables.attack(binary, work, tally, args.seed, games)
-            report += [tally.table("Mutated tables, per game and verb", tables.KIND_COLUMNS), ""]
-            failed += sum(sum(c.values()) for c in tally.failures.values())
-            report += examples(tally)
-        if "serve" in sections:
-            tally = Tally()
-            serve.attack(binary, work, tally, args.seed, games)
-            report += [tally.table("Fuzzed lines against serve, per game", serve.KIND_COLUMNS), ""]
+            note = attack(tally)
+            report += [tally.table(title, columns), ""]
+            if section == "players":
+                report += [note, ""]
             failed += sum(sum(c.values()) for c in tally.failures.values())
             report += examples(tally)
     report += [f"load after: `{load()}`", f"wall time: {time.time() - started:.0f} s",

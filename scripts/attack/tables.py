@@ -26,12 +26,16 @@ SMALL = ("io7.tab", "io.tab", "ka.tab", "kav.tab", "kas.tab")
 IO_ARGS = ["--beads", "12", "--low", "2", "--high", "3"]
 DOMINO = "0-1 2-4 / 3-3 1-4 / 0 2 / 0".split()
 
+
+def readers(*verbs):
+    """The game-free verbs that open a table file: `tabula VERB FILE`."""
+    return [(verb, [verb, "{t}"], b"") for verb in verbs]
+
+
 # Table -> the verbs that open it: (name, argv after the binary with {t} for the file, stdin).
 VERBS = {
     "io.tab": [
-        ("check", ["check", "{t}"], b""),
-        ("info", ["info", "{t}"], b""),
-        ("export", ["export", "{t}"], b""),
+        *readers("check", "info", "export"),
         ("query", ["query", "ioiwari", "--table", "{t}", "3 3 2 2 2"], b""),
         ("play", ["play", "ioiwari", "--table", "{t}"], b"3 3 2 2 2\n1\n"),
         ("serve", ["serve", "ioiwari", "--table", "{t}"], b"3 3 2 2 2\n1\n"),
@@ -39,9 +43,7 @@ VERBS = {
         ("referee", ["referee", "ioiwari", "--table", "{t}", "--agent", "random", *IO_ARGS], b""),
     ],
     "ka.tab": [
-        ("check", ["check", "{t}"], b""),
-        ("info", ["info", "{t}"], b""),
-        ("export", ["export", "{t}"], b""),
+        *readers("check", "info", "export"),
         ("query", ["query", "kalah", "--table", "{t}", "2 2 / 2 2"], b""),
         ("play", ["play", "kalah", "--table", "{t}"], b"2\n1\n2\n1\n2\n1\n"),
         ("serve", ["serve", "kalah", "--agent", "optimal", "--table", "{t}"],
@@ -49,13 +51,11 @@ VERBS = {
         ("referee", ["referee", "kalah", "--table", "{t}", "--agent", "random"], b""),
     ],
     "to.tab": [
-        ("check", ["check", "{t}"], b""),
-        ("info", ["info", "{t}"], b""),
+        *readers("check", "info"),
         ("query", ["query", "tonga", "--table", "{t}"], b""),
     ],
     "do.tab": [
-        ("check", ["check", "{t}"], b""),
-        ("info", ["info", "{t}"], b""),
+        *readers("check", "info"),
         ("query", ["query", "dominoes", "--table", "{t}", *DOMINO], b""),
     ],
 }

@@ -5,7 +5,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::search::negamax;
@@ -25,6 +26,20 @@ fn random_position(rng: &mut ChaCha8Rng, empties: u32) -> Position {
         pos.apply(Move::Place(bits.trailing_zeros() as u8));
     }
     pos
+}
+
+/// Four positions of `empties` empty squares, from the random stream `seed`.
+fn four_positions(seed: u64, empties: u32) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..4).map(|_| random_position(&mut rng, empties)).collect()
+}
+
+/// A group of exact solves: few samples, each one slow.
+fn solve_group<'c>(c: &'c mut Criterion, name: &str) -> BenchmarkGroup<'c, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group.sample_size(10);
+    group.warm_up_time(Duration::from_millis(500));
+    group
 }
 
 fn best_move_throughput(c: &mut Criterion) {
@@ -52,12 +67,9 @@ fn best_move_throughput(c: &mut Criterion) {
 }
 
 fn exact_solve(c: &mut Criterion) {
-    let mut group = c.benchmark_group("tothello_solve");
-    group.sample_size(10);
-    group.warm_up_time(Duration::from_millis(500));
+    let mut group = solve_group(c, "tothello_solve");
     for empties in [10u32, 12, 14, 16] {
-        let mut rng = ChaCha8Rng::seed_from_u64(u64::from(empties));
-        let positions: Vec<Position> = (0..4).map(|_| random_position(&mut rng, empties)).collect();
+        let positions = four_positions(u64::from(empties), empties);
         // One solve per position with a fresh table (cleared outside the timing).
         let mut solver = Solver::new(21);
         let mut nodes = 0;
@@ -87,11 +99,8 @@ fn exact_solve(c: &mut Criterion) {
 /// The exact solver against plain negamax (no table, no ordering, no pruning)
 /// on the same positions, in the same run.
 fn solve_against_plain_negamax(c: &mut Criterion) {
-    let mut group = c.benchmark_group("tothello_solve_vs_negamax");
-    group.sample_size(10);
-    group.warm_up_time(Duration::from_millis(500));
-    let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let positions: Vec<Position> = (0..4).map(|_| random_position(&mut rng, 7)).collect();
+    let mut group = solve_group(c, "tothello_solve_vs_negamax");
+    let positions = four_positions(7, 7);
     let mut solver = Solver::new(16);
     for pos in &positions {
         // The same values, or the comparison means nothing.

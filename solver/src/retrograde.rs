@@ -345,28 +345,23 @@ fn first_pass<S: StateSpace>(
         LayerScan::Marked(spans) => {
             let mark = (UNSOLVED as i32 + 1 + layer as i32) as i16;
             let layer = layer as u16;
+            // Block number `block`'s marked states, scanned only when its span holds the layer.
+            let in_block = |block: usize| {
+                let (low, high) = spans[block];
+                let start = block * SCAN_BLOCK;
+                let chunk = &values[start..values.len().min(start + SCAN_BLOCK)];
+                marked(block, chunk, mark, low <= layer && layer <= high)
+            };
+            let blocks = spans.len().min(values.len().div_ceil(SCAN_BLOCK));
             if parallel {
                 first.par_extend(
-                    values
-                        .par_chunks(SCAN_BLOCK)
-                        .zip(spans)
-                        .enumerate()
-                        .flat_map_iter(|(block, (chunk, &(low, high)))| {
-                            marked(block, chunk, mark, low <= layer && layer <= high)
-                        })
+                    (0..blocks)
+                        .into_par_iter()
+                        .flat_map_iter(in_block)
                         .map(solve_one),
                 )
             } else {
-                first.extend(
-                    values
-                        .chunks(SCAN_BLOCK)
-                        .zip(spans)
-                        .enumerate()
-                        .flat_map(|(block, (chunk, &(low, high)))| {
-                            marked(block, chunk, mark, low <= layer && layer <= high)
-                        })
-                        .map(solve_one),
-                )
+                first.extend((0..blocks).flat_map(in_block).map(solve_one))
             }
         }
     }
@@ -1506,15 +1501,17 @@ pub(crate) mod tests {
     fn records_refuse_a_cycle() {
         for ranged in [false, true] {
             let err = records_of(&Cyclic { ranged }, 1).unwrap_err();
-            assert_eq!(
-                err,
-                SolveError::Cycle {
-                    layer: 1,
-                    states: 2,
-                    index: 1,
-                    child: 2
-                }
-            );
+            assert_eq!(err, cyclic_error());
+        }
+    }
+
+    /// How solving [`Cyclic`] fails: at its first state of layer 1.
+    fn cyclic_error() -> SolveError {
+        SolveError::Cycle {
+            layer: 1,
+            states: 2,
+            index: 1,
+            child: 2,
         }
     }
 
@@ -1567,15 +1564,7 @@ pub(crate) mod tests {
         for ranged in [false, true] {
             for parallel in [false, true] {
                 let err = solve(&Cyclic { ranged }, parallel, &|_| {}).unwrap_err();
-                assert_eq!(
-                    err,
-                    SolveError::Cycle {
-                        layer: 1,
-                        states: 2,
-                        index: 1,
-                        child: 2
-                    }
-                );
+                assert_eq!(err, cyclic_error());
             }
         }
     }

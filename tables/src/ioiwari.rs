@@ -72,17 +72,20 @@ impl Tabulated for Ioiwari {
     }
 
     fn legal_mask(&self, board: &Board) -> u64 {
-        board
-            .pits()
-            .iter()
-            .enumerate()
-            .filter(|&(_, &beads)| beads > 0)
-            .fold(0, |mask, (pit, _)| mask | 1 << pit)
+        sowable_mask(&board.pits())
     }
 
     fn describe(&self, board: &Board) -> String {
         format!("board {board}")
     }
+}
+
+/// The legal moves of a board of these pits as a mask: the pits holding beads.
+fn sowable_mask(pits: &[u8]) -> u64 {
+    pits.iter()
+        .enumerate()
+        .filter(|&(_, &beads)| beads > 0)
+        .fold(0, |mask, (pit, _)| mask | 1 << pit)
 }
 
 /// A checked Ioiwari table, answering lookups.
@@ -182,11 +185,7 @@ value = best bank difference for the player to move, mask bit p = pit p+1 is opt
     }
 
     fn legal_mask(&self, ring: &Ring) -> u64 {
-        ring.pits()
-            .iter()
-            .enumerate()
-            .filter(|&(_, &beads)| beads > 0)
-            .fold(0, |mask, (pit, _)| mask | 1 << pit)
+        sowable_mask(ring.pits())
     }
 
     fn describe(&self, ring: &Ring) -> String {

@@ -17,6 +17,34 @@ pub struct LineMoveAnswer<M: Serialize> {
     pub gains: i32,
 }
 
+/// A query's optimal line, with `--line`: its moves in the JSON (flattened
+/// into the answer) and its text for the terminal.
+#[derive(Serialize)]
+pub struct LineAnswer<F: Serialize> {
+    /// The optimal line to the end, with `--line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<Vec<LineMoveAnswer<F>>>,
+    /// The optimal line as the text output shows it, with `--line`.
+    #[serde(skip)]
+    shown: Option<[String; 2]>,
+}
+
+impl<F: Serialize> LineAnswer<F> {
+    /// The line's moves and text (`None`: no line asked for).
+    pub fn of(line: Option<(Vec<LineMoveAnswer<F>>, [String; 2])>) -> Self {
+        let (line, shown) = line.unzip();
+        LineAnswer { line, shown }
+    }
+
+    /// Prints the line's text, if any, after the rest of the answer.
+    pub fn print(&self) -> std::io::Result<()> {
+        for text in self.shown.iter().flatten() {
+            crate::out::outln!("{text}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The optimal line from `start` (the first optimal move in the game's order
 /// at each turn), its values from `value_of`: [`principal_line`] with
 /// anyhow's error, so that callers' closures can use `?` on any error.

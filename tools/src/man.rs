@@ -28,19 +28,9 @@ pub fn pages(root: Command) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut built = root.disable_help_subcommand(true);
     // Built, every subcommand knows its full name (`tabula-referee-kalah`).
     built.build();
-    let mut todo: Vec<Command> = built
-        .get_subcommands()
-        .filter(|s| !s.is_hide_set())
-        .cloned()
-        .collect();
-    todo.reverse();
+    let mut todo = visible_subcommands(&built);
     while let Some(cmd) = todo.pop() {
-        let mut subs: Vec<Command> = cmd
-            .get_subcommands()
-            .filter(|s| !s.is_hide_set())
-            .cloned()
-            .collect();
-        subs.reverse();
+        let subs = visible_subcommands(&cmd);
         let man = clap_mangen::Man::new(cmd);
         let mut page = Vec::new();
         man.render(&mut page)?;
@@ -48,6 +38,17 @@ pub fn pages(root: Command) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
         todo.extend(subs);
     }
     Ok(pages)
+}
+
+/// The subcommands of `cmd` that help shows, last first (popped in order).
+fn visible_subcommands(cmd: &Command) -> Vec<Command> {
+    let mut subs: Vec<Command> = cmd
+        .get_subcommands()
+        .filter(|s| !s.is_hide_set())
+        .cloned()
+        .collect();
+    subs.reverse();
+    subs
 }
 
 /// Writes every page into `dir`, each atomically, and says how many.

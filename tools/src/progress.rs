@@ -25,32 +25,40 @@ fn lines_off() -> bool {
 /// A bar counting `total` items: drawn on a terminal, printed as a line every
 /// ten seconds when stderr is not one, whether or not the count has moved.
 pub fn bar(total: usize, what: &str) -> ProgressBar {
-    let bar = ProgressBar::new(total as u64);
+    // Redrawn on a clock, not only when the count moves: the elapsed time and
+    // the lines on a pipe go on through one long step (a large variant, a layer).
+    drawn(
+        ProgressBar::new(total as u64),
+        what,
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({left})",
+        "progress: {msg}: {pos}/{len} after {spent}, {left}",
+        Duration::from_millis(500),
+    )
+}
+
+/// `bar` showing `what`, redrawn every `tick`: by the `terminal` template on
+/// a terminal, elsewhere by the `pipe` template as a line every [`LINE_EVERY`].
+fn drawn(bar: ProgressBar, what: &str, terminal: &str, pipe: &str, tick: Duration) -> ProgressBar {
     if io::stderr().is_terminal() {
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({left})",
-            )
-            .expect("valid template")
-            .with_key("left", time_left),
-        );
+        bar.set_style(style(terminal));
     } else {
         bar.set_draw_target(ProgressDrawTarget::term_like_with_hz(
             Box::new(Lines::default()),
             1,
         ));
-        bar.set_style(
-            ProgressStyle::with_template("progress: {msg}: {pos}/{len} after {spent}, {left}")
-                .expect("valid template")
-                .with_key("spent", time_spent)
-                .with_key("left", time_left),
-        );
+        bar.set_style(style(pipe));
     }
     bar.set_message(what.to_string());
-    // Redrawn on a clock, not only when the count moves: the elapsed time and
-    // the lines on a pipe go on through one long step (a large variant, a layer).
-    bar.enable_steady_tick(Duration::from_millis(500));
+    bar.enable_steady_tick(tick);
     bar
+}
+
+/// A style of `template`, whose `{spent}` and `{left}` are ours.
+fn style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .with_key("spent", time_spent)
+        .with_key("left", time_left)
 }
 
 /// The time spent, to the second (indicatif's `{elapsed}` rounds 90 s to 2m).
@@ -86,30 +94,25 @@ fn time_left(state: &ProgressState, out: &mut dyn std::fmt::Write) {
     };
 }
 
+/// Runs `work`, which reports how many items it has done, on `bar`, and
+/// clears the bar after.
+pub fn tracked<T>(bar: ProgressBar, work: impl FnOnce(&(dyn Fn(usize) + Sync)) -> T) -> T {
+    let result = work(&|done| bar.set_position(done as u64));
+    bar.finish_and_clear();
+    result
+}
+
 /// A spinner for work whose size is unknown (a record check, an exact solve):
 /// it shows the time spent, and when stderr is not a terminal it prints a
 /// line every ten seconds. Finish it with `finish_and_clear`.
 pub fn spinner(what: &str) -> ProgressBar {
-    let bar = ProgressBar::new_spinner();
-    if io::stderr().is_terminal() {
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} [{elapsed_precise}]")
-                .expect("valid template"),
-        );
-    } else {
-        bar.set_draw_target(ProgressDrawTarget::term_like_with_hz(
-            Box::new(Lines::default()),
-            1,
-        ));
-        bar.set_style(
-            ProgressStyle::with_template("progress: {msg}: still working after {spent}")
-                .expect("valid template")
-                .with_key("spent", time_spent),
-        );
-    }
-    bar.set_message(what.to_string());
-    bar.enable_steady_tick(Duration::from_millis(200));
-    bar
+    drawn(
+        ProgressBar::new_spinner(),
+        what,
+        "{spinner} {msg} [{elapsed_precise}]",
+        "progress: {msg}: still working after {spent}",
+        Duration::from_millis(200),
+    )
 }
 
 /// A pretend terminal that prints at most one line every [`LINE_EVERY`].

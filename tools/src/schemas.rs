@@ -24,72 +24,33 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
     type Scoreboard<E> = ScoreboardJson<E>;
     /// A schema from its title.
     type Titled = fn(&str) -> Schema;
-    let reports: [(&'static str, Titled); 20] = [
-        ("verify-ioiwari", written_schema::<ioiwari::report::Report>),
-        (
-            "verify-kalah",
-            written_schema::<Scoreboard<kalah::report::VerifySettings>>,
-        ),
-        (
-            "verify-nim",
-            written_schema::<Scoreboard<nim::report::VerifySettings>>,
-        ),
-        (
-            "verify-tothello",
-            written_schema::<tothello::report::TournamentReport>,
-        ),
-        ("verify-tonga", written_schema::<tonga::report::Report>),
-        (
-            "verify-dominoes",
-            written_schema::<dominoes::report::Report>,
-        ),
-        ("verify-reversi", written_schema::<reversi::report::Report>),
-        (
-            "referee-ioiwari",
-            written_schema::<RefereeReport<ioiwari::report::RefereedGame>>,
-        ),
-        (
-            "referee-kalah",
-            written_schema::<RefereeReport<kalah::report::RefereedGame>>,
-        ),
-        (
-            "referee-nim",
-            written_schema::<RefereeReport<nim::report::RefereedGame>>,
-        ),
-        (
-            "referee-tothello",
-            written_schema::<tothello::checker::CheckReport>,
-        ),
-        (
-            "referee-tonga",
-            written_schema::<RefereeReport<tonga::GameResult>>,
-        ),
-        (
-            "referee-dominoes",
-            written_schema::<RefereeReport<dominoes::referee::CaseResult>>,
-        ),
-        (
-            "referee-reversi",
-            written_schema::<RefereeReport<reversi::referee::CaseResult>>,
-        ),
-        (
-            "sweep-ioiwari",
-            written_schema::<ioiwari::sweep::SweepReport>,
-        ),
-        ("sweep-kalah", written_schema::<kalah::sweep::SweepReport>),
-        (
-            "cases-tothello",
-            written_schema::<crate::tothello::referee::CasesReport>,
-        ),
-        (
-            "deals-dominoes",
-            written_schema::<crate::dominoes::DealsReport>,
-        ),
-        (
-            "evolve-reversi",
-            written_schema::<crate::reversi::evolve::Population>,
-        ),
-        ("query-reversi", written_schema::<reversi::query::Analysis>),
+    // Each report by its command, `"<verb>-<game>": type`.
+    macro_rules! reports {
+        ($($name:literal: $report:ty),* $(,)?) => {
+            [$(($name, written_schema::<$report> as Titled)),*]
+        };
+    }
+    let reports = reports![
+        "verify-ioiwari": ioiwari::report::Report,
+        "verify-kalah": Scoreboard<kalah::report::VerifySettings>,
+        "verify-nim": Scoreboard<nim::report::VerifySettings>,
+        "verify-tothello": tothello::report::TournamentReport,
+        "verify-tonga": tonga::report::Report,
+        "verify-dominoes": dominoes::report::Report,
+        "verify-reversi": reversi::report::Report,
+        "referee-ioiwari": RefereeReport<ioiwari::report::RefereedGame>,
+        "referee-kalah": RefereeReport<kalah::report::RefereedGame>,
+        "referee-nim": RefereeReport<nim::report::RefereedGame>,
+        "referee-tothello": tothello::checker::CheckReport,
+        "referee-tonga": RefereeReport<tonga::GameResult>,
+        "referee-dominoes": RefereeReport<dominoes::referee::CaseResult>,
+        "referee-reversi": RefereeReport<reversi::referee::CaseResult>,
+        "sweep-ioiwari": ioiwari::sweep::SweepReport,
+        "sweep-kalah": kalah::sweep::SweepReport,
+        "cases-tothello": crate::tothello::referee::CasesReport,
+        "deals-dominoes": crate::dominoes::DealsReport,
+        "evolve-reversi": crate::reversi::evolve::Population,
+        "query-reversi": reversi::query::Analysis,
     ];
     reports
         .into_iter()

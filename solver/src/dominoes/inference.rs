@@ -98,6 +98,25 @@ pub struct Decision {
     pub all: Tiles,
 }
 
+impl Decision {
+    /// The placement `(tile, side, ends)` in its context `(line, stock, read)`.
+    fn new(
+        (tile, side, ends): (Tile, Side, (u8, u8)),
+        (line, stock, read): (Tiles, u32, u16),
+        all: Tiles,
+    ) -> Decision {
+        Decision {
+            tile,
+            side,
+            ends,
+            line,
+            stock,
+            read,
+            all,
+        }
+    }
+}
+
 /// A model of the opponent's placements, made of a few component policies
 /// mixed over a whole game (so the views tell which one it follows).
 pub trait OpponentModel: std::fmt::Debug + Send + Sync {
@@ -199,16 +218,12 @@ impl Knowledge {
         self.acts
             .iter()
             .zip(&self.contexts)
-            .filter_map(|(act, &(line, stock, read))| match *act {
-                Act::Place { tile, side, ends } => Some(Decision {
-                    tile,
-                    side,
-                    ends,
-                    line,
-                    stock,
-                    read,
-                    all: self.rules.tiles(),
-                }),
+            .filter_map(|(act, &context)| match *act {
+                Act::Place { tile, side, ends } => Some(Decision::new(
+                    (tile, side, ends),
+                    context,
+                    self.rules.tiles(),
+                )),
                 _ => None,
             })
             .collect()
@@ -970,7 +985,7 @@ impl Sampler {
                 Act::Draws { .. } => epoch += 1,
                 Act::Pass { .. } => {}
                 Act::Place { tile, side, ends } => {
-                    let Some(&(line, stock, read)) = self.contexts.get(i) else {
+                    let Some(&context) = self.contexts.get(i) else {
                         continue;
                     };
                     let hand: Tiles = held
@@ -981,15 +996,7 @@ impl Sampler {
                     let key = (i, hand.0);
                     let cached = self.cache.borrow().get(&key).copied();
                     let p = cached.unwrap_or_else(|| {
-                        let decision = Decision {
-                            tile,
-                            side,
-                            ends,
-                            line,
-                            stock,
-                            read,
-                            all: self.all,
-                        };
+                        let decision = Decision::new((tile, side, ends), context, self.all);
                         let mut out = [0.0; MAX_MODELS];
                         model.placement(&decision, hand, &mut out);
                         self.cache.borrow_mut().insert(key, out);

@@ -530,6 +530,19 @@ mod tests {
         Rules::new(n, h).unwrap()
     }
 
+    /// Why `game` refuses `mv` (it must).
+    fn refusal(game: &Match, mv: Move) -> String {
+        game.check_move(mv).unwrap_err().to_string()
+    }
+
+    /// A deal of case (6, 4) with these hands.
+    fn deal_6_4(first: [Tile; 4], second: [Tile; 4]) -> Deal {
+        Deal {
+            rules: rules(6, 4),
+            hands: [first.into_iter().collect(), second.into_iter().collect()],
+        }
+    }
+
     #[test]
     fn the_twenty_cases_and_no_others() {
         assert_eq!(Rules::all().count(), 20);
@@ -540,13 +553,10 @@ mod tests {
 
     #[test]
     fn the_highest_double_opens_and_the_other_seat_moves() {
-        let deal = Deal {
-            rules: rules(6, 4),
-            hands: [
-                [t(0, 0), t(1, 5), t(2, 5), t(3, 4)].into_iter().collect(),
-                [t(3, 3), t(5, 4), t(0, 1), t(1, 2)].into_iter().collect(),
-            ],
-        };
+        let deal = deal_6_4(
+            [t(0, 0), t(1, 5), t(2, 5), t(3, 4)],
+            [t(3, 3), t(5, 4), t(0, 1), t(1, 2)],
+        );
         let game = Match::new(&deal);
         assert_eq!(game.opener(), 1);
         assert_eq!(game.line(), &[(3, 3)]);
@@ -558,13 +568,10 @@ mod tests {
     #[test]
     fn without_doubles_the_heaviest_single_opens_ties_to_the_higher_number() {
         // 1-5 and 2-4 both sum to 6; 1-5 has the greater number.
-        let deal = Deal {
-            rules: rules(6, 4),
-            hands: [
-                [t(0, 1), t(2, 4), t(0, 3), t(1, 3)].into_iter().collect(),
-                [t(0, 2), t(1, 5), t(0, 4), t(1, 2)].into_iter().collect(),
-            ],
-        };
+        let deal = deal_6_4(
+            [t(0, 1), t(2, 4), t(0, 3), t(1, 3)],
+            [t(0, 2), t(1, 5), t(0, 4), t(1, 2)],
+        );
         assert_eq!(deal.opening(), (1, t(1, 5)));
         assert_eq!(deal.swapped().opening(), (0, t(1, 5)));
         assert_eq!(
@@ -579,18 +586,8 @@ mod tests {
         // Ends 0 and 4; seat 0 holds nothing with 0 or 4.
         let mut game = Match::from_parts(r, [&[t(1, 2), t(2, 3)], &[t(1, 1)]], &[(0, 4)], 0, 1);
         assert_eq!(game.moves().as_slice(), &[Move::Draw]);
-        assert!(
-            game.check_move(Move::Pass)
-                .unwrap_err()
-                .to_string()
-                .contains("stock")
-        );
-        assert!(
-            game.check_move(Move::Place(t(1, 2), Side::Left))
-                .unwrap_err()
-                .to_string()
-                .contains("does not fit")
-        );
+        assert!(refusal(&game, Move::Pass).contains("stock"));
+        assert!(refusal(&game, Move::Place(t(1, 2), Side::Left)).contains("does not fit"));
         game.apply(Move::Draw);
         assert_eq!(game.turn(), Turn::Chance);
         assert!(game.moves().contains(&Move::Drawn(t(3, 3))));
@@ -605,12 +602,7 @@ mod tests {
         game.apply(Move::Drawn(t(0, 2)));
         assert_eq!(game.hand(0), &[t(1, 2), t(2, 3), t(3, 3), t(0, 2)]);
         assert_eq!(game.moves().as_slice(), &[Move::Place(t(0, 2), Side::Left)]);
-        assert!(
-            game.check_move(Move::Draw)
-                .unwrap_err()
-                .to_string()
-                .contains("fits")
-        );
+        assert!(refusal(&game, Move::Draw).contains("fits"));
         assert_eq!(
             game.observe(Move::Drawn(t(0, 2)), 1),
             Observation::Drawn(None)

@@ -196,6 +196,21 @@ pub struct State {
 }
 
 impl State {
+    /// The state after the mover places `tile` (`None`: passes), leaving the
+    /// ends `left` and `right`: the other hand moves next.
+    fn after(&self, tile: Option<Tile>, left: u8, right: u8) -> State {
+        let mut mine = self.mine;
+        if let Some(tile) = tile {
+            mine.remove(tile);
+        }
+        State {
+            mine: self.theirs,
+            theirs: mine,
+            left,
+            right,
+        }
+    }
+
     /// The state of a stock-empty position.
     pub fn of(pos: &Position) -> State {
         let m = usize::from(pos.mover & 1);
@@ -406,42 +421,25 @@ impl DominoesSpace {
         let (l, r) = (state.left, state.right);
         let fits = state.mine.and(Tiles::matching(l, r));
         if fits.is_empty() {
-            let child = State {
-                mine: state.theirs,
-                theirs: state.mine,
-                left: l,
-                right: r,
-            };
-            visit(2 * n, Move::Pass, child);
+            visit(2 * n, Move::Pass, state.after(None, l, r));
             return;
         }
         // By slot: each `x` names the tile `l-x` (or `r-x`), so walk numbers, not tiles.
         for x in 0..self.numbers {
             let t = Tile::new(l, x);
             if state.mine.contains(t) {
-                let mut mine = state.mine;
-                mine.remove(t);
-                let child = State {
-                    mine: state.theirs,
-                    theirs: mine,
-                    left: x,
-                    right: r,
-                };
-                visit(u32::from(x), Move::Place(t, Side::Left), child);
+                visit(
+                    u32::from(x),
+                    Move::Place(t, Side::Left),
+                    state.after(Some(t), x, r),
+                );
             }
         }
         if l != r {
             for x in 0..self.numbers {
                 let t = Tile::new(r, x);
                 if state.mine.contains(t) {
-                    let mut mine = state.mine;
-                    mine.remove(t);
-                    let child = State {
-                        mine: state.theirs,
-                        theirs: mine,
-                        left: l,
-                        right: x,
-                    };
+                    let child = state.after(Some(t), l, x);
                     visit(n + u32::from(x), Move::Place(t, Side::Right), child);
                 }
             }

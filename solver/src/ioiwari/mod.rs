@@ -75,6 +75,17 @@ pub struct Sowing {
 }
 
 impl Sowing {
+    /// This sowing of `pit` as a move of a space, to the state `child`: it
+    /// banks the difference and passes the turn.
+    fn edge(self, pit: u8, child: u64) -> Edge {
+        Edge {
+            slot: pit,
+            reward: self.difference(),
+            child,
+            keeps_turn: false,
+        }
+    }
+
     /// The mover's gain minus the opponent's.
     pub fn difference(self) -> i32 {
         i32::from(self.mover) - i32::from(self.opponent)
@@ -293,15 +304,20 @@ impl FromStr for Board {
     }
 }
 
+/// The beads of each pit, space-separated (as a board is read and shown).
+fn write_pits(f: &mut fmt::Formatter<'_>, pits: &[u8]) -> fmt::Result {
+    for (i, beads) in pits.iter().enumerate() {
+        if i > 0 {
+            f.write_str(" ")?;
+        }
+        write!(f, "{beads}")?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, beads) in self.pits.iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{beads}")?;
-        }
-        Ok(())
+        write_pits(f, &self.pits)
     }
 }
 
@@ -641,12 +657,7 @@ impl StateSpace for IoiwariSpace {
             if board.pits[pit as usize] > 0 {
                 let mut child = board;
                 let (sowing, delta) = child.sow_tracking_index(pit);
-                visit(Edge {
-                    slot: pit,
-                    reward: sowing.difference(),
-                    child: index.wrapping_add_signed(delta as i64),
-                    keeps_turn: false,
-                });
+                visit(sowing.edge(pit, index.wrapping_add_signed(delta as i64)));
             }
         }
     }

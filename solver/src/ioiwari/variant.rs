@@ -315,13 +315,7 @@ impl From<Board> for Ring {
 
 impl fmt::Display for Ring {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, beads) in self.pits().iter().enumerate() {
-            if i > 0 {
-                f.write_str(" ")?;
-            }
-            write!(f, "{beads}")?;
-        }
-        Ok(())
+        write_pits(f, self.pits())
     }
 }
 
@@ -479,12 +473,7 @@ impl StateSpace for RingSpace {
     fn for_each_edge_to_canonical(&self, index: u64, mut visit: impl FnMut(Edge)) {
         let n = usize::from(self.params.pits);
         self.for_each_sowing(index, |pit, sowing, child, _| {
-            visit(Edge {
-                slot: pit as u8,
-                reward: sowing.difference(),
-                child: least_rotation(&child.pits[..n], &self.place).0,
-                keeps_turn: false,
-            })
+            visit(sowing.edge(pit as u8, least_rotation(&child.pits[..n], &self.place).0))
         });
     }
 
@@ -518,12 +507,7 @@ impl StateSpace for RingSpace {
 
     fn for_each_edge(&self, index: u64, mut visit: impl FnMut(Edge)) {
         self.for_each_sowing(index, |pit, sowing, _, delta| {
-            visit(Edge {
-                slot: pit as u8,
-                reward: sowing.difference(),
-                child: index.wrapping_add_signed(delta as i64),
-                keeps_turn: false,
-            })
+            visit(sowing.edge(pit as u8, index.wrapping_add_signed(delta as i64)))
         });
     }
 

@@ -279,13 +279,30 @@ impl Board {
 
     /// The squares where `seat` may play, whoever is to move.
     pub fn moves_of(&self, seat: Seat) -> Squares {
+        let toward = self.moves_toward(seat);
+        Direction::ALL
+            .into_iter()
+            .fold(Squares::EMPTY, |legal, dir| legal.or(toward(dir)))
+    }
+
+    /// Whether `seat` has a legal move: [`Board::moves_of`] stopping at the
+    /// first direction that gives one (the turn passes at every ply).
+    pub fn can_move(&self, seat: Seat) -> bool {
+        let toward = self.moves_toward(seat);
+        Direction::ALL
+            .into_iter()
+            .any(|dir| !toward(dir).is_empty())
+    }
+
+    /// The squares where `seat` may play by turning pieces in a direction, by
+    /// direction: the position's sets taken once for all directions.
+    fn moves_toward(&self, seat: Seat) -> impl Fn(Direction) -> Squares {
         let g = self.geometry();
         let own = self.pieces[seat];
         let occupied = self.occupied();
         let others = occupied.and_not(own);
         let empty = g.all().and_not(occupied);
-        let mut legal = Squares::EMPTY;
-        for dir in Direction::ALL {
+        move |dir| {
             // Runs of others' pieces that start next to one of ours, grown one step at a time.
             let mut run = g.shift(own, dir).and(others);
             let mut grown = run;
@@ -293,28 +310,8 @@ impl Board {
                 grown = g.shift(grown, dir).and(others).and_not(run);
                 run = run.or(grown);
             }
-            legal = legal.or(g.shift(run, dir).and(empty));
+            g.shift(run, dir).and(empty)
         }
-        legal
-    }
-
-    /// Whether `seat` has a legal move: [`Board::moves_of`] stopping at the
-    /// first direction that gives one (the turn passes at every ply).
-    pub fn can_move(&self, seat: Seat) -> bool {
-        let g = self.geometry();
-        let own = self.pieces[seat];
-        let occupied = self.occupied();
-        let others = occupied.and_not(own);
-        let empty = g.all().and_not(occupied);
-        Direction::ALL.iter().any(|&dir| {
-            let mut run = g.shift(own, dir).and(others);
-            let mut grown = run;
-            while !grown.is_empty() {
-                grown = g.shift(grown, dir).and(others).and_not(run);
-                run = run.or(grown);
-            }
-            !g.shift(run, dir).and(empty).is_empty()
-        })
     }
 
     /// The squares that turn to `seat` when it plays at `square`.

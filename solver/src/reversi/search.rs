@@ -183,7 +183,7 @@ impl Search<'_> {
         !self.aborted
     }
 
-    fn paranoid(&mut self, board: &Board, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    fn paranoid(&mut self, board: &Board, depth: u32, alpha: i32, beta: i32) -> i32 {
         if !self.enter() {
             return 0;
         }
@@ -217,15 +217,79 @@ impl Search<'_> {
             list[k..k + r].copy_from_slice(&rest[..r]);
             k += r;
         }
+        let moves = list[..k].iter().map(|&(_, square)| (mover, square));
+        self.best_of(
+            board,
+            maximise,
+            (alpha, beta),
+            moves,
+            |search, next, square, (alpha, beta)| {
+                let cost = match margin {
+                    Some(margin) if !plausible.has(square as usize) => margin,
+                    _ => 0,
+                };
+                cost + search.paranoid(next, depth - 1, alpha - cost, beta - cost)
+            },
+        )
+    }
+
+    fn best_reply(&mut self, board: &Board, mine: bool, depth: u32, alpha: i32, beta: i32) -> i32 {
+        if !self.enter() {
+            return 0;
+        }
+        if board.mover().is_none() || depth == 0 {
+            return self.eval.evaluate(board, self.me);
+        }
+        // The other side replies to each move.
+        let reply = |search: &mut Self, next: &Board, _: Square, (alpha, beta): (i32, i32)| {
+            search.best_reply(next, !mine, depth - 1, alpha, beta)
+        };
+        let table = &self.eval.table;
+        if mine {
+            let mut list = [(0, 0); MAX_CELLS];
+            let k = order(board.moves_of(self.me), table, &mut list);
+            if k == 0 {
+                return self.best_reply(board, false, depth, alpha, beta);
+            }
+            let me = self.me;
+            let moves = list[..k].iter().map(|&(_, square)| (me, square));
+            self.best_of(board, true, (alpha, beta), moves, reply)
+        } else {
+            let mut replies = [(0, 0, 0); MAX_REPLIES];
+            let mut k = 0;
+            for seat in (0..board.players()).filter(|&s| s != self.me) {
+                for s in board.moves_of(seat).iter() {
+                    replies[k] = (-table[s], seat as u8, s as Square);
+                    k += 1;
+                }
+            }
+            if k == 0 {
+                return self.best_reply(board, true, depth, alpha, beta);
+            }
+            replies[..k].sort_unstable();
+            let moves = replies[..k]
+                .iter()
+                .map(|&(_, seat, square)| (usize::from(seat), square));
+            self.best_of(board, false, (alpha, beta), moves, reply)
+        }
+    }
+
+    /// The best value over `moves` (each by its seat), in order: the most
+    /// when `maximise`, else the least; `value` values the board after a
+    /// move within the alpha-beta window it is given.
+    fn best_of(
+        &mut self,
+        board: &Board,
+        maximise: bool,
+        (mut alpha, mut beta): (i32, i32),
+        moves: impl Iterator<Item = (Seat, Square)>,
+        mut value: impl FnMut(&mut Self, &Board, Square, (i32, i32)) -> i32,
+    ) -> i32 {
         let mut best = if maximise { -INFINITE } else { INFINITE };
-        for &(_, square) in &list[..k] {
+        for (seat, square) in moves {
             let mut next = *board;
-            next.play(square);
-            let cost = match margin {
-                Some(margin) if !plausible.has(square as usize) => margin,
-                _ => 0,
-            };
-            let v = cost + self.paranoid(&next, depth - 1, alpha - cost, beta - cost);
+            next.play_as(seat, square);
+            let v = value(self, &next, square, (alpha, beta));
             if self.aborted {
                 return 0;
             }
@@ -241,73 +305,6 @@ impl Search<'_> {
             }
         }
         best
-    }
-
-    fn best_reply(
-        &mut self,
-        board: &Board,
-        mine: bool,
-        depth: u32,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> i32 {
-        if !self.enter() {
-            return 0;
-        }
-        if board.mover().is_none() || depth == 0 {
-            return self.eval.evaluate(board, self.me);
-        }
-        let table = &self.eval.table;
-        if mine {
-            let mut list = [(0, 0); MAX_CELLS];
-            let k = order(board.moves_of(self.me), table, &mut list);
-            if k == 0 {
-                return self.best_reply(board, false, depth, alpha, beta);
-            }
-            let mut best = -INFINITE;
-            for &(_, square) in &list[..k] {
-                let mut next = *board;
-                next.play_as(self.me, square);
-                let v = self.best_reply(&next, false, depth - 1, alpha, beta);
-                if self.aborted {
-                    return 0;
-                }
-                best = best.max(v);
-                alpha = alpha.max(best);
-                if alpha >= beta {
-                    break;
-                }
-            }
-            best
-        } else {
-            let mut replies = [(0, 0, 0); MAX_REPLIES];
-            let mut k = 0;
-            for seat in (0..board.players()).filter(|&s| s != self.me) {
-                for s in board.moves_of(seat).iter() {
-                    replies[k] = (-table[s], seat as u8, s as Square);
-                    k += 1;
-                }
-            }
-            if k == 0 {
-                return self.best_reply(board, true, depth, alpha, beta);
-            }
-            replies[..k].sort_unstable();
-            let mut best = INFINITE;
-            for &(_, seat, square) in &replies[..k] {
-                let mut next = *board;
-                next.play_as(usize::from(seat), square);
-                let v = self.best_reply(&next, true, depth - 1, alpha, beta);
-                if self.aborted {
-                    return 0;
-                }
-                best = best.min(v);
-                beta = beta.min(best);
-                if alpha >= beta {
-                    break;
-                }
-            }
-            best
-        }
     }
 }
 

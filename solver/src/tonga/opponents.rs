@@ -56,30 +56,7 @@ pub fn plain_choices(board: &Board, server: Colour) -> Option<Choices> {
     let mut b1 = *board;
     for m1 in board.empty().iter() {
         b1.place(m1 as Cell, server);
-        let value = if b1.is_full() {
-            b1.server_eval(server)
-        } else {
-            let mut worst = i64::MAX;
-            let mut b2 = b1;
-            for m2 in b1.empty().iter() {
-                b2.place(m2 as Cell, player);
-                let reply = if b2.is_full() {
-                    b2.server_eval(server)
-                } else {
-                    let mut top = i64::MIN;
-                    let mut b3 = b2;
-                    for m3 in b2.empty().iter() {
-                        b3.place(m3 as Cell, server);
-                        top = top.max(b3.server_eval(server));
-                        b3.remove(m3 as Cell);
-                    }
-                    top
-                };
-                worst = worst.min(reply);
-                b2.remove(m2 as Cell);
-            }
-            worst
-        };
+        let value = plain_value(&b1, server, player, 2);
         b1.remove(m1 as Cell);
         if value > best {
             best = value;
@@ -90,6 +67,27 @@ pub fn plain_choices(board: &Board, server: Colour) -> Option<Choices> {
         }
     }
     Some(Choices { value: best, cells })
+}
+
+/// The server's minimax value of `board` with `mover` to place, `plies` plies
+/// deep; a full board and the last ply's boards are scored from scratch.
+fn plain_value(board: &Board, server: Colour, mover: Colour, plies: u32) -> i64 {
+    if plies == 0 || board.is_full() {
+        return board.server_eval(server);
+    }
+    let (mut next, empty) = (*board, board.empty());
+    let values = empty.iter().map(|cell| {
+        next.place(cell as Cell, mover);
+        let value = plain_value(&next, server, mover.other(), plies - 1);
+        next.remove(cell as Cell);
+        value
+    });
+    let value = if mover == server {
+        values.max()
+    } else {
+        values.min()
+    };
+    value.expect("a board that is not full has an empty square")
 }
 
 /// The greedy choices of `colour`: the empty squares that raise its points the
@@ -267,6 +265,21 @@ pub(crate) mod tests {
         board
     }
 
+    /// `count` random boards of side `n` from the random stream `seed`, each
+    /// of a number of stones drawn from `stones`.
+    fn random_boards(
+        seed: u64,
+        n: usize,
+        count: usize,
+        stones: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = Board> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..count).map(move |_| {
+            let stones = rng.random_range(stones.clone());
+            random_board(&mut rng, n, stones)
+        })
+    }
+
     #[test]
     fn fast_server_matches_plain_on_random_positions() {
         let mut rng = ChaCha8Rng::seed_from_u64(2026);
@@ -330,11 +343,8 @@ pub(crate) mod tests {
 
     #[test]
     fn all_values_agree_with_the_best_set() {
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
         let geo = Geometry::new(6);
-        for _ in 0..20 {
-            let stones = rng.random_range(1..30);
-            let board = random_board(&mut rng, 6, stones);
+        for board in random_boards(5, 6, 20, 1..30) {
             let server = board.to_move();
             let all = all_values(&geo, &board, server);
             let best = all.iter().map(|&(_, v)| v).max().unwrap();
@@ -348,11 +358,8 @@ pub(crate) mod tests {
 
     #[test]
     fn greedy_gain_matches_points() {
-        let mut rng = ChaCha8Rng::seed_from_u64(12);
         let geo = Geometry::new(8);
-        for _ in 0..30 {
-            let stones = rng.random_range(0..60);
-            let board = random_board(&mut rng, 8, stones);
+        for board in random_boards(12, 8, 30, 0..60) {
             let colour = board.to_move();
             let isles = Isles::new(&geo, &board, colour);
             let gains: Vec<i64> = board

@@ -507,17 +507,29 @@ mod tests {
         pos
     }
 
+    /// `count` positions of the random stream `seed`, of 1 to `most` empty
+    /// squares in turn, each with its empties and its plain negamax value.
+    fn negamax_cases(
+        seed: u64,
+        count: u32,
+        most: u32,
+    ) -> impl Iterator<Item = (u32, Position, i32)> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        (0..count).map(move |i| {
+            let empties = 1 + i % most;
+            let pos = random_position(&mut rng, empties);
+            let expected = negamax(&pos);
+            (empties, pos, expected)
+        })
+    }
+
     /// Every strategy on the same positions: plain negamax is the reference.
     #[test]
     fn every_strategy_agrees_with_plain_negamax() {
-        let mut rng = ChaCha8Rng::seed_from_u64(10);
         // A 16-entry table forces collisions and overwrites.
         let mut tiny = Solver::new(4);
         let mut large = Solver::new(16);
-        for i in 0..30 {
-            let empties = 1 + i % 6;
-            let pos = random_position(&mut rng, empties);
-            let expected = negamax(&pos);
+        for (empties, pos, expected) in negamax_cases(10, 30, 6) {
             let strategies = [
                 ("memo_negamax", memo_negamax(&pos, &mut HashMap::new())),
                 ("solve, tiny table", tiny.solve(&pos).value),
@@ -535,11 +547,8 @@ mod tests {
 
     #[test]
     fn exact_solver_matches_plain_negamax() {
-        let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut solver = Solver::new(12);
-        for i in 0..40 {
-            let pos = random_position(&mut rng, 1 + i % 6);
-            let expected = negamax(&pos);
+        for (_, pos, expected) in negamax_cases(11, 40, 6) {
             let got = solver.solve(&pos);
             assert_eq!(got.value, expected, "{pos}");
             // The move reported reaches that value.
@@ -568,12 +577,8 @@ mod tests {
 
     #[test]
     fn deep_heuristic_search_is_exact_at_scale() {
-        let mut rng = ChaCha8Rng::seed_from_u64(13);
         let mut solver = Solver::new(14);
-        for i in 0..20 {
-            let empties = 1 + i % 5;
-            let pos = random_position(&mut rng, empties);
-            let expected = negamax(&pos);
+        for (empties, pos, expected) in negamax_cases(13, 20, 5) {
             // Every game ends within 2 * empties + 1 plies.
             let got = solver.search(&pos, 2 * empties as u8 + 1);
             assert_eq!(got.value, expected * SCALE, "{pos}");

@@ -38,6 +38,36 @@ where
     }
 }
 
+/// The built-in player that `serve` runs, and its seed.
+#[derive(clap::Args)]
+pub struct ServedAgentArgs {
+    /// The built-in player.
+    #[arg(long, value_name = "NAME")]
+    pub agent: String,
+    #[command(flatten)]
+    pub seed: SeedArgs,
+}
+
+impl ServedAgentArgs {
+    /// The `--agent` player among `known`, made by `make` on the random
+    /// stream of `--seed` that a referee's `--agent` draws too, so that
+    /// `--agent NAME` and `--player "tabula serve GAME --agent NAME"` play alike.
+    pub fn built_in<G>(
+        &self,
+        make: impl FnOnce(
+            &str,
+            rand_chacha::ChaCha8Rng,
+        ) -> Option<Box<dyn tabula_verify::agent::Agent<G>>>,
+        known: &[&str],
+    ) -> anyhow::Result<Box<dyn tabula_verify::agent::Agent<G>>> {
+        known_agent(
+            &self.agent,
+            |name| make(name, served_rng(self.seed.seed)),
+            known,
+        )
+    }
+}
+
 /// The built-in agent `name`, or an error listing the known ones.
 pub fn known_agent<T>(
     name: &str,

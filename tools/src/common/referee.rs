@@ -42,28 +42,10 @@ impl<G: Notation> RefereeOutput<G> for Records<'_> {
 }
 
 /// Referees `contest` against the tested seat (`--player` over `wire()`, or
-/// `--agent` drawn by `agent` among `known`) and ends with the report, its
-/// JSON and the exit status (`--strict`).
+/// `--agent` drawn by `agent` among `known`, for the case it is started for,
+/// `None`: the whole run) and ends with the report, its JSON and the exit
+/// status (`--strict`).
 pub fn referee_contest<C, W>(
-    contest: &C,
-    seat: &SeatArgs,
-    wire: impl Fn() -> W,
-    agent: impl Fn(&str) -> Option<Box<dyn Agent<C::Game>>>,
-    known: &[&str],
-    args: &RefereeRunArgs,
-) -> crate::registry::Outcome
-where
-    C: Contest,
-    C::Game: 'static,
-    W: Wire<C::Game> + 'static,
-{
-    let agent = |name: &str, _: Option<&Case<<C::Game as Game>::Params>>| agent(name);
-    referee_contest_by_case(contest, seat, wire, agent, known, args)
-}
-
-/// As [`referee_contest`], with built-in agents drawn for the case they are
-/// started for (`None`: the whole run), for agents that read the case.
-pub fn referee_contest_by_case<C, W>(
     contest: &C,
     seat: &SeatArgs,
     wire: impl Fn() -> W,

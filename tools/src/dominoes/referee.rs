@@ -8,7 +8,6 @@ use anyhow::{anyhow, bail};
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::dominoes::Match;
-use tabula_verify::agent::Agent;
 use tabula_verify::dominoes::referee::{deal, opponent_rng, parse_cases, stock_order};
 use tabula_verify::dominoes::terminal::play_deal;
 use tabula_verify::dominoes::{AGENTS, DominoesContest, DominoesWire, agent, sees_open_hand};
@@ -16,8 +15,9 @@ use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    GamesArgs, JsonArgs, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, check_agent, emit_report,
-    finish_play, known_agent, referee_contest, run_info, serve_stdio, served_rng,
+    GamesArgs, JsonArgs, OutputPath, RefereeRunArgs, SeatArgs, SeedArgs, ServedAgentArgs,
+    check_agent, emit_report, finish_play, known_agent, referee_contest, run_info, serve_stdio,
+    served_rng,
 };
 use crate::out::outln;
 use crate::registry::Outcome;
@@ -125,17 +125,8 @@ pub fn play(args: PlayArgs) -> Outcome {
 pub struct ServeArgs {
     #[command(flatten)]
     table: super::TableArgs,
-    /// The built-in player.
-    #[arg(long, value_name = "NAME")]
-    agent: String,
     #[command(flatten)]
-    seed: SeedArgs,
-}
-
-/// The tested built-in player, on the same random stream as `serve`'s, so that
-/// `--agent NAME` and `--player "tabula serve dominoes --agent NAME"` play alike.
-fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Match>>> {
-    agent(name, served_rng(seed))
+    served: ServedAgentArgs,
 }
 
 /// Referees the cases between the tested player and a built-in opponent.
@@ -169,7 +160,8 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         &contest,
         &args.seat,
         DominoesWire::default,
-        |name| tested_agent(name, seed),
+        // The tested built-in player as `serve --seed` draws it, so that both play alike.
+        |name, _| agent(name, served_rng(seed)),
         AGENTS,
         &args.run,
     )
@@ -178,14 +170,13 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 /// Answers the init/reset/play protocol on stdin/stdout with a built-in player.
 pub fn serve(args: ServeArgs) -> Outcome {
     args.table.install()?;
-    if sees_open_hand(&args.agent) {
+    if sees_open_hand(&args.served.agent) {
         bail!(
             "--agent {}: it needs the other hand, which the protocol does not show",
-            args.agent
+            args.served.agent
         );
     }
-    let seed = args.seed.seed;
-    let agent = known_agent(&args.agent, |name| tested_agent(name, seed), AGENTS)?;
+    let agent = args.served.built_in(agent, AGENTS)?;
     serve_stdio(Session::new(DominoesWire::default(), agent))
 }
 

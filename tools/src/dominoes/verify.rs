@@ -7,6 +7,7 @@ use tabula_verify::dominoes::{AGENTS, parse_cases};
 
 use crate::common::{GamesArgs, Log, SeedArgs};
 use crate::memory::games_bar;
+use crate::progress::tracked;
 use crate::registry::Outcome;
 use tabula_verify::report::Composed;
 
@@ -64,12 +65,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let total = settings.players.len() * settings.opponents.len() * settings.cases.len() * games;
     let progress = games_bar(total, total)?;
     let log = Log::open(&args.out)?;
-    let report = run(
-        &settings,
-        &|done| progress.set_position(done as u64),
-        log.games(),
-    );
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| run(&settings, done, log.games()));
     let report = Composed {
         markdown: report.to_markdown(&settings.cases),
         json: &report,

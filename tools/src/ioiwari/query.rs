@@ -15,7 +15,7 @@ use tabula_verify::ioiwari::IoiBoard;
 use super::RingArgs;
 use super::table::{open_table, solved_in_memory};
 use crate::batch::{LookedUp, answer_lines};
-use crate::line::{LineMoveAnswer, PitField, optimal_line, pit_line};
+use crate::line::{LineAnswer, PitField, optimal_line, pit_line};
 use crate::out::outln;
 use crate::registry::Outcome;
 
@@ -55,14 +55,11 @@ struct BoardAnswer {
     /// Every legal move.
     moves: Vec<MoveAnswer>,
     /// The optimal line to the end, with `--line`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<Vec<LineMoveAnswer<PitField>>>,
+    #[serde(flatten)]
+    line: LineAnswer<PitField>,
     /// The board as the text output shows it.
     #[serde(skip)]
     shown: String,
-    /// The optimal line as the text output shows it, with `--line`.
-    #[serde(skip)]
-    line_shown: Option<[String; 2]>,
 }
 
 /// One legal move of a [`BoardAnswer`].
@@ -110,22 +107,20 @@ fn answer<B: IoiBoard>(
             });
         }
     }
-    let (line, line_shown) = if with_line {
+    let line = if with_line {
         Some(pit_line(&optimal_line(board, |b: &B| {
             table.value(b).looked_up()
         })?))
     } else {
         None
-    }
-    .unzip();
+    };
     Ok(BoardAnswer {
         board: board.counts(),
         value: table.value(board).looked_up()?,
         optimal,
         moves,
-        line,
+        line: LineAnswer::of(line),
         shown: board.to_string(),
-        line_shown,
     })
 }
 
@@ -158,9 +153,7 @@ fn query_boards<B: IoiBoard>(
             m.shown
         )?;
     }
-    for text in found.line_shown.iter().flatten() {
-        outln!("{text}")?;
-    }
+    found.line.print()?;
     Ok(ExitCode::SUCCESS)
 }
 

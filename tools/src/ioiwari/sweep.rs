@@ -11,7 +11,7 @@ use tabula_verify::ioiwari::sweep::{Thresholds, sweep as run_sweep};
 use crate::common::{
     GamesArgs, JsonArgs, PlotArgs, SeedArgs, Span, TimingsArgs, emit_report, run_info, span,
 };
-use crate::progress::bar;
+use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
 /// Refuses a sweep whose tables or games cannot fit in the memory available,
@@ -160,15 +160,16 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         min_instances: args.min_instances,
     };
     let progress = bar(sets.len(), "parameter sets");
-    let report = run_sweep(
-        &sets,
-        args.games.games,
-        args.seed.seed,
-        &thresholds,
-        args.timings.timings,
-        &|done| progress.set_position(done as u64),
-    );
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| {
+        run_sweep(
+            &sets,
+            args.games.games,
+            args.seed.seed,
+            &thresholds,
+            args.timings.timings,
+            done,
+        )
+    });
     let mut markdown = report.to_markdown();
     if no_game > 0 || !too_large.is_empty() {
         markdown.push_str(&format!(

@@ -14,6 +14,7 @@ use super::query::ioi_board;
 use super::table::{open_table, variant_table};
 use crate::common::{GamesArgs, Log, SeedArgs, VerifyOutputArgs};
 use crate::memory::games_bar;
+use crate::progress::tracked;
 use crate::registry::Outcome;
 
 /// Arguments of `tabula verify ioiwari`.
@@ -73,15 +74,9 @@ where
     let total = boards.len() * (games + 2);
     let progress = games_bar(total, total)?;
     let log = Log::open(&args.out)?;
-    let report = ioi::results_table(
-        boards,
-        table,
-        games,
-        args.seed.seed,
-        &|done| progress.set_position(done as u64),
-        log.games(),
-    )
-    .of_variant(params);
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| {
+        ioi::results_table(boards, table, games, args.seed.seed, done, log.games())
+            .of_variant(params)
+    });
     args.out.finish(&log, Some(args.seed.seed), &report)
 }

@@ -13,7 +13,7 @@ use tabula_verify::kalah as kv;
 
 use super::{VariantArgs, endgame};
 use crate::batch::{LookedUp, answer_lines};
-use crate::line::{LineMoveAnswer, PitField, optimal_line, pit_line};
+use crate::line::{LineAnswer, PitField, optimal_line, pit_line};
 use crate::out::outln;
 use crate::progress::spinner;
 use crate::registry::Outcome;
@@ -56,13 +56,10 @@ struct KalahAnswer {
     /// Every legal move.
     moves: Vec<KalahMove>,
     /// The optimal line to the end, with `--line`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<Vec<LineMoveAnswer<PitField>>>,
+    #[serde(flatten)]
+    line: LineAnswer<PitField>,
     #[serde(skip)]
     shown: String,
-    /// The optimal line as the text output shows it, with `--line`.
-    #[serde(skip)]
-    line_shown: Option<[String; 2]>,
 }
 
 /// One legal move of a [`KalahAnswer`].
@@ -100,9 +97,8 @@ fn kalah_answer(
         value: 0,
         over: true,
         moves: Vec::new(),
-        line: None,
+        line: LineAnswer::of(None),
         shown: position.to_string(),
-        line_shown: None,
     };
     if !position.arises() {
         // The move that emptied a side ended the game: each side's seeds go to
@@ -139,9 +135,7 @@ fn kalah_answer(
 impl KalahAnswer {
     /// Adds `line` (`--line`) to the JSON and the text.
     fn set_line(&mut self, line: &Line<u8>) {
-        let (json, text) = pit_line(line);
-        self.line = Some(json);
-        self.line_shown = Some(text);
+        self.line = LineAnswer::of(Some(pit_line(line)));
     }
 }
 
@@ -206,8 +200,6 @@ pub fn query(args: QueryArgs) -> Outcome {
             m.shown
         )?;
     }
-    for text in found.line_shown.iter().flatten() {
-        outln!("{text}")?;
-    }
+    found.line.print()?;
     Ok(ExitCode::SUCCESS)
 }

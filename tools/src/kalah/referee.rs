@@ -62,7 +62,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         &args.seat,
         || KalahWire::new(rules),
         // The tested built-in player as `serve --seed` draws it, so that both play alike.
-        |name| {
+        |name, _| {
             let told = searching.tell("the tested optimal player's");
             kv::agent(name, &tables, served_rng(seed), Some(told), None, None)
         },

@@ -7,7 +7,7 @@ use tabula_verify::kalah::sweep as kalah_sweep;
 
 use super::RuleArgs;
 use crate::common::{JsonArgs, PlotArgs, Span, TimingsArgs, emit_report, run_info, span};
-use crate::progress::bar;
+use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula sweep kalah`.
@@ -50,14 +50,9 @@ pub fn sweep(args: SweepArgs) -> Outcome {
     )?;
     let endgame = args.endgame.open_for(&sets)?;
     let progress = bar(sets.len(), "variants solved");
-    let report = kalah_sweep::sweep(
-        &sets,
-        args.table_bits,
-        endgame,
-        args.timings.timings,
-        &|done| progress.set_position(done as u64),
-    );
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| {
+        kalah_sweep::sweep(&sets, args.table_bits, endgame, args.timings.timings, done)
+    });
     // Spans are never empty, and every variant shares the capture and end rules.
     args.plot.write(|| report.plot(&sets[0]))?;
     emit_report(

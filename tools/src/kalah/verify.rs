@@ -10,7 +10,7 @@ use tabula_verify::report::Composed;
 use super::RuleArgs;
 use crate::common::{GamesArgs, Log, SeedArgs, Span, VerifyOutputArgs, span};
 use crate::memory::games_bar;
-use crate::progress::bar;
+use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula verify kalah`.
@@ -109,15 +109,9 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let (games, seed) = (args.games.games, args.seed.seed);
     let total = tabula_verify::round_robin::total_games(args.players.len(), variants.len(), games);
     let playing = games_bar(total, variants.len() * games * 2)?;
-    let board = kv::verify(
-        &args.players,
-        &variants,
-        games,
-        seed,
-        &|done| playing.set_position(done as u64),
-        log.games(),
-    );
-    playing.finish_and_clear();
+    let board = tracked(playing, |done| {
+        kv::verify(&args.players, &variants, games, seed, done, log.games())
+    });
     let report = kv::verify_report(&board, &variants, &args.players, games, seed);
     let report = Composed {
         markdown: report.markdown,

@@ -13,6 +13,7 @@ use crate::common::{
     serve_stdio, served_rng,
 };
 use crate::memory::games_bar;
+use crate::progress::tracked;
 use crate::registry::Outcome;
 use crate::registry::{GameEntry, Verb};
 use tabula_verify::report::Composed;
@@ -103,7 +104,7 @@ fn referee(args: RefereeArgs) -> Outcome {
         &contest,
         &args.seat,
         || NimWire,
-        |n| nim::agent(n, served_rng(seed)),
+        |n, _| nim::agent(n, served_rng(seed)),
         &AGENTS,
         &args.run,
     )
@@ -130,15 +131,16 @@ fn verify(args: VerifyArgs) -> Outcome {
     let (heaps, games) = (args.heaps.len(), args.games.games);
     let total = tabula_verify::round_robin::total_games(agents.len(), heaps, games);
     let progress = games_bar(total, heaps * games * 2)?;
-    let board = nim::verify(
-        &agents,
-        &args.heaps,
-        args.games.games,
-        args.seed.seed,
-        &|done| progress.set_position(done as u64),
-        log.games(),
-    );
-    progress.finish_and_clear();
+    let board = tracked(progress, |done| {
+        nim::verify(
+            &agents,
+            &args.heaps,
+            args.games.games,
+            args.seed.seed,
+            done,
+            log.games(),
+        )
+    });
     let columns = [
         Column::Games,
         Column::Wdl,

@@ -5,8 +5,6 @@ use std::io;
 
 use anyhow::anyhow;
 use clap::Args;
-use tabula_solver::reversi::Board;
-use tabula_verify::agent::Agent;
 use tabula_verify::referee::Case;
 use tabula_verify::reversi::referee::{opponents, parse_sizes};
 use tabula_verify::reversi::report::evolve_cases;
@@ -18,10 +16,10 @@ use tabula_verify::seat::Limits;
 use tabula_verify::wire::Session;
 
 use crate::common::{
-    RefereeRunArgs, SeatArgs, SeedArgs, finish_play, known_agent, referee_contest_by_case,
-    serve_stdio, served_rng,
+    RefereeRunArgs, SeatArgs, SeedArgs, ServedAgentArgs, finish_play, referee_contest, serve_stdio,
+    served_rng,
 };
-use crate::progress::bar;
+use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula referee reversi`.
@@ -67,23 +65,6 @@ pub fn play(args: PlayArgs) -> Outcome {
     finish_play(end)
 }
 
-/// Arguments of `tabula serve reversi`.
-#[derive(Args)]
-pub struct ServeArgs {
-    /// The built-in player.
-    #[arg(long, value_name = "NAME")]
-    agent: String,
-    #[command(flatten)]
-    seed: SeedArgs,
-}
-
-/// The tested built-in player, on the same random stream as `serve`'s (each
-/// case is a fresh process there), so that `--agent NAME` and `--player
-/// "tabula serve reversi --agent NAME"` play alike.
-fn tested_agent(name: &str, seed: u64) -> Option<Box<dyn Agent<Board>>> {
-    agent(name, served_rng(seed))
-}
-
 /// Every name `--agent` takes in the referee.
 fn referee_agents() -> Vec<&'static str> {
     AGENTS.iter().chain(REFERENCE_AGENTS).copied().collect()
@@ -99,8 +80,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
     let cases = suite.case_list();
     // The opponents first, in parallel: only the tested player's answers are timed.
     let progress = bar(cases.len(), "evolving opponents");
-    let opponents = evolve_cases(&suite, &|done| progress.set_position(done as u64));
-    progress.finish_and_clear();
+    let opponents = tracked(progress, |done| evolve_cases(&suite, done));
     let contest = ReversiContest {
         cases,
         opponents,
@@ -112,8 +92,9 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             ..Limits::default()
         },
     };
-    // The tested built-in player of a case: as `tested_agent`, and the
-    // reference players (`oracle`) that read the case's opponents.
+    // The tested built-in player of a case, on `serve`'s random stream (each
+    // case is a fresh process there), and the reference players (`oracle`)
+    // that read the case's opponents.
     let agent = |name: &str, case: Option<&Case<usize>>| {
         let opponents = case.map(|case| contest.case_opponents(case));
         let predictions = std::sync::Arc::default();
@@ -124,7 +105,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
             &predictions,
         )
     };
-    referee_contest_by_case(
+    referee_contest(
         &contest,
         &args.seat,
         ReversiWire::default,
@@ -135,8 +116,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
 }
 
 /// Answers the getNextMove protocol on stdin/stdout with a built-in player.
-pub fn serve(args: ServeArgs) -> Outcome {
-    let seed = args.seed.seed;
-    let agent = known_agent(&args.agent, |name| tested_agent(name, seed), AGENTS)?;
+pub fn serve(args: ServedAgentArgs) -> Outcome {
+    let agent = args.built_in(agent, AGENTS)?;
     serve_stdio(Session::new(ReversiWire::default(), agent))
 }

@@ -7,7 +7,7 @@ use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, ru
 
 use crate::common::{Log, SeedArgs};
 use crate::memory::games_bar;
-use crate::progress::bar;
+use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
 /// Arguments of `tabula verify reversi`.
@@ -38,18 +38,11 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let log = Log::open(&args.out)?;
     let cases = settings.suite.case_list().len();
     let progress = bar(cases, "evolving opponents");
-    let drawn = evolve_cases(&settings.suite, &|done| progress.set_position(done as u64));
-    progress.finish_and_clear();
+    let drawn = tracked(progress, |done| evolve_cases(&settings.suite, done));
     let progress = games_bar(
         cases * settings.players.len(),
         cases * settings.players.len(),
     )?;
-    let report = run(
-        &settings,
-        &drawn,
-        &|done| progress.set_position(done as u64),
-        log.games(),
-    );
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| run(&settings, &drawn, done, log.games()));
     args.out.finish(&log, Some(args.seed.seed), &report)
 }

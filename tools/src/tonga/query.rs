@@ -12,7 +12,7 @@ use tabula_tables::tonga::TongaTable;
 
 use super::{board_rows, check_sizes, read_stdin};
 use crate::batch::{LookedUp, answer_lines};
-use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
+use crate::line::{LineAnswer, line_json, line_text, optimal_line};
 use crate::out::outln;
 use crate::registry::Outcome;
 
@@ -48,11 +48,8 @@ struct TongaAnswer {
     /// Every empty square's value for the mover.
     moves: Vec<TongaMove>,
     /// The optimal line to the full board, with `--line`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<Vec<LineMoveAnswer<Square>>>,
-    /// The optimal line as the text output shows it, with `--line`.
-    #[serde(skip)]
-    line_shown: Option<[String; 2]>,
+    #[serde(flatten)]
+    line: LineAnswer<Square>,
 }
 
 /// A square of the optimal line.
@@ -102,9 +99,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     for m in &found.moves {
         outln!("move {} {}: value {}", m.row, m.col, m.value)?;
     }
-    for text in found.line_shown.iter().flatten() {
-        outln!("{text}")?;
-    }
+    found.line.print()?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -159,14 +154,14 @@ fn answer(
         value,
         optimal,
         moves,
-        line: line.as_ref().map(|line| line_json(line, square)),
-        line_shown: line.as_ref().map(|line| {
+        line: LineAnswer::of(line.as_ref().map(|line| {
             let legend = "the first optimal square each turn, row-major";
-            line_text(line, legend, false, colour, |cell| {
+            let text = line_text(line, legend, false, colour, |cell| {
                 let Square { row, col } = square(cell);
                 format!("{row} {col}")
-            })
-        }),
+            });
+            (line_json(line, square), text)
+        })),
     })
 }
 

@@ -52,7 +52,7 @@ pub fn referee(args: RefereeArgs) -> Outcome {
         TongaWire::default,
         // A built-in player is told its time for the game, and drawn
         // afresh as `serve --seed` draws it, so that both play alike.
-        |name| timed_agent(name, served_rng(seed), Some(timeout)),
+        |name, _| timed_agent(name, served_rng(seed), Some(timeout)),
         &AGENTS,
         &args.run,
     )

@@ -5,6 +5,7 @@ use tabula_verify::tonga::{AGENTS, verify as verify_report};
 
 use crate::common::{GamesArgs, Log, SeedArgs, VerifyOutputArgs};
 use crate::memory::games_bar;
+use crate::progress::tracked;
 use crate::registry::Outcome;
 
 use super::{SizesArgs, check_sizes};
@@ -38,14 +39,15 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = games_bar(total, total)?;
     let log = Log::open(&args.out)?;
-    let report = verify_report(
-        &names,
-        &args.sizes.sizes,
-        args.games.games,
-        args.seed.seed,
-        &|done| progress.set_position(done as u64),
-        log.games(),
-    );
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| {
+        verify_report(
+            &names,
+            &args.sizes.sizes,
+            args.games.games,
+            args.seed.seed,
+            done,
+            log.games(),
+        )
+    });
     args.out.finish(&log, Some(args.seed.seed), &report)
 }

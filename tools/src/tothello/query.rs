@@ -9,7 +9,7 @@ use tabula_solver::tothello::search::SCALE;
 use tabula_solver::tothello::{Color, Position, Solver, best_move, square_name};
 
 use crate::batch::answer_lines;
-use crate::line::{LineMoveAnswer, line_json, line_text, optimal_line};
+use crate::line::{LineAnswer, line_json, line_text, optimal_line};
 use crate::out::outln;
 use crate::progress::spinner;
 use crate::registry::Outcome;
@@ -64,11 +64,8 @@ struct TothelloAnswer {
     /// Nodes the search visited.
     nodes: u64,
     /// The optimal line to the end, with `--line`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    line: Option<Vec<LineMoveAnswer<MoveField>>>,
-    /// The optimal line as the text output shows it, with `--line`.
-    #[serde(skip)]
-    line_shown: Option<[String; 2]>,
+    #[serde(flatten)]
+    line: LineAnswer<MoveField>,
 }
 
 /// A move of the optimal line: a square such as `E3`, or `pass`.
@@ -165,12 +162,12 @@ fn answer_position(
         value,
         best: result.best.map(|m| m.to_string()),
         nodes: result.nodes,
-        line: line
-            .as_ref()
-            .map(|line| line_json(line, |mv| MoveField { mv: mv.to_string() })),
-        line_shown: line
-            .as_ref()
-            .map(|line| line_text(line, &legend, false, colour, |mv| mv.to_string())),
+        line: LineAnswer::of(line.as_ref().map(|line| {
+            (
+                line_json(line, |mv| MoveField { mv: mv.to_string() }),
+                line_text(line, &legend, false, colour, |mv| mv.to_string()),
+            )
+        })),
     })
 }
 
@@ -214,9 +211,7 @@ pub fn query(args: QueryArgs) -> Outcome {
             found.nodes
         )?,
     }
-    for text in found.line_shown.iter().flatten() {
-        outln!("{text}")?;
-    }
+    found.line.print()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -6,6 +6,7 @@ use tabula_verify::tothello::{AgentKind, TournamentConfig, run_tournament};
 
 use crate::common::{Log, SeedArgs, VerifyOutputArgs, positive};
 use crate::memory::games_bar;
+use crate::progress::tracked;
 use crate::registry::Outcome;
 use tabula_verify::report::Composed;
 
@@ -67,12 +68,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
     let progress = games_bar(pairs * 2 * config.openings, 2 * config.openings)?;
     let log = Log::open(&args.out)?;
-    let report = run_tournament(
-        &config,
-        &|done| progress.set_position(done as u64),
-        log.games(),
-    );
-    progress.finish_and_clear();
+    let report = tracked(progress, |done| run_tournament(&config, done, log.games()));
     // The title is Markdown: `--json -` writes the JSON alone.
     let markdown = format!(
         "Tothello tournament: {} openings of {} random placements, both colours, seed {}.\n\n{}",
