@@ -8,9 +8,10 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-use common::{run, run_or_kill, stderr, stdout, tabula, words};
+use common::{
+    assert_contains, mkfifo, planted_link, run, run_or_kill, stderr, stdout, tabula, words,
+};
 
 /// Commands with an output, `{}` standing for the path; each would work
 /// for seconds (or print its report) before writing it.
@@ -39,17 +40,11 @@ const WRITERS: &[(&str, &str)] = &[
     ("replay no-such.jsonl -o {}", "--output"),
 ];
 
-fn mkfifo(path: &Path) {
-    let status = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(status.success());
-}
-
 #[test]
 fn bad_output_paths_are_refused_with_one_line_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    fs::write(at("table.tab"), "keep me").unwrap();
-    std::os::unix::fs::symlink(at("table.tab"), at("link")).unwrap();
+    planted_link(&dir.path().join("table.tab"), &dir.path().join("link"));
     mkfifo(&dir.path().join("fifo"));
     fs::create_dir(at("dir")).unwrap();
     let missing = at("nodir");
@@ -92,27 +87,15 @@ fn bad_output_paths_are_refused_with_one_line_before_any_work() {
 #[test]
 fn a_refused_log_starts_no_player() {
     let dir = tempfile::tempdir().unwrap();
-    let target = dir.path().join("table.tab");
-    fs::write(&target, "keep me").unwrap();
-    let link = dir.path().join("link");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (target, link) = (dir.path().join("table.tab"), dir.path().join("link"));
+    planted_link(&target, &link);
+    let link = link.to_str().unwrap();
     let started = dir.path().join("started");
     let player = format!("touch '{}'; cat > /dev/null", started.display());
     for option in ["--log", "--transcript"] {
-        let out = run(&[
-            "referee",
-            "nim",
-            "--player",
-            &player,
-            option,
-            link.to_str().unwrap(),
-        ]);
+        let out = run(&["referee", "nim", "--player", &player, option, link]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(
-            stderr(&out).contains("is a symbolic link"),
-            "{}",
-            stderr(&out)
-        );
+        assert_contains(&stderr(&out), "is a symbolic link");
         assert!(!started.exists(), "{option}: the player was started");
     }
     assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
@@ -149,11 +132,7 @@ fn a_failed_run_leaves_the_old_log_and_transcript() {
         .filter(|l| l.starts_with("heap"))
         .count();
     assert!(results > 0 && games.len() == results, "{}", stdout(&out));
-    assert!(
-        fs::read_to_string(transcript)
-            .unwrap()
-            .contains("heap 5 seat 0")
-    );
+    assert_contains(&fs::read_to_string(transcript).unwrap(), "heap 5 seat 0");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
 }
 
