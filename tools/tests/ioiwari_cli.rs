@@ -450,13 +450,8 @@ fn build_refuses_to_replace_a_fifo() {
 fn a_table_truncated_during_play_does_not_kill_the_player() {
     let dir = tempfile::tempdir().unwrap();
     let path = built_table(dir.path());
-    let mut child = tabula()
-        .args(["play", "ioiwari", "--table", path.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let play = ["play", "ioiwari", "--table", path.to_str().unwrap()];
+    let mut child = common::spawn(&play, Stdio::piped(), Stdio::piped());
     let mut to_player = child.stdin.take().unwrap();
     let mut from_player = BufReader::new(child.stdout.take().unwrap());
     let mut board = Board::new([4, 3, 2, 4, 2, 3, 2]).unwrap();

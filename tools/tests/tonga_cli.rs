@@ -2,8 +2,8 @@
 
 mod common;
 use common::{
-    assert_one_line_error, json_lines, run, run_with_input, serve_command, stderr, stdout, tabula,
-    words,
+    assert_one_line_error, json_lines, referee_player, run, run_with_input, serve_command, stderr,
+    stdout, tabula, words,
 };
 
 use tabula_solver::tonga::endgame::Endgame;
@@ -336,12 +336,11 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
         ("exit 3", "player exited (exit status: 3)", "60"),
         ("sleep 1000", "timed out", "0.5"),
     ] {
-        let out = tabula()
-            .args(["referee", "tonga", "--player", player, "--sizes", "6"])
-            .args(["--games", "2", "--timeout", timeout, "--transcript"])
-            .arg(&log)
-            .output()
-            .unwrap();
+        let options = format!(
+            "--sizes 6 --games 2 --timeout {timeout} --transcript {}",
+            log.display()
+        );
+        let out = referee_player("tonga", player, &options);
         assert!(out.status.success(), "{}", stderr(&out));
         let lines = result_lines(&stdout(&out));
         assert_eq!(lines.len(), 2, "{}", stdout(&out));

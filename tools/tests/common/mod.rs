@@ -96,7 +96,7 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
 }
 
 /// Starts `tabula ARGS` with `stdin` and `stdout` as given, and stderr piped.
-fn spawn(args: &[&str], stdin: Stdio, stdout: Stdio) -> std::process::Child {
+pub fn spawn(args: &[&str], stdin: Stdio, stdout: Stdio) -> std::process::Child {
     tabula()
         .args(args)
         .stdin(stdin)
