@@ -969,10 +969,7 @@ fn a_kalah_export_lists_every_board_the_table_holds_with_its_negamax_value() {
     // A values-only table derives the optimal moves: the same lines.
     let values = dir.path().join("k32v.tab");
     let values = values.to_str().unwrap();
-    run_ok(
-        &words("build kalah --pits 3 --seeds 2 --values-only -o"),
-        &[values],
-    );
+    build("kalah --pits 3 --seeds 2 --values-only", values);
     let derived = run(&["export", values]);
     assert_eq!(stdout(&derived), stdout(&out), "{}", stderr(&derived));
     let lines = json_lines(&stdout(&out));
