@@ -4,7 +4,7 @@
 mod common;
 use common::{
     assert_contains, assert_one_line_error, assert_refused, build, json_lines, run,
-    run_after_setup, run_ok, run_path, run_with_input, stderr, stdout, temp_file, words,
+    run_after_setup, run_path, run_with_input, stderr, stdout, temp_file, words,
 };
 
 fn json_of(args: &[&str]) -> serde_json::Value {

@@ -357,6 +357,15 @@ pub fn assert_one_line_error(out: &Output, problem: &str) {
     assert!(stdout(out).is_empty(), "{}", stdout(out));
 }
 
+/// Exit status 2 and one stderr line that starts `error: START`; `what`
+/// (such as the command) heads the message of a failure.
+pub fn assert_error_line_starting(out: &Output, what: &str, start: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+    assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    assert!(err.starts_with(&format!("error: {start}")), "{what}: {err}");
+}
+
 /// Where [`run_with_stdout`] points `tabula`'s stdout.
 #[derive(Clone, Copy, Debug)]
 pub enum BadStdout {
