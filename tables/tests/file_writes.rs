@@ -32,6 +32,12 @@ fn names_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Plants a symbolic link at `link` to a file `target` that holds "keep me".
+fn planted_link(target: &Path, link: &Path) {
+    fs::write(target, "keep me").unwrap();
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
 fn assert_refused(path: &Path, says: &str) {
     let error = write_tiny(path).expect_err("a non-regular output was replaced");
     let message = error.to_string();
@@ -54,17 +60,10 @@ fn an_output_that_is_not_a_regular_file_is_refused() {
     assert_refused(&fifo, "FIFO");
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
 
-    let target = dir.path().join("target.tab");
-    fs::write(&target, "keep me").unwrap();
-    let link = dir.path().join("link.tab");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (target, link) = (dir.path().join("target.tab"), dir.path().join("link.tab"));
+    planted_link(&target, &link);
     assert_refused(&link, "symbolic link");
-    assert!(
-        fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(link.is_symlink());
     assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
 
     let sub = dir.path().join("sub");
@@ -215,9 +214,8 @@ fn a_symlink_planted_at_the_part_name_is_not_followed() {
     use tabula_tables::atomic::{Partial, check_partial};
     let dir = tempfile::tempdir().unwrap();
     let victim = dir.path().join("victim");
-    fs::write(&victim, "keep me").unwrap();
+    planted_link(&victim, &dir.path().join("games.jsonl.part"));
     let log = dir.path().join("games.jsonl");
-    std::os::unix::fs::symlink(&victim, dir.path().join("games.jsonl.part")).unwrap();
     assert!(check_partial(&log).is_err());
     assert!(Partial::create(&log).is_err());
     assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me");

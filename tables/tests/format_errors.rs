@@ -14,6 +14,13 @@ fn good_table(dir: &Path) -> PathBuf {
     path
 }
 
+/// A good table in a new temporary directory (removed when dropped).
+fn temp_good_table() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = good_table(dir.path());
+    (dir, path)
+}
+
 fn open_both(path: &Path) -> (Result<Table, TableError>, Result<Table, TableError>) {
     // SAFETY: the test owns the file and does not change it while mapped.
     (Table::read(path), unsafe { Table::map(path) })
@@ -30,6 +37,44 @@ fn assert_error(path: &Path, check: impl Fn(&TableError) -> bool) {
     }
 }
 
+/// Checks that `path` is refused as corrupted, in words that contain `what`.
+fn assert_corrupted(path: &Path, says: &str) {
+    assert_error(
+        path,
+        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains(says)),
+    );
+}
+
+/// A header for `game` and `params`: `entries` records of `value_bytes` and `mask_bytes`.
+fn spec(
+    game: &'static str,
+    params: [u32; 4],
+    value_bytes: u8,
+    mask_bytes: u8,
+    entries: u64,
+) -> TableSpec {
+    let layout = Layout {
+        value_bytes,
+        mask_bytes,
+    };
+    TableSpec {
+        game,
+        params,
+        layout,
+        entries,
+    }
+}
+
+/// Sets the length of the file at `path` in place (the rest sparse zeros).
+fn set_len(path: &Path, len: u64) {
+    fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_len(len)
+        .unwrap();
+}
+
 fn rewrite(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) {
     let mut bytes = fs::read(path).unwrap();
     edit(&mut bytes);
@@ -38,8 +83,7 @@ fn rewrite(path: &Path, edit: impl FnOnce(&mut Vec<u8>)) {
 
 #[test]
 fn a_good_table_opens_both_ways_and_fits_in_a_mebibyte() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (dir, path) = temp_good_table();
     assert!(fs::metadata(&path).unwrap().len() <= 1 << 20);
     let (read, mapped) = open_both(&path);
     let (read, mapped) = (read.unwrap(), mapped.unwrap());
@@ -57,8 +101,7 @@ fn a_good_table_opens_both_ways_and_fits_in_a_mebibyte() {
 
 #[test]
 fn truncated_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     rewrite(&path, |b| b.truncate(b.len() - 1000));
     assert_error(&path, |e| matches!(e, TableError::Truncated { .. }));
     // The header alone says so too: it names the payload's end.
@@ -70,37 +113,28 @@ fn truncated_file() {
 
 #[test]
 fn flipped_payload_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     rewrite(&path, |b| {
         let last = b.len() - 7;
         b[last] ^= 0x10;
     });
-    assert_error(
-        &path,
-        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("payload checksum")),
-    );
+    assert_corrupted(&path, "payload checksum");
 }
 
 #[test]
 fn flipped_header_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     for at in [8, 20, 48, 60, 90, 121] {
         let original = fs::read(&path).unwrap();
         rewrite(&path, |b| b[at] ^= 0x01);
-        assert_error(
-            &path,
-            |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("header checksum")),
-        );
+        assert_corrupted(&path, "header checksum");
         fs::write(&path, original).unwrap();
     }
 }
 
 #[test]
 fn wrong_magic() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (dir, path) = temp_good_table();
     rewrite(&path, |b| b[0] = b'X');
     assert_error(&path, |e| matches!(e, TableError::WrongMagic { .. }));
     let header = Table::read_header(&path).unwrap_err();
@@ -112,8 +146,7 @@ fn wrong_magic() {
 
 #[test]
 fn future_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     rewrite(&path, |b| {
         b[8..12].copy_from_slice(&(FORMAT_VERSION + 1).to_le_bytes());
         let hash = xxh3_64(&b[..120]);
@@ -129,15 +162,7 @@ fn future_version() {
 fn wrong_game_for_the_command() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("other.tab");
-    let other = TableSpec {
-        game: "tonga",
-        params: [4, 0, 0, 0],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 3,
-    };
+    let other = spec("tonga", [4, 0, 0, 0], 1, 1, 3);
     fs::write(&path, table_bytes(&other, &Meta::default(), &[0; 6])).unwrap();
     let table = Table::read(&path).unwrap();
     let error = IoiwariTable::new(table).err().unwrap();
@@ -169,11 +194,12 @@ fn wrong_game_for_the_command() {
         .err()
         .unwrap()
         .to_string();
-    assert!(
-        error.contains("of 2-byte values and 1-byte move masks, the game needs")
-            && error.contains("of 1-byte values and 1-byte move masks (or of 1-byte values only)"),
-        "{error}"
-    );
+    for layout in [
+        "of 2-byte values and 1-byte move masks, the game needs",
+        "of 1-byte values and 1-byte move masks (or of 1-byte values only)",
+    ] {
+        assert!(error.contains(layout), "{error}");
+    }
 }
 
 #[test]
@@ -199,8 +225,7 @@ fn missing_path() {
 
 #[test]
 fn trailing_bytes_are_damage() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     rewrite(&path, |b| b.extend_from_slice(&[0; 3]));
     assert_error(&path, |e| matches!(e, TableError::Corrupted { .. }));
 }
@@ -209,15 +234,7 @@ fn trailing_bytes_are_damage() {
 fn bytes_left_over_after_the_metadata_are_damage() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("leftover.tab");
-    let spec = TableSpec {
-        game: "tonga",
-        params: [4, 0, 0, 0],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 1,
-    };
+    let spec = spec("tonga", [4, 0, 0, 0], 1, 1, 1);
     let meta = Meta {
         generator: "gen".into(),
         description: "abc".into(),
@@ -241,14 +258,10 @@ fn bytes_left_over_after_the_metadata_are_damage() {
 
 #[test]
 fn nonzero_padding_before_the_payload_is_damage() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     let payload_offset = Table::read(&path).unwrap().header().payload_range.0 as usize;
     rewrite(&path, |b| b[payload_offset - 1] = 0x5a);
-    assert_error(
-        &path,
-        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("padding")),
-    );
+    assert_corrupted(&path, "padding");
 }
 
 #[test]
@@ -261,31 +274,15 @@ fn a_huge_sparse_file_is_refused_from_its_header() {
     assert_error(&zeros, |e| matches!(e, TableError::WrongMagic { .. }));
     // A good header followed by gigabytes the header does not declare.
     let padded = good_table(dir.path());
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&padded)
-        .unwrap()
-        .set_len(4 << 30)
-        .unwrap();
-    assert_error(
-        &padded,
-        |e| matches!(e, TableError::Corrupted { what, .. } if what.contains("trailing bytes")),
-    );
+    set_len(&padded, 4 << 30);
+    assert_corrupted(&padded, "trailing bytes");
 }
 
 #[test]
 fn checked_records_refuse_what_the_game_cannot_have() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tiny.tab");
-    let spec = TableSpec {
-        game: "tiny",
-        params: [0; 4],
-        layout: Layout {
-            value_bytes: 2,
-            mask_bytes: 1,
-        },
-        entries: 3,
-    };
+    let spec = spec("tiny", [0; 4], 2, 1, 3);
     // Records: (5, 0b011), (-40, 0b001), (2, 0b1000_0001).
     let payload = [5, 0, 0b011, 0xd8, 0xff, 0b001, 2, 0, 0b1000_0001];
     fs::write(&path, table_bytes(&spec, &Meta::default(), &payload)).unwrap();
@@ -336,8 +333,7 @@ fn checked_records_refuse_what_the_game_cannot_have() {
 
 #[test]
 fn small_tables_are_read_not_mapped() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = good_table(dir.path());
+    let (_dir, path) = temp_good_table();
     assert!(!Table::open(&path).unwrap().is_mapped());
     // SAFETY: the test owns the file and does not change it while mapped.
     assert!(unsafe { Table::map(&path) }.unwrap().is_mapped());
@@ -353,15 +349,7 @@ fn a_table_above_the_read_limit_is_mapped() {
     use tabula_tables::format::READ_LIMIT;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.tab");
-    let spec = TableSpec {
-        game: "big",
-        params: [0; 4],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 1,
-    };
+    let spec = spec("big", [0; 4], 1, 1, 1);
     // A one-record table, patched to READ_LIMIT / 2 + 1 zero records: the payload is
     // sparse, so the file costs no disk and no memory to write.
     let mut bytes = table_bytes(&spec, &Meta::default(), &[0, 0]);
@@ -382,12 +370,7 @@ fn a_table_above_the_read_limit_is_mapped() {
     bytes[120..128].copy_from_slice(&hash.to_le_bytes());
     let payload_start = bytes.len() as u64;
     fs::write(&path, &bytes).unwrap();
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(payload_start + entries * 2)
-        .unwrap();
+    set_len(&path, payload_start + entries * 2);
     let table = Table::open(&path).unwrap();
     assert!(table.is_mapped());
     assert_eq!(table.len() as u64, entries);

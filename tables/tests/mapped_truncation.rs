@@ -58,12 +58,8 @@ fn build_truncated_under_the_builder(path: &Path) {
                     .starts_with(".tabula-tmp-")
             })
             .expect("the build's temporary file");
-        fs::OpenOptions::new()
-            .write(true)
-            .open(temporary)
-            .unwrap()
-            .set_len(0)
-            .unwrap();
+        // Opening to write with truncation cuts the file in place, as `truncate -s 0`.
+        fs::File::create(temporary).unwrap();
         for record in records {
             record.store(1, std::sync::atomic::Ordering::Relaxed);
         }
@@ -120,12 +116,8 @@ fn truncating_a_mapped_table_ends_with_status_2() {
             break;
         }
     }
-    fs::OpenOptions::new()
-        .write(true)
-        .open(&path)
-        .unwrap()
-        .set_len(0)
-        .unwrap();
+    // In place, under the child's map (see build_truncated_under_the_builder).
+    fs::File::create(&path).unwrap();
     let mut to_child = child.stdin.take().unwrap();
     // The child may be gone already; a broken pipe is its business.
     let _ = to_child.write_all(b"go\n");

@@ -32,6 +32,16 @@ fn corrupted_many(dir: &Path, records: &[(Board, [u8; 2])]) -> PathBuf {
     path
 }
 
+/// The board after player 1's pit 2 on the seed's board (pits 2 and 5
+/// empty), and its true value and optimal-move mask.
+fn board_and_true_record() -> (Board, i8, u8) {
+    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
+    let good = IoiwariTable::in_memory();
+    let value = good.value(&board).unwrap() as i8;
+    let mask = good.best_mask(&board).unwrap() as u8;
+    (board, value, mask)
+}
+
 fn assert_bad_record(error: &TableError, path: &Path, board: &Board, problem: &str) {
     assert!(matches!(error, TableError::BadRecord { .. }), "{error}");
     let message = error.to_string();
@@ -88,10 +98,7 @@ fn impossible_records_are_refused_when_read_and_when_checked() {
 #[test]
 fn a_value_changed_within_range_is_caught_against_the_children() {
     let dir = tempfile::tempdir().unwrap();
-    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
-    let good = IoiwariTable::in_memory();
-    let value = good.value(&board).unwrap() as i8;
-    let mask = good.best_mask(&board).unwrap() as u8;
+    let (board, value, mask) = board_and_true_record();
     let path = corrupted(dir.path(), &board, [(value + 1) as u8, mask]);
     let table = IoiwariTable::open(&path).unwrap();
     assert_eq!(table.check_moves().unwrap(), 279_936);
@@ -118,10 +125,7 @@ fn a_value_changed_within_range_is_caught_against_the_children() {
 #[test]
 fn a_legal_but_wrong_optimal_move_is_caught_against_the_children() {
     let dir = tempfile::tempdir().unwrap();
-    let board: Board = "4 0 3 5 0 3 2".parse().unwrap();
-    let good = IoiwariTable::in_memory();
-    let value = good.value(&board).unwrap() as i8;
-    let mask = good.best_mask(&board).unwrap() as u8;
+    let (board, value, mask) = board_and_true_record();
     // A legal move (pits 2 and 5 are empty) that is not among the optimal ones.
     let legal: u8 = 0b1101101;
     let wrong = legal & !mask;

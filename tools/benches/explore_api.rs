@@ -6,21 +6,14 @@
 //! --table FILE --port 0`), the table built first by `tabula build ioiwari`.
 //! Run: `cargo bench -p tabula-tools --bench explore_api`.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-/// The server, killed when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+// The CLI tests' helpers: building a table and starting the server.
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 /// One request on a new connection; the answer's body.
 fn post(address: &str, path: &str, body: &str) -> String {
@@ -37,33 +30,13 @@ fn post(address: &str, path: &str, body: &str) -> String {
 }
 
 fn bench(c: &mut Criterion) {
-    let tabula = env!("CARGO_BIN_EXE_tabula");
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("ioiwari.tab");
-    let built = Command::new(tabula)
-        .args(["build", "ioiwari", "-o"])
-        .arg(&table)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
-    let mut child = Command::new(tabula)
-        .args(["explore", "ioiwari", "--port", "0", "--table"])
-        .arg(&table)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let server = Server(child);
-    let address = first
-        .split("http://")
-        .nth(1)
-        .unwrap()
-        .trim()
-        .trim_end_matches('/')
-        .to_string();
+    let table = table.to_str().unwrap();
+    common::build("ioiwari", table);
+    // Killed when dropped.
+    let server = common::explore(&["ioiwari", "--table", table]);
+    let address = server.1.clone();
     let body = r#"{"moves":["3","4","7"]}"#;
     // The answer is the position's and its moves' exact values.
     let answer: serde_json::Value =

@@ -15,17 +15,7 @@ use tabula_verify::record::Notation;
 fn an_ioiwari_log_is_marked_with_the_querys_values() {
     let dir = tempfile::tempdir().unwrap();
     let log = common::random_ioiwari_log(dir.path());
-    let out = tabula()
-        .arg("analyze")
-        .arg(&log)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
-    let games: Vec<Value> = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let games = analyzed(&log);
     assert_eq!(games.len(), 51);
     // The start's value, asked of `query` for every starting board at once.
     let boards: Vec<String> = games
@@ -83,12 +73,7 @@ fn an_ioiwari_log_is_marked_with_the_querys_values() {
     // A random player 1 makes mistakes.
     assert!(mistakes > 10, "{mistakes}");
     // The text names the totals of each game.
-    let out = tabula()
-        .arg("analyze")
-        .arg(&log)
-        .args(["--game", "3"])
-        .output()
-        .unwrap();
+    let out = analyze(&log, &["--game", "3"]);
     let text = stdout(&out);
     assert!(text.starts_with("game 3: ioiwari, "), "{text}");
     assert!(
@@ -102,31 +87,16 @@ fn bad_logs_and_tables_get_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("bad.jsonl");
     std::fs::write(&log, "{\"game\":\"ioiwari\"}\n").unwrap();
-    let out = tabula().arg("analyze").arg(&log).output().unwrap();
+    let out = analyze(&log, &[]);
     assert_one_line_error(&out, "not a game log");
     // A Kalah table given to an Ioiwari log.
     let table = dir.path().join("k.tab");
-    let out = tabula()
-        .args(["build", "kalah", "--pits", "2", "--seeds", "2", "-o"])
-        .arg(&table)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", stderr(&out));
+    let table = table.to_str().unwrap();
+    common::build("kalah --pits 2 --seeds 2", table);
     let (games, _) = common::log_of(dir.path(), "referee ioiwari --agent greedy1");
-    let out = tabula()
-        .arg("analyze")
-        .arg(&games)
-        .arg("--table")
-        .arg(&table)
-        .output()
-        .unwrap();
+    let out = analyze(&games, &["--table", table]);
     assert_one_line_error(&out, "a table of kalah, not of ioiwari");
-    let out = tabula()
-        .arg("analyze")
-        .arg(&games)
-        .args(["--game", "5"])
-        .output()
-        .unwrap();
+    let out = analyze(&games, &["--game", "5"]);
     assert_one_line_error(&out, "--game 5: the log has 1 games");
 }
 
@@ -134,18 +104,24 @@ fn bad_logs_and_tables_get_one_line() {
 /// games and their analyses.
 fn logged_analyses(dir: &std::path::Path, args: &str) -> Vec<(Value, Value)> {
     let (log, games) = common::log_of(dir, args);
-    let out = tabula()
+    games.into_iter().zip(analyzed(&log)).collect()
+}
+
+/// `tabula analyze LOG ARGS`.
+fn analyze(log: &std::path::Path, args: &[&str]) -> std::process::Output {
+    tabula()
         .arg("analyze")
-        .arg(&log)
-        .arg("--json")
+        .arg(log)
+        .args(args)
         .output()
-        .unwrap();
-    assert!(out.status.success(), "{args}: {}", stderr(&out));
-    let analyses = stdout(&out)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect::<Vec<Value>>();
-    games.into_iter().zip(analyses).collect()
+        .unwrap()
+}
+
+/// `tabula analyze LOG --json`, which must succeed: a JSON line a game.
+fn analyzed(log: &std::path::Path) -> Vec<Value> {
+    let out = analyze(log, &["--json"]);
+    assert!(out.status.success(), "{}: {}", log.display(), stderr(&out));
+    common::json_lines(&stdout(&out))
 }
 
 /// Every game's last move is marked (the endgame is searched exactly), and

@@ -3,110 +3,108 @@
 
 mod common;
 
-use common::{assert_one_line_error, run, run_after_setup, stderr, stdout, tabula, words};
+use common::{
+    assert_contains, assert_one_line_error, build, run, run_after_setup, stderr, stdout, tabula,
+    temp_file, words,
+};
 
 #[test]
 fn clap_errors_are_one_line() {
-    for (args, problem) in [
+    for (line, problem) in [
+        ("referee nim --bogus", "unexpected argument '--bogus' found"),
         (
-            &["referee", "nim", "--bogus"][..],
-            "unexpected argument '--bogus' found",
-        ),
-        (
-            &["verify", "nim", "--gmes", "3"],
+            "verify nim --gmes 3",
             "unexpected argument '--gmes' found (a similar argument exists: '--games')",
         ),
         (
-            &["completions", "foo"],
+            "completions foo",
             "invalid value 'foo' for '<SHELL>' [possible values: bash,",
         ),
-        (&["verify", "nim", "--games", "0"], "must be at least 1"),
+        ("verify nim --games 0", "must be at least 1"),
         (
-            &words("referee ioiwari --all --rotations --agent random"),
+            "referee ioiwari --all --rotations --agent random",
             "the argument '--all' cannot be used with '--rotations'",
         ),
         (
-            &["info"],
+            "info",
             "the following required arguments were not provided: <FILE>",
         ),
         (
-            &["referee", "nim", "--timeout"],
+            "referee nim --timeout",
             "a value is required for '--timeout",
         ),
+        ("verify nim --plot -", "goes to a file, not stdout"),
+        // A verify speaks to no external player: no dialogue to transcribe.
         (
-            &["verify", "nim", "--plot", "-"],
-            "goes to a file, not stdout",
-        ),
-        (
-            // A verify speaks to no external player: no dialogue to transcribe.
-            &["verify", "nim", "--transcript", "t.txt"],
+            "verify nim --transcript t.txt",
             "unexpected argument '--transcript' found",
         ),
+        // The bestMove checker plays no game to log.
         (
-            // The bestMove checker plays no game to log.
-            &["referee", "tothello", "--log", "g.jsonl"],
+            "referee tothello --log g.jsonl",
             "unexpected argument '--log' found",
         ),
         (
-            &["verify", "nim", "--plot", "nim.png"],
+            "verify nim --plot nim.png",
             "the plot is drawn as SVG: name the file .svg, not .png",
         ),
         (
-            &words("sweep ioiwari --pits 5 --cap 4 --beads 0..4294967295"),
+            "sweep ioiwari --pits 5 --cap 4 --beads 0..4294967295",
             "make 4294967296 combinations, more than 1000000",
         ),
         (
-            &["sweep", "ioiwari", "--pits", "14"],
+            "sweep ioiwari --pits 14",
             "1 make no game (the first: bad Ioiwari parameters: 14 pits, a ring has 2 to 13)",
         ),
         (
-            &["sweep", "ioiwari", "--high", "6"],
+            "sweep ioiwari --high 6",
             "a starting pit holds 2 to 6 beads, which must lie within 0..=5",
         ),
         (
-            &["sweep", "ioiwari", "--pits", "300"],
+            "sweep ioiwari --pits 300",
             "(the first: --pits 300 is far past any ring)",
         ),
         (
-            &[
-                "verify", "ioiwari", "--beads", "0", "--low", "0", "--high", "0",
-            ],
+            "verify ioiwari --beads 0 --low 0 --high 0",
             "--beads 0: a starting board needs beads to be a game",
         ),
+        ("dominoes deals --deals 10001", "10001 is not in 1..=10000"),
         (
-            &["dominoes", "deals", "--deals", "10001"],
-            "10001 is not in 1..=10000",
-        ),
-        (
-            &["referee", "nim", "--player", " "],
-            "invalid value ' ' for '--player <CMD>': an empty command runs no player",
-        ),
-        (
-            &["referee", "tothello", "--player", ""],
-            "an empty command runs no player",
-        ),
-        (
-            &["query", "tothello", "--depth", "0"],
+            "query tothello --depth 0",
             "invalid value '0' for '--depth <DEPTH>': 0 is not in 1..=64",
         ),
         (
-            &["build"],
+            "build",
             "'tabula build' requires a subcommand but one was not provided [subcommands: ioiwari, kalah,",
         ),
         (
-            &["tonga"],
+            "tonga",
             "'tabula tonga' requires a subcommand but one was not provided [subcommands: score,",
         ),
+        // The test-only game Nim is hidden here as from help.
         (
-            // The test-only game Nim is hidden here as from help.
-            &["referee"],
+            "referee",
             "'tabula referee' requires a subcommand but one was not provided [subcommands: ioiwari, kalah, tothello, tonga, dominoes, reversi, help]",
         ),
     ] {
-        let out = run(args);
-        assert_one_line_error(&out, problem);
-        assert!(!stderr(&out).contains("error: error:"), "{}", stderr(&out));
+        assert_clap_error(&words(line), problem);
     }
+    // Arguments that are not words: an empty or blank command.
+    assert_clap_error(
+        &["referee", "nim", "--player", " "],
+        "invalid value ' ' for '--player <CMD>': an empty command runs no player",
+    );
+    assert_clap_error(
+        &["referee", "tothello", "--player", ""],
+        "an empty command runs no player",
+    );
+}
+
+/// Checks that clap's refusal of `tabula ARGS` is one line that says `problem`.
+fn assert_clap_error(args: &[&str], problem: &str) {
+    let out = run(args);
+    assert_one_line_error(&out, problem);
+    assert!(!stderr(&out).contains("error: error:"), "{}", stderr(&out));
 }
 
 #[test]
@@ -153,11 +151,7 @@ fn completion_scripts_leave_out_the_hidden_game() {
 fn help_and_version_are_shown_with_status_0() {
     let out = run(&["verify", "nim", "--help"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("Usage: tabula verify nim"),
-        "{}",
-        stdout(&out)
-    );
+    assert_contains(&stdout(&out), "Usage: tabula verify nim");
     assert_eq!(stderr(&out), "");
     let out = run(&["--version"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -169,19 +163,11 @@ fn help_and_version_are_shown_with_status_0() {
 
 #[test]
 fn a_path_is_named_once_in_a_message() {
-    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
+    use tabula_tables::{Meta, format::write_table};
     let dir = tempfile::tempdir().unwrap();
     // A sound table file whose header names a tonga table of another size.
     let other = dir.path().join("other.tab");
-    let spec = TableSpec {
-        game: "tonga",
-        params: [6, 0, 0, 0],
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 2,
-    };
+    let spec = common::table_spec("tonga", [6, 0, 0, 0], 1, 1, 2);
     write_table(&other, &spec, &Meta::default(), &[0; 4]).unwrap();
     let junk = dir.path().join("junk.tab");
     std::fs::write(&junk, "not a table").unwrap();
@@ -307,17 +293,13 @@ fn info_escapes_the_control_characters_of_a_tables_text() {
 
 #[test]
 fn info_names_a_tables_variant_and_refuses_a_header_the_game_does_not_fit() {
-    let dir = tempfile::tempdir().unwrap();
-    let good = dir.path().join("k22.tab");
-    let good = good.to_str().unwrap();
-    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "2", "-o", good]);
+    let (dir, good) = temp_file("k22.tab");
+    build("kalah --pits 2 --seeds 2", &good);
+    let out = run(&["info", &good]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = run(&["info", good]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("variant: every board of Kalah(2, 2) with at most its seeds; capture always, end after-any-move"),
-        "{}",
-        stdout(&out)
+    assert_contains(
+        &stdout(&out),
+        "variant: every board of Kalah(2, 2) with at most its seeds; capture always, end after-any-move",
     );
     // Sound checksums, but a game tabula does not know, or parameters whose
     // table is not one record: both are errors, as `check` says.
@@ -373,16 +355,8 @@ fn one_record_table(
     generator: &str,
     description: &str,
 ) {
-    use tabula_tables::{Layout, Meta, TableSpec, format::write_table};
-    let spec = TableSpec {
-        game,
-        params,
-        layout: Layout {
-            value_bytes: 1,
-            mask_bytes: 1,
-        },
-        entries: 1,
-    };
+    use tabula_tables::{Meta, format::write_table};
+    let spec = common::table_spec(game, params, 1, 1, 1);
     let meta = Meta {
         generator: generator.into(),
         description: description.into(),
@@ -443,14 +417,12 @@ fn strict_referees_exit_1_when_the_player_faulted_and_still_report() {
 
 #[test]
 fn report_lines_escape_the_paths_they_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("k\nfake line\u{202e}.tab");
-    let file = path.to_str().unwrap();
+    let (_dir, file) = temp_file("k\nfake line\u{202e}.tab");
     let shown = file.replace('\n', "\\n").replace('\u{202e}', "\\u{202e}");
-    let built = run(&["build", "kalah", "--pits", "1", "--seeds", "1", "-o", file]);
+    let built = run(&["build", "kalah", "--pits", "1", "--seeds", "1", "-o", &file]);
     assert!(built.status.success(), "{}", stderr(&built));
-    let info = run(&["info", file]);
-    let check = run(&["check", file]);
+    let info = run(&["info", &file]);
+    let check = run(&["check", &file]);
     for (out, line) in [
         (&built, format!("wrote {shown} (")),
         (&info, format!("file: {shown}\n")),

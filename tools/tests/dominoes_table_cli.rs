@@ -3,7 +3,7 @@
 use std::fs;
 
 mod common;
-use common::{json_lines, run, run_with_input, stderr, stdout};
+use common::{assert_contains, json_lines, run, run_ok, run_with_input, stderr, stdout};
 
 /// Exit status 2 and one stderr line that starts `error:` and says `problem`.
 fn assert_one_line_error(out: &std::process::Output, problem: &str) {
@@ -21,11 +21,7 @@ fn build_info_check_and_query() {
     let file = path.to_str().unwrap();
     let out = run(&["build", "dominoes", "--out", file]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("13885410 positions"),
-        "{}",
-        stdout(&out)
-    );
+    assert_contains(&stdout(&out), "13885410 positions");
 
     let out = run(&["info", file]);
     assert!(stdout(&out).contains("game: dominoes"), "{}", stdout(&out));
@@ -37,39 +33,21 @@ fn build_info_check_and_query() {
     // Seat 0 holds 0-1 (fits left) and 2-4 (fits right); seat 1 holds 3-3 and 1-4.
     // Placing 0-1 on the left leaves the left end 1: seat 1 must play 1-4 and
     // is left with 3-3, while seat 0 plays 2-4 next and wins. Either first move wins.
-    let out = run(&[
-        "query",
-        "dominoes",
-        "--table",
-        file,
-        "0-1 2-4 / 3-3 1-4 / 0 2 / 0",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert!(text.contains("result: win for the mover"), "{text}");
-    assert!(text.contains("optimal: L 0-1, R 2-4"), "{text}");
-    // The same position with seat 1 to move: it has no tile for 0 or 2 and passes.
-    let out = run(&[
-        "query",
-        "dominoes",
-        "--table",
-        file,
-        "0-1 2-4 / 3-3 1-4 / 0 2 / 1",
-    ]);
-    let text = stdout(&out);
-    assert!(text.contains("result: loss for the mover"), "{text}");
-    assert!(text.contains("optimal: PASS"), "{text}");
-    // Blocked: no tile in hand shows 0, and the pips are equal (6 and 2 + 4).
-    let out = run(&[
-        "query",
-        "dominoes",
-        "--table",
-        file,
-        "3-3 / 1-1 2-2 / 0 0 / 0",
-    ]);
-    let text = stdout(&out);
-    assert!(text.contains("result: tie for the mover"), "{text}");
-    assert!(text.contains("the game is over"), "{text}");
+    let query = ["query", "dominoes", "--table", file];
+    for (position, says) in [
+        (
+            "0-1 2-4 / 3-3 1-4 / 0 2 / 0",
+            ["win", "optimal: L 0-1, R 2-4"],
+        ),
+        // The same position with seat 1 to move: it has no tile for 0 or 2 and passes.
+        ("0-1 2-4 / 3-3 1-4 / 0 2 / 1", ["loss", "optimal: PASS"]),
+        // Blocked: no tile in hand shows 0, and the pips are equal (6 and 2 + 4).
+        ("3-3 / 1-1 2-2 / 0 0 / 0", ["tie", "the game is over"]),
+    ] {
+        let text = run_ok(&query, &[position]);
+        assert_contains(&text, &format!("result: {} for the mover", says[0]));
+        assert_contains(&text, says[1]);
+    }
 
     // The export's first lines (of 13.9 million; the reader leaves after
     // 3000) say what the batch query says of the same positions.
@@ -84,15 +62,8 @@ fn build_info_check_and_query() {
         .iter()
         .map(|j| j["position"].as_str().unwrap())
         .collect();
-    let answers = json_lines(&stdout(&run_with_input(
-        &["query", "dominoes", "--table", file, "--batch"],
-        &positions.join("\n"),
-    )));
-    assert_eq!(answers.len(), sample.len());
-    for (line, answer) in sample.iter().zip(&answers) {
-        assert_eq!(line["result"], answer["result"], "{line} / {answer}");
-        assert_eq!(line["optimal"], answer["optimal"], "{line} / {answer}");
-    }
+    let keys = ["result", "optimal"];
+    common::assert_batch_answers(["dominoes", file], &positions.join("\n"), &sample, keys);
 
     let cases = [
         ("0-1 / 2-2", "got 2 part(s)"),

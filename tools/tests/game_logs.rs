@@ -6,8 +6,8 @@ mod common;
 use std::path::Path;
 
 use common::{
-    assert_one_line_error, assert_refused, output_or_kill, replay_page, serve_command, stderr,
-    stdout, tabula, words,
+    assert_contains, assert_one_line_error, assert_refused, output_or_kill, replay_page,
+    serve_command, stderr, stdout, tabula, words,
 };
 use tabula_solver::nim::Nim;
 use tabula_solver::reversi::Board as Reversi;
@@ -252,11 +252,7 @@ fn replay_writes_one_self_contained_page_of_the_logged_games() {
     assert!(html.contains(&lines[3].case_label));
     let out = replay_page(&log, &["--game", "51"], None);
     assert!(!out.status.success());
-    assert!(
-        stderr(&out).contains("the log has 51 games"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "the log has 51 games");
     // A log without games makes no page.
     let empty = dir.path().join("empty.jsonl");
     std::fs::write(&empty, "\n").unwrap();
@@ -438,11 +434,7 @@ fn replay_reads_only_a_regular_file_of_at_most_1_gib() {
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("replay.html");
     let fifo = dir.path().join("fifo");
-    let status = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::mkfifo(&fifo);
     // A sparse file: over the cap without taking the disk.
     let big = dir.path().join("big.jsonl");
     let file = std::fs::File::create(&big).unwrap();

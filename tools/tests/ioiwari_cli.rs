@@ -7,8 +7,9 @@ use std::process::{Command, Output, Stdio};
 
 mod common;
 use common::{
-    eventually, group_of_player, json_lines, kill_group, player_telling_its_group, run,
-    run_with_input, serve_command, stderr, stdout, tabula, tabula_to_stop, words,
+    assert_contains, build, eventually, group_of_player, json_lines, kill_group,
+    player_telling_its_group, run, run_ok, run_with_input, serve_command, stderr, stdout, tabula,
+    tabula_to_stop, temp_file, words,
 };
 
 use tabula_solver::ioiwari::{Board, starting_boards};
@@ -84,34 +85,18 @@ fn bad_table_files_give_one_line_and_status_2() {
 
 #[test]
 fn a_table_for_another_game_is_refused() {
+    use tabula_tables::Meta;
     use tabula_tables::format::table_bytes;
-    use tabula_tables::{Layout, Meta, TableSpec};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tonga.tab");
-    let spec = TableSpec {
-        game: "tonga",
-        params: [4, 0, 0, 0],
-        layout: Layout {
-            value_bytes: 2,
-            mask_bytes: 0,
-        },
-        entries: 2,
-    };
+    let spec = common::table_spec("tonga", [4, 0, 0, 0], 2, 0, 2);
     fs::write(&path, table_bytes(&spec, &Meta::default(), &[0; 4])).unwrap();
-    let out = run(&[
-        "query",
-        "ioiwari",
-        "--table",
-        path.to_str().unwrap(),
-        "1 1 1 1 1 1 1",
-    ]);
+    let table = path.to_str().unwrap();
+    let out = run(&["query", "ioiwari", "--table", table, "1 1 1 1 1 1 1"]);
     assert_one_line_error(&out, "tonga.tab", "expected 'ioiwari'");
     // A game tabula does not know: sound checksums, but no record check.
     let path = dir.path().join("foo.tab");
-    let spec = TableSpec {
-        game: "foo",
-        ..spec
-    };
+    let spec = common::table_spec("foo", [4, 0, 0, 0], 2, 0, 2);
     fs::write(&path, table_bytes(&spec, &Meta::default(), &[0; 4])).unwrap();
     let out = run(&["check", path.to_str().unwrap()]);
     assert_one_line_error(&out, "foo.tab", "game 'foo', which tabula does not know");
@@ -239,12 +224,7 @@ fn referee_json_has_every_game_as_its_line_says_and_the_points() {
     let cases = report["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 51);
     for (case, line) in cases.iter().zip(&lines) {
-        let board: Vec<String> = case["board"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p.to_string())
-            .collect();
+        let board = common::json_items(&case["board"]);
         let banks = &case["banks"];
         let outcome = case["outcome"].as_str().unwrap();
         let expect = format!(
@@ -356,18 +336,9 @@ fn referee_log_records_the_dialogue() {
     let log = dir.path().join("ioiwari.out");
     let player = format!("{} play ioiwari", env!("CARGO_BIN_EXE_tabula"));
     // The player solves the table before its first answer: a generous limit.
-    let out = run(&[
-        "referee",
-        "ioiwari",
-        "--player",
-        &player,
-        "--timeout",
-        "60",
-        "--transcript",
-        log.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(stdout(&out), "result 11 9 win\n");
+    let referee = ["referee", "ioiwari", "--player", &player, "--timeout", "60"];
+    let results = run_ok(&referee, &["--transcript", log.to_str().unwrap()]);
+    assert_eq!(results, "result 11 9 win\n");
     let text = fs::read_to_string(&log).unwrap();
     assert_eq!(
         text,
@@ -379,16 +350,8 @@ fn referee_log_records_the_dialogue() {
 fn verify_writes_the_results_table_and_json() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
-    let out = run(&[
-        "verify",
-        "ioiwari",
-        "--games",
-        "30",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let verify = words("verify ioiwari --games 30 --json");
+    let text = run_ok(&verify, &[json.to_str().unwrap()]);
     // The header line and a blank line, then the table.
     assert_eq!(text.lines().count(), 2 + 2 + 51 + 1, "{text}");
     assert!(
@@ -438,12 +401,10 @@ fn player_rejects_bad_input_with_one_line() {
 
 #[test]
 fn a_missing_table_names_the_os_error_once() {
-    let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("nonexist.tab");
-    let name = missing.to_str().unwrap();
-    for args in [vec!["check", name], vec!["info", name]] {
+    let (_dir, name) = temp_file("nonexist.tab");
+    for args in [vec!["check", &name], vec!["info", &name]] {
         let out = run(&args);
-        assert_one_line_error(&out, name, "No such file or directory");
+        assert_one_line_error(&out, &name, "No such file or directory");
         assert_eq!(
             stderr(&out).matches("os error 2").count(),
             1,
@@ -477,11 +438,7 @@ fn info_refuses_a_huge_sparse_file_from_its_header_under_a_memory_limit() {
 fn build_refuses_to_replace_a_fifo() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("fifo.tab");
-    let status = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    common::mkfifo(&fifo);
     let out = run(&["build", "ioiwari", "-o", fifo.to_str().unwrap()]);
     assert_one_line_error(&out, fifo.to_str().unwrap(), "FIFO");
     use std::os::unix::fs::FileTypeExt;
@@ -493,13 +450,8 @@ fn build_refuses_to_replace_a_fifo() {
 fn a_table_truncated_during_play_does_not_kill_the_player() {
     let dir = tempfile::tempdir().unwrap();
     let path = built_table(dir.path());
-    let mut child = tabula()
-        .args(["play", "ioiwari", "--table", path.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let play = ["play", "ioiwari", "--table", path.to_str().unwrap()];
+    let mut child = common::spawn(&play, Stdio::piped(), Stdio::piped());
     let mut to_player = child.stdin.take().unwrap();
     let mut from_player = BufReader::new(child.stdout.take().unwrap());
     let mut board = Board::new([4, 3, 2, 4, 2, 3, 2]).unwrap();
@@ -513,12 +465,8 @@ fn a_table_truncated_during_play_does_not_kill_the_player() {
         board.sow_label(line.trim()).unwrap();
         if !truncated {
             // The player has opened the table and answered once: cut the file under it.
-            fs::OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .unwrap()
-                .set_len(0)
-                .unwrap();
+            // (Opening to write truncates the file in place, under the player's map.)
+            fs::File::create(&path).unwrap();
             truncated = true;
         }
         if board.is_empty() {
@@ -641,11 +589,7 @@ fn a_player_not_found_is_reported_with_its_stderr() {
         "echo oops >&2; exit 4",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("(exit status: 4)\n"),
-        "{}",
-        stdout(&out)
-    );
+    assert_contains(&stdout(&out), "(exit status: 4)\n");
     assert_eq!(stderr(&out), "oops\n");
 }
 
@@ -671,11 +615,7 @@ fn what_a_player_leaves_running_ends_with_its_game() {
     let player = player_telling_its_group(&file, "read board; sleep 300 & echo 9; exit 0");
     let out = run(&["referee", "ioiwari", "--timeout", "60", "--player", &player]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("malformed move: '9' is not a pit label 1..7"),
-        "{}",
-        stdout(&out)
-    );
+    assert_contains(&stdout(&out), "malformed move: '9' is not a pit label 1..7");
     let group = group_of_player(&file).expect("the player started");
     let gone = eventually(|| live_members(group).is_empty().then_some(()));
     kill_group(group);
@@ -801,31 +741,19 @@ fn variants_too_large_to_solve_in_memory_are_refused_at_once() {
 
 #[test]
 fn list_options_refuse_an_item_given_twice() {
-    for (args, flag, item) in [
-        (&["verify", "tonga", "--sizes", "4,4"][..], "--sizes", "'4'"),
-        (
-            &["verify", "tonga", "--players", "random,random"],
-            "--players",
-            "'random'",
-        ),
-        (
-            &["verify", "dominoes", "--players", "random,random"],
-            "--players",
-            "'random'",
-        ),
-        (
-            &["verify", "reversi", "--players", "greedy,greedy"],
-            "--players",
-            "'greedy'",
-        ),
-        (
-            &["verify", "tothello", "--depths", "1,1"],
-            "--depths",
-            "'1'",
-        ),
+    for line in [
+        "verify tonga --sizes 4,4",
+        "verify tonga --players random,random",
+        "verify dominoes --players random,random",
+        "verify reversi --players greedy,greedy",
+        "verify tothello --depths 1,1",
     ] {
-        let out = run(args);
-        assert_one_line_error(&out, flag, &format!("{item} is given twice"));
+        // The option is the third word, its repeated item the list's first.
+        let args = words(line);
+        let (flag, list) = (args[2], args[3]);
+        let item = list.split(',').next().unwrap();
+        let out = run(&args);
+        assert_one_line_error(&out, flag, &format!("'{item}' is given twice"));
     }
 }
 
@@ -875,15 +803,10 @@ fn verify_on_a_variant_gives_exact_values_and_greedy_never_above_them() {
     let mut args = vec!["verify", "ioiwari", "--games", "20"];
     args.extend(SMALL);
     args.extend(["--json", json.to_str().unwrap()]);
-    let out = run(&args);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    assert!(
-        text.starts_with(
-            "Ioiwari (pits 5 cap 4 beads 10 start 1..3) results table, seed 2001, 20 random games"
-        ),
-        "{text}"
-    );
+    let text = run_ok(&args, &[]);
+    let title =
+        "Ioiwari (pits 5 cap 4 beads 10 start 1..3) results table, seed 2001, 20 random games";
+    assert!(text.starts_with(title), "{text}");
     let report: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["variant"]["beads"], 10);
@@ -897,12 +820,7 @@ fn verify_on_a_variant_gives_exact_values_and_greedy_never_above_them() {
     );
     for (ring, row) in instances.iter().zip(rows) {
         // The board is the test data: the instance itself, pit 1 first.
-        let board: Vec<String> = row["board"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| b.to_string())
-            .collect();
+        let board = common::json_items(&row["board"]);
         assert_eq!(board.join(" "), ring.to_string());
         assert!(
             text.contains(&format!("\n| {ring} ")),
@@ -1006,11 +924,7 @@ fn referee_on_a_variant_ends_each_optimal_game_as_its_value_says() {
     args.extend(SMALL);
     let out = run(&args);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("malformed move: '6' is not a pit label 1..5"),
-        "{}",
-        stdout(&out)
-    );
+    assert_contains(&stdout(&out), "malformed move: '6' is not a pit label 1..5");
 }
 
 #[test]
@@ -1055,12 +969,9 @@ fn a_bad_variant_is_one_line_and_status_2() {
 
 #[test]
 fn a_variants_table_file_is_checked_as_play_checks_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("small.tab");
-    let p = path.to_str().unwrap();
-    let out = run(&["build", "ioiwari", "--pits", "5", "--cap", "4", "-o", p]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let mut args = vec!["verify", "ioiwari", "--games", "5", "--table", p];
+    let (_dir, p) = temp_file("small.tab");
+    build("ioiwari --pits 5 --cap 4", &p);
+    let mut args = vec!["verify", "ioiwari", "--games", "5", "--table", &p];
     args.extend(SMALL);
     let with_file = run(&args);
     assert!(with_file.status.success(), "{}", stderr(&with_file));
@@ -1070,12 +981,12 @@ fn a_variants_table_file_is_checked_as_play_checks_it() {
     // Another variant's table is refused, by verify and by the referee.
     let other = ["--pits", "6", "--beads", "18"];
     let wrong = "parameters [5, 4, 0, 0], expected 'ioiwari' with parameters [6, 4, 0, 0]";
-    let mut args = vec!["verify", "ioiwari", "--table", p];
+    let mut args = vec!["verify", "ioiwari", "--table", &p];
     args.extend(other);
-    assert_one_line_error(&run(&args), p, wrong);
-    let mut args = vec!["referee", "ioiwari", "--agent", "optimal", "--table", p];
+    assert_one_line_error(&run(&args), &p, wrong);
+    let mut args = vec!["referee", "ioiwari", "--agent", "optimal", "--table", &p];
     args.extend(other);
-    assert_one_line_error(&run(&args), p, wrong);
+    assert_one_line_error(&run(&args), &p, wrong);
 }
 
 #[test]
@@ -1108,12 +1019,7 @@ fn a_batch_query_answers_each_line_as_the_single_query_does() {
             let single = stdout(&run(&[&["query", "ioiwari"], variant, &[board]].concat()));
             let value = format!("value: {}\n", json["value"]);
             assert!(single.contains(&value), "{single} / {json}");
-            let optimal: Vec<String> = json["optimal"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|p| p.to_string())
-                .collect();
+            let optimal = common::json_items(&json["optimal"]);
             if !optimal.is_empty() {
                 assert!(
                     single.contains(&format!("optimal moves: {}\n", optimal.join(" "))),
@@ -1169,12 +1075,7 @@ fn the_optimal_line_plays_the_first_optimal_pit_each_turn_to_the_end() {
             assert_eq!(step["gains"], played["gains"]);
             let gains = step["gains"].as_i64().unwrap();
             difference += if ply % 2 == 0 { gains } else { -gains };
-            let leaves: Vec<String> = played["leaves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| b.to_string())
-                .collect();
+            let leaves = common::json_items(&played["leaves"]);
             current = answer(&leaves.join(" "));
         }
         assert!(
@@ -1202,9 +1103,7 @@ fn export_writes_every_board_as_the_batch_query_answers_it() {
     let dir = tempfile::tempdir().unwrap();
     let table = built_table(dir.path());
     let table = table.to_str().unwrap();
-    let out = run(&["export", table]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
+    let text = run_ok(&["export", table], &[]);
     let lines = json_lines(&text);
     assert_eq!(lines.len(), 279_936, "every board, in index order");
     for (index, line) in lines.iter().enumerate().step_by(4099) {
@@ -1216,24 +1115,12 @@ fn export_writes_every_board_as_the_batch_query_answers_it() {
     let boards: Vec<String> = sample
         .iter()
         .map(|line| {
-            let pits: Vec<String> = line["board"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|b| b.to_string())
-                .collect();
+            let pits = common::json_items(&line["board"]);
             pits.join(" ")
         })
         .collect();
-    let answers = json_lines(&stdout(&run_with_input(
-        &["query", "ioiwari", "--table", table, "--batch"],
-        &boards.join("\n"),
-    )));
-    assert_eq!(answers.len(), sample.len());
-    for (line, answer) in sample.iter().zip(&answers) {
-        assert_eq!(line["value"], answer["value"], "{line} / {answer}");
-        assert_eq!(line["optimal"], answer["optimal"], "{line} / {answer}");
-    }
+    let keys = ["value", "optimal"];
+    common::assert_batch_answers(["ioiwari", table], &boards.join("\n"), &sample, keys);
     // To a file: the same bytes, written whole, and a line on stdout.
     let file = dir.path().join("ioiwari.jsonl");
     let file = file.to_str().unwrap();

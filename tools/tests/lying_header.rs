@@ -26,13 +26,7 @@ fn lying_table(dir: &Path, build: &[&str], first: u32) -> PathBuf {
 
 /// One line, `error: PATH: corrupted: ...`, and exit status 2: the file is blamed.
 fn assert_blames_the_file(out: &Output, path: &str, verb: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(2), "{verb}: {err}");
-    assert_eq!(err.lines().count(), 1, "{verb}: {err}");
-    assert!(
-        err.starts_with(&format!("error: {path}: corrupted: ")),
-        "{verb}: {err}"
-    );
+    common::assert_error_line_starting(out, verb, &format!("{path}: corrupted: "));
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 mod common;
 use common::{
-    assert_one_line_error, assert_refused, json_lines, run, run_after_setup, run_with_input,
-    stderr, stdout, words,
+    assert_contains, assert_one_line_error, assert_refused, build, json_lines, run,
+    run_after_setup, run_path, run_with_input, stderr, stdout, temp_file, words,
 };
 
 fn json_of(args: &[&str]) -> serde_json::Value {
@@ -55,11 +55,7 @@ fn sweeps_plot_their_tables() {
         let path = dir.path().join("plot.svg");
         let out = run(&[args, &["--plot", path.to_str().unwrap()]].concat());
         assert!(out.status.success(), "{}", stderr(&out));
-        let svg = std::fs::read_to_string(&path).unwrap();
-        let text = tabula_verify::plot::svg_text(&svg).unwrap_or_else(|e| panic!("{e}"));
-        for label in labels {
-            assert!(text.contains(label), "{label} missing from {text}");
-        }
+        common::assert_plot_labels(&path, labels);
     };
     svg(
         &words("sweep kalah --pits 1..2 --seeds 1..3 --table-bits 12"),
@@ -91,20 +87,17 @@ fn sweeps_plot_their_tables() {
 
 #[test]
 fn kalah_tables_build_check_and_answer() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("k.tab");
-    let file = path.to_str().unwrap();
-    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "3", "-o", file]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let out = run(&["check", file]);
+    let (dir, file) = temp_file("k.tab");
+    build("kalah --pits 2 --seeds 3", &file);
+    let out = run(&["check", &file]);
     assert!(stdout(&out).contains("ok (kalah"), "{}", stderr(&out));
-    let out = run(&["info", file]);
+    let out = run(&["info", &file]);
     assert!(stdout(&out).contains("parameters: [2, 3, 0, 0]"));
     // The table and the search give the start the value of a plain memoized
     // negamax; Irving et al. list Kalah(2, 3) as lost.
     let value = plain_start_value(2, 3);
     assert!(value < 0);
-    for extra in [vec!["--table", file], vec![]] {
+    for extra in [vec!["--table", &file], vec![]] {
         let mut args = vec!["query", "kalah", "--pits", "2", "--seeds", "3"];
         args.extend(extra);
         let out = run(&args);
@@ -113,7 +106,7 @@ fn kalah_tables_build_check_and_answer() {
     }
     // A table of other rules is refused.
     let out = run(&[
-        "query", "kalah", "--pits", "2", "--seeds", "2", "--table", file,
+        "query", "kalah", "--pits", "2", "--seeds", "2", "--table", &file,
     ]);
     assert_refused(&out, "table is for");
     // Without the variant's options the table's header gives its rules, also
@@ -199,51 +192,31 @@ fn ioiwari_variant_tables_carry_their_parameters() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v.tab");
     let file = path.to_str().unwrap();
-    let out = run(&["build", "ioiwari", "--pits", "5", "--cap", "3", "-o", file]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    build("ioiwari --pits 5 --cap 3", file);
     assert!(stdout(&run(&["info", file])).contains("parameters: [5, 3, 0, 0]"));
     assert!(stdout(&run(&["check", file])).contains("1024 records consistent"));
-    let out = run(&[
-        "query",
-        "ioiwari",
-        "--pits",
-        "5",
-        "--cap",
-        "3",
-        "--table",
-        file,
-        "1 2 3 1 1",
-    ]);
+    // `query ioiwari OPTIONS --table FILE BOARD`.
+    let query = |options: &str, board: &str| {
+        run(&[
+            &["query", "ioiwari"][..],
+            &words(options),
+            &["--table", file, board],
+        ]
+        .concat())
+    };
+    let out = query("--pits 5 --cap 3", "1 2 3 1 1");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("optimal moves:"));
     // Without --pits and --cap the table's header gives its ring.
-    let alone = run(&["query", "ioiwari", "--table", file, "1 2 3 1 1"]);
+    let alone = query("", "1 2 3 1 1");
     assert!(alone.status.success(), "{}", stderr(&alone));
     assert_eq!(stdout(&alone), stdout(&out));
-    let pits_only = run(&[
-        "query",
-        "ioiwari",
-        "--table",
-        file,
-        "--pits",
-        "5",
-        "1 2 3 1 1",
-    ]);
+    let pits_only = query("--pits 5", "1 2 3 1 1");
     assert_eq!(stdout(&pits_only), stdout(&out), "{}", stderr(&pits_only));
-    let out = run(&["query", "ioiwari", "--table", file, "4 3 2 4 2 3 2"]);
+    let out = query("", "4 3 2 4 2 3 2");
     assert_refused(&out, "a board has 5 pits");
     // The IOI game's ring, asked for, refuses it.
-    let out = run(&[
-        "query",
-        "ioiwari",
-        "--pits",
-        "7",
-        "--cap",
-        "5",
-        "--table",
-        file,
-        "4 3 2 4 2 3 2",
-    ]);
+    let out = query("--pits 7 --cap 5", "4 3 2 4 2 3 2");
     assert_refused(&out, "table is for");
     // The ring's other commands read it too.
     let played = run_with_input(&["play", "ioiwari", "--table", file], "1 2 3 1 1\n");
@@ -263,8 +236,7 @@ fn ioiwari_variant_tables_carry_their_parameters() {
     // A table of another game is named as such.
     let kalah = dir.path().join("k.tab");
     let kalah = kalah.to_str().unwrap();
-    let out = run(&["build", "kalah", "--pits", "1", "--seeds", "1", "-o", kalah]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    build("kalah --pits 1 --seeds 1", kalah);
     let out = run(&["query", "ioiwari", "--table", kalah, "1 2 3 1 1"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(
@@ -304,10 +276,9 @@ fn out_of_core_builds_write_the_in_memory_files() {
             let out = run(&args);
             assert!(out.status.success(), "{}", stderr(&out));
             if name == "images" {
-                assert!(
-                    stdout(&out).contains("out of core, symmetric copies in a last pass"),
-                    "{}",
-                    stdout(&out)
+                assert_contains(
+                    &stdout(&out),
+                    "out of core, symmetric copies in a last pass",
                 );
             }
             let out = run(&["check", &file]);
@@ -327,18 +298,8 @@ fn an_in_memory_build_larger_than_memory_is_refused_before_it_starts() {
     // would abort on allocation or be killed midway.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("huge.tab");
-    let out = run(&[
-        "build",
-        "ioiwari",
-        "--pits",
-        "13",
-        "--cap",
-        "9",
-        "--max-boards",
-        "100000000000000",
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let build = "build ioiwari --pits 13 --cap 9 --max-boards 100000000000000 -o";
+    let out = run_path(build, &file);
     assert_one_line_error(
         &out,
         "an in-memory build of 10000000000000 boards needs at least",
@@ -500,17 +461,14 @@ fn kalah_play_takes_a_long_piped_input_line_by_line() {
 
 #[test]
 fn kalah_play_to_the_end_against_optimal_gives_the_solvers_value() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("k22.tab");
-    let file = path.to_str().unwrap();
-    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "2", "-o", file]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (_dir, file) = temp_file("k22.tab");
+    build("kalah --pits 2 --seeds 2", &file);
     // The first player's value from the start, as a plain negamax finds it
     // (Irving et al. list Kalah(2, 2) as lost).
     let (start, _) = kalah_query("2 2 / 2 2", &[]);
     assert_eq!(start, plain_start_value(2, 2));
     assert!(start < 0);
-    for table in [vec![], vec!["--table", file]] {
+    for table in [vec![], vec!["--table", &file]] {
         let (dialogue, margin) = play_kalah_optimally(&[], &table);
         assert_eq!(margin, start, "{dialogue:#?}");
         assert!(dialogue[0].starts_with("kalah 2 2 you are player 1:"));
@@ -555,24 +513,24 @@ fn kalah_play_answers_bad_lines_with_one_error_line_each() {
     assert!(!stdout(&out).contains("result"), "{}", stdout(&out));
     // After an error line, the end is named by the move asked for, not that line.
     let out = common::run_with_input(&["play", "kalah", "--pits", "2", "--seeds", "2"], "9\n");
-    assert!(
-        stderr(&out).contains("waiting for an answer to 'your move: 2 2 / 2 2 stores 0 0'"),
-        "{}",
-        stderr(&out)
+    assert_contains(
+        &stderr(&out),
+        "waiting for an answer to 'your move: 2 2 / 2 2 stores 0 0'",
     );
     // A table of other rules is refused before play.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("k.tab");
-    let file = path.to_str().unwrap();
-    assert!(
-        run(&["build", "kalah", "--pits", "1", "--seeds", "2", "-o", file])
-            .status
-            .success()
-    );
-    let out = run(&[
-        "play", "kalah", "--pits", "2", "--seeds", "2", "--table", file,
-    ]);
+    let out = play_with_a_table_of("kalah --pits 1 --seeds 2", "kalah --pits 2 --seeds 2");
     assert_refused(&out, "table is for");
+}
+
+/// `tabula play PLAYED --table FILE` (`PLAYED` a game and its options), FILE
+/// built by `tabula build BUILT`.
+fn play_with_a_table_of(built: &str, played: &str) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.tab");
+    let out = run_path(&format!("build {built} -o"), &file);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let play = format!("play {played} --table");
+    run_path(&play, &file)
 }
 
 /// Without the `mpi` feature, `--distributed` says how to get it.
@@ -645,17 +603,7 @@ fn play_ioiwari_plays_a_variant_over_the_ioi_dialogue() {
     // A board of the wrong size, and a table of another variant.
     let out = common::run_with_input(&["play", "ioiwari", "--pits", "5", "--cap", "3"], "1 2 3\n");
     common::assert_one_line_error(&out, "a board has 5 pits, found 3");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("t.tab");
-    let file = file.to_str().unwrap();
-    assert!(
-        run(&["build", "ioiwari", "--pits", "6", "--cap", "3", "-o", file])
-            .status
-            .success()
-    );
-    let out = run(&[
-        "play", "ioiwari", "--pits", "5", "--cap", "3", "--table", file,
-    ]);
+    let out = play_with_a_table_of("ioiwari --pits 6 --cap 3", "ioiwari --pits 5 --cap 3");
     common::assert_one_line_error(&out, "expected");
 }
 
@@ -728,11 +676,7 @@ fn a_file_size_limit_is_an_error_not_a_signal() {
         );
         let out = run_after_setup(&[], "ulimit -f 1024", &args, dir.path());
         assert_one_line_error(&out, "more than the largest file allowed");
-        assert!(
-            stderr(&out).contains(&file.display().to_string()),
-            "{}",
-            stderr(&out)
-        );
+        assert_contains(&stderr(&out), &file.display().to_string());
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "{extra:?}: {left:?}");
     }
@@ -777,11 +721,7 @@ fn a_full_disk_is_an_error_before_an_out_of_core_build_not_a_sigbus() {
             let unshare = ["unshare", "--mount", "--propagation", "private"];
             let out = run_after_setup(&unshare, &mount, &args, dir.path());
             assert_one_line_error(&out, said);
-            assert!(
-                stderr(&out).contains(&file.display().to_string()),
-                "{}",
-                stderr(&out)
-            );
+            assert_contains(&stderr(&out), &file.display().to_string());
         }
     }
 }
@@ -792,16 +732,7 @@ fn a_small_kalah_query_fits_in_a_small_address_space() {
     // file answers: neither needs the 256 MiB of a large search.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("k22.tab");
-    let out = run(&[
-        "build",
-        "kalah",
-        "--pits",
-        "2",
-        "--seeds",
-        "2",
-        "-o",
-        file.to_str().unwrap(),
-    ]);
+    let out = run_path("build kalah --pits 2 --seeds 2 -o", &file);
     assert!(out.status.success(), "{}", stderr(&out));
     let expected = format!("value: {}", plain_start_value(2, 2));
     for table in [None, Some(&file)] {
@@ -928,16 +859,13 @@ fn kalah_verify_refuses_unknown_players_and_large_variants_in_one_line() {
 
 #[test]
 fn a_kalah_batch_query_answers_each_line_as_the_single_query_does() {
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("k32.tab");
-    let table = table.to_str().unwrap();
-    let built = run(&["build", "kalah", "--pits", "3", "--seeds", "2", "-o", table]);
-    assert!(built.status.success(), "{}", stderr(&built));
+    let (_dir, table) = temp_file("k32.tab");
+    build("kalah --pits 3 --seeds 2", &table);
     let boards = ["2 2 2 / 2 2 2", "0 3 1 / 2 0 4", "0 0 0 / 1 2 0"];
     let input = format!("{}\n\n3 3\n", boards.join("\n"));
     let variant = ["query", "kalah", "--pits", "3", "--seeds", "2"];
     // The same lines from the table and from the search.
-    for source in [&["--table", table][..], &[]] {
+    for source in [&["--table", &table][..], &[]] {
         let out = run_with_input(&[&variant[..], source, &["--batch"]].concat(), &input);
         assert!(out.status.success(), "{}", stderr(&out));
         let text = stdout(&out);
@@ -966,14 +894,12 @@ fn a_kalah_batch_query_answers_each_line_as_the_single_query_does() {
 
 #[test]
 fn a_kalah_optimal_line_moves_again_where_the_rules_say_and_is_worth_the_value() {
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("k32m.tab");
-    let table = table.to_str().unwrap();
+    let (_dir, table) = temp_file("k32m.tab");
     let rules = ["--pits", "3", "--seeds", "2", "--ending", "mover-stuck"];
-    let built = run(&[&["build", "kalah", "-o", table], &rules[..]].concat());
+    let built = run(&[&["build", "kalah", "-o", &table], &rules[..]].concat());
     assert!(built.status.success(), "{}", stderr(&built));
     // The table's and the search's lines, each replayed through the query's own moves.
-    for source in [&["--table", table][..], &rules[..]] {
+    for source in [&["--table", &table][..], &rules[..]] {
         let query = [&["query", "kalah", "--batch"], source].concat();
         let answer = |board: &str| json_lines(&stdout(&run_with_input(&query, board))).remove(0);
         let with_line = [&query[..], &["--line"]].concat();
@@ -998,12 +924,7 @@ fn a_kalah_optimal_line_moves_again_where_the_rules_say_and_is_worth_the_value()
                 by_mover = !by_mover;
             }
             let side = |k: usize| {
-                let pits: Vec<String> = first_optimal["leaves"][k]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect();
+                let pits = common::json_items(&first_optimal["leaves"][k]);
                 pits.join(" ")
             };
             current = answer(&format!("{} / {}", side(0), side(1)));
@@ -1041,28 +962,14 @@ fn a_kalah_optimal_line_moves_again_where_the_rules_say_and_is_worth_the_value()
 fn a_kalah_export_lists_every_board_the_table_holds_with_its_negamax_value() {
     use tabula_solver::kalah::{KalahSpace, Rules};
     use tabula_solver::retrograde::StateSpace;
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("k32.tab");
-    let table = table.to_str().unwrap();
-    let built = run(&["build", "kalah", "--pits", "3", "--seeds", "2", "-o", table]);
-    assert!(built.status.success(), "{}", stderr(&built));
-    let out = run(&["export", table]);
+    let (dir, table) = temp_file("k32.tab");
+    build("kalah --pits 3 --seeds 2", &table);
+    let out = run(&["export", &table]);
     assert!(out.status.success(), "{}", stderr(&out));
     // A values-only table derives the optimal moves: the same lines.
     let values = dir.path().join("k32v.tab");
     let values = values.to_str().unwrap();
-    let built = run(&[
-        "build",
-        "kalah",
-        "--pits",
-        "3",
-        "--seeds",
-        "2",
-        "--values-only",
-        "-o",
-        values,
-    ]);
-    assert!(built.status.success(), "{}", stderr(&built));
+    build("kalah --pits 3 --seeds 2 --values-only", values);
     let derived = run(&["export", values]);
     assert_eq!(stdout(&derived), stdout(&out), "{}", stderr(&derived));
     let lines = json_lines(&stdout(&out));
@@ -1120,15 +1027,13 @@ fn referee_kalah_plays_both_seats_and_a_served_player_plays_as_the_built_in_one(
         "{text}"
     );
     // The same player served over the pipes plays the same games, table or search.
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("k33.tab");
-    let table = table.to_str().unwrap();
-    let built = run(&[&["build", "kalah", "-o", table][..], &rules].concat());
+    let (_dir, table) = temp_file("k33.tab");
+    let built = run(&[&["build", "kalah", "-o", &table][..], &rules].concat());
     assert!(built.status.success(), "{}", stderr(&built));
     let served = format!("{bin} serve kalah --pits 3 --seeds 3 --agent optimal");
     assert_eq!(referee(&["--player", &served], &[]), text);
     let served = format!("{bin} serve kalah --table {table} --agent optimal");
-    assert_eq!(referee(&["--player", &served], &["--table", table]), text);
+    assert_eq!(referee(&["--player", &served], &["--table", &table]), text);
     // Told no size, a served player plays the one each greeting names, as
     // the player told it does; told another size, it says so.
     let other = |tested: &[&str]| {
@@ -1229,16 +1134,9 @@ fn referee_kalah_records_a_faulty_player_s_losses_and_goes_on() {
     assert_one_line_error(&out, "--agent");
     // A player's answer is quoted short and escaped in its fault (it reads its
     // request first: a player gone before that would lose by exiting instead).
-    let out = run(&[
-        "referee",
-        "kalah",
-        "--pits",
-        "2",
-        "--seeds",
-        "2",
-        "--player",
-        r"read l; read l; printf '\033[2J\007%0300d\n' 0",
-    ]);
+    let referee = words("referee kalah --pits 2 --seeds 2 --player");
+    let garbage = r"read l; read l; printf '\033[2J\007%0300d\n' 0";
+    let out = run(&[&referee[..], &[garbage]].concat());
     let text = stdout(&out);
     assert!(text.contains(r"'\u{1b}[2J\u{7}000"), "{text}");
     assert!(
@@ -1281,27 +1179,23 @@ fn a_refereed_kalah_player_reads_its_result_before_it_is_stopped() {
 
 #[test]
 fn a_damaged_record_met_in_play_stops_the_run_with_one_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let kalah = dir.path().join("k22.tab");
-    let kalah = kalah.to_str().unwrap();
-    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "2", "-o", kalah]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let (dir, kalah) = temp_file("k22.tab");
+    build("kalah --pits 2 --seeds 2", &kalah);
     // Record 145's value: the checksums are recomputed, so only the check
     // of a record against its children, as play reads it, can tell.
-    common::tamper_payload(std::path::Path::new(kalah), 290, 7);
+    common::tamper_payload(std::path::Path::new(&kalah), 290, 7);
     let ring = dir.path().join("io53.tab");
     let ring = ring.to_str().unwrap();
-    let out = run(&["build", "ioiwari", "--pits", "5", "--cap", "3", "-o", ring]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    build("ioiwari --pits 5 --cap 3", ring);
     common::tamper_payload(std::path::Path::new(ring), 0, 9);
     let boards = ["--beads", "8", "--low", "1", "--high", "3"];
     let runs: Vec<(Vec<&str>, &str)> = vec![
         (
-            vec!["referee", "kalah", "--agent", "optimal", "--table", kalah],
+            vec!["referee", "kalah", "--agent", "optimal", "--table", &kalah],
             "",
         ),
         (
-            vec!["serve", "kalah", "--agent", "optimal", "--table", kalah],
+            vec!["serve", "kalah", "--agent", "optimal", "--table", &kalah],
             "kalah 2 2 you are player 1: x\nyour move: 2 2 / 2 2 stores 0 0\n",
         ),
         (
@@ -1317,7 +1211,7 @@ fn a_damaged_record_met_in_play_stops_the_run_with_one_line() {
         (vec!["play", "ioiwari", "--table", ring], "0 0 0 1 1\n"),
         // A damaged table is no fault of a batch's line: it ends the batch.
         (
-            vec!["query", "kalah", "--table", kalah, "--batch"],
+            vec!["query", "kalah", "--table", &kalah, "--batch"],
             "2 2 / 2 2\n1 1 / 1 1\n",
         ),
         (
@@ -1375,21 +1269,15 @@ fn a_killed_endgame_build_goes_on_from_its_last_layer_to_the_same_bytes() {
     use std::os::unix::process::ExitStatusExt;
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // `tabula build kalah --pits 4 --max-seeds SEEDS -o OUT`.
     let build = |out: &str, seeds: &str| {
-        let args = [
-            "build",
-            "kalah",
-            "--pits",
-            "4",
-            "--max-seeds",
-            seeds,
-            "-o",
-            out,
-        ];
-        common::tabula().args(args).output().unwrap()
+        let mut command = common::tabula();
+        let args = words("build kalah --pits 4 --max-seeds");
+        command.args(args).args([seeds, "-o", out]);
+        command
     };
     let (whole, killed) = (at("whole.tab"), at("killed.tab"));
-    assert!(build(&whole, "12").status.success());
+    assert!(build(&whole, "12").output().unwrap().status.success());
     let expected = std::fs::read(&whole).unwrap();
     // 125,970 boards; a fixed-seed xorshift picks where each run is killed.
     let mut seed = 49_u64;
@@ -1399,18 +1287,7 @@ fn a_killed_endgame_build_goes_on_from_its_last_layer_to_the_same_bytes() {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         let point = (1000 + seed % 120_000).to_string();
-        let args = [
-            "build",
-            "kalah",
-            "--pits",
-            "4",
-            "--max-seeds",
-            "12",
-            "-o",
-            &killed,
-        ];
-        let out = common::tabula()
-            .args(args)
+        let out = build(&killed, "12")
             .env("TABULA_TEST_KILL_AFTER_BOARDS", &point)
             .output()
             .unwrap();
@@ -1421,15 +1298,11 @@ fn a_killed_endgame_build_goes_on_from_its_last_layer_to_the_same_bytes() {
     }
     assert!(kills > 0);
     // Another table's command does not take the partial.
-    let other = build(&killed, "11");
+    let other = build(&killed, "11").output().unwrap();
     assert_one_line_error(&other, "a partial build of another table");
-    let out = build(&killed, "12");
+    let out = build(&killed, "12").output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("seed layers reused (checked)"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "seed layers reused (checked)");
     assert!(std::fs::read(&killed).unwrap() == expected, "other bytes");
     assert!(!std::path::Path::new(&format!("{killed}.part")).exists());
     assert!(!std::path::Path::new(&format!("{killed}.part.state")).exists());

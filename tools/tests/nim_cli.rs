@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{run, stderr, stdout, tabula};
+use common::{assert_contains, referee_player, run, stderr, stdout, tabula};
 
 fn serve_command() -> String {
     common::serve_command("nim --agent optimal")
@@ -44,11 +44,7 @@ fn a_served_player_over_pipes_plays_like_the_built_in_one() {
     ]);
     assert_eq!(stdout(&remote), stdout(&local));
     // Optimal play wins heaps 5 and 9 moving first and heap 8 moving second.
-    assert!(
-        stdout(&local).contains("total 6 of 12"),
-        "{}",
-        stdout(&local)
-    );
+    assert_contains(&stdout(&local), "total 6 of 12");
 }
 
 #[test]
@@ -85,11 +81,7 @@ fn the_referee_ends_as_every_game_s_does_json_and_strict() {
     let out = run(&[&bad[..], &["--heaps", "5", "--games", "2", "--strict"]].concat());
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stdout(&out).contains("total 0 of 2"), "{}", stdout(&out));
-    assert!(
-        stderr(&out).contains("lost 2 games to faults"),
-        "{}",
-        stderr(&out)
-    );
+    assert_contains(&stderr(&out), "lost 2 games to faults");
 }
 
 #[test]
@@ -127,20 +119,11 @@ fn misbehaving_players_lose_with_the_reason_and_the_run_goes_on() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let report = dir.path().join("report.json");
-        let out = run(&[
-            "referee",
-            "nim",
-            "--player",
-            player,
-            "--heaps",
-            "5",
-            "--games",
-            "2",
-            "--timeout",
-            timeout,
-            "--json",
-            report.to_str().unwrap(),
-        ]);
+        let options = format!(
+            "--heaps 5 --games 2 --timeout {timeout} --json {}",
+            report.display()
+        );
+        let out = referee_player("nim", player, &options);
         assert!(out.status.success(), "{player}: {}", stderr(&out));
         let text = stdout(&out);
         let first = text.lines().next().unwrap_or_default();

@@ -8,9 +8,11 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-use common::{run, run_or_kill, stderr, stdout, tabula, words};
+use common::{
+    assert_contains, mkfifo, planted_link, run, run_ok, run_or_kill, stderr, stdout, tabula,
+    temp_file, words,
+};
 
 /// Commands with an output, `{}` standing for the path; each would work
 /// for seconds (or print its report) before writing it.
@@ -39,17 +41,18 @@ const WRITERS: &[(&str, &str)] = &[
     ("replay no-such.jsonl -o {}", "--output"),
 ];
 
-fn mkfifo(path: &Path) {
-    let status = Command::new("mkfifo").arg(path).status().unwrap();
-    assert!(status.success());
+/// Exit status 2, one stderr line that starts `error: START`, and nothing on
+/// stdout, from `tabula ARGS`.
+fn assert_refused_in_one_line(out: &std::process::Output, args: &[&str], start: &str) {
+    common::assert_error_line_starting(out, &format!("{args:?}"), start);
+    assert_eq!(stdout(out), "", "{args:?}");
 }
 
 #[test]
 fn bad_output_paths_are_refused_with_one_line_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    fs::write(at("table.tab"), "keep me").unwrap();
-    std::os::unix::fs::symlink(at("table.tab"), at("link")).unwrap();
+    planted_link(&dir.path().join("table.tab"), &dir.path().join("link"));
     mkfifo(&dir.path().join("fifo"));
     fs::create_dir(at("dir")).unwrap();
     let missing = at("nodir");
@@ -70,15 +73,8 @@ fn bad_output_paths_are_refused_with_one_line_before_any_work() {
                 .map(|a| if a == "{}" { path.as_str() } else { a })
                 .collect();
             let out = run_or_kill(&args).unwrap_or_else(|| panic!("{args:?} hangs"));
-            let err = stderr(&out);
-            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-            assert!(
-                err.starts_with(&format!("error: {option} {path}: {problem}")),
-                "{args:?}: {err}"
-            );
             // Nothing was played or reported.
-            assert_eq!(stdout(&out), "", "{args:?}");
+            assert_refused_in_one_line(&out, &args, &format!("{option} {path}: {problem}"));
         }
     }
     assert_eq!(fs::read_to_string(at("table.tab")).unwrap(), "keep me");
@@ -92,27 +88,15 @@ fn bad_output_paths_are_refused_with_one_line_before_any_work() {
 #[test]
 fn a_refused_log_starts_no_player() {
     let dir = tempfile::tempdir().unwrap();
-    let target = dir.path().join("table.tab");
-    fs::write(&target, "keep me").unwrap();
-    let link = dir.path().join("link");
-    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (target, link) = (dir.path().join("table.tab"), dir.path().join("link"));
+    planted_link(&target, &link);
+    let link = link.to_str().unwrap();
     let started = dir.path().join("started");
     let player = format!("touch '{}'; cat > /dev/null", started.display());
     for option in ["--log", "--transcript"] {
-        let out = run(&[
-            "referee",
-            "nim",
-            "--player",
-            &player,
-            option,
-            link.to_str().unwrap(),
-        ]);
+        let out = run(&["referee", "nim", "--player", &player, option, link]);
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-        assert!(
-            stderr(&out).contains("is a symbolic link"),
-            "{}",
-            stderr(&out)
-        );
+        assert_contains(&stderr(&out), "is a symbolic link");
         assert!(!started.exists(), "{option}: the player was started");
     }
     assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
@@ -126,14 +110,21 @@ fn referee_nim(seat: &[&str], log: &str, transcript: &str) -> std::process::Outp
     run(&args)
 }
 
+/// A new directory with an old log, `games.jsonl`, and the paths of that
+/// log and of a transcript, `dialogue.txt`, in it.
+fn old_log_and_transcript_path() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let (log, transcript) = (at("games.jsonl"), at("dialogue.txt"));
+    fs::write(&log, "old log\n").unwrap();
+    (dir, log, transcript)
+}
+
 #[test]
 fn a_failed_run_leaves_the_old_log_and_transcript() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    let transcript = dir.path().join("dialogue.txt");
-    fs::write(&log, "old log\n").unwrap();
+    let (dir, log, transcript) = old_log_and_transcript_path();
     fs::write(&transcript, "old transcript\n").unwrap();
-    let (log, transcript) = (log.to_str().unwrap(), transcript.to_str().unwrap());
+    let (log, transcript) = (log.as_str(), transcript.as_str());
     // The agent is checked after the files are opened.
     let out = referee_nim(&["--agent", "nobody"], log, transcript);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
@@ -149,22 +140,15 @@ fn a_failed_run_leaves_the_old_log_and_transcript() {
         .filter(|l| l.starts_with("heap"))
         .count();
     assert!(results > 0 && games.len() == results, "{}", stdout(&out));
-    assert!(
-        fs::read_to_string(transcript)
-            .unwrap()
-            .contains("heap 5 seat 0")
-    );
+    assert_contains(&fs::read_to_string(transcript).unwrap(), "heap 5 seat 0");
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
 }
 
 #[test]
 fn a_killed_run_leaves_its_lines_under_dot_part_and_the_next_run_keeps_them() {
     use std::os::unix::process::ExitStatusExt;
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("games.jsonl");
-    let transcript = dir.path().join("dialogue.txt");
-    fs::write(&log, "old log\n").unwrap();
-    let (log, transcript) = (log.to_str().unwrap(), transcript.to_str().unwrap());
+    let (dir, log, transcript) = old_log_and_transcript_path();
+    let (log, transcript) = (log.as_str(), transcript.as_str());
     // The transcript's line for a request is written before the request is
     // sent, so once the player has read it, the line is in the file.
     let out = referee_nim(
@@ -328,14 +312,7 @@ fn two_outputs_naming_the_same_file_or_stdout_are_refused() {
         ),
     ] {
         let out = run(args);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(
-            err.starts_with(&format!("error: {first} and {second}: ")),
-            "{args:?}: {err}"
-        );
-        assert_eq!(stdout(&out), "", "{args:?}");
+        assert_refused_in_one_line(&out, args, &format!("{first} and {second}: "));
     }
     assert!(!Path::new(y).exists());
 }
@@ -351,12 +328,10 @@ fn stdout_carrying_a_dialogue_takes_no_log() {
 
 #[test]
 fn replay_refuses_to_overwrite_its_own_log() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, log) = temp_file("g.jsonl");
+    let log = log.as_str();
     fs::create_dir(dir.path().join("sub")).unwrap();
-    let log = dir.path().join("g.jsonl");
-    let log = log.to_str().unwrap();
-    let out = run(&["referee", "nim", "--agent", "random", "--log", log]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    run_ok(&["referee", "nim", "--agent", "random", "--log", log], &[]);
     let before = fs::read(log).unwrap();
     let link = dir.path().join("link.jsonl");
     fs::hard_link(log, &link).unwrap();

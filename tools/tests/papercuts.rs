@@ -5,15 +5,7 @@
 
 mod common;
 
-use common::run;
-
-fn stdout(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{build, run, stderr, stdout, temp_file};
 
 #[test]
 fn the_contests_names_reach_their_games() {
@@ -57,29 +49,25 @@ fn an_unknown_game_is_told_the_games_names() {
 
 #[test]
 fn the_kalah_plot_draws_its_draws() {
-    let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("kalah.svg");
-    let svg = svg.to_str().unwrap();
+    let (_dir, svg) = temp_file("kalah.svg");
     // Kalah(3,1) is a draw with optimal play: optimal against greedy draws every game.
     let out = run(&[
-        "verify", "kalah", "--pits", "3", "--seeds", "1", "--games", "10", "--plot", svg,
+        "verify", "kalah", "--pits", "3", "--seeds", "1", "--games", "10", "--plot", &svg,
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("| optimal vs greedy | Kalah(3, 1) | 20    | 0/20/0"));
-    let text = std::fs::read_to_string(svg).unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains("optimal vs greedy: draws"), "{text}");
     assert!(text.contains("win and draw rates"), "{text}");
 }
 
 #[test]
 fn plots_fit_1200_pixels_with_their_legend() {
-    let dir = tempfile::tempdir().unwrap();
-    let svg = dir.path().join("ioiwari.svg");
-    let svg = svg.to_str().unwrap();
+    let (_dir, svg) = temp_file("ioiwari.svg");
     // The 51 instances were 2,022 pixels wide.
-    let out = run(&["verify", "ioiwari", "--games", "10", "--plot", svg]);
+    let out = run(&["verify", "ioiwari", "--games", "10", "--plot", &svg]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let text = std::fs::read_to_string(svg).unwrap();
+    let text = std::fs::read_to_string(&svg).unwrap();
     let width: u32 = text
         .split("width=\"")
         .nth(1)
@@ -108,18 +96,15 @@ fn the_replay_page_says_seat_as_the_log_does() {
 
 #[test]
 fn check_and_info_say_what_they_count() {
-    let dir = tempfile::tempdir().unwrap();
-    let table = dir.path().join("k22.tab");
-    let table = table.to_str().unwrap();
-    let out = run(&["build", "kalah", "--pits", "2", "--seeds", "2", "-o", table]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let info = stdout(&run(&["info", table]));
+    let (_dir, table) = temp_file("k22.tab");
+    build("kalah --pits 2 --seeds 2", &table);
+    let info = stdout(&run(&["info", &table]));
     assert!(info.contains("entries: 495\n"), "{info}");
     assert!(
         info.contains("`tabula check` counts those that hold a position"),
         "{info}"
     );
-    let check = stdout(&run(&["check", table]));
+    let check = stdout(&run(&["check", &table]));
     assert!(
         check.contains(
             "407 records consistent: the positions among its 495 entries, each checked \

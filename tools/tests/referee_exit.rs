@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{run, stderr};
+use common::{run, stderr, words};
 
 /// Runs `tabula referee GAME ARGS --player 'PLAYER; echo done >> marker'`
 /// and returns how many of the player's processes reached the end of their
@@ -26,50 +26,45 @@ fn referees() -> Vec<(&'static str, Vec<&'static str>, String, usize)> {
     let bin = env!("CARGO_BIN_EXE_tabula");
     // One process per game (Ioiwari, Kalah, PseudoTonga), per case
     // (MultiplayerReversi) or per run (Dominoes, Nim, Tothello).
-    vec![
+    [
         (
             "ioiwari",
-            vec!["--pits", "4", "--cap", "4", "--beads", "10", "--all"],
-            format!("{bin} play ioiwari --pits 4 --cap 4"),
+            "--pits 4 --cap 4 --beads 10 --all",
+            "play ioiwari --pits 4 --cap 4",
             3,
         ),
         (
             "kalah",
-            vec!["--pits", "2", "--seeds", "2"],
-            format!("{bin} serve kalah --pits 2 --seeds 2 --agent optimal"),
+            "--pits 2 --seeds 2",
+            "serve kalah --pits 2 --seeds 2 --agent optimal",
             2,
         ),
         (
             "tonga",
-            vec!["--sizes", "4", "--games", "2"],
-            format!("{bin} serve tonga --agent greedy"),
+            "--sizes 4 --games 2",
+            "serve tonga --agent greedy",
             2,
         ),
         (
             "reversi",
-            vec!["--sizes", "7", "--cases", "1"],
-            format!("{bin} serve reversi --agent greedy"),
+            "--sizes 7 --cases 1",
+            "serve reversi --agent greedy",
             1,
         ),
         (
             "dominoes",
-            vec!["--cases", "5:4", "--games", "4"],
-            format!("{bin} serve dominoes --agent heaviest"),
+            "--cases 5:4 --games 4",
+            "serve dominoes --agent heaviest",
             1,
         ),
-        (
-            "tothello",
-            vec!["--cases", "3"],
-            format!("{bin} serve tothello"),
-            1,
-        ),
-        (
-            "nim",
-            vec!["--heaps", "5"],
-            format!("{bin} serve nim --agent optimal"),
-            1,
-        ),
+        ("tothello", "--cases 3", "serve tothello", 1),
+        ("nim", "--heaps 5", "serve nim --agent optimal", 1),
     ]
+    .into_iter()
+    .map(|(game, args, player, processes)| {
+        (game, words(args), format!("{bin} {player}"), processes)
+    })
+    .collect()
 }
 
 #[test]

@@ -20,19 +20,12 @@ fn referee(args: &[&str]) -> String {
 
 #[test]
 fn a_small_run_is_reproducible_and_its_json_adds_up() {
-    let args = ["--agent", "random", "--sizes", "7,8", "--cases", "1"];
+    let args = words("--agent random --sizes 7,8 --cases 1");
     let (first, report) = reproducible_referee(referee, &args);
     let lines: Vec<&str> = first.lines().collect();
     assert_eq!(lines.len(), 3, "{first}");
     for (line, (n, p)) in lines.iter().zip([(7.0, 3.0), (8.0, 4.0)]) {
-        let words: Vec<f64> = line
-            .split(' ')
-            .skip(1)
-            .map(|w| w.parse().unwrap())
-            .collect();
-        let [size, players, score, owned] = words[..] else {
-            panic!("{line}: no fault expected")
-        };
+        let [size, players, score, owned] = common::four_numbers(line, 1);
         assert_eq!((size, players), (n, p), "{line}");
         assert!((score - owned * p / (n * n)).abs() < 1e-4, "{line}");
     }
@@ -226,12 +219,7 @@ fn evolve_names_the_opponents_the_referee_draws_for_each_case() {
         let fixed = ["reversi", "evolve", "--size", "7", "--case", case];
         let json = common::run_ok(&fixed, &[&ga[..], &["--json", "-"]].concat());
         let json: serde_json::Value = serde_json::from_str(&json).unwrap();
-        let drawn: Vec<String> = json["opponents"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|i| i.to_string())
-            .collect();
+        let drawn = common::json_items(&json["opponents"]);
         assert_eq!(drawn.len(), 2);
         let line = format!(
             "# case 7 index {case} seed 1: opponents [{}] of the final population",
@@ -408,18 +396,15 @@ fn verify_logs_every_game_and_plots_the_oracle_as_ceiling() {
         let score = states.last().unwrap().case_score(0);
         assert_eq!(Some(score), player["sizes"][c]["scores"][0].as_f64());
     }
-    let svg = std::fs::read_to_string(&plot).unwrap();
-    let text = tabula_verify::plot::svg_text(&svg).unwrap();
-    for label in [
+    let labels = [
         "MultiplayerReversi",
         "board side N (P players)",
         "greedy",
         "oracle (ceiling)",
         "7×7 (P=3)",
         "8×8 (P=4)",
-    ] {
-        assert!(text.contains(label), "{label} missing from {text}");
-    }
+    ];
+    common::assert_plot_labels(&plot, &labels);
 }
 
 #[test]

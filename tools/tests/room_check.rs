@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Output;
 
-use common::{stderr, tabula};
+use common::{stderr, tabula, words};
 
 /// Runs `tabula build ARGS -o DIR/t.tab` with the free space forced to `free`
 /// bytes (the test-only override of `tabula_tables::room`).
@@ -49,26 +49,18 @@ fn assert_refused_for_room(dir: &Path, out: &Output, free: &str) {
 }
 
 #[test]
-fn an_in_memory_build_without_room_is_refused_before_it_solves() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = build_with_free_space(dir.path(), &["kalah", "--pits", "2", "--seeds", "2"], 1000);
-    assert_refused_for_room(dir.path(), &out, "1.0 kB");
-}
-
-#[test]
-fn an_out_of_core_build_without_room_is_refused_before_it_creates_its_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let args = ["ioiwari", "--pits", "5", "--cap", "3", "--out-of-core"];
-    let out = build_with_free_space(dir.path(), &args, 999);
-    assert_refused_for_room(dir.path(), &out, "999 bytes");
-}
-
-#[test]
-fn a_values_only_build_without_room_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let args = ["kalah", "--pits", "2", "--seeds", "2", "--values-only"];
-    let out = build_with_free_space(dir.path(), &args, 4096);
-    assert_refused_for_room(dir.path(), &out, "4.1 kB");
+fn a_build_without_room_is_refused_before_it_solves_or_creates_its_file() {
+    // In memory (before it solves), out of core (before it creates its
+    // file), and of values only.
+    for (args, free, shown) in [
+        ("kalah --pits 2 --seeds 2", 1000, "1.0 kB"),
+        ("ioiwari --pits 5 --cap 3 --out-of-core", 999, "999 bytes"),
+        ("kalah --pits 2 --seeds 2 --values-only", 4096, "4.1 kB"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = build_with_free_space(dir.path(), &words(args), free);
+        assert_refused_for_room(dir.path(), &out, shown);
+    }
 }
 
 #[test]
@@ -89,14 +81,8 @@ fn a_build_with_room_is_not_refused() {
 fn a_table_larger_than_the_largest_file_allowed_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.tab");
-    let script = format!(
-        "ulimit -f 4 && exec \"$0\" build kalah --pits 3 --seeds 3 -o '{}'",
-        path.display()
-    );
-    let out = std::process::Command::new("sh")
-        .args(["-c", &script, env!("CARGO_BIN_EXE_tabula")])
-        .output()
-        .unwrap();
+    let build = format!("build kalah --pits 3 --seeds 3 -o '{}'", path.display());
+    let out = common::run_after_setup(&[], "ulimit -f 4", &build, dir.path());
     let err = stderr(&out);
     assert!(!out.status.success(), "{err}");
     let want = format!("error: {}: the table needs ", path.display());

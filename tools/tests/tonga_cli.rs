@@ -2,7 +2,8 @@
 
 mod common;
 use common::{
-    assert_one_line_error, json_lines, run_with_input, serve_command, stderr, stdout, tabula, words,
+    assert_one_line_error, json_lines, referee_player, run, run_with_input, serve_command, stderr,
+    stdout, tabula, words,
 };
 
 use tabula_solver::tonga::endgame::Endgame;
@@ -27,18 +28,18 @@ fn score_the_statement_boards() {
 
 #[test]
 fn score_rejects_bad_boards() {
-    let out = run_with_input(&["tonga", "score"], "5\n");
-    assert_one_line_error(&out, "not an even number");
-    let out = run_with_input(&["tonga", "score"], "4\nWWBB\nWBW\nBWBB\nBWWB\n");
-    assert_one_line_error(&out, "row 1 has 3 cells");
-    let out = run_with_input(&["tonga", "score"], "4\nWWBB\nWBWX\nBWBB\nBWWB\n");
-    assert_one_line_error(&out, "'X'");
-    let out = run_with_input(&["tonga", "score"], "4\nWWBB\n");
-    assert_one_line_error(&out, "expected 4 board rows");
     // Endless input is cut at a megabyte, not read into memory whole.
     let long = ".".repeat((1 << 20) + 1);
-    let out = run_with_input(&["tonga", "score"], &long);
-    assert_one_line_error(&out, "stdin: more than 1048576 bytes");
+    for (input, problem) in [
+        ("5\n", "not an even number"),
+        ("4\nWWBB\nWBW\nBWBB\nBWWB\n", "row 1 has 3 cells"),
+        ("4\nWWBB\nWBWX\nBWBB\nBWWB\n", "'X'"),
+        ("4\nWWBB\n", "expected 4 board rows"),
+        (long.as_str(), "stdin: more than 1048576 bytes"),
+    ] {
+        let out = run_with_input(&["tonga", "score"], input);
+        assert_one_line_error(&out, problem);
+    }
 }
 
 #[test]
@@ -73,15 +74,22 @@ fn server_moves_match_the_plain_minimax() {
         expected += &format!("{r} {c}\n");
     }
     assert_eq!(stdout(&out), expected);
-    let out = run_with_input(&["tonga", "server-moves"], "4\nX\n....\n....\n....\n....\n");
-    assert_one_line_error(&out, "colour");
-    let out = run_with_input(&["tonga", "server-moves"], "4\nB\nBWBW\nWBWB\nBWBW\nWBWB\n");
-    assert_one_line_error(&out, "full");
-    // The server moves only where its colour is to move, as `solve` reads the board.
-    let out = run_with_input(&["tonga", "server-moves"], "4\nB\nB...\n....\n....\n....\n");
-    assert_one_line_error(&out, "stdin: the server's colour is B but W is to move");
-    let out = run_with_input(&["tonga", "server-moves"], "4\nW\nBB..\n....\n....\n....\n");
-    assert_one_line_error(&out, "stdin: stone counts B 2, W 0 cannot arise");
+    for (input, problem) in [
+        ("4\nX\n....\n....\n....\n....\n", "colour"),
+        ("4\nB\nBWBW\nWBWB\nBWBW\nWBWB\n", "full"),
+        // The server moves only where its colour is to move, as `solve` reads the board.
+        (
+            "4\nB\nB...\n....\n....\n....\n",
+            "stdin: the server's colour is B but W is to move",
+        ),
+        (
+            "4\nW\nBB..\n....\n....\n....\n",
+            "stdin: stone counts B 2, W 0 cannot arise",
+        ),
+    ] {
+        let out = run_with_input(&["tonga", "server-moves"], input);
+        assert_one_line_error(&out, problem);
+    }
 }
 
 #[test]
@@ -89,15 +97,9 @@ fn build_query_and_check_the_table() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("tonga4.tab");
     let path = path.to_str().unwrap();
-    let out = tabula()
-        .args(["build", "tonga", "--size", "6", "-o", path])
-        .output()
-        .unwrap();
+    let out = run(&["build", "tonga", "--size", "6", "-o", path]);
     assert_one_line_error(&out, "only the 4x4 board");
-    let out = tabula()
-        .args(["build", "tonga", "--size", "4", "-o", path])
-        .output()
-        .unwrap();
+    let out = run(&["build", "tonga", "--size", "4", "-o", path]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = tabula().args(["check", path]).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
@@ -244,12 +246,7 @@ fn build_query_and_check_the_table() {
     assert_eq!(exported.len(), 2000);
     for line in exported.iter().step_by(97) {
         let json: serde_json::Value = serde_json::from_str(line).unwrap();
-        let rows: Vec<&str> = json["board"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r.as_str().unwrap())
-            .collect();
+        let rows = common::json_strs(&json["board"]);
         let board = Board::parse(&format!("4\n{}\n", rows.join("\n"))).unwrap();
         let mover = match json["to_move"].as_str().unwrap() {
             "B" => Colour::Black,
@@ -339,12 +336,11 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
         ("exit 3", "player exited (exit status: 3)", "60"),
         ("sleep 1000", "timed out", "0.5"),
     ] {
-        let out = tabula()
-            .args(["referee", "tonga", "--player", player, "--sizes", "6"])
-            .args(["--games", "2", "--timeout", timeout, "--transcript"])
-            .arg(&log)
-            .output()
-            .unwrap();
+        let options = format!(
+            "--sizes 6 --games 2 --timeout {timeout} --transcript {}",
+            log.display()
+        );
+        let out = referee_player("tonga", player, &options);
         assert!(out.status.success(), "{}", stderr(&out));
         let lines = result_lines(&stdout(&out));
         assert_eq!(lines.len(), 2, "{}", stdout(&out));
@@ -362,15 +358,9 @@ fn misbehaving_players_lose_their_games_and_the_run_goes_on() {
         let logged = std::fs::read_to_string(&log).unwrap();
         assert!(logged.contains("# game 1 N 6"), "{logged}");
     }
-    let out = tabula()
-        .args(["referee", "tonga", "--agent", "nobody"])
-        .output()
-        .unwrap();
+    let out = run(&["referee", "tonga", "--agent", "nobody"]);
     assert_one_line_error(&out, "--agent nobody: unknown agent (known: random");
-    let out = tabula()
-        .args(["referee", "tonga", "--agent", "random", "--sizes", "7"])
-        .output()
-        .unwrap();
+    let out = run(&["referee", "tonga", "--agent", "random", "--sizes", "7"]);
     assert_one_line_error(&out, "--sizes");
 }
 
@@ -407,18 +397,12 @@ fn memory_limits_the_player_and_not_the_built_in_agents() {
         text.contains("(exit status: 3, under a memory limit of 1953 MiB); stderr: 2000000"),
         "{text}"
     );
-    let out = tabula()
-        .args(["referee", "tonga", "--agent", "greedy", "--memory", "64"])
-        .output()
-        .unwrap();
+    let out = run(&["referee", "tonga", "--agent", "greedy", "--memory", "64"]);
     assert_one_line_error(
         &out,
         "'--agent <NAME>' cannot be used with '--memory <MIB>'",
     );
-    let out = tabula()
-        .args(["referee", "tonga", "--player", "true", "--memory", "0"])
-        .output()
-        .unwrap();
+    let out = run(&["referee", "tonga", "--player", "true", "--memory", "0"]);
     assert_one_line_error(&out, "invalid value '0' for '--memory <MIB>'");
 }
 
@@ -520,12 +504,7 @@ fn referee_json_has_every_game_with_its_score_and_the_total() {
             assert_eq!(cases[0]["fault_kind"], "malformed-answer", "{json}");
         }
         // How the run was made: its arguments and seed.
-        let args: Vec<&str> = report["run"]["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap())
-            .collect();
+        let args = common::json_strs(&report["run"]["args"]);
         assert_eq!(args, [&fixed[..], &seat[..], &["--json", "-"]].concat());
         assert_eq!(report["run"]["seed"], 3);
         assert_eq!(report["run"]["version"], env!("CARGO_PKG_VERSION"));

@@ -5,8 +5,8 @@ use std::process::Stdio;
 
 mod common;
 use common::{
-    assert_refused, json_lines, run, run_or_kill, run_with_input, serve_command, stderr, stdout,
-    tabula, words,
+    assert_refused, json_lines, referee_player, run, run_or_kill, run_with_input, serve_command,
+    stderr, stdout, tabula, words,
 };
 
 #[test]
@@ -94,12 +94,7 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
         }
         let single = stdout(&run(&args));
         let best = &json["best_move"];
-        let squares: Vec<&str> = best["squares"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s.as_str().unwrap())
-            .collect();
+        let squares = common::json_strs(&best["squares"]);
         let line = format!(
             "bestMove: {} pieces, at {}\n",
             best["pieces"],
@@ -126,17 +121,7 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
     let out = run_with_input(&["query", "tothello", "--batch"], &line);
     let json: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(json["exact"], true, "{json}");
-    let single = stdout(&run(&[
-        "query",
-        "tothello",
-        "--red",
-        &red.join(","),
-        "--black",
-        "H7,H8",
-        "--turn",
-        "Black",
-        "--passed",
-    ]));
+    let single = query_black_to_move(&red, "--passed");
     let text = format!(
         "exact value: {} (pieces, Black minus the other), best move {}, {} nodes\n",
         json["value"]
@@ -173,6 +158,16 @@ fn a_batch_answers_each_line_as_the_single_query_does() {
         "{single}"
     );
     assert!(single.contains("exact value: 16 "), "{single}");
+}
+
+/// What `tabula query tothello OPTION` says of a board of Red's `red`
+/// squares and Black's H7 and H8, Black to move.
+fn query_black_to_move(red: &[String], option: &str) -> String {
+    let red = red.join(",");
+    let position = ["--red", &red, "--black", "H7,H8", "--turn", "Black"];
+    stdout(&run(
+        &[&["query", "tothello"][..], &position, &[option]].concat()
+    ))
 }
 
 #[test]
@@ -240,16 +235,7 @@ fn verify_writes_markdown_and_json() {
 fn referee_passes_our_server_and_catches_a_wrong_program() {
     let server = serve_command("tothello");
     // A generous limit: this test is about the answers, not the clock.
-    let out = run(&[
-        "referee",
-        "tothello",
-        "--player",
-        &server,
-        "--cases",
-        "300",
-        "--timeout",
-        "60",
-    ]);
+    let out = referee_player("tothello", &server, "--cases 300 --timeout 60");
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(text.trim(), "passed 302 of 302 cases");
@@ -257,16 +243,8 @@ fn referee_passes_our_server_and_catches_a_wrong_program() {
     let wrong = "while read line; do echo 16; done";
     let dir = tempfile::tempdir().unwrap();
     let transcript = dir.path().join("t.txt");
-    let out = run(&[
-        "referee",
-        "tothello",
-        "--player",
-        wrong,
-        "--cases",
-        "20",
-        "--transcript",
-        transcript.to_str().unwrap(),
-    ]);
+    let options = format!("--cases 20 --transcript {}", transcript.display());
+    let out = referee_player("tothello", wrong, &options);
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     // The first example's answer is 16, the second's 11.
@@ -502,17 +480,7 @@ fn the_optimal_line_of_an_exact_position_is_worth_the_negamax_value() {
         -1
     };
     assert_eq!(sign * position.difference(), value);
-    let text = stdout(&run(&[
-        "query",
-        "tothello",
-        "--red",
-        &red.join(","),
-        "--black",
-        "H7,H8",
-        "--turn",
-        "Black",
-        "--line",
-    ]));
+    let text = query_black_to_move(&red, "--line");
     assert!(
         text.ends_with(&format!("the line's difference for the mover: {value}\n")),
         "{text}"
@@ -539,16 +507,8 @@ fn the_referees_cases_as_test_data_are_what_it_sends_and_expects() {
     let dir = tempfile::tempdir().unwrap();
     let transcript = dir.path().join("t.txt");
     let served = serve_command("tothello");
-    let out = run(&[
-        "referee",
-        "tothello",
-        "--player",
-        &served,
-        "--cases",
-        "6",
-        "--transcript",
-        transcript.to_str().unwrap(),
-    ]);
+    let options = format!("--cases 6 --transcript {}", transcript.display());
+    let out = referee_player("tothello", &served, &options);
     assert!(out.status.success(), "{}", stderr(&out));
     let kept = std::fs::read_to_string(&transcript).unwrap();
     let sent: Vec<&str> = kept.lines().filter_map(|l| l.strip_prefix("> ")).collect();

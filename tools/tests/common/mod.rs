@@ -40,6 +40,31 @@ pub fn run(args: &[&str]) -> Output {
     tabula().args(args).output().expect("tabula runs")
 }
 
+/// Runs `tabula LINE PATH`: the words of `line` (see [`words`]) and then a
+/// path, such as the file after `-o`, which may hold a space.
+pub fn run_path(line: &str, path: &Path) -> Output {
+    tabula()
+        .args(words(line))
+        .arg(path)
+        .output()
+        .expect("tabula runs")
+}
+
+/// Runs `tabula build ARGS -o FILE`, which must succeed.
+pub fn build(args: &str, file: &str) {
+    run_ok(&words(&format!("build {args} -o")), &[file]);
+}
+
+/// Runs `tabula referee GAME --player PLAYER OPTIONS`: the player's command
+/// as it is, the options written as one line (see [`words`]).
+pub fn referee_player(game: &str, player: &str, options: &str) -> Output {
+    tabula()
+        .args(["referee", game, "--player", player])
+        .args(words(options))
+        .output()
+        .expect("tabula runs")
+}
+
 /// Runs `LAUNCHER... sh -c 'SETUP && exec tabula ARGS'` in `dir`: `tabula`
 /// under a limit (`ulimit -v 2000000`) or after a mount, with `launcher` (such
 /// as `unshare --mount`) around the shell when one is needed.
@@ -70,15 +95,20 @@ pub fn run_with_input(args: &[&str], input: &str) -> Output {
     run_fed(args, input, Stdio::piped())
 }
 
-/// Runs `tabula ARGS` with `input` on stdin and `stdout` as its stdout.
-fn run_fed(args: &[&str], input: &str, stdout: Stdio) -> Output {
-    let mut child = tabula()
+/// Starts `tabula ARGS` with `stdin` and `stdout` as given, and stderr piped.
+pub fn spawn(args: &[&str], stdin: Stdio, stdout: Stdio) -> std::process::Child {
+    tabula()
         .args(args)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
-        .expect("tabula runs");
+        .expect("tabula runs")
+}
+
+/// Runs `tabula ARGS` with `input` on stdin and `stdout` as its stdout.
+fn run_fed(args: &[&str], input: &str, stdout: Stdio) -> Output {
+    let mut child = spawn(args, Stdio::piped(), stdout);
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_owned();
     let writer = std::thread::spawn(move || {
@@ -327,6 +357,15 @@ pub fn assert_one_line_error(out: &Output, problem: &str) {
     assert!(stdout(out).is_empty(), "{}", stdout(out));
 }
 
+/// Exit status 2 and one stderr line that starts `error: START`; `what`
+/// (such as the command) heads the message of a failure.
+pub fn assert_error_line_starting(out: &Output, what: &str, start: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+    assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    assert!(err.starts_with(&format!("error: {start}")), "{what}: {err}");
+}
+
 /// Where [`run_with_stdout`] points `tabula`'s stdout.
 #[derive(Clone, Copy, Debug)]
 pub enum BadStdout {
@@ -360,13 +399,7 @@ pub fn run_with_stdout(args: &[&str], input: &str, bad: BadStdout) -> Output {
 /// closed stdout.
 pub fn first_lines(args: &[&str], count: usize) -> Vec<String> {
     use std::io::BufRead;
-    let mut child = tabula()
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabula starts");
+    let mut child = spawn(args, Stdio::null(), Stdio::piped());
     let lines: Vec<String> = std::io::BufReader::new(child.stdout.take().unwrap())
         .lines()
         .take(count)
@@ -488,4 +521,101 @@ pub fn log_of(dir: &std::path::Path, args: &str) -> (std::path::PathBuf, Vec<ser
     assert!(out.status.success(), "{args}: {}", stderr(&out));
     let lines = json_lines(&std::fs::read_to_string(&log).unwrap());
     (log, lines)
+}
+
+/// Plants a symbolic link at `link` to a file `target` that holds "keep me".
+pub fn planted_link(target: &Path, link: &Path) {
+    std::fs::write(target, "keep me").unwrap();
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+/// Makes a FIFO at `path` with `mkfifo`.
+pub fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// The header of a crafted table: `game` and `params`, `entries` records of
+/// `value_bytes` and `mask_bytes` each.
+pub fn table_spec(
+    game: &'static str,
+    params: [u32; 4],
+    value_bytes: u8,
+    mask_bytes: u8,
+    entries: u64,
+) -> tabula_tables::TableSpec {
+    let layout = tabula_tables::Layout {
+        value_bytes,
+        mask_bytes,
+    };
+    tabula_tables::TableSpec {
+        game,
+        params,
+        layout,
+        entries,
+    }
+}
+
+/// Checks that `text` (what a command wrote) contains `part`.
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} is missing from: {text}");
+}
+
+/// Checks that `tabula query GAME --table TABLE --batch` answers each line
+/// of `positions` as the export's line for it in `exported` says, by `keys`.
+pub fn assert_batch_answers(
+    [game, table]: [&str; 2],
+    positions: &str,
+    exported: &[impl std::borrow::Borrow<serde_json::Value>],
+    keys: [&str; 2],
+) {
+    let query = ["query", game, "--table", table, "--batch"];
+    let answers = json_lines(&stdout(&run_with_input(&query, positions)));
+    assert_eq!(answers.len(), exported.len());
+    for (line, answer) in exported.iter().map(|line| line.borrow()).zip(&answers) {
+        for key in keys {
+            assert_eq!(line[key], answer[key], "{line} / {answer}");
+        }
+    }
+}
+
+/// The elements of a JSON array, each written as JSON (a number as its digits).
+pub fn json_items(array: &serde_json::Value) -> Vec<String> {
+    let items = array.as_array().expect("a JSON array");
+    items.iter().map(|item| item.to_string()).collect()
+}
+
+/// The strings of a JSON array of strings.
+pub fn json_strs(array: &serde_json::Value) -> Vec<&str> {
+    let items = array.as_array().expect("a JSON array");
+    items
+        .iter()
+        .map(|s| s.as_str().expect("a string"))
+        .collect()
+}
+
+/// A new temporary directory (removed when dropped) and the path of a file
+/// `name` in it, as text for a command line.
+pub fn temp_file(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name).to_str().unwrap().to_owned();
+    (dir, path)
+}
+
+/// Checks that the plot drawn at `path` shows each of `labels` as text.
+pub fn assert_plot_labels(path: &Path, labels: &[&str]) {
+    let svg = std::fs::read_to_string(path).unwrap();
+    let text = tabula_verify::plot::svg_text(&svg).unwrap_or_else(|e| panic!("{e}"));
+    for label in labels {
+        assert!(text.contains(label), "{label} missing from {text}");
+    }
+}
+
+/// The four numbers after the first `skip` words of a result line with no fault.
+pub fn four_numbers(line: &str, skip: usize) -> [f64; 4] {
+    let words = line.split(' ').skip(skip);
+    let numbers: Vec<f64> = words.map(|w| w.parse().unwrap()).collect();
+    numbers
+        .try_into()
+        .unwrap_or_else(|_| panic!("{line}: no fault expected"))
 }
