@@ -458,6 +458,33 @@ impl<W: Write + Send + 'static> StreamPeer<W> {
     }
 }
 
+/// The service of `agent` behind its wire `W` on a thread of its own, and a
+/// seat talking to it over pipes as to a program: for tests that check that
+/// a served agent plays as it does in process. The service ends, cleanly,
+/// once the seat is dropped.
+#[cfg(test)]
+pub(crate) fn served<G, W, A>(
+    agent: A,
+) -> (
+    crate::seat::Remote<G, W>,
+    thread::JoinHandle<Result<(), crate::protocol::DialogueError>>,
+)
+where
+    G: tabula_solver::Game + 'static,
+    W: crate::wire::Wire<G> + Default + Send + 'static,
+    A: crate::agent::Agent<G> + Send + 'static,
+{
+    let (requests, to_player) = io::pipe().unwrap();
+    let (from_player, answers) = io::pipe().unwrap();
+    let server = thread::spawn(move || {
+        let mut session = crate::wire::Session::new(W::default(), agent);
+        session.serve(BufReader::new(requests), answers)
+    });
+    let peer = StreamPeer::new(from_player, to_player);
+    let remote = crate::seat::Remote::new("served", Box::new(peer), W::default());
+    (remote, server)
+}
+
 /// Waits for a write's answer until `deadline`.
 fn written_by(done: &Receiver<io::Result<()>>, deadline: Option<Instant>) -> io::Result<()> {
     let answer = match deadline {
@@ -1076,12 +1103,7 @@ mod tests {
         assert!(!live_group_members(group).is_empty(), "it sleeps on");
         // A watchdog only: a drop that waited for the sleep would hang.
         within_a_minute(move || drop(player));
-        let gone = eventually(|| live_group_members(group).is_empty());
-        // SAFETY: only signals the test's own leftovers, if any.
-        unsafe {
-            libc::killpg(group as libc::pid_t, libc::SIGKILL);
-        }
-        assert!(gone, "the stalled player survived its drop");
+        assert!(all_gone(group), "the stalled player survived its drop");
     }
 
     #[test]
@@ -1198,6 +1220,17 @@ mod tests {
             .expect("still blocked after a minute")
     }
 
+    /// Whether process group `group` empties within a minute; whatever it
+    /// still holds then is killed, so that a failing test leaves nothing.
+    fn all_gone(group: u32) -> bool {
+        let gone = eventually(|| live_group_members(group).is_empty());
+        // SAFETY: only signals the test's own leftovers, if any.
+        unsafe {
+            libc::killpg(group as libc::pid_t, libc::SIGKILL);
+        }
+        gone
+    }
+
     fn a_tenth_from_now() -> Option<Instant> {
         Some(Instant::now() + Duration::from_millis(100))
     }
@@ -1267,12 +1300,7 @@ mod tests {
         assert!(player.finish(Duration::from_secs(60)), "the shell exits");
         assert!(!live_group_members(group).is_empty(), "its sleep runs on");
         drop(player);
-        let gone = eventually(|| live_group_members(group).is_empty());
-        // SAFETY: only signals the test's own leftovers, if any.
-        unsafe {
-            libc::killpg(group as libc::pid_t, libc::SIGKILL);
-        }
-        assert!(gone, "the sleep survived its player");
+        assert!(all_gone(group), "the sleep survived its player");
     }
 
     #[test]

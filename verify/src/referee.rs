@@ -71,14 +71,9 @@ pub trait Contest {
     }
 
     /// Plays `games` of `case` against the contest's opponent(s), seating the
-    /// tested player as the contest does, and hands each game's record to `each`.
-    fn play(
-        &self,
-        case: &Case<<Self::Game as Game>::Params>,
-        games: Range<usize>,
-        tested: &mut dyn Player<Self::Game>,
-        each: &mut dyn FnMut(usize, &GameRecord<Self::Game>),
-    );
+    /// tested player as the contest does, and hands each game's record to
+    /// `games.each`.
+    fn play(&self, case: &Case<<Self::Game as Game>::Params>, games: Games<'_, Self::Game>);
 
     /// The result of `game` of `case`.
     fn result(
@@ -92,12 +87,6 @@ pub trait Contest {
     fn notes(&self, _result: &Self::Result) -> Vec<String> {
         Vec::new()
     }
-
-    /// A game's result line.
-    fn line(&self, result: &Self::Result) -> String;
-
-    /// The run's last line, its total.
-    fn total_line(&self, report: &RefereeReport<Self::Result>) -> String;
 
     /// Lines said before the first case, after a player for the whole run
     /// has started (notes on the run; none by default).
@@ -142,7 +131,7 @@ pub trait Contest {
     }
 
     /// A game's result line as stdout shows it, if not as the transcript has
-    /// it (`line`, from [`Contest::line`]); by default the same.
+    /// it (`line`, from [`RefereedCase::line`]); by default the same.
     fn shown_line(
         &self,
         _case: &Case<<Self::Game as Game>::Params>,
@@ -151,13 +140,35 @@ pub trait Contest {
         None
     }
 
-    /// Where the run's total goes: by default [`Contest::total_line`] ends
-    /// both the transcript and stdout.
+    /// Where the run's total goes: by default [`RefereedCase::total_line`]
+    /// ends both the transcript and stdout.
     fn total_shown(&self, report: &RefereeReport<Self::Result>) -> TotalLines {
-        let line = self.total_line(report);
+        let line = report.total_line();
         TotalLines {
             transcript: Some(line.clone()),
             stdout: Some(line),
+        }
+    }
+}
+
+/// The games of a case that a contest plays at one go: which, by whom, and
+/// where each game's record goes as soon as the game ends.
+pub struct Games<'a, G: Game> {
+    /// The games' numbers in their case, from 0.
+    pub range: Range<usize>,
+    /// The tested player.
+    pub tested: &'a mut dyn Player<G>,
+    /// Takes each game's number and record (to log and score it).
+    pub each: &'a mut dyn FnMut(usize, &GameRecord<G>),
+}
+
+impl<G: Game> Games<'_, G> {
+    /// Plays the games one at a time: `game` plays the game of a number
+    /// against the tested player and returns its record.
+    pub fn one_by_one(self, mut game: impl FnMut(usize, &mut dyn Player<G>) -> GameRecord<G>) {
+        for number in self.range {
+            let record = game(number, &mut *self.tested);
+            (self.each)(number, &record);
         }
     }
 }
@@ -220,6 +231,7 @@ where
     for line in contest.opening() {
         out.say(&line)?;
     }
+    let running = Running { contest, seed, out };
     for case in contest.cases() {
         if let Some(heading) = contest.case_heading(&case) {
             out.transcript(&heading);
@@ -228,7 +240,7 @@ where
             Some(tested) => Tested::Once(tested.as_mut()),
             None => Tested::EachGame(&mut *start),
         };
-        results.extend(run_case(contest, seed, &case, &mut player, out)?);
+        results.extend(running.case(&case, &mut player)?);
     }
     if let Some(mut tested) = once {
         tested.finish(EXIT_GRACE);
@@ -244,74 +256,90 @@ enum Tested<'p, 's, C: Contest, E> {
     EachGame(&'p mut Start<'s, C, E>),
 }
 
-/// Plays one case: logs each game, writes its notes and says its result
-/// line (`Tally::EachGame`) or the case's (`Tally::EachCase`).
-fn run_case<C, E>(
-    contest: &C,
+/// A run under way: its contest, its seed and where its records go.
+struct Running<'a, C: Contest> {
+    contest: &'a C,
     seed: u64,
-    case: &Case<Params<C>>,
-    tested: &mut Tested<'_, '_, C, E>,
-    out: &dyn RefereeOutput<C::Game>,
-) -> Result<Vec<C::Result>, E>
-where
-    C: Contest,
-    E: From<std::io::Error>,
-{
-    let tally = contest.tally();
-    let mut results = Vec::new();
-    // A result line that cannot be written stops the run after the game.
-    let said = std::cell::RefCell::new(Ok(()));
-    let say = |line: String| {
-        if said.borrow().is_ok() {
-            *said.borrow_mut() = match contest.shown_line(case, &line) {
-                None => out.say(&line),
-                Some(shown) => {
-                    out.transcript(&line);
-                    out.show(&shown)
-                }
-            };
-        }
-    };
-    let mut each = |game: usize, record: &GameRecord<C::Game>| {
-        out.game(record, &case.params, &contest.at(seed, case, game));
-        for note in contest.game_notes(case, game, record) {
-            out.transcript(&note);
-        }
-        let result = contest.result(case, game, record);
-        for note in contest.notes(&result) {
-            out.transcript(&note);
-        }
-        if tally == Tally::EachGame {
-            say(contest.line(&result));
-        }
-        results.push(result);
-    };
-    match tested {
-        Tested::Once(tested) => contest.play(case, 0..case.games, &mut **tested, &mut each),
-        Tested::EachGame(start) => {
-            for game in 0..case.games {
-                if let Some(heading) = contest.heading(case, game) {
-                    out.transcript(&heading);
-                }
-                let mut tested = start(Some(case))?;
-                contest.play(case, game..game + 1, tested.as_mut(), &mut each);
-                // Time to read its last lines and end by itself, then it is killed.
-                tested.finish(EXIT_GRACE);
-                drop(tested);
-                if said.borrow().is_err() {
-                    break;
+    out: &'a dyn RefereeOutput<C::Game>,
+}
+
+impl<C: Contest> Running<'_, C> {
+    /// Plays one case: logs each game, writes its notes and says its result
+    /// line (`Tally::EachGame`) or the case's (`Tally::EachCase`).
+    fn case<E: From<std::io::Error>>(
+        &self,
+        case: &Case<Params<C>>,
+        tested: &mut Tested<'_, '_, C, E>,
+    ) -> Result<Vec<C::Result>, E> {
+        let (contest, seed, out) = (self.contest, self.seed, self.out);
+        let tally = contest.tally();
+        let mut results = Vec::new();
+        // A result line that cannot be written stops the run after the game.
+        let said = std::cell::RefCell::new(Ok(()));
+        let say = |line: String| {
+            if said.borrow().is_ok() {
+                *said.borrow_mut() = match contest.shown_line(case, &line) {
+                    None => out.say(&line),
+                    Some(shown) => {
+                        out.transcript(&line);
+                        out.show(&shown)
+                    }
+                };
+            }
+        };
+        let mut each = |game: usize, record: &GameRecord<C::Game>| {
+            out.game(record, &case.params, &contest.at(seed, case, game));
+            for note in contest.game_notes(case, game, record) {
+                out.transcript(&note);
+            }
+            let result = contest.result(case, game, record);
+            for note in contest.notes(&result) {
+                out.transcript(&note);
+            }
+            if tally == Tally::EachGame {
+                say(result.line());
+            }
+            results.push(result);
+        };
+        match tested {
+            Tested::Once(tested) => {
+                let games = Games {
+                    range: 0..case.games,
+                    tested: &mut **tested,
+                    each: &mut each,
+                };
+                contest.play(case, games);
+            }
+            Tested::EachGame(start) => {
+                for game in 0..case.games {
+                    if let Some(heading) = contest.heading(case, game) {
+                        out.transcript(&heading);
+                    }
+                    let mut tested = start(Some(case))?;
+                    let games = Games {
+                        range: game..game + 1,
+                        tested: tested.as_mut(),
+                        each: &mut each,
+                    };
+                    contest.play(case, games);
+                    // Time to read its last lines and end by itself, then it is killed.
+                    tested.finish(EXIT_GRACE);
+                    drop(tested);
+                    if said.borrow().is_err() {
+                        break;
+                    }
                 }
             }
         }
-    }
-    if tally == Tally::EachCase {
-        results = contest.case_results(case, results);
-        for result in &results {
-            say(contest.line(result));
+        if tally == Tally::EachCase {
+            results = contest.case_results(case, results);
+            for result in &results {
+                say(result.line());
+            }
         }
+        said.into_inner()?;
+        Ok(results)
     }
-    said.into_inner()?;
-    Ok(results)
 }
 
 #[cfg(test)]
@@ -346,6 +374,18 @@ pub(crate) mod tests {
         }
     }
 
+    /// Checks that `parse` rejects each `(text, reason)` of `bad` with an
+    /// error that says `reason` (a referee's list of cases or sides).
+    pub(crate) fn assert_rejects<T: std::fmt::Debug>(
+        parse: impl Fn(&str) -> Result<T, String>,
+        bad: &[(&str, &str)],
+    ) {
+        for (text, reason) in bad {
+            let error = parse(text).unwrap_err();
+            assert!(error.contains(reason), "{text:?}: {error}");
+        }
+    }
+
     /// Nim's contest, its tested player started afresh for each game when
     /// `.1`; with `.2`, scored per case: a heading before each case, a note
     /// after each game, and one result per case, the case's last game.
@@ -367,23 +407,11 @@ pub(crate) mod tests {
         fn heading(&self, case: &Case<u32>, game: usize) -> Option<String> {
             Some(format!("# {} game {game}", case.name))
         }
-        fn play(
-            &self,
-            case: &Case<u32>,
-            games: Range<usize>,
-            tested: &mut dyn Player<Nim>,
-            each: &mut dyn FnMut(usize, &GameRecord<Nim>),
-        ) {
-            self.0.play(case, games, tested, each);
+        fn play(&self, case: &Case<u32>, games: Games<'_, Nim>) {
+            self.0.play(case, games);
         }
         fn result(&self, case: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> Self::Result {
             self.0.result(case, game, record)
-        }
-        fn line(&self, result: &Self::Result) -> String {
-            self.0.line(result)
-        }
-        fn total_line(&self, report: &RefereeReport<Self::Result>) -> String {
-            self.0.total_line(report)
         }
         fn opening(&self) -> Vec<String> {
             self.2

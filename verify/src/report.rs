@@ -27,6 +27,14 @@ pub fn with_fault(mut line: String, fault: Option<&str>) -> String {
     line
 }
 
+/// A result's `fault` and `fault_kind` fields from the fault that ended its
+/// game, if one did: its reason in words and its kind.
+pub fn fault_fields(
+    fault: Option<&crate::seat::Fault>,
+) -> (Option<String>, Option<crate::seat::FaultKind>) {
+    (fault.map(|f| f.reason.clone()), fault.map(|f| f.kind))
+}
+
 /// One case of a referee run, as its report counts it.
 pub trait RefereedCase {
     /// The contest's score of the case.
@@ -34,6 +42,14 @@ pub trait RefereedCase {
 
     /// Games of the case the tested player lost to a fault of its own.
     fn faults(&self) -> usize;
+
+    /// The case's result line.
+    fn line(&self) -> String;
+
+    /// The run's last line, its total over `report`'s cases.
+    fn total_line(report: &RefereeReport<Self>) -> String
+    where
+        Self: Sized;
 }
 
 /// The results of a referee run: every case and the total score; its JSON
@@ -140,6 +156,11 @@ impl<C: RefereedCase> RefereeReport<C> {
     /// Games the tested player lost to faults over every case.
     pub fn faults(&self) -> usize {
         self.cases.iter().map(RefereedCase::faults).sum()
+    }
+
+    /// The run's last line, its total ([`RefereedCase::total_line`]).
+    pub fn total_line(&self) -> String {
+        C::total_line(self)
     }
 }
 

@@ -516,6 +516,21 @@ impl<'a, T, U> Ready<'a, T, U> {
 mod tests {
     use super::*;
     use rand::RngExt;
+    use tabula_solver::nim::Nim;
+
+    /// Plays `schedule` of Nim's built-in agents `lineup` on `setup`'s
+    /// games, with no progress and no game log.
+    fn play_nim<T: Send>(
+        schedule: &Schedule,
+        lineup: &[String],
+        setup: &(dyn Fn(&Job) -> (u32, Nim) + Sync),
+        seed: u64,
+        each: EachGame<'_, Nim, T>,
+    ) -> Vec<(Job, T)> {
+        let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
+        let lineup = Lineup::new(lineup, &make);
+        play_schedule(schedule, &lineup, setup, seed, &|_| {}, &|_: &str| {}, each)
+    }
 
     #[test]
     fn results_are_handed_on_once_each_in_index_order() {
@@ -564,7 +579,6 @@ mod tests {
 
     #[test]
     fn a_schedule_writes_its_log_in_job_order_whatever_the_lifetime() {
-        use tabula_solver::nim::Nim;
         let heaps = [5u32, 8, 9];
         let lineup = ["random".to_string(), "optimal".to_string()];
         let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
@@ -643,9 +657,7 @@ mod tests {
 
     #[test]
     fn a_case_plays_the_same_games_alone_as_beside_others_with_the_same_key() {
-        use tabula_solver::nim::Nim;
         let lineup = ["random".to_string(), "random".to_string()];
-        let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
         let setup = |_: &Job| (21, Nim::new(21));
         let moves = |keys: Vec<u64>| -> Vec<(u64, Vec<String>)> {
             let schedule = Schedule {
@@ -663,18 +675,10 @@ mod tests {
                     .collect::<Vec<_>>(),
                 line: None,
             };
-            play_schedule(
-                &schedule,
-                &Lineup::new(&lineup, &make),
-                &setup,
-                7,
-                &|_| {},
-                &|_: &str| {},
-                &moves,
-            )
-            .into_iter()
-            .map(|(job, moves)| (job.key, moves))
-            .collect()
+            play_nim(&schedule, &lineup, &setup, 7, &moves)
+                .into_iter()
+                .map(|(job, moves)| (job.key, moves))
+                .collect()
         };
         let beside = moves(vec![3, 9]);
         let alone = moves(vec![9]);
@@ -734,9 +738,7 @@ mod tests {
                     assert_eq!(r, (0..count).map(|i| i * 3 + 1).collect::<Vec<_>>());
                     assert_eq!(seen.into_inner().unwrap(), (0..count).collect::<Vec<_>>());
                 }
-                use tabula_solver::nim::Nim;
                 let lineup = ["random".to_string(), "optimal".to_string()];
-                let make = |name: &str, rng| crate::nim::agent(name, rng).unwrap();
                 let setup = |_: &Job| (7, Nim::new(7));
                 for (cases, games, seatings) in [
                     (0, 5, Seatings::Rotated),
@@ -756,15 +758,7 @@ mod tests {
                             kept: r.scores.to_vec(),
                             line: None,
                         };
-                        let out = play_schedule(
-                            &schedule,
-                            &Lineup::new(&lineup, &make),
-                            &setup,
-                            1,
-                            &|_| {},
-                            &|_: &str| {},
-                            &each,
-                        );
+                        let out = play_nim(&schedule, &lineup, &setup, 1, &each);
                         let jobs: Vec<Job> = out.iter().map(|(j, _)| *j).collect();
                         assert_eq!(jobs, schedule.jobs());
                     }

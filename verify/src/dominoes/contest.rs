@@ -1,8 +1,6 @@
 //! The referee's contest: the tested player against a built-in opponent on
 //! the (N, H) cases, each case scored as a whole (wins + ties/2).
 
-use std::ops::Range;
-
 use tabula_solver::dominoes::{Match, Rules};
 
 use super::referee::{CaseResult, CaseSetup, draws_name, game_line, opponent_rng, referee_case};
@@ -10,9 +8,8 @@ use super::report::case_name;
 use super::{agent, sees_open_hand};
 use crate::arena::GameRecord;
 use crate::record::At;
-use crate::referee::{Case, Contest, Starts, Tally};
-use crate::report::RefereeReport;
-use crate::seat::{Limits, Local, Player};
+use crate::referee::{Case, Contest, Games, Starts, Tally};
+use crate::seat::{Limits, Local};
 
 /// `tabula referee dominoes`: each (N, H) a case of games against `opponent`.
 pub struct DominoesContest {
@@ -69,31 +66,18 @@ impl Contest for DominoesContest {
         Starts::OncePerRun
     }
 
-    fn play(
-        &self,
-        case: &Case<Rules>,
-        games: Range<usize>,
-        tested: &mut dyn Player<Match>,
-        each: &mut dyn FnMut(usize, &GameRecord<Match>),
-    ) {
-        debug_assert_eq!(games, 0..self.setup.games, "a case is played whole");
+    fn play(&self, case: &Case<Rules>, games: Games<'_, Match>) {
+        debug_assert_eq!(games.range, 0..self.setup.games, "a case is played whole");
         let rules = case.params;
         let rng = opponent_rng(self.setup.seed, rules);
         let mut opponent = Local(agent(&self.opponent, rng).expect("a checked agent"));
         // The case's tally is the run's to make, from each game's result.
+        let (tested, each) = (games.tested, games.each);
         referee_case(rules, &self.setup, tested, &mut opponent, self.limits, each);
     }
 
     fn result(&self, case: &Case<Rules>, game: usize, record: &GameRecord<Match>) -> CaseResult {
         CaseResult::of_game(case.params, game, record)
-    }
-
-    fn line(&self, result: &CaseResult) -> String {
-        result.line()
-    }
-
-    fn total_line(&self, report: &RefereeReport<CaseResult>) -> String {
-        report.total_line()
     }
 
     fn opening(&self) -> Vec<String> {

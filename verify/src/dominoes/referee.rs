@@ -177,9 +177,17 @@ pub struct FirstFault {
     pub reason: String,
 }
 
-impl CaseResult {
+impl RefereedCase for CaseResult {
+    fn score(&self) -> f64 {
+        self.score
+    }
+
+    fn faults(&self) -> usize {
+        self.faults
+    }
+
     /// `case N H score W T L`, then the faults if there were any.
-    pub fn line(&self) -> String {
+    fn line(&self) -> String {
         let mut line = format!(
             "case {} {} {} {} {} {}",
             self.n, self.h, self.score, self.wins, self.ties, self.losses
@@ -192,15 +200,10 @@ impl CaseResult {
         }
         line
     }
-}
 
-impl RefereedCase for CaseResult {
-    fn score(&self) -> f64 {
-        self.score
-    }
-
-    fn faults(&self) -> usize {
-        self.faults
+    /// `total SCORE of GAMES`.
+    fn total_line(report: &RefereeReport<Self>) -> String {
+        format!("total {} of {}", report.total, report.games())
     }
 }
 
@@ -208,11 +211,6 @@ impl RefereeReport<CaseResult> {
     /// Games played over every case.
     pub fn games(&self) -> usize {
         self.cases.iter().map(|c| c.games).sum()
-    }
-
-    /// `total SCORE of GAMES`.
-    pub fn total_line(&self) -> String {
-        format!("total {} of {}", self.total, self.games())
     }
 }
 
@@ -338,6 +336,7 @@ pub fn game_line(game: usize, setup: &CaseSetup, record: &GameRecord<Match>) -> 
 mod tests {
     use super::*;
     use crate::agent::{Agent, RandomAgent};
+    use crate::referee::tests::assert_rejects;
     use crate::seat::{Failure, FaultKind, Local};
     use crate::tournament::stream;
     use tabula_solver::Game;
@@ -347,6 +346,16 @@ mod tests {
         Rules::new(n, h).unwrap()
     }
 
+    /// A case's setup in which neither player sees the other's hand.
+    fn hidden(seed: u64, games: usize, paired: bool) -> CaseSetup {
+        CaseSetup {
+            seed,
+            games,
+            paired,
+            open_hand: [false; 2],
+        }
+    }
+
     #[test]
     fn cases_parse_strictly() {
         assert_eq!(parse_cases("all").unwrap().len(), 20);
@@ -354,7 +363,7 @@ mod tests {
             parse_cases("5:4,9:7").unwrap(),
             vec![rules(5, 4), rules(9, 7)]
         );
-        for (bad, reason) in [
+        let bad = [
             ("", "is not N:H"),
             ("5:4,", "is not N:H"),
             ("5-4", "is not N:H"),
@@ -365,21 +374,14 @@ mod tests {
             ("5:8", "not a case"),
             ("5:4,9:7,5:4", "case 5:4 is given twice"),
             ("all,5:4", "is not N:H"),
-        ] {
-            let error = parse_cases(bad).unwrap_err();
-            assert!(error.contains(reason), "{bad:?}: {error}");
-        }
+        ];
+        assert_rejects(parse_cases, &bad);
     }
 
     #[test]
     fn a_deals_draws_follow_its_stock_order_whoever_plays() {
         let r = rules(5, 4);
-        let setup = CaseSetup {
-            seed: 9,
-            games: 40,
-            paired: false,
-            open_hand: [false; 2],
-        };
+        let setup = hidden(9, 40, false);
         let mut drew = 0;
         for game in 0..setup.games {
             // The match loop's games, between random players.
@@ -415,12 +417,7 @@ mod tests {
     #[test]
     fn every_game_of_a_pair_meets_the_same_deal_from_the_other_seat() {
         let r = rules(7, 5);
-        let paired = CaseSetup {
-            seed: 4,
-            games: 6,
-            paired: true,
-            open_hand: [false; 2],
-        };
+        let paired = hidden(4, 6, true);
         for pair in 0..3 {
             let (a, _, seating_a) = paired.start(r, 2 * pair);
             let (b, _, seating_b) = paired.start(r, 2 * pair + 1);
@@ -449,10 +446,8 @@ mod tests {
     #[test]
     fn the_open_hand_goes_to_the_clairvoyant_players_seat() {
         let setup = CaseSetup {
-            seed: 1,
-            games: 2,
-            paired: false,
             open_hand: [false, true],
+            ..hidden(1, 2, false)
         };
         for game in 0..2 {
             let (start, _, seating) = setup.start(rules(6, 4), game);
@@ -505,12 +500,7 @@ mod tests {
 
     #[test]
     fn a_case_is_tallied_the_contests_way_and_faults_are_counted() {
-        let setup = CaseSetup {
-            seed: 2,
-            games: 40,
-            paired: true,
-            open_hand: [false; 2],
-        };
+        let setup = hidden(2, 40, true);
         let r = rules(5, 4);
         let mut tested = Local(RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 0)));
         let mut opponent = Local(RandomAgent::new(stream(2, Purpose::Agent, 0, 0, 1)));
@@ -616,54 +606,29 @@ mod tests {
     #[test]
     fn through_the_wire_an_agent_plays_every_case_exactly_as_in_process() {
         use crate::dominoes::DominoesWire;
-        use crate::process::StreamPeer;
-        use crate::seat::Remote;
-        use crate::wire::Session;
+        use crate::process::served;
 
         let agent = || RandomAgent::new(stream(9, Purpose::Agent, 0, 0, 0));
-        let (requests, to_player) = std::io::pipe().unwrap();
-        let (from_player, answers) = std::io::pipe().unwrap();
-        let server = std::thread::spawn(move || {
-            let mut session = Session::new(DominoesWire::default(), agent());
-            session.serve(std::io::BufReader::new(requests), answers)
-        });
-        let peer = StreamPeer::new(from_player, to_player);
-        let mut remote = Remote::new("served", Box::new(peer), DominoesWire::default());
+        let (mut remote, server) = served::<Match, DominoesWire, _>(agent());
         let mut local = Local(agent());
-        let setup = CaseSetup {
-            seed: 9,
-            games: 10,
-            paired: true,
-            open_hand: [false; 2],
-        };
+        let setup = hidden(9, 10, true);
         let mut games = 0;
         for r in Rules::all() {
-            let opponent = || {
-                Local(RandomAgent::new(stream(
-                    9,
-                    Purpose::Agent,
-                    case_key(r),
-                    0,
-                    1,
-                )))
+            // The case against the same opponent, afresh for each side.
+            let play = |tested: &mut dyn Player<Match>| {
+                let rng = stream(9, Purpose::Agent, case_key(r), 0, 1);
+                let mut opponent = Local(RandomAgent::new(rng));
+                referee_case(
+                    r,
+                    &setup,
+                    tested,
+                    &mut opponent,
+                    Limits::default(),
+                    &mut |_, _| {},
+                )
             };
-            let limits = Limits::default();
-            let (a, served) = referee_case(
-                r,
-                &setup,
-                &mut remote,
-                &mut opponent(),
-                limits,
-                &mut |_, _| {},
-            );
-            let (b, in_process) = referee_case(
-                r,
-                &setup,
-                &mut local,
-                &mut opponent(),
-                limits,
-                &mut |_, _| {},
-            );
+            let (a, served) = play(&mut remote);
+            let (b, in_process) = play(&mut local);
             assert_eq!(a, b);
             assert_eq!(a.faults, 0, "{a:?}");
             for (x, y) in served.iter().zip(&in_process) {

@@ -1,7 +1,6 @@
 //! The referee's contest: the optimal player 2 against player 1, one game a
 //! starting board, on the IOI game or a variant's ring.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use tabula_solver::ioiwari::BankMatch;
@@ -10,7 +9,7 @@ use tabula_tables::TypedTable;
 use super::{IoiBoard, OptimalAgent, RefereedGame};
 use crate::arena::{GameRecord, play_case};
 use crate::record::Notation;
-use crate::referee::{Case, Contest, Starts, TotalLines};
+use crate::referee::{Case, Contest, Games, Starts, TotalLines};
 use crate::report::RefereeReport;
 use crate::seat::{Clock, Limits, Local, Player};
 use crate::tournament::{Purpose, stream};
@@ -58,24 +57,18 @@ where
         Some(format!("# game {}", case.name))
     }
 
-    fn play(
-        &self,
-        case: &Case<B>,
-        games: Range<usize>,
-        tested: &mut dyn Player<BankMatch<B>>,
-        each: &mut dyn FnMut(usize, &GameRecord<BankMatch<B>>),
-    ) {
+    fn play(&self, case: &Case<B>, games: Games<'_, BankMatch<B>>) {
         let (seed, board) = (self.seed, case.params);
-        for game in games {
+        games.one_by_one(|_, tested| {
             let mut optimal = Local(OptimalAgent::new(self.table.clone()));
-            let mut players: Vec<&mut dyn Player<BankMatch<B>>> = vec![&mut *tested, &mut optimal];
+            let mut players: Vec<&mut dyn Player<BankMatch<B>>> = vec![tested, &mut optimal];
             let mut clocks = vec![Clock::new(self.limits), Clock::default()];
-            let record = play_case(&board, 1, &mut players, &mut clocks, |played| {
+            let mut records = play_case(&board, 1, &mut players, &mut clocks, |played| {
                 let chance = stream(seed, Purpose::Chance, case.index as u64, played as u64, 0);
                 (BankMatch::new(board), chance, vec![0, 1])
             });
-            each(game, &record[0]);
-        }
+            records.pop().expect("one game")
+        });
     }
 
     fn result(
@@ -87,19 +80,10 @@ where
         RefereedGame::new(record)
     }
 
-    fn line(&self, result: &RefereedGame) -> String {
-        result.line()
-    }
-
     // Over many boards, stdout names each line's board (the transcript has
     // it in the game's heading).
     fn shown_line(&self, case: &Case<B>, line: &str) -> Option<String> {
         self.many().then(|| format!("{}: {line}", case.name))
-    }
-
-    // The task's scoring over many boards: 4 points a win, 2 a draw.
-    fn total_line(&self, report: &RefereeReport<RefereedGame>) -> String {
-        report.tally_line()
     }
 
     // One game has no tally, and the transcript never ends with it (it is
@@ -107,7 +91,8 @@ where
     fn total_shown(&self, report: &RefereeReport<RefereedGame>) -> TotalLines {
         TotalLines {
             transcript: None,
-            stdout: self.many().then(|| self.total_line(report)),
+            // The task's scoring over many boards: 4 points a win, 2 a draw.
+            stdout: self.many().then(|| report.total_line()),
         }
     }
 }

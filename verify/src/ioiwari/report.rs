@@ -9,7 +9,7 @@ use tabula_tables::TypedTable;
 use crate::agent::looked_up;
 use crate::arena::{GameRecord, Outcome};
 use crate::record::{At, GameLog, Notation};
-use crate::report::{RefereeReport, RefereedCase};
+use crate::report::{RefereeReport, RefereedCase, fault_fields};
 use crate::seat::FaultKind;
 use crate::stats::{Mean, Wdl};
 use crate::tournament::{
@@ -44,21 +44,15 @@ impl RefereedGame {
             Outcome::Draw => ("draw", 2),
             Outcome::Loss => ("loss", 0),
         };
+        let (fault, fault_kind) = fault_fields(record.fault.as_ref());
         RefereedGame {
             board: record.start.board.counts(),
             banks: record.end.banks,
             outcome,
             points,
-            fault: record.fault.as_ref().map(|f| f.reason.clone()),
-            fault_kind: record.fault.as_ref().map(|f| f.kind),
+            fault,
+            fault_kind,
         }
-    }
-
-    /// `result <bank1> <bank2> <win|draw|loss> [reason]`.
-    pub fn line(&self) -> String {
-        let [first, second] = self.banks;
-        let line = format!("result {first} {second} {}", self.outcome);
-        crate::report::with_fault(line, self.fault.as_deref())
     }
 }
 
@@ -70,19 +64,24 @@ impl RefereedCase for RefereedGame {
     fn faults(&self) -> usize {
         usize::from(self.fault.is_some())
     }
-}
 
-impl RefereeReport<RefereedGame> {
+    /// `result <bank1> <bank2> <win|draw|loss> [reason]`.
+    fn line(&self) -> String {
+        let [first, second] = self.banks;
+        let line = format!("result {first} {second} {}", self.outcome);
+        crate::report::with_fault(line, self.fault.as_deref())
+    }
+
     /// `tally: W win, D draw, L loss, P IOI points of M`.
-    pub fn tally_line(&self) -> String {
-        let count = |outcome| self.cases.iter().filter(|c| c.outcome == outcome).count();
+    fn total_line(report: &RefereeReport<Self>) -> String {
+        let count = |outcome| report.cases.iter().filter(|c| c.outcome == outcome).count();
         format!(
             "tally: {} win, {} draw, {} loss, {} IOI points of {}",
             count("win"),
             count("draw"),
             count("loss"),
-            self.total,
-            4 * self.cases.len()
+            report.total,
+            4 * report.cases.len()
         )
     }
 }

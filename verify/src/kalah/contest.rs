@@ -1,6 +1,5 @@
 //! The referee's contest: two games against a built-in opponent, the tested player first, then second.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use tabula_solver::kalah::{Match, Rules};
@@ -8,8 +7,7 @@ use tabula_tables::kalah::KalahTable;
 
 use super::{RefereedGame, SearchProgress, agent, case_name};
 use crate::arena::{GameRecord, play_case};
-use crate::referee::{Case, Contest, Starts};
-use crate::report::RefereeReport;
+use crate::referee::{Case, Contest, Games, Starts};
 use crate::seat::{Clock, Limits, Local, Player};
 use crate::tournament::{Purpose, stream};
 
@@ -55,40 +53,26 @@ impl Contest for KalahContest {
         ))
     }
 
-    fn play(
-        &self,
-        case: &Case<Rules>,
-        games: Range<usize>,
-        tested: &mut dyn Player<Match>,
-        each: &mut dyn FnMut(usize, &GameRecord<Match>),
-    ) {
+    fn play(&self, case: &Case<Rules>, games: Games<'_, Match>) {
         let (seed, rules) = (self.seed, case.params);
-        for seat in games {
+        games.one_by_one(|seat, tested| {
             let rng = stream(seed, Purpose::Agent, 0, seat as u64, 1);
             let progress = self.progress.clone();
             let opponent = agent(&self.opponent, &self.tables, rng, progress, None, None);
             let mut opponent = Local(opponent.expect("a checked agent"));
-            let mut players: Vec<&mut dyn Player<Match>> = vec![&mut *tested, &mut opponent];
+            let mut players: Vec<&mut dyn Player<Match>> = vec![tested, &mut opponent];
             let mut clocks = vec![Clock::new(self.limits), Clock::default()];
             let seating = if seat == 0 { vec![0, 1] } else { vec![1, 0] };
-            let record = play_case(&rules, 1, &mut players, &mut clocks, |_| {
+            let mut records = play_case(&rules, 1, &mut players, &mut clocks, |_| {
                 // No chance in Kalah; the stream is only the loop's argument.
                 let chance = stream(seed, Purpose::Chance, 0, seat as u64, 0);
                 (Match::new(rules), chance, seating.clone())
             });
-            each(seat, &record[0]);
-        }
+            records.pop().expect("one game")
+        });
     }
 
     fn result(&self, _case: &Case<Rules>, game: usize, record: &GameRecord<Match>) -> RefereedGame {
         RefereedGame::new(record, game)
-    }
-
-    fn line(&self, result: &RefereedGame) -> String {
-        result.line()
-    }
-
-    fn total_line(&self, report: &RefereeReport<RefereedGame>) -> String {
-        report.total_line()
     }
 }

@@ -9,7 +9,7 @@ use tabula_tables::kalah::KalahTable;
 
 use crate::arena::{GameRecord, Outcome};
 use crate::record::GameLog;
-use crate::report::{RefereeReport, RefereedCase};
+use crate::report::{RefereeReport, RefereedCase, fault_fields};
 use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::{Column, Scoreboard, ScoreboardJson, wins_and_half_draws};
 use crate::seat::FaultKind;
@@ -36,23 +36,14 @@ pub struct RefereedGame {
 impl RefereedGame {
     /// The result of `record` for the player in `seat`.
     pub fn new(record: &GameRecord<Match>, seat: Seat) -> RefereedGame {
+        let (fault, fault_kind) = fault_fields(record.fault.as_ref());
         RefereedGame {
             player: seat as u8 + 1,
             stores: [record.end.stores[seat], record.end.stores[1 - seat]],
             outcome: record.outcome(seat),
-            fault: record.fault.as_ref().map(|f| f.reason.clone()),
-            fault_kind: record.fault.as_ref().map(|f| f.kind),
+            fault,
+            fault_kind,
         }
-    }
-
-    /// `player K: result MINE THEIRS win|draw|loss [reason]`.
-    pub fn line(&self) -> String {
-        let [mine, theirs] = self.stores;
-        let line = format!(
-            "player {}: result {mine} {theirs} {}",
-            self.player, self.outcome
-        );
-        crate::report::with_fault(line, self.fault.as_deref())
     }
 }
 
@@ -64,17 +55,25 @@ impl RefereedCase for RefereedGame {
     fn faults(&self) -> usize {
         usize::from(self.fault.is_some())
     }
-}
 
-impl RefereeReport<RefereedGame> {
+    /// `player K: result MINE THEIRS win|draw|loss [reason]`.
+    fn line(&self) -> String {
+        let [mine, theirs] = self.stores;
+        let line = format!(
+            "player {}: result {mine} {theirs} {}",
+            self.player, self.outcome
+        );
+        crate::report::with_fault(line, self.fault.as_deref())
+    }
+
     /// `total T of G games (W win, D draw, L loss), stores S to O`.
-    pub fn total_line(&self) -> String {
-        let count = |outcome| self.cases.iter().filter(|c| c.outcome == outcome).count();
-        let stores = |k: usize| self.cases.iter().map(|c| c.stores[k]).sum::<u32>();
+    fn total_line(report: &RefereeReport<Self>) -> String {
+        let count = |outcome| report.cases.iter().filter(|c| c.outcome == outcome).count();
+        let stores = |k: usize| report.cases.iter().map(|c| c.stores[k]).sum::<u32>();
         format!(
             "total {} of {} games ({} win, {} draw, {} loss), stores {} to {}",
-            self.total,
-            self.cases.len(),
+            report.total,
+            report.cases.len(),
             count(Outcome::Win),
             count(Outcome::Draw),
             count(Outcome::Loss),

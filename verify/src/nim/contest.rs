@@ -1,13 +1,10 @@
 //! The referee's contest: the tested player against a built-in opponent, a case per heap.
 
-use std::ops::Range;
-
 use tabula_solver::nim::Nim;
 
 use super::{RefereedGame, agent, case_name};
 use crate::arena::{GameRecord, play_case_each};
-use crate::referee::{Case, Contest, Starts};
-use crate::report::RefereeReport;
+use crate::referee::{Case, Contest, Games, Starts};
 use crate::seat::{Clock, Limits, Local, Player};
 use crate::tournament::{Purpose, stream};
 
@@ -37,20 +34,14 @@ impl Contest for NimContest {
         Starts::OncePerRun
     }
 
-    fn play(
-        &self,
-        case: &Case<u32>,
-        games: Range<usize>,
-        tested: &mut dyn Player<Nim>,
-        each: &mut dyn FnMut(usize, &GameRecord<Nim>),
-    ) {
+    fn play(&self, case: &Case<u32>, games: Games<'_, Nim>) {
         let (seed, heap) = (self.seed, case.params);
         let rng = stream(seed, Purpose::Agent, case.index as u64, 0, 1);
         let mut opponent = Local(agent(&self.opponent, rng).expect("a checked agent"));
-        let mut players: Vec<&mut dyn Player<Nim>> = vec![tested, &mut opponent];
+        let mut players: Vec<&mut dyn Player<Nim>> = vec![games.tested, &mut opponent];
         let mut clocks = vec![Clock::new(self.limits), Clock::default()];
         // `play_case_each` counts the games from 0; the run counts from `games.start`.
-        let first = games.start;
+        let first = games.range.start;
         let setup = |game: usize| {
             let game = first + game;
             let chance = stream(seed, Purpose::Chance, case.index as u64, game as u64, 0);
@@ -62,10 +53,10 @@ impl Contest for NimContest {
             };
             (Nim::new(heap), chance, seating)
         };
-        let mut each = |game: usize, record: &GameRecord<Nim>| each(first + game, record);
+        let mut each = |game: usize, record: &GameRecord<Nim>| (games.each)(first + game, record);
         play_case_each(
             &heap,
-            games.len(),
+            games.range.len(),
             &mut players,
             &mut clocks,
             setup,
@@ -75,13 +66,5 @@ impl Contest for NimContest {
 
     fn result(&self, case: &Case<u32>, game: usize, record: &GameRecord<Nim>) -> RefereedGame {
         RefereedGame::new(case.params, record, game % 2)
-    }
-
-    fn line(&self, result: &RefereedGame) -> String {
-        result.line()
-    }
-
-    fn total_line(&self, report: &RefereeReport<RefereedGame>) -> String {
-        report.total_line()
     }
 }

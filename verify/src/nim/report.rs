@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::arena::{GameRecord, Outcome};
 use crate::record::GameLog;
-use crate::report::{RefereeReport, RefereedCase};
+use crate::report::{RefereeReport, RefereedCase, fault_fields};
 use crate::round_robin::{Case, RoundRobin};
 use crate::scoreboard::Scoreboard;
 use crate::seat::FaultKind;
@@ -43,22 +43,14 @@ pub struct RefereedGame {
 impl RefereedGame {
     /// The result of `record` on `heap` for the player in `seat`.
     pub fn new(heap: u32, record: &GameRecord<Nim>, seat: Seat) -> RefereedGame {
+        let (fault, fault_kind) = fault_fields(record.fault.as_ref());
         RefereedGame {
             heap,
             seat,
             outcome: record.outcome(seat),
-            fault: record.fault.as_ref().map(|f| f.reason.clone()),
-            fault_kind: record.fault.as_ref().map(|f| f.kind),
+            fault,
+            fault_kind,
         }
-    }
-
-    /// `heap H seat S win|loss [(reason)]`.
-    pub fn line(&self) -> String {
-        let mut line = format!("heap {} seat {} {}", self.heap, self.seat, self.outcome);
-        if let Some(reason) = &self.fault {
-            line.push_str(&format!(" ({reason})"));
-        }
-        line
     }
 }
 
@@ -70,12 +62,19 @@ impl RefereedCase for RefereedGame {
     fn faults(&self) -> usize {
         usize::from(self.fault.is_some())
     }
-}
 
-impl RefereeReport<RefereedGame> {
+    /// `heap H seat S win|loss [(reason)]`.
+    fn line(&self) -> String {
+        let mut line = format!("heap {} seat {} {}", self.heap, self.seat, self.outcome);
+        if let Some(reason) = &self.fault {
+            line.push_str(&format!(" ({reason})"));
+        }
+        line
+    }
+
     /// `total T of G`.
-    pub fn total_line(&self) -> String {
-        format!("total {} of {}", self.total, self.cases.len())
+    fn total_line(report: &RefereeReport<Self>) -> String {
+        format!("total {} of {}", report.total, report.cases.len())
     }
 }
 

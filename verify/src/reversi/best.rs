@@ -797,27 +797,19 @@ mod tests {
 #[cfg(test)]
 mod wire_tests {
     use super::*;
-    use crate::process::StreamPeer;
+    use crate::process::served;
     use crate::reversi::ReversiWire;
     use crate::reversi::evolve::Settings;
     use crate::reversi::referee::{opponents, referee_case};
-    use crate::seat::{Limits, Local, Remote};
+    use crate::seat::{Limits, Local};
     use crate::tournament::{Purpose, stream};
-    use crate::wire::Session;
 
     #[test]
     fn served_best_plays_exactly_as_in_process() {
         // One fresh player per case on each side, as the tester runs it.
         for n in [7, 10] {
             let agent = || Best::new(stream(9, Purpose::Agent, 0, 0, 0), Arc::default());
-            let (requests, to_player) = std::io::pipe().unwrap();
-            let (from_player, answers) = std::io::pipe().unwrap();
-            let server = std::thread::spawn(move || {
-                let mut session = Session::new(ReversiWire::default(), agent());
-                session.serve(std::io::BufReader::new(requests), answers)
-            });
-            let peer = StreamPeer::new(from_player, to_player);
-            let mut remote = Remote::new("served", Box::new(peer), ReversiWire::default());
+            let (mut remote, server) = served::<Board, ReversiWire, _>(agent());
             let mut local = Local(agent());
             let settings = Settings {
                 generations: Some(2),

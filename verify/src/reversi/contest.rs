@@ -1,17 +1,14 @@
 //! The referee's contest: a case is one game of the tested player (seat 0)
 //! against P−1 opponents evolved for the case, a fresh player each case.
 
-use std::ops::Range;
-
 use tabula_solver::reversi::{Board, Rule};
 
 use super::referee::{CaseResult, game_line, referee_case};
 use super::report::{CaseOpponents, case_label};
 use super::{Opponent, REFERENCE_AGENTS};
 use crate::arena::GameRecord;
-use crate::referee::{Case, Contest, Starts};
-use crate::report::RefereeReport;
-use crate::seat::{Limits, Player};
+use crate::referee::{Case, Contest, Games, Starts};
+use crate::seat::Limits;
 
 /// `tabula referee reversi`: one game per case against its evolved opponents.
 pub struct ReversiContest {
@@ -71,30 +68,16 @@ impl Contest for ReversiContest {
         ))
     }
 
-    fn play(
-        &self,
-        case: &Case<usize>,
-        games: Range<usize>,
-        tested: &mut dyn Player<Board>,
-        each: &mut dyn FnMut(usize, &GameRecord<Board>),
-    ) {
+    fn play(&self, case: &Case<usize>, games: Games<'_, Board>) {
         let weights = &self.opponents[case.index].0;
-        for game in games {
+        games.one_by_one(|_, tested| {
             let (_, record) = referee_case(case.params, weights, self.rule, tested, self.limits);
-            each(game, &record);
-        }
+            record
+        });
     }
 
     fn result(&self, case: &Case<usize>, _game: usize, record: &GameRecord<Board>) -> CaseResult {
         CaseResult::of_game(case.params, record)
-    }
-
-    fn line(&self, result: &CaseResult) -> String {
-        result.line()
-    }
-
-    fn total_line(&self, report: &RefereeReport<CaseResult>) -> String {
-        report.total_line()
     }
 
     fn opening(&self) -> Vec<String> {

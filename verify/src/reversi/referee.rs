@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 pub use crate::report::RefereeReport;
-use crate::report::RefereedCase;
+use crate::report::{RefereedCase, fault_fields};
 use tabula_solver::reversi::{Board, MAX_N, MIN_N, Rule, Weights};
 
 use crate::arena::{self, GameRecord};
@@ -113,9 +113,17 @@ pub struct CaseResult {
     pub fault_kind: Option<FaultKind>,
 }
 
-impl CaseResult {
+impl RefereedCase for CaseResult {
+    fn score(&self) -> f64 {
+        self.score
+    }
+
+    fn faults(&self) -> usize {
+        usize::from(self.fault.is_some())
+    }
+
     /// `case N P score OWNED`, then `fault: reason` if there was one.
-    pub fn line(&self) -> String {
+    fn line(&self) -> String {
         let mut line = format!(
             "case {} {} {:.4} {}",
             self.n, self.players, self.score, self.owned
@@ -125,22 +133,14 @@ impl CaseResult {
         }
         line
     }
-}
 
-impl RefereedCase for CaseResult {
-    fn score(&self) -> f64 {
-        self.score
-    }
-
-    fn faults(&self) -> usize {
-        usize::from(self.fault.is_some())
-    }
-}
-
-impl RefereeReport<CaseResult> {
     /// `total SCORE over CASES cases`.
-    pub fn total_line(&self) -> String {
-        format!("total {:.4} over {} cases", self.total, self.cases.len())
+    fn total_line(report: &RefereeReport<Self>) -> String {
+        format!(
+            "total {:.4} over {} cases",
+            report.total,
+            report.cases.len()
+        )
     }
 }
 
@@ -183,7 +183,7 @@ impl CaseResult {
     pub fn of_game(n: usize, record: &GameRecord<Board>) -> CaseResult {
         let owned = record.end.pieces(0).count();
         let own_fault = record.fault.as_ref().filter(|f| f.seat == 0);
-        let fault = own_fault.map(|f| f.reason.clone());
+        let (fault, fault_kind) = fault_fields(own_fault);
         CaseResult {
             n,
             players: record.end.players(),
@@ -194,7 +194,7 @@ impl CaseResult {
                 record.end.case_score(0)
             },
             fault,
-            fault_kind: own_fault.map(|f| f.kind),
+            fault_kind,
         }
     }
 }
@@ -223,6 +223,7 @@ pub fn game_line(record: &GameRecord<Board>) -> String {
 mod tests {
     use super::*;
     use crate::agent::RandomAgent;
+    use crate::referee::tests::assert_rejects;
     use crate::seat::{Failure, FaultKind};
     use crate::tournament::stream;
     use tabula_solver::{Game, Turn};
@@ -238,7 +239,7 @@ mod tests {
     #[test]
     fn sizes_parse_strictly() {
         assert_eq!(parse_sizes("7,12, 8").unwrap(), vec![7, 12, 8]);
-        for (bad, reason) in [
+        let bad = [
             ("", "'' is not a board side"),
             ("7,", "'' is not a board side"),
             ("x", "'x' is not a board side"),
@@ -246,10 +247,8 @@ mod tests {
             ("13", "side 13 is not 7 to 12"),
             ("7,9,7", "side 7 is given twice"),
             ("-7", "not a board side"),
-        ] {
-            let error = parse_sizes(bad).unwrap_err();
-            assert!(error.contains(reason), "{bad:?}: {error}");
-        }
+        ];
+        assert_rejects(parse_sizes, &bad);
     }
 
     #[test]
@@ -345,20 +344,11 @@ mod tests {
 
     #[test]
     fn through_the_wire_an_agent_plays_every_size_exactly_as_in_process() {
-        use crate::process::StreamPeer;
+        use crate::process::served;
         use crate::reversi::ReversiWire;
-        use crate::seat::Remote;
-        use crate::wire::Session;
 
         let agent = || RandomAgent::new(stream(9, Purpose::Agent, 0, 0, 0));
-        let (requests, to_player) = std::io::pipe().unwrap();
-        let (from_player, answers) = std::io::pipe().unwrap();
-        let server = std::thread::spawn(move || {
-            let mut session = Session::new(ReversiWire::default(), agent());
-            session.serve(std::io::BufReader::new(requests), answers)
-        });
-        let peer = StreamPeer::new(from_player, to_player);
-        let mut remote = Remote::new("served", Box::new(peer), ReversiWire::default());
+        let (mut remote, server) = served::<Board, ReversiWire, _>(agent());
         let mut local = Local(agent());
         let none = &|_: usize, _: usize| {};
         for n in MIN_N..=MAX_N {

@@ -355,6 +355,25 @@ fn display_name(p: &PlayerResult) -> String {
     }
 }
 
+/// A table of one figure per player, `all` over every side, then `side`
+/// side by side (the sides of `first`, every player's).
+fn per_side_table<'a>(
+    first: &PlayerResult,
+    players: impl IntoIterator<Item = &'a PlayerResult>,
+    all: impl Fn(&PlayerResult) -> String,
+    side: impl Fn(&SizeResult) -> String,
+) -> String {
+    let mut headers = vec!["player".to_string(), "all".to_string()];
+    headers.extend(first.sizes.iter().map(|s| format!("{0}×{0}", s.n)));
+    let mut table = Table::new(&headers);
+    for p in players {
+        let mut row = vec![display_name(p), all(p)];
+        row.extend(p.sizes.iter().map(&side));
+        table.row(&row);
+    }
+    table.to_markdown()
+}
+
 /// A case's name in logs, as the referee names it (`N=7 case 0`).
 pub fn case_label(n: usize, k: usize) -> String {
     format!("N={n} case {k}")
@@ -553,16 +572,10 @@ impl Report {
         let mut out = String::new();
         if self.players.iter().any(|p| p.oracle_share.is_some()) {
             out += "\nShare of the oracle's margin over greedy, (score − greedy) / (oracle − greedy):\n\n";
-            let mut headers = vec!["player".to_string(), "all".to_string()];
-            headers.extend(first.sizes.iter().map(|s| format!("{0}×{0}", s.n)));
-            let mut table = Table::new(&headers);
             let pct = |x: Option<f64>| x.map_or("-".into(), |x| format!("{:.0}%", 100.0 * x));
-            for p in &self.players {
-                let mut row = vec![display_name(p), pct(p.oracle_share)];
-                row.extend(p.sizes.iter().map(|s| pct(s.oracle_share)));
-                table.row(&row);
-            }
-            out += &table.to_markdown();
+            let all = |p: &PlayerResult| pct(p.oracle_share);
+            let side = |s: &SizeResult| pct(s.oracle_share);
+            out += &per_side_table(first, &self.players, all, side);
         }
         out
     }
@@ -600,18 +613,12 @@ impl Report {
             .collect();
         if !predicting.is_empty() {
             out += "\nHow often a player's model named the opponents' next move, per side (right / predicted):\n\n";
-            let mut headers = vec!["player".to_string(), "all".to_string()];
-            headers.extend(first.sizes.iter().map(|s| format!("{0}×{0}", s.n)));
-            let mut table = Table::new(&headers);
             let pct = |c: (u64, u64)| {
                 rate(c).map_or("-".into(), |r| format!("{:.1}% of {}", 100.0 * r, c.1))
             };
-            for p in predicting {
-                let mut row = vec![display_name(p), pct(p.predictions)];
-                row.extend(p.sizes.iter().map(|s| pct(s.predictions)));
-                table.row(&row);
-            }
-            out += &table.to_markdown();
+            let all = |p: &PlayerResult| pct(p.predictions);
+            let side = |s: &SizeResult| pct(s.predictions);
+            out += &per_side_table(first, predicting, all, side);
         }
         out
     }

@@ -1,15 +1,12 @@
 //! The referee's contest: the tested player against the statement's server, a case per board side.
 
-use std::ops::Range;
-
 use tabula_solver::tonga::Position;
 
 use super::report::case_name;
 use super::{GameResult, play_against_server, player_starts};
 use crate::arena::GameRecord;
-use crate::referee::{Case, Contest, Starts};
-use crate::report::RefereeReport;
-use crate::seat::{Limits, Player};
+use crate::referee::{Case, Contest, Games, Starts};
+use crate::seat::Limits;
 
 /// `tabula referee tonga`: each board side a case of `games` games against the server.
 pub struct TongaContest {
@@ -43,18 +40,12 @@ impl Contest for TongaContest {
         ))
     }
 
-    fn play(
-        &self,
-        case: &Case<usize>,
-        games: Range<usize>,
-        tested: &mut dyn Player<Position>,
-        each: &mut dyn FnMut(usize, &GameRecord<Position>),
-    ) {
-        for game in games {
+    fn play(&self, case: &Case<usize>, games: Games<'_, Position>) {
+        games.one_by_one(|game, tested| {
             let (record, _) =
                 play_against_server(case.params, game, self.seed, tested, self.limits);
-            each(game, &record);
-        }
+            record
+        });
     }
 
     fn result(&self, case: &Case<usize>, game: usize, record: &GameRecord<Position>) -> GameResult {
@@ -74,13 +65,5 @@ impl Contest for TongaContest {
             .map(|(c, r, col)| format!("{c}{r},{col}"))
             .collect();
         vec![format!("moves {}", moves.join(" "))]
-    }
-
-    fn line(&self, result: &GameResult) -> String {
-        result.line()
-    }
-
-    fn total_line(&self, report: &RefereeReport<GameResult>) -> String {
-        report.total_line()
     }
 }

@@ -42,7 +42,7 @@ use tabula_solver::{Seat, Turn};
 use crate::agent::Agent;
 use crate::arena::{self, GameRecord};
 use crate::process::Peer;
-use crate::report::{RefereeReport, RefereedCase};
+use crate::report::{RefereeReport, RefereedCase, fault_fields};
 use crate::seat::{Clock, FaultKind, Limits, Local, Player, Remote, Transcript};
 use crate::tournament::{self, Purpose};
 
@@ -120,14 +120,15 @@ impl GameResult {
             .collect();
         let player_points = record.scores[player] as u32;
         let server_points = record.scores[1 - player] as u32;
+        let (fault, fault_kind) = fault_fields(record.fault.as_ref());
         GameResult {
             n: board.n(),
             player_first: player == 0,
             player_points,
             server_points,
             score: signed_sqrt(i64::from(player_points) - i64::from(server_points)),
-            fault: record.fault.as_ref().map(|f| f.reason.clone()),
-            fault_kind: record.fault.as_ref().map(|f| f.kind),
+            fault,
+            fault_kind,
             moves,
         }
     }
@@ -135,18 +136,6 @@ impl GameResult {
     /// The test-case score: the player's points minus the server's.
     pub fn case_score(&self) -> i64 {
         i64::from(self.player_points) - i64::from(self.server_points)
-    }
-
-    /// `result N <player points> <server points> <case score> [reason]`.
-    pub fn line(&self) -> String {
-        let line = format!(
-            "result {} {} {} {}",
-            self.n,
-            self.player_points,
-            self.server_points,
-            self.case_score()
-        );
-        crate::report::with_fault(line, self.fault.as_deref())
     }
 }
 
@@ -158,12 +147,26 @@ impl RefereedCase for GameResult {
     fn faults(&self) -> usize {
         usize::from(self.fault.is_some())
     }
-}
 
-impl RefereeReport<GameResult> {
+    /// `result N <player points> <server points> <case score> [reason]`.
+    fn line(&self) -> String {
+        let line = format!(
+            "result {} {} {} {}",
+            self.n,
+            self.player_points,
+            self.server_points,
+            self.case_score()
+        );
+        crate::report::with_fault(line, self.fault.as_deref())
+    }
+
     /// `overall SCORE over GAMES games`.
-    pub fn total_line(&self) -> String {
-        format!("overall {:.3} over {} games", self.total, self.cases.len())
+    fn total_line(report: &RefereeReport<Self>) -> String {
+        format!(
+            "overall {:.3} over {} games",
+            report.total,
+            report.cases.len()
+        )
     }
 }
 

@@ -339,6 +339,17 @@ mod tests {
         }
     }
 
+    /// `peer`'s answers to `cases`, checked with no time-out and no
+    /// progress; every line of the dialogue goes to `log`.
+    fn check(
+        cases: &[Case],
+        peer: &mut dyn Peer,
+        answerer: Answerer,
+        log: &mut dyn FnMut(&str),
+    ) -> CheckReport {
+        referee_best_move(cases, peer, answerer, None, log, &|_| {})
+    }
+
     #[test]
     fn random_cases_are_valid_statement_boards() {
         let cases = test_cases(300, 3);
@@ -372,26 +383,12 @@ mod tests {
         let cases = test_cases(50, 1);
         let mut lines = 0;
         let mut good = InProcess::new(None, 0);
-        let report = referee_best_move(
-            &cases,
-            &mut good,
-            Answerer::Program,
-            None,
-            &mut |_| lines += 1,
-            &|_| {},
-        );
+        let report = check(&cases, &mut good, Answerer::Program, &mut |_| lines += 1);
         assert_eq!((report.passed, report.failures.len()), (52, 0));
         assert_eq!(lines, 104);
         assert!(report.fault.is_none() && report.unsolicited.is_empty());
         let mut bad = InProcess::new(Some(7), 0);
-        let report = referee_best_move(
-            &cases,
-            &mut bad,
-            Answerer::Program,
-            None,
-            &mut |_| {},
-            &|_| {},
-        );
+        let report = check(&cases, &mut bad, Answerer::Program, &mut |_| {});
         assert_eq!(report.passed, 51);
         assert_eq!(report.failures[0].request, cases[7].request);
         assert_eq!(report.failures[0].got, "0");
@@ -407,14 +404,7 @@ mod tests {
             .map(|c| format!("{}\n", c.expected))
             .collect();
         let mut peer = StreamPeer::for_person(std::io::Cursor::new(answers), std::io::sink());
-        let report = referee_best_move(
-            &cases,
-            &mut peer,
-            Answerer::Person,
-            None,
-            &mut |_| {},
-            &|_| {},
-        );
+        let report = check(&cases, &mut peer, Answerer::Person, &mut |_| {});
         assert_eq!(report.passed, 4);
         assert!(report.unsolicited.is_empty() && report.failures.is_empty());
         let fault = report.fault.expect("the input ended");
@@ -427,14 +417,7 @@ mod tests {
         // Three extra lines after every answer, like `yes 16`.
         let mut runaway = InProcess::new(None, 3);
         let mut lines = 0;
-        let report = referee_best_move(
-            &cases,
-            &mut runaway,
-            Answerer::Program,
-            None,
-            &mut |_| lines += 1,
-            &|_| {},
-        );
+        let report = check(&cases, &mut runaway, Answerer::Program, &mut |_| lines += 1);
         assert_eq!(
             report.fault.as_deref(),
             Some("10 wrong or unsolicited answers")
