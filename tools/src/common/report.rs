@@ -54,10 +54,12 @@ impl PlotArgs {
     }
 }
 
-/// The outputs every verify run offers, in this order: `--json`, `--log`,
+/// What every verify run takes, in this order: `--seed`, `--json`, `--log`,
 /// `--plot` (flattened into each game's `verify` arguments).
 #[derive(Args, Clone, Debug)]
-pub struct VerifyOutputArgs {
+pub struct VerifyRunArgs {
+    #[command(flatten)]
+    seed: SeedArgs,
     #[command(flatten)]
     json: JsonArgs,
     #[command(flatten)]
@@ -66,7 +68,7 @@ pub struct VerifyOutputArgs {
     plot: PlotArgs,
 }
 
-impl LogOptions for VerifyOutputArgs {
+impl LogOptions for VerifyRunArgs {
     fn game_log(&self) -> Option<&OutputPath> {
         self.log.game_log()
     }
@@ -75,14 +77,18 @@ impl LogOptions for VerifyOutputArgs {
     }
 }
 
-impl VerifyOutputArgs {
+impl VerifyRunArgs {
+    /// The seed of every random stream of the run.
+    pub fn seed(&self) -> u64 {
+        self.seed.seed
+    }
+
     /// The one tail of every verify run: the plot where asked, the Markdown
     /// on stdout and the JSON (stamped with the run and its `seed`) where
     /// asked, then `log` (opened from these options) finished.
     pub fn finish(
         &self,
         log: &Log,
-        seed: Option<u64>,
         report: &impl tabula_verify::report::Report,
     ) -> crate::registry::Outcome {
         report_then_finish(log, || {
@@ -90,7 +96,7 @@ impl VerifyOutputArgs {
             emit_report(
                 &report.markdown(),
                 self.json.json.as_ref(),
-                &run_info(seed).stamp(report.json()),
+                &run_info(Some(self.seed())).stamp(report.json()),
             )
         })
     }

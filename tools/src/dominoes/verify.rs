@@ -5,7 +5,7 @@ use clap::Args;
 use tabula_verify::dominoes::report::{Settings, run};
 use tabula_verify::dominoes::{AGENTS, parse_cases};
 
-use crate::common::{GamesArgs, Log, SeedArgs};
+use crate::common::{GamesArgs, Log};
 use crate::memory::games_bar;
 use crate::progress::tracked;
 use crate::registry::Outcome;
@@ -36,9 +36,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    out: crate::common::VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 /// Runs the report.
@@ -60,16 +58,16 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         opponents: args.opponents,
         cases,
         games,
-        seed: args.seed.seed,
+        seed: args.run.seed(),
     };
     let total = settings.players.len() * settings.opponents.len() * settings.cases.len() * games;
     let progress = games_bar(total, total)?;
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let report = tracked(progress, |done| run(&settings, done, log.games()));
     let report = Composed {
         markdown: report.to_markdown(&settings.cases),
         json: &report,
         plot: || report.plot(&settings.cases),
     };
-    args.out.finish(&log, Some(args.seed.seed), &report)
+    args.run.finish(&log, &report)
 }

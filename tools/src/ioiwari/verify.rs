@@ -12,7 +12,7 @@ use tabula_verify::record::Notation;
 use super::VariantArgs;
 use super::query::ioi_board;
 use super::table::{open_table, variant_table};
-use crate::common::{GamesArgs, Log, SeedArgs, VerifyOutputArgs};
+use crate::common::{GamesArgs, Log};
 use crate::memory::games_bar;
 use crate::progress::tracked;
 use crate::registry::Outcome;
@@ -26,16 +26,14 @@ pub struct VerifyArgs {
     /// The table file (built in memory when omitted); its header names its ring, so --pits and --cap may be left out.
     #[arg(long)]
     table: Option<PathBuf>,
-    // Random games per instance, and their seed.
+    // Random games per instance.
     #[command(flatten)]
     games: GamesArgs,
-    #[command(flatten)]
-    seed: SeedArgs,
     /// Every starting board (the IOI game's 357) instead of the instances modulo rotation (51).
     #[arg(long)]
     rotations: bool,
     #[command(flatten)]
-    out: VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 /// Prints the official results table, optionally also as JSON.
@@ -73,10 +71,10 @@ where
     let games = args.games.games;
     let total = boards.len() * (games + 2);
     let progress = games_bar(total, total)?;
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let report = tracked(progress, |done| {
-        ioi::results_table(boards, table, games, args.seed.seed, done, log.games())
+        ioi::results_table(boards, table, games, args.run.seed(), done, log.games())
             .of_variant(params)
     });
-    args.out.finish(&log, Some(args.seed.seed), &report)
+    args.run.finish(&log, &report)
 }

@@ -8,7 +8,7 @@ use tabula_verify::kalah as kv;
 use tabula_verify::report::Composed;
 
 use super::RuleArgs;
-use crate::common::{GamesArgs, Log, SeedArgs, Span, VerifyOutputArgs, span};
+use crate::common::{GamesArgs, Log, Span, span};
 use crate::memory::games_bar;
 use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
@@ -34,9 +34,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    out: VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 /// The values of a list of spans, in order, each value once.
@@ -94,7 +92,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         }
     }
     let boards = check_variants(&sets, args.max_boards)?;
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let solving = bar(boards as usize, "boards solved");
     let mut before = 0;
     let variants: Vec<kv::Variant> = sets
@@ -106,7 +104,7 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         })
         .collect();
     solving.finish_and_clear();
-    let (games, seed) = (args.games.games, args.seed.seed);
+    let (games, seed) = (args.games.games, args.run.seed());
     let total = tabula_verify::round_robin::total_games(args.players.len(), variants.len(), games);
     let playing = games_bar(total, variants.len() * games * 2)?;
     let board = tracked(playing, |done| {
@@ -118,5 +116,5 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         json: report.json,
         plot: || kv::plot(&board, games, seed),
     };
-    args.out.finish(&log, Some(seed), &report)
+    args.run.finish(&log, &report)
 }

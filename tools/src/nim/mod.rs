@@ -119,14 +119,12 @@ pub struct VerifyArgs {
     #[command(flatten)]
     games: GamesArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    out: crate::common::VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 fn verify(args: VerifyArgs) -> Outcome {
     crate::common::given_once("--heaps", &args.heaps)?;
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let agents: Vec<String> = AGENTS.iter().map(|s| s.to_string()).collect();
     let (heaps, games) = (args.heaps.len(), args.games.games);
     let total = tabula_verify::round_robin::total_games(agents.len(), heaps, games);
@@ -136,7 +134,7 @@ fn verify(args: VerifyArgs) -> Outcome {
             &agents,
             &args.heaps,
             args.games.games,
-            args.seed.seed,
+            args.run.seed(),
             done,
             log.games(),
         )
@@ -150,20 +148,20 @@ fn verify(args: VerifyArgs) -> Outcome {
     let markdown = format!(
         "Nim, {} games per heap and seating, seed {}.\n\n{}",
         args.games.games,
-        args.seed.seed,
+        args.run.seed(),
         board.to_markdown(&columns, &wins_and_half_draws)
     );
     let report = Composed {
         markdown,
         json: ScoreboardJson {
-            seed: args.seed.seed,
+            seed: args.run.seed(),
             extra: nim::report::VerifySettings {
                 games: args.games.games,
                 heaps: args.heaps.clone(),
             },
             lines: board.lines(&wins_and_half_draws),
         },
-        plot: || nim::plot(&board, args.games.games, args.seed.seed),
+        plot: || nim::plot(&board, args.games.games, args.run.seed()),
     };
-    args.out.finish(&log, Some(args.seed.seed), &report)
+    args.run.finish(&log, &report)
 }

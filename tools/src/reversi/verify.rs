@@ -5,7 +5,7 @@ use clap::Args;
 use tabula_verify::reversi::referee::parse_sizes;
 use tabula_verify::reversi::report::{Settings, default_players, evolve_cases, run};
 
-use crate::common::{Log, SeedArgs};
+use crate::common::Log;
 use crate::memory::games_bar;
 use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
@@ -19,9 +19,7 @@ pub struct VerifyArgs {
     #[command(flatten)]
     suite: super::SuiteArgs,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    out: crate::common::VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 /// Runs the report.
@@ -33,9 +31,9 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     crate::common::known_players("--players", &players, &every)?;
     let settings = Settings {
         players,
-        suite: args.suite.suite(sizes, args.seed.seed),
+        suite: args.suite.suite(sizes, args.run.seed()),
     };
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let cases = settings.suite.case_list().len();
     let progress = bar(cases, "evolving opponents");
     let drawn = tracked(progress, |done| evolve_cases(&settings.suite, done));
@@ -44,5 +42,5 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         cases * settings.players.len(),
     )?;
     let report = tracked(progress, |done| run(&settings, &drawn, done, log.games()));
-    args.out.finish(&log, Some(args.seed.seed), &report)
+    args.run.finish(&log, &report)
 }

@@ -3,7 +3,7 @@
 use clap::Args;
 use tabula_verify::tonga::{AGENTS, verify as verify_report};
 
-use crate::common::{GamesArgs, Log, SeedArgs, VerifyOutputArgs};
+use crate::common::{GamesArgs, Log};
 use crate::memory::games_bar;
 use crate::progress::tracked;
 use crate::registry::Outcome;
@@ -26,9 +26,7 @@ pub struct VerifyArgs {
     )]
     players: Vec<String>,
     #[command(flatten)]
-    seed: SeedArgs,
-    #[command(flatten)]
-    out: VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 /// Prints the verify report, optionally also as JSON.
@@ -38,16 +36,16 @@ pub fn verify(args: VerifyArgs) -> Outcome {
     let names: Vec<&str> = args.players.iter().map(String::as_str).collect();
     let total = names.len() * args.sizes.sizes.len() * args.games.games;
     let progress = games_bar(total, total)?;
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let report = tracked(progress, |done| {
         verify_report(
             &names,
             &args.sizes.sizes,
             args.games.games,
-            args.seed.seed,
+            args.run.seed(),
             done,
             log.games(),
         )
     });
-    args.out.finish(&log, Some(args.seed.seed), &report)
+    args.run.finish(&log, &report)
 }

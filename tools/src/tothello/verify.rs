@@ -4,7 +4,7 @@ use anyhow::bail;
 use clap::Args;
 use tabula_verify::tothello::{AgentKind, TournamentConfig, run_tournament};
 
-use crate::common::{Log, SeedArgs, VerifyOutputArgs, positive};
+use crate::common::{Log, positive};
 use crate::memory::games_bar;
 use crate::progress::tracked;
 use crate::registry::Outcome;
@@ -20,8 +20,6 @@ pub struct VerifyArgs {
     /// 60, the empty squares of the start).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=60))]
     opening_plies: u8,
-    #[command(flatten)]
-    seed: SeedArgs,
     /// Search depths of the solver players, comma-separated.
     #[arg(long, default_value = "1,2,3", value_delimiter = ',')]
     depths: Vec<u8>,
@@ -32,7 +30,7 @@ pub struct VerifyArgs {
     #[arg(long, default_value_t = 18)]
     table_bits: u32,
     #[command(flatten)]
-    out: VerifyOutputArgs,
+    run: crate::common::VerifyRunArgs,
 }
 
 /// Runs the tournament of the built-in players and prints its report.
@@ -62,12 +60,12 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         players,
         openings: args.openings,
         opening_plies: usize::from(args.opening_plies),
-        seed: args.seed.seed,
+        seed: args.run.seed(),
         table_bits: args.table_bits,
     };
     let pairs = config.players.len() * (config.players.len() - 1) / 2;
     let progress = games_bar(pairs * 2 * config.openings, 2 * config.openings)?;
-    let log = Log::open(&args.out)?;
+    let log = Log::open(&args.run)?;
     let report = tracked(progress, |done| run_tournament(&config, done, log.games()));
     // The title is Markdown: `--json -` writes the JSON alone.
     let markdown = format!(
@@ -82,5 +80,5 @@ pub fn verify(args: VerifyArgs) -> Outcome {
         json: &report,
         plot: || report.plot(),
     };
-    args.out.finish(&log, Some(args.seed.seed), &report)
+    args.run.finish(&log, &report)
 }
