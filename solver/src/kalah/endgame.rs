@@ -155,7 +155,7 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::kalah::{ExactSolver, KalahSpace, Rules};
+    use crate::kalah::{ExactSolver, KalahSpace, Rules, SearchOptions};
     use crate::retrograde::{self, StateSpace};
     use crate::search::memo_negamax;
 
@@ -242,10 +242,14 @@ mod tests {
             let expected = memo_negamax(&start, &mut memo);
             for max_seeds in [0, 3, 6, 9] {
                 let table: Endgame = Arc::new(InMemory::solve(rules, max_seeds));
-                let mut probed = ExactSolver::new(10).with_endgame(Some(table));
-                assert_eq!(probed.value(&start), expected, "{rules:?} S={max_seeds}");
-                for (position, &value) in memo.iter().step_by(5) {
-                    assert_eq!(probed.value(position), value, "{position} S={max_seeds}");
+                // The search before issue 49's changes and the default one.
+                for options in [SearchOptions::GENERIC, SearchOptions::default()] {
+                    let mut probed =
+                        ExactSolver::with_options(10, options).with_endgame(Some(table.clone()));
+                    assert_eq!(probed.value(&start), expected, "{rules:?} S={max_seeds}");
+                    for (position, &value) in memo.iter().step_by(5) {
+                        assert_eq!(probed.value(position), value, "{position} S={max_seeds}");
+                    }
                 }
             }
         }

@@ -32,8 +32,9 @@ use crate::{MoveList, ZeroSum};
 
 mod endgame;
 mod search;
+mod transposition;
 pub use endgame::{Endgame, EndgameValues, OtherEndgame, Probed, check_endgame};
-pub use search::{Candidate, ExactSolver, solve_position, start_value};
+pub use search::{Candidate, ExactSolver, Root, SearchOptions, solve_position, start_value};
 
 /// Most pits a side.
 pub const MAX_PITS: usize = 6;
