@@ -72,9 +72,7 @@ impl Capture {
 
     /// The rule of that name.
     pub fn from_name(name: &str) -> Option<Capture> {
-        [Capture::Always, Capture::NonEmpty]
-            .into_iter()
-            .find(|c| c.name() == name)
+        named([Capture::Always, Capture::NonEmpty], name, Capture::name)
     }
 }
 
@@ -89,10 +87,17 @@ impl Ending {
 
     /// The rule of that name.
     pub fn from_name(name: &str) -> Option<Ending> {
-        [Ending::AfterAnyMove, Ending::MoverStuck]
-            .into_iter()
-            .find(|e| e.name() == name)
+        named(
+            [Ending::AfterAnyMove, Ending::MoverStuck],
+            name,
+            Ending::name,
+        )
     }
+}
+
+/// The rule of `all` that `name_of` calls `name`.
+fn named<T: Copy>(all: [T; 2], name: &str, name_of: fn(T) -> &'static str) -> Option<T> {
+    all.into_iter().find(|&rule| name_of(rule) == name)
 }
 
 /// The parameters of a Kalah game.
