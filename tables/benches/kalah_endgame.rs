@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use tabula_solver::kalah::{Endgame, EndgameValues, ExactSolver, KalahSpace, Rules};
+use tabula_solver::kalah::{Endgame, ExactSolver, KalahSpace, Rules};
 use tabula_solver::retrograde::StateSpace;
 use tabula_tables::kalah::{KalahEndgame, build_endgame, open_endgame};
 
