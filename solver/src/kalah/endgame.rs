@@ -151,7 +151,7 @@ impl Searchable for Probed<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::collections::HashMap;
 
     use super::*;
@@ -196,9 +196,10 @@ mod tests {
         }
     }
 
-    fn variants() -> Vec<Rules> {
+    /// Kalah(m, n) of each of `games` under every capture and end rule.
+    pub(in crate::kalah) fn every_rule(games: &[(u8, u8)]) -> Vec<Rules> {
         let mut all = Vec::new();
-        for (m, n) in [(2, 3), (3, 2), (3, 3)] {
+        for &(m, n) in games {
             for capture in [Capture::Always, Capture::NonEmpty] {
                 for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
                     let rules = Rules::new(m, n).unwrap();
@@ -207,6 +208,10 @@ mod tests {
             }
         }
         all
+    }
+
+    fn variants() -> Vec<Rules> {
+        every_rule(&[(2, 3), (3, 2), (3, 3)])
     }
 
     /// The endgame table of a game of n seeds a pit holds, for every board

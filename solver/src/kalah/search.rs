@@ -378,7 +378,7 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::kalah::{Capture, Ending};
+    use crate::kalah::endgame::tests::every_rule;
     use crate::search::memo_negamax;
 
     /// The baseline and every combination of the own search's switches.
@@ -406,25 +406,17 @@ mod tests {
     /// solver asked one after another (as `query` asks its children).
     #[test]
     fn every_search_option_gives_the_plain_recursions_values() {
-        for (m, n) in [(1, 4), (2, 2), (2, 4), (3, 2), (3, 3)] {
-            for capture in [Capture::Always, Capture::NonEmpty] {
-                for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
-                    let rules = Rules::new(m, n)
-                        .unwrap()
-                        .with_capture(capture)
-                        .with_ending(ending);
-                    let mut memo = HashMap::new();
-                    let expected = memo_negamax(&rules.start(), &mut memo);
-                    for options in every_option() {
-                        for bits in [1, 5, 16] {
-                            let mut solver = ExactSolver::with_options(bits, options);
-                            let got = solver.value(&rules.start());
-                            assert_eq!(got, expected, "{rules:?} {options:?} 2^{bits}");
-                            for (position, &value) in memo.iter().step_by(7) {
-                                let got = solver.value(position);
-                                assert_eq!(got, value, "{position} {options:?} 2^{bits}");
-                            }
-                        }
+        for rules in every_rule(&[(1, 4), (2, 2), (2, 4), (3, 2), (3, 3)]) {
+            let mut memo = HashMap::new();
+            let expected = memo_negamax(&rules.start(), &mut memo);
+            for options in every_option() {
+                for bits in [1, 5, 16] {
+                    let mut solver = ExactSolver::with_options(bits, options);
+                    let got = solver.value(&rules.start());
+                    assert_eq!(got, expected, "{rules:?} {options:?} 2^{bits}");
+                    for (position, &value) in memo.iter().step_by(7) {
+                        let got = solver.value(position);
+                        assert_eq!(got, value, "{position} {options:?} 2^{bits}");
                     }
                 }
             }
