@@ -151,11 +151,11 @@ impl Searchable for Probed<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::kalah::{ExactSolver, KalahSpace, Rules};
+    use crate::kalah::{ExactSolver, KalahSpace, Rules, SearchOptions};
     use crate::retrograde::{self, StateSpace};
     use crate::search::memo_negamax;
 
@@ -196,9 +196,10 @@ mod tests {
         }
     }
 
-    fn variants() -> Vec<Rules> {
+    /// Kalah(m, n) of each of `games` under every capture and end rule.
+    pub(in crate::kalah) fn every_rule(games: &[(u8, u8)]) -> Vec<Rules> {
         let mut all = Vec::new();
-        for (m, n) in [(2, 3), (3, 2), (3, 3)] {
+        for &(m, n) in games {
             for capture in [Capture::Always, Capture::NonEmpty] {
                 for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
                     let rules = Rules::new(m, n).unwrap();
@@ -207,6 +208,10 @@ mod tests {
             }
         }
         all
+    }
+
+    fn variants() -> Vec<Rules> {
+        every_rule(&[(2, 3), (3, 2), (3, 3)])
     }
 
     /// The endgame table of a game of n seeds a pit holds, for every board
@@ -242,10 +247,14 @@ mod tests {
             let expected = memo_negamax(&start, &mut memo);
             for max_seeds in [0, 3, 6, 9] {
                 let table: Endgame = Arc::new(InMemory::solve(rules, max_seeds));
-                let mut probed = ExactSolver::new(10).with_endgame(Some(table));
-                assert_eq!(probed.value(&start), expected, "{rules:?} S={max_seeds}");
-                for (position, &value) in memo.iter().step_by(5) {
-                    assert_eq!(probed.value(position), value, "{position} S={max_seeds}");
+                // The search before issue 49's changes and the default one.
+                for options in [SearchOptions::GENERIC, SearchOptions::default()] {
+                    let mut probed =
+                        ExactSolver::with_options(10, options).with_endgame(Some(table.clone()));
+                    assert_eq!(probed.value(&start), expected, "{rules:?} S={max_seeds}");
+                    for (position, &value) in memo.iter().step_by(5) {
+                        assert_eq!(probed.value(position), value, "{position} S={max_seeds}");
+                    }
                 }
             }
         }

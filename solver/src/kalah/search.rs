@@ -1,0 +1,445 @@
+//! The exact alpha-beta search of Kalah positions: the move candidates,
+//! the [`Searchable`] view of a position, and [`ExactSolver`], which keeps one
+//! transposition table from position to position and may probe an endgame table.
+
+use super::transposition::{Buckets, NONE};
+use super::{Endgame, EndgameValues, Kalah, MAX_PITS, Pit, Probed, Rules};
+use crate::alphabeta::{AlwaysReplace, Bound, EXACT, Searchable, Searcher, Transition};
+use crate::{MoveList, ZeroSum};
+
+/// A move candidate of the alpha-beta search: the pit, its result and the child.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    pub(super) pit: Pit,
+    pub(super) reward: i32,
+    pub(super) again: bool,
+    pub(super) child: Kalah,
+}
+
+impl Searchable for Kalah {
+    type Move = Pit;
+    type Candidate = Candidate;
+    type Candidates = MoveList<Candidate, MAX_PITS>;
+    type Key = u64;
+
+    fn terminal(&self) -> Option<i32> {
+        self.is_finished().then(|| self.final_value())
+    }
+
+    /// The seeds still to sow are taken as shared evenly: the value of a
+    /// depth-limited search is the store difference gained on the way.
+    fn evaluate(&self) -> i32 {
+        0
+    }
+
+    fn key(&self) -> u64 {
+        self.index()
+    }
+
+    fn generate(&self, out: &mut Self::Candidates) {
+        for pit in 0..self.rules.pits {
+            if self.is_legal(pit) {
+                let (child, sowing) = self.child(pit);
+                out.push(Candidate {
+                    pit,
+                    reward: sowing.mover as i32 - sowing.opponent as i32,
+                    again: sowing.again,
+                    child,
+                });
+            }
+        }
+    }
+
+    fn move_of(&self, candidate: &Candidate) -> Pit {
+        candidate.pit
+    }
+
+    fn play(&self, candidate: &Candidate) -> Kalah {
+        candidate.child
+    }
+
+    /// The table's move, then moves that keep the turn, then by reward.
+    fn order(&self, moves: &mut [Candidate], table_move: Option<Pit>) {
+        moves.sort_by_key(|c| {
+            (
+                Some(c.pit) != table_move,
+                !c.again,
+                -c.reward,
+                std::cmp::Reverse(c.pit),
+            )
+        });
+    }
+
+    fn transition(&self, candidate: &Candidate) -> Transition {
+        Transition {
+            reward: candidate.reward,
+            keeps_turn: candidate.again,
+        }
+    }
+}
+
+/// How the first position of a search is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// One search with a window wider than any value.
+    Full,
+    /// MTD(f): null-window searches from a first guess (the table's bound of
+    /// the position if it holds one, else 0) until the bounds meet.
+    Mtdf,
+}
+
+/// How [`ExactSolver`] searches: each switch is one measured change of the
+/// search (docs/results/kalah.md); [`SearchOptions::default`] is the best.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// The generic alpha-beta of [`crate::alphabeta`] with its always-replace
+    /// table and a full window, the search before these changes; the other
+    /// switches then play no part.
+    pub generic: bool,
+    /// Cut off where the seeds on the board decide: a value is at most them and at least minus them.
+    pub seed_bounds: bool,
+    /// Buckets of two slots (one kept for the most work) instead of one always replaced.
+    pub two_tier: bool,
+    /// Enhanced transposition cutoffs: the children's entries and known values
+    /// are looked at before any child is searched.
+    pub etc: bool,
+    /// How the first position is searched.
+    pub root: Root,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            generic: false,
+            seed_bounds: true,
+            two_tier: true,
+            // Fewer nodes, but more CPU: every child's index and table slot (measured).
+            etc: false,
+            root: Root::Mtdf,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The search before the changes of issue 49 (the measurements' baseline).
+    pub const GENERIC: SearchOptions = SearchOptions {
+        generic: true,
+        seed_bounds: false,
+        two_tier: false,
+        etc: false,
+        root: Root::Full,
+    };
+}
+
+/// The transposition table of a solver: the generic search's or the own one's.
+enum SolverTable {
+    Generic(AlwaysReplace<Pit>),
+    Own(Buckets),
+}
+
+/// Exact values by alpha-beta, one transposition table kept from position to
+/// position: a board's children, searched after it, are mostly found there.
+pub struct ExactSolver {
+    table: SolverTable,
+    /// The endgame table probed at the leaves, if any.
+    endgame: Option<Endgame>,
+    options: SearchOptions,
+    /// Nodes searched so far, over every position.
+    pub nodes: u64,
+}
+
+impl ExactSolver {
+    /// A solver whose table has `2^table_bits` slots of 16 bytes.
+    pub fn new(table_bits: u32) -> ExactSolver {
+        ExactSolver::with_options(table_bits, SearchOptions::default())
+    }
+
+    /// A solver searching as `options` say, with `2^table_bits` slots of 16 bytes.
+    pub fn with_options(table_bits: u32, options: SearchOptions) -> ExactSolver {
+        let table = match options.generic {
+            true => SolverTable::Generic(AlwaysReplace::new(table_bits)),
+            false => SolverTable::Own(Buckets::new(
+                table_bits,
+                if options.two_tier { 2 } else { 1 },
+            )),
+        };
+        ExactSolver {
+            table,
+            endgame: None,
+            options,
+            nodes: 0,
+        }
+    }
+
+    /// The same solver, taking the value of every position whose seeds fit
+    /// `endgame` from it (a table of the pits and rules of every position
+    /// asked: see [`check_endgame`](super::check_endgame)).
+    pub fn with_endgame(mut self, endgame: Option<Endgame>) -> ExactSolver {
+        self.endgame = endgame;
+        self
+    }
+
+    /// The exact value of `position` for its mover.
+    pub fn value(&mut self, position: &Kalah) -> i32 {
+        let total = position.seeds() as i32;
+        let (value, nodes) = match &mut self.table {
+            SolverTable::Generic(table) => {
+                let mut searcher = Searcher::new(table);
+                let probed = Probed::with(*position, self.endgame.as_deref());
+                let value = searcher.search(&probed, -total - 1, total + 1, EXACT);
+                (value, searcher.nodes)
+            }
+            SolverTable::Own(table) => {
+                let mut search = Search::new(table, self.endgame.as_deref(), self.options);
+                let value = match self.options.root {
+                    Root::Full => search.node(position, -total - 1, total + 1),
+                    Root::Mtdf => search.mtdf(position),
+                };
+                (value, search.nodes)
+            }
+        };
+        self.nodes += nodes;
+        value
+    }
+}
+
+/// One search over a solver's own table.
+struct Search<'a> {
+    table: &'a mut Buckets,
+    endgame: Option<&'a dyn EndgameValues>,
+    /// The endgame table's most seeds (0 without one: an empty board is over anyway).
+    max_seeds: u32,
+    options: SearchOptions,
+    nodes: u64,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        table: &'a mut Buckets,
+        endgame: Option<&'a dyn EndgameValues>,
+        options: SearchOptions,
+    ) -> Search<'a> {
+        Search {
+            table,
+            endgame,
+            max_seeds: endgame.map_or(0, |e| e.max_seeds()),
+            options,
+            nodes: 0,
+        }
+    }
+
+    /// The value of `position` when known without search: the game is over,
+    /// or the endgame table holds it.
+    #[inline]
+    fn known(&self, position: &Kalah) -> Option<i32> {
+        if position.is_finished() {
+            return Some(position.final_value());
+        }
+        match self.endgame {
+            Some(endgame) if position.seeds() <= self.max_seeds => {
+                Some(endgame.value(position.index()))
+            }
+            _ => None,
+        }
+    }
+
+    /// MTD(f): null-window searches of `position` from a first guess until
+    /// the proven bounds meet. A value has the parity of the seeds on the
+    /// board (the two players' gains add up to them), which halves the steps.
+    fn mtdf(&mut self, position: &Kalah) -> i32 {
+        let seeds = position.seeds() as i32;
+        let (mut lower, mut upper) = (-seeds, seeds);
+        let mut guess = match self.table.probe(position.index()) {
+            Some(k) if k.lower > -NONE => k.lower,
+            Some(k) if k.upper < NONE => k.upper,
+            _ => 0,
+        };
+        while lower < upper {
+            guess = guess.clamp(lower, upper);
+            let beta = if guess == lower { guess + 1 } else { guess };
+            let found = self.node(position, beta - 1, beta);
+            if found < beta {
+                // An upper bound: the value is at most it, and of the board's parity.
+                upper = found - (found - seeds).rem_euclid(2);
+                guess = upper;
+            } else {
+                lower = found + (found - seeds).rem_euclid(2);
+                guess = lower;
+            }
+        }
+        lower
+    }
+
+    /// The value for the mover of playing `c`, searched in `(alpha, beta)`.
+    #[inline]
+    fn value_of(&mut self, c: &Candidate, alpha: i32, beta: i32) -> i32 {
+        if c.again {
+            c.reward + self.node(&c.child, alpha - c.reward, beta - c.reward)
+        } else {
+            c.reward - self.node(&c.child, c.reward - beta, c.reward - alpha)
+        }
+    }
+
+    /// A value of some move at least `beta` known without searching, if any:
+    /// the children's table entries and known values (enhanced transposition cutoffs).
+    fn transposition_cutoff(&self, moves: &[Candidate], beta: i32) -> Option<i32> {
+        moves.iter().find_map(|c| {
+            let (lower, upper) = match self.known(&c.child) {
+                Some(v) => (v, v),
+                None => {
+                    let k = self.table.probe(c.child.index())?;
+                    (k.lower, k.upper)
+                }
+            };
+            let at_least = match c.again {
+                true => c.reward + lower,
+                false => c.reward - upper,
+            };
+            (at_least >= beta).then_some(at_least)
+        })
+    }
+
+    /// Fail-soft alpha-beta to the end of the game: the value of `position`
+    /// if inside `(alpha, beta)`, else a bound on the same side of the window.
+    fn node(&mut self, position: &Kalah, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if let Some(value) = self.known(position) {
+            return value;
+        }
+        let seeds = position.seeds() as i32;
+        if self.options.seed_bounds {
+            if alpha >= seeds {
+                return seeds;
+            }
+            if beta <= -seeds {
+                return -seeds;
+            }
+        }
+        let key = position.index();
+        let mut table_move = None;
+        if let Some(k) = self.table.probe(key) {
+            if k.lower >= beta || k.lower == k.upper {
+                return k.lower;
+            }
+            if k.upper <= alpha {
+                return k.upper;
+            }
+            alpha = alpha.max(k.lower);
+            beta = beta.min(k.upper);
+            table_move = k.best;
+        }
+        let mut moves = MoveList::<Candidate, MAX_PITS>::default();
+        position.generate(&mut moves);
+        position.order(&mut moves, table_move);
+        if self.table.prefetches() {
+            for c in moves.iter() {
+                self.table.prefetch(c.child.index());
+            }
+        }
+        if self.options.etc
+            && let Some(value) = self.transposition_cutoff(&moves, beta)
+        {
+            return value;
+        }
+        let (window_alpha, before) = (alpha, self.nodes);
+        let (mut best, mut best_move) = (i32::MIN, None);
+        for c in moves.iter() {
+            let value = self.value_of(c, alpha, beta);
+            if value > best {
+                (best, best_move) = (value, Some(c.pit));
+                alpha = alpha.max(value);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let bound = Bound::of(best, window_alpha, beta);
+        self.table
+            .store(key, best, bound, best_move, self.nodes - before);
+        best
+    }
+}
+
+/// Exact value of `position` for its mover by alpha-beta with a table of
+/// `2^table_bits` slots; also returns the number of nodes searched.
+pub fn solve_position(position: &Kalah, table_bits: u32) -> (i32, u64) {
+    let mut solver = ExactSolver::new(table_bits);
+    let value = solver.value(position);
+    (value, solver.nodes)
+}
+
+/// The first player's final margin from the start of `rules` under optimal play.
+pub fn start_value(rules: &Rules, table_bits: u32) -> i32 {
+    solve_position(&rules.start(), table_bits).0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::kalah::endgame::tests::every_rule;
+    use crate::search::memo_negamax;
+
+    /// The baseline and every combination of the own search's switches.
+    fn every_option() -> Vec<SearchOptions> {
+        let mut all = vec![SearchOptions::GENERIC];
+        for bits in 0..16u32 {
+            all.push(SearchOptions {
+                generic: false,
+                seed_bounds: bits & 1 != 0,
+                two_tier: bits & 2 != 0,
+                etc: bits & 4 != 0,
+                root: if bits & 8 != 0 {
+                    Root::Mtdf
+                } else {
+                    Root::Full
+                },
+            });
+        }
+        all
+    }
+
+    /// Every switch of the search, with a roomy table and with one so small
+    /// that most positions collide, gives the plain HashMap-memoized
+    /// recursion's value from the start and from positions it met, one
+    /// solver asked one after another (as `query` asks its children).
+    #[test]
+    fn every_search_option_gives_the_plain_recursions_values() {
+        for rules in every_rule(&[(1, 4), (2, 2), (2, 4), (3, 2), (3, 3)]) {
+            let mut memo = HashMap::new();
+            let expected = memo_negamax(&rules.start(), &mut memo);
+            for options in every_option() {
+                for bits in [1, 5, 16] {
+                    let mut solver = ExactSolver::with_options(bits, options);
+                    let got = solver.value(&rules.start());
+                    assert_eq!(got, expected, "{rules:?} {options:?} 2^{bits}");
+                    for (position, &value) in memo.iter().step_by(7) {
+                        let got = solver.value(position);
+                        assert_eq!(got, value, "{position} {options:?} 2^{bits}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// MTD(f) and the seed bounds also see values far from the first guess:
+    /// positions with a large margin either way.
+    #[test]
+    fn lopsided_positions_are_valued_exactly() {
+        let rules = Rules::new(3, 4).unwrap();
+        for (mover, opponent) in [
+            ([9, 0, 1], [0, 1, 0]),
+            ([0, 1, 0], [9, 8, 7]),
+            ([1, 0, 0], [6, 0, 0]),
+            ([0, 0, 12], [0, 0, 1]),
+        ] {
+            let position = Kalah::from_pits(rules, &mover, &opponent);
+            let expected = memo_negamax(&position, &mut HashMap::new());
+            for options in every_option() {
+                let got = ExactSolver::with_options(8, options).value(&position);
+                assert_eq!(got, expected, "{position} {options:?}");
+            }
+        }
+    }
+}
