@@ -31,9 +31,11 @@ use crate::retrograde::{Edge, StateSpace};
 use crate::{MoveList, ZeroSum};
 
 mod endgame;
+mod endgame_build;
 mod search;
 mod transposition;
 pub use endgame::{Endgame, EndgameValues, OtherEndgame, Probed, check_endgame};
+pub use endgame_build::solve_endgame_layer;
 pub use search::{Candidate, ExactSolver, Root, SearchOptions, solve_position, start_value};
 
 /// Most pits a side.
