@@ -81,6 +81,28 @@ pub fn build_out_of_core_resumable<T: Tabulated>(
     records: Records,
     progress: Progress<'_>,
 ) -> Result<Resumed, TableError> {
+    let mask_bytes = usize::from(records.spec(game).layout.mask_bytes);
+    let space = game.space();
+    let generic = |payload: &[AtomicU8], layer: usize, progress: Progress<'_>| {
+        retrograde::solve_records_layer(&space, payload, mask_bytes, layer, progress)
+    };
+    build_resumable_with(game, path, records, &generic, progress)
+}
+
+/// Solves one layer of a table's payload (the layers below solved), telling
+/// `progress` the layer's states done so far.
+pub type LayerSolver<'a> =
+    &'a dyn Fn(&[AtomicU8], usize, Progress<'_>) -> Result<(), retrograde::SolveError>;
+
+/// [`build_out_of_core_resumable`] with another solver of each layer, which
+/// must write the generic solver's bytes (the state file checks them).
+pub fn build_resumable_with<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    solve_layer: LayerSolver<'_>,
+    progress: Progress<'_>,
+) -> Result<Resumed, TableError> {
     let spec = records.spec(game);
     crate::typed::one_byte_values(&spec, path)?;
     let space = game.space();
@@ -98,7 +120,6 @@ pub fn build_out_of_core_resumable<T: Tabulated>(
     let file_len = format::mapped_len(path, &header)?;
     crate::atomic::check_writable(path).map_err(io)?;
     let part = Partial::open(path, &table_line(&spec, file_len), file_len)?;
-    let mask_bytes = usize::from(spec.layout.mask_bytes);
     let mut resumed = Resumed {
         reused: 0,
         layers: layers.len(),
@@ -115,10 +136,8 @@ pub fn build_out_of_core_resumable<T: Tabulated>(
                     .for_each(|b| b.store(0, Relaxed));
             }
             let before = (bytes.start / size) as u64;
-            retrograde::solve_records_layer(&space, payload, mask_bytes, layer, &|done| {
-                progress(before + done)
-            })
-            .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
+            solve_layer(payload, layer, &|done| progress(before + done))
+                .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
             mapped.sync(bytes.clone()).map_err(io)?;
             lines.push(layer_line(layer, bytes, hash_of(payload, bytes.clone())));
             part.write_state(&lines).map_err(io)?;
