@@ -1,7 +1,9 @@
 //! Kalah endgame tables (issue 49): probes a second into a mapped table, and
 //! the nodes a second of the search that probes it against the plain search,
 //! in the same run. The table (6 pits a side, at most 10 seeds: 646,646
-//! boards) is built into a temporary directory first.
+//! boards) is built into a temporary directory first. And boards a second
+//! of the endgame build, the fast layer solver against the generic one, in
+//! the same run (`cargo bench -p tabula-tables --bench kalah_endgame -- build`).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -9,7 +11,7 @@ use std::sync::Arc;
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use tabula_solver::kalah::{Endgame, ExactSolver, KalahSpace, Rules};
 use tabula_solver::retrograde::StateSpace;
-use tabula_tables::kalah::{KalahEndgame, build_endgame, open_endgame};
+use tabula_tables::kalah::{KalahEndgame, build_endgame, build_endgame_generic, open_endgame};
 
 const PITS: u8 = 6;
 const MAX_SEEDS: u32 = 10;
@@ -97,5 +99,36 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, probes, search);
+/// Boards a second (criterion's elements) of the endgame build of m = 6,
+/// S = 10 into a fresh file, by the fast layer solver and by the generic one.
+fn build(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let game = KalahEndgame::new(Rules::new(PITS, 1).unwrap(), MAX_SEEDS);
+    let mut group = c.benchmark_group("kalah endgame/build");
+    group.sample_size(10);
+    let boards = KalahSpace::boards_up_to(PITS, MAX_SEEDS).unwrap();
+    group.throughput(Throughput::Elements(boards));
+    for label in ["fast", "generic"] {
+        group.bench_function(BenchmarkId::new(label, "m=6 S=10"), |b| {
+            b.iter_custom(|iterations| {
+                let mut spent = std::time::Duration::ZERO;
+                for _ in 0..iterations {
+                    let path = dir.path().join(format!("{label}.tab"));
+                    let started = std::time::Instant::now();
+                    match label {
+                        "fast" => build_endgame(&path, &game, &|_| {}),
+                        _ => build_endgame_generic(&path, &game, &|_| {}),
+                    }
+                    .unwrap();
+                    spent += started.elapsed();
+                    std::fs::remove_file(&path).unwrap();
+                }
+                spent
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, probes, search, build);
 criterion_main!(benches);

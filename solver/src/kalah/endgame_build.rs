@@ -73,7 +73,7 @@ pub fn solve_endgame_layer(
 struct Moves {
     count: usize,
     child: [u64; MAX_PITS],
-    board: [Kalah; MAX_PITS],
+    board: [[u8; 2 * MAX_PITS]; MAX_PITS],
     reward: [i32; MAX_PITS],
     again: [bool; MAX_PITS],
 }
@@ -95,14 +95,14 @@ impl Layer<'_> {
         };
         unrank(indices.start, k, binomials(), &mut board.pits);
         let mut batch = [(0u64, board); BATCH];
-        let mut moves = [empty_moves(board); BATCH];
+        let mut moves = [EMPTY; BATCH];
         let mut filled = 0;
         for index in indices {
             if !board.arises() {
                 self.values[index as usize].store(0, Relaxed);
             } else if self.value(index) == MARK {
                 batch[filled] = (index, board);
-                moves[filled] = self.moves(&board);
+                self.moves(&board, &mut moves[filled]);
                 filled += 1;
                 if filled == BATCH {
                     self.finish(&batch, &moves)?;
@@ -131,10 +131,10 @@ impl Layer<'_> {
         self.values[index as usize].load(Relaxed) as i8
     }
 
-    /// The moves of `board`, each child's record prefetched.
+    /// The moves of `board` into `moves`, each child's record prefetched.
     #[inline]
-    fn moves(&self, board: &Kalah) -> Moves {
-        let mut moves = empty_moves(*board);
+    fn moves(&self, board: &Kalah, moves: &mut Moves) {
+        moves.count = 0;
         for pit in 0..board.rules.pits {
             if board.pits[usize::from(pit)] > 0 {
                 let (child, sowing) = board.child(pit);
@@ -142,13 +142,12 @@ impl Layer<'_> {
                 prefetch(self.values[index as usize].as_ptr());
                 let n = moves.count;
                 moves.child[n] = index;
-                moves.board[n] = child;
+                moves.board[n] = child.pits;
                 moves.reward[n] = sowing.mover as i32 - sowing.opponent as i32;
                 moves.again[n] = sowing.again;
                 moves.count += 1;
             }
         }
-        moves
     }
 
     /// Solves `board` of `index`, first solving any child of its own layer not yet solved.
@@ -158,8 +157,13 @@ impl Layer<'_> {
             let mut child = self.value(moves.child[n]);
             if child == MARK {
                 // A child of the same layer (its potential higher), waiting.
-                let grandchildren = self.moves(&moves.board[n]);
-                child = self.solve_with(moves.child[n], &moves.board[n], &grandchildren)?;
+                let next = Kalah {
+                    rules: board.rules,
+                    pits: moves.board[n],
+                };
+                let mut grandchildren = EMPTY;
+                self.moves(&next, &mut grandchildren);
+                child = self.solve_with(moves.child[n], &next, &grandchildren)?;
             }
             let child = i32::from(child);
             let value = match moves.again[n] {
@@ -177,16 +181,14 @@ impl Layer<'_> {
     }
 }
 
-/// No moves yet, of boards like `board`.
-fn empty_moves(board: Kalah) -> Moves {
-    Moves {
-        count: 0,
-        child: [0; MAX_PITS],
-        board: [board; MAX_PITS],
-        reward: [0; MAX_PITS],
-        again: [false; MAX_PITS],
-    }
-}
+/// No moves yet.
+const EMPTY: Moves = Moves {
+    count: 0,
+    child: [0; MAX_PITS],
+    board: [[0; 2 * MAX_PITS]; MAX_PITS],
+    reward: [0; MAX_PITS],
+    again: [false; MAX_PITS],
+};
 
 /// The next board of the same seeds in colex order (the next index): the
 /// first pit `j` whose next pit holds seeds takes every seed of pits
