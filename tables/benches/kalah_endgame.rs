@@ -3,14 +3,16 @@
 //! in the same run. The table (6 pits a side, at most 10 seeds: 646,646
 //! boards) is built into a temporary directory first. And boards a second
 //! of the endgame build, the fast layer solver against the generic one, in
-//! the same run (`cargo bench -p tabula-tables --bench kalah_endgame -- build`).
+//! the same run: into a file (syncs and all) and in memory (the solvers
+//! alone): `cargo bench -p tabula-tables --bench kalah_endgame -- build`.
 
 use std::hint::black_box;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU8;
 
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use tabula_solver::kalah::{Endgame, ExactSolver, KalahSpace, Rules};
-use tabula_solver::retrograde::StateSpace;
+use tabula_solver::kalah::{Endgame, ExactSolver, KalahSpace, Rules, solve_endgame_layer};
+use tabula_solver::retrograde::{StateSpace, solve_records_layer};
 use tabula_tables::kalah::{KalahEndgame, build_endgame, build_endgame_generic, open_endgame};
 
 const PITS: u8 = 6;
@@ -127,8 +129,30 @@ fn build(c: &mut Criterion) {
             })
         });
     }
+    // The solvers alone, every layer into memory, on a bigger table.
+    let space = KalahSpace::endgame(Rules::new(PITS, 1).unwrap(), SOLVED_SEEDS);
+    group.throughput(Throughput::Elements(space.len()));
+    for label in ["fast", "generic"] {
+        let name = format!("m=6 S={SOLVED_SEEDS} in memory");
+        group.bench_function(BenchmarkId::new(label, name), |b| {
+            b.iter(|| {
+                let values: Vec<AtomicU8> = (0..space.len()).map(|_| AtomicU8::new(0)).collect();
+                for layer in 0..space.num_layers() {
+                    match label {
+                        "fast" => solve_endgame_layer(&space, &values, layer, &|_| {}),
+                        _ => solve_records_layer(&space, &values, 0, layer, &|_| {}),
+                    }
+                    .unwrap();
+                }
+                values
+            })
+        });
+    }
     group.finish();
 }
+
+/// The most seeds of the table the build's solvers fill in memory.
+const SOLVED_SEEDS: u32 = 11;
 
 criterion_group!(benches, probes, search, build);
 criterion_main!(benches);
