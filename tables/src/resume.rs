@@ -1,10 +1,17 @@
 //! Out-of-core builds that a kill does not waste: the table grows in place
 //! under `FILE.part`, and after each finished layer a small state file
-//! `FILE.part.state` records the layer's byte range and checksum. The same
+//! `FILE.part.state` records the layer's byte range and checksum (or, when a
+//! layer's records are scattered over the file, as an Ioiwari ring's bead
+//! counts are, their number and a checksum of them in index order). The same
 //! command started again checks the partial file against the state (the
 //! table it is for, its length, every finished layer's checksum), goes on
 //! from the first layer it cannot reuse, and renames `FILE.part` to `FILE`
 //! at the end: the bytes are those of a build that was never stopped.
+//!
+//! A layer's images under the space's symmetries lie in the layer itself
+//! and are written with it ([`retrograde::Images::WhenSolved`]), so a
+//! finished layer is all a resumed run needs; a build that leaves them to a
+//! last pass ([`retrograde::Images::LastPass`]) is not resumable.
 //!
 //! A partial build of another table (other game, parameters or layout) is
 //! refused in one line, and so is a `FILE.part` without a state file (it is
