@@ -43,6 +43,21 @@ pub struct Resumed {
     pub layers: usize,
 }
 
+impl Resumed {
+    /// The line that says what a resumed build of `path` reused, naming its
+    /// layers `layers` (`seed layers`); `None` for a fresh build.
+    pub fn said(&self, path: &Path, layers: &str) -> Option<String> {
+        (self.reused > 0).then(|| {
+            format!(
+                "resumed {}: {} of {} {layers} reused (checked), the rest built",
+                crate::atomic::partial_path(path).display(),
+                self.reused,
+                self.layers
+            )
+        })
+    }
+}
+
 /// The name of the state file beside a partial file `FILE.part`: `FILE.part.state`.
 pub fn state_path(path: &Path) -> PathBuf {
     let mut name = crate::atomic::partial_path(path).into_os_string();

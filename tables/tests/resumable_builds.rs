@@ -3,7 +3,7 @@
 //! bytes of a build never stopped: an Ioiwari ring (layers scattered over the
 //! file) and a Kalah table (layers one range each).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,6 +16,8 @@ use tabula_tables::ioiwari::Variant;
 use tabula_tables::kalah::KalahGame;
 use tabula_tables::resume::{Resumed, build_out_of_core_resumable, state_path};
 use tabula_tables::{Records, Tabulated};
+
+mod common;
 
 /// Set in the child: `GAME PATH POINT`, the build it runs and the progress
 /// at which it reports and waits to be killed.
@@ -55,6 +57,13 @@ fn game(name: &str) -> (Box<Build>, u64) {
 fn build_stopped(build: &Build, path: &Path, records: Records, point: u64) -> Option<Resumed> {
     let stop = |done| assert!(done < point, "stopped");
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build(path, records, &stop))).ok()
+}
+
+/// The error of a refused build, checked to be one line.
+fn one_line(result: Result<Resumed, tabula_tables::TableError>) -> String {
+    let error = result.unwrap_err().to_string();
+    assert_eq!(error.lines().count(), 1, "{error}");
+    error
 }
 
 /// A fixed-seed xorshift: numbers in `1..=below`.
@@ -123,14 +132,16 @@ fn a_damaged_finished_layer_is_built_again_and_another_tables_partial_refused() 
     let other = KalahGame {
         rules: Rules::new(3, 2).unwrap(),
     };
-    let error = build_out_of_core_resumable(&other, &path, Records::WithMoves, &|_| {})
-        .unwrap_err()
-        .to_string();
+    let error = one_line(build_out_of_core_resumable(
+        &other,
+        &path,
+        Records::WithMoves,
+        &|_| {},
+    ));
     assert!(
         error.contains("a partial build of another table"),
         "{error}"
     );
-    assert!(!error.contains('\n'), "{error}");
     // A byte of a board of layer 3 (three beads) damaged: layers 0..3 are
     // reused, the rest built again.
     let space = ring.space();
@@ -196,19 +207,7 @@ fn a_killed_build_goes_on_to_the_same_bytes() {
             .spawn()
             .unwrap();
         let stdin = child.stdin.take();
-        let mut said = String::new();
-        for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-            let line = line.unwrap();
-            said.push_str(&line);
-            said.push('\n');
-            if line.ends_with(STOPPING) {
-                break;
-            }
-        }
-        assert!(
-            said.ends_with(&format!("{STOPPING}\n")),
-            "child said: {said}"
-        );
+        common::said_until(child.stdout.take().unwrap(), STOPPING);
         child.kill().unwrap();
         let status = child.wait().unwrap();
         drop(stdin);

@@ -101,13 +101,8 @@ impl BuildMode {
                 }
             };
             progress.finish_and_clear();
-            if resumed.reused > 0 {
-                eprintln!(
-                    "resumed {}: {} of {} layers reused (checked), the rest built",
-                    tabula_tables::atomic::partial_path(path).display(),
-                    resumed.reused,
-                    resumed.layers
-                );
+            if let Some(line) = resumed.said(path, "layers") {
+                eprintln!("{line}");
             }
             match images {
                 Images::WhenSolved => " out of core".to_string(),
