@@ -1,10 +1,17 @@
 //! Out-of-core builds that a kill does not waste: the table grows in place
 //! under `FILE.part`, and after each finished layer a small state file
-//! `FILE.part.state` records the layer's byte range and checksum. The same
+//! `FILE.part.state` records the layer's byte range and checksum (or, when a
+//! layer's records are scattered over the file, as an Ioiwari ring's bead
+//! counts are, their number and a checksum of them in index order). The same
 //! command started again checks the partial file against the state (the
 //! table it is for, its length, every finished layer's checksum), goes on
 //! from the first layer it cannot reuse, and renames `FILE.part` to `FILE`
 //! at the end: the bytes are those of a build that was never stopped.
+//!
+//! A layer's images under the space's symmetries lie in the layer itself
+//! and are written with it ([`retrograde::Images::WhenSolved`]), so a
+//! finished layer is all a resumed run needs; a build that leaves them to a
+//! last pass ([`retrograde::Images::LastPass`]) is not resumable.
 //!
 //! A partial build of another table (other game, parameters or layout) is
 //! refused in one line, and so is a `FILE.part` without a state file (it is
@@ -17,8 +24,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
+use rayon::prelude::*;
 use tabula_solver::retrograde::{self, Progress, StateSpace};
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 use crate::format::{self, TableError, TableSpec};
 use crate::typed::{Records, Tabulated};
@@ -27,12 +35,27 @@ use crate::typed::{Records, Tabulated};
 const MAGIC: &str = "tabula partial build 1";
 
 /// What a resumable build reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Resumed {
     /// The layers taken from the partial file, checked (0: a fresh build).
     pub reused: usize,
     /// The layers of the table.
     pub layers: usize,
+}
+
+impl Resumed {
+    /// The line that says what a resumed build of `path` reused, naming its
+    /// layers `layers` (`seed layers`); `None` for a fresh build.
+    pub fn said(&self, path: &Path, layers: &str) -> Option<String> {
+        (self.reused > 0).then(|| {
+            format!(
+                "resumed {}: {} of {} {layers} reused (checked), the rest built",
+                crate::atomic::partial_path(path).display(),
+                self.reused,
+                self.layers
+            )
+        })
+    }
 }
 
 /// The name of the state file beside a partial file `FILE.part`: `FILE.part.state`.
@@ -51,11 +74,6 @@ fn table_line(spec: &TableSpec, file_len: u64) -> String {
     )
 }
 
-/// One finished layer's line: its number, byte range in the payload and checksum.
-fn layer_line(layer: usize, bytes: &Range<usize>, hash: u64) -> String {
-    format!("layer {layer} {} {} {hash:016x}", bytes.start, bytes.end)
-}
-
 /// The checksum of a range of the payload.
 fn hash_of(payload: &[AtomicU8], bytes: Range<usize>) -> u64 {
     let mut hasher = Xxh3::new();
@@ -70,11 +88,120 @@ fn hash_of(payload: &[AtomicU8], bytes: Range<usize>) -> u64 {
     hasher.digest()
 }
 
+/// Where each layer's records lie in the payload: one range of bytes when
+/// the space's layers are ranges of indices ([`StateSpace::layer_range`]),
+/// else scattered over the whole file (an Ioiwari ring's bead counts), found
+/// piece by piece with [`StateSpace::for_each_in_layer`].
+struct Layers<'a, S> {
+    space: &'a S,
+    /// Bytes a record.
+    size: usize,
+    /// Each layer's byte range, when the layers are ranges.
+    ranges: Option<Vec<Range<usize>>>,
+}
+
+impl<'a, S: StateSpace> Layers<'a, S> {
+    fn new(space: &'a S, size: usize) -> Self {
+        let ranges = (0..space.num_layers())
+            .map(|layer| {
+                let states = space.layer_range(layer)?;
+                Some(states.start as usize * size..states.end as usize * size)
+            })
+            .collect();
+        Layers {
+            space,
+            size,
+            ranges,
+        }
+    }
+
+    /// The layer's line in the state file (its records' place and checksum)
+    /// and the number of its records.
+    fn line(&self, layer: usize, payload: &[AtomicU8]) -> (String, u64) {
+        match &self.ranges {
+            Some(ranges) => {
+                let bytes = &ranges[layer];
+                let hash = hash_of(payload, bytes.clone());
+                let line = format!("layer {layer} {} {} {hash:016x}", bytes.start, bytes.end);
+                (line, (bytes.len() / self.size) as u64)
+            }
+            None => {
+                let (records, hash) = self.scattered_hash(layer, payload);
+                (
+                    format!("layer {layer} records {records} {hash:016x}"),
+                    records,
+                )
+            }
+        }
+    }
+
+    /// The pieces of the index space a scattered layer is walked in (the
+    /// space's own [`StateSpace::layer_chunk`], so that a piece is cheap to walk).
+    fn pieces(&self) -> Vec<Range<u64>> {
+        let (len, chunk) = (self.space.len(), self.space.layer_chunk().max(1));
+        (0..len.div_ceil(chunk))
+            .map(|c| c * chunk..((c + 1) * chunk).min(len))
+            .collect()
+    }
+
+    /// The records of a scattered layer and their checksum: the checksum of
+    /// each piece's records in index order (pieces hashed in parallel), then
+    /// of those checksums in order.
+    fn scattered_hash(&self, layer: usize, payload: &[AtomicU8]) -> (u64, u64) {
+        let digests: Vec<(u64, u64)> = self
+            .pieces()
+            .into_par_iter()
+            .map(|indices| {
+                let mut bytes = Vec::new();
+                self.space.for_each_in_layer(layer, indices, |index| {
+                    let at = index as usize * self.size;
+                    bytes.extend(payload[at..at + self.size].iter().map(|b| b.load(Relaxed)));
+                });
+                ((bytes.len() / self.size) as u64, xxh3_64(&bytes))
+            })
+            .collect();
+        let mut hasher = Xxh3::new();
+        for (_, digest) in &digests {
+            hasher.update(&digest.to_le_bytes());
+        }
+        (digests.iter().map(|d| d.0).sum(), hasher.digest())
+    }
+
+    /// Zeroes the layer's records: a stopped run or a damaged file may have
+    /// left anything there, and the solver writes only states, expecting
+    /// zeros elsewhere.
+    fn clear(&self, layer: usize, payload: &[AtomicU8]) {
+        match &self.ranges {
+            Some(ranges) => payload[ranges[layer].clone()]
+                .par_iter()
+                .for_each(|b| b.store(0, Relaxed)),
+            None => self.pieces().into_par_iter().for_each(|indices| {
+                self.space.for_each_in_layer(layer, indices, |index| {
+                    let at = index as usize * self.size;
+                    payload[at..at + self.size]
+                        .iter()
+                        .for_each(|b| b.store(0, Relaxed));
+                })
+            }),
+        }
+    }
+
+    /// Writes a finished layer back to the file when it is one range. A
+    /// scattered layer's pages are shared with every other layer's: the
+    /// kernel writes them back in its time, and a layer whose pages a reboot
+    /// lost fails its checksum on resuming and is built again.
+    fn sync(&self, layer: usize, mapped: &format::Mapped<'_>) -> io::Result<()> {
+        match &self.ranges {
+            Some(ranges) => mapped.sync(ranges[layer].clone()),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Builds `game`'s table out of core as [`crate::typed::build_out_of_core_for`]
 /// does with [`retrograde::Images::WhenSolved`] (the same bytes), resumably
-/// (see the module docs). The space's layers must be contiguous ranges
-/// ([`StateSpace::layer_range`]). `progress` gets the states solved,
-/// counting a reused layer's indices.
+/// (see the module docs). `progress` gets the states solved, counting a
+/// reused layer's records.
 pub fn build_out_of_core_resumable<T: Tabulated>(
     game: &T,
     path: &Path,
@@ -106,15 +233,7 @@ pub fn build_resumable_with<T: Tabulated>(
     let spec = records.spec(game);
     crate::typed::one_byte_values(&spec, path)?;
     let space = game.space();
-    let size = spec.layout.record_size();
-    let layers: Vec<Range<usize>> = (0..space.num_layers())
-        .map(|layer| {
-            let states = space
-                .layer_range(layer)
-                .expect("a resumable space's layers are ranges");
-            states.start as usize * size..states.end as usize * size
-        })
-        .collect();
+    let layers = Layers::new(&space, spec.layout.record_size());
     let io = |error: io::Error| TableError::io(path, error);
     let (header, meta_bytes) = format::plan(&spec, &format::meta_for(&records.description(game)));
     let file_len = format::mapped_len(path, &header)?;
@@ -122,24 +241,21 @@ pub fn build_resumable_with<T: Tabulated>(
     let part = Partial::open(path, &table_line(&spec, file_len), file_len)?;
     let mut resumed = Resumed {
         reused: 0,
-        layers: layers.len(),
+        layers: space.num_layers(),
     };
     format::fill_mapped(&part.file, path, header, &meta_bytes, |payload, mapped| {
-        let mut lines = part.checked_lines(payload, &layers);
+        let (mut lines, mut before) = part.checked_lines(payload, &layers);
         resumed.reused = lines.len();
-        for (layer, bytes) in layers.iter().enumerate().skip(lines.len()) {
+        for layer in lines.len()..space.num_layers() {
             if !part.fresh {
-                // A stopped run or a damaged file may have left anything
-                // here; the solver writes only states, and expects zeros elsewhere.
-                payload[bytes.clone()]
-                    .iter()
-                    .for_each(|b| b.store(0, Relaxed));
+                layers.clear(layer, payload);
             }
-            let before = (bytes.start / size) as u64;
             solve_layer(payload, layer, &|done| progress(before + done))
                 .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
-            mapped.sync(bytes.clone()).map_err(io)?;
-            lines.push(layer_line(layer, bytes, hash_of(payload, bytes.clone())));
+            layers.sync(layer, mapped).map_err(io)?;
+            let (line, records) = layers.line(layer, payload);
+            before += records;
+            lines.push(line);
             part.write_state(&lines).map_err(io)?;
         }
         Ok(())
@@ -177,6 +293,11 @@ impl Partial {
         };
         // A state whose partial file is gone describes nothing: start afresh.
         let lines = lines.filter(|_| fs::symlink_metadata(&part).is_ok());
+        if lines.is_none() {
+            // Refused for room before the partial file is made, as a build
+            // that writes a temporary file is.
+            crate::room::check_room(path, file_len).map_err(|e| TableError::io(path, e))?;
+        }
         let file = open_no_follow(&part, lines.is_none()).map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => TableError::io(
                 &part,
@@ -195,10 +316,19 @@ impl Partial {
         }
         let fresh = lines.is_none() || file.metadata().map_err(io)?.len() != file_len;
         if fresh {
-            crate::room::check_room(path, file_len).map_err(|e| TableError::io(path, e))?;
-            file.set_len(0).map_err(io)?;
-            crate::atomic::allocate(&file, file_len)
-                .map_err(|e| io(crate::room::explain_too_large(path, file_len, e)))?;
+            let sized = (|| {
+                crate::room::check_room(path, file_len).map_err(|e| TableError::io(path, e))?;
+                file.set_len(0).map_err(io)?;
+                crate::atomic::allocate(&file, file_len)
+                    .map_err(|e| io(crate::room::explain_too_large(path, file_len, e)))
+            })();
+            if let Err(e) = sized {
+                if lines.is_none() {
+                    // Ours, made just now and holding nothing: leave no file behind.
+                    let _ = fs::remove_file(&part);
+                }
+                return Err(e);
+            }
         }
         let partial = Partial {
             file,
@@ -217,15 +347,21 @@ impl Partial {
     }
 
     /// The state file's finished layers that the payload still holds: up to
-    /// the first whose range or checksum does not match (which a later
-    /// layer may have read, so it and everything above are built again).
-    fn checked_lines(&self, payload: &[AtomicU8], layers: &[Range<usize>]) -> Vec<String> {
-        let mut kept = Vec::new();
+    /// the first whose place or checksum does not match (which a later
+    /// layer may have read, so it and everything above are built again);
+    /// and the number of their records.
+    fn checked_lines<S: StateSpace>(
+        &self,
+        payload: &[AtomicU8],
+        layers: &Layers<'_, S>,
+    ) -> (Vec<String>, u64) {
+        let (mut kept, mut records) = (Vec::new(), 0);
         for (layer, line) in self.lines.iter().enumerate() {
-            let Some(bytes) = layers.get(layer) else {
+            if layer >= layers.space.num_layers() {
                 break;
-            };
-            if *line != layer_line(layer, bytes, hash_of(payload, bytes.clone())) {
+            }
+            let (expected, count) = layers.line(layer, payload);
+            if *line != expected {
                 eprintln!(
                     "{}: layer {layer} does not match its checksum in {}: building it again",
                     self.part.display(),
@@ -233,9 +369,10 @@ impl Partial {
                 );
                 break;
             }
-            kept.push(line.clone());
+            kept.push(expected);
+            records += count;
         }
-        kept
+        (kept, records)
     }
 
     /// Replaces the state file (atomically) with the table's line and these layers'.

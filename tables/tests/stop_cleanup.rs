@@ -2,10 +2,12 @@
 //! file and exits with 128 + the signal; the target is not created.
 
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// Set in the child: the file it starts to write.
 const CHILD_ENV: &str = "TABULA_TEST_STOPPED_WRITE";
@@ -92,21 +94,7 @@ fn a_stopped_write_leaves_no_temporary_file() {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut said = String::new();
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        for line in lines.by_ref() {
-            let line = line.unwrap();
-            said.push_str(&line);
-            said.push('\n');
-            // libtest's "test NAME ... " comes first on the line.
-            if line.ends_with(WRITING) {
-                break;
-            }
-        }
-        assert!(
-            said.ends_with(&format!("{WRITING}\n")),
-            "child said: {said}"
-        );
+        let (_, lines) = common::said_until(child.stdout.take().unwrap(), WRITING);
         assert_eq!(temporaries(dir.path()).len(), 1, "the write's temporary");
         // Held open while the signal is handled: `wait` would close it, and
         // the child's read would end without the signal.
