@@ -10,8 +10,7 @@ use tabula_solver::alphabeta::{
     AlwaysReplace, EXACT, Estimate, Searchable, Searcher, TICK_NODES, Transition,
 };
 use tabula_solver::kalah::{
-    Candidate, Endgame, ExactSolver, Kalah, Match, Pit, Probed, Rules, SearchOptions,
-    check_endgame,
+    Candidate, Endgame, ExactSolver, Kalah, Match, Pit, Probed, Rules, SearchOptions, check_endgame,
 };
 use tabula_tables::kalah::KalahTable;
 
