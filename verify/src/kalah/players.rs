@@ -344,9 +344,10 @@ fn exact_solver<'t>(
 }
 
 /// Every legal pit's exact value for the mover of `position` by `solver`,
-/// one child after another (their searches share its table, as `query
-/// kalah`'s do), and the positions searched. `progress` hears of every
-/// [`TICK_NODES`] positions once the child that reached them is valued.
+/// the position first, then one child after another (as `query kalah`: each
+/// child's search starts from the bounds the position's left in the shared
+/// table), and the positions searched. `progress` hears of every
+/// [`TICK_NODES`] positions once the search that reached them is over.
 fn exact_values(
     solver: &mut ExactSolver,
     progress: &Option<SearchProgress>,
@@ -354,7 +355,11 @@ fn exact_values(
 ) -> (Vec<(Pit, i32)>, u64) {
     let start = solver.nodes;
     let mut told = 0;
+    let mut first = Some(*position);
     let values = child_values(position, |child| {
+        if let Some(position) = first.take() {
+            solver.value(&position);
+        }
         let value = solver.value(child);
         while told + TICK_NODES <= solver.nodes - start {
             told += TICK_NODES;
