@@ -288,8 +288,14 @@ impl OptimalAgent {
     /// ties (`best_at` when searching); with a time to think, the best of
     /// the deepest search finished in time ([`OptimalAgent::thinking`]).
     pub fn best_move(&mut self, position: &Kalah) -> Pit {
-        let (Oracle::Search(table), Some(think)) = (&mut self.oracle, self.think) else {
+        let Oracle::Search(table) = &mut self.oracle else {
             return best_lowest(&self.move_values(position));
+        };
+        let Some(think) = self.think else {
+            let solver = exact_solver(table, &self.endgame, self.options, &position.rules());
+            let (pit, nodes) = exact_best(solver, &self.progress, position);
+            self.nodes += nodes;
+            return pit;
         };
         let probed = Bounded {
             probed: probed(position, &self.endgame),
@@ -344,38 +350,102 @@ fn exact_solver<'t>(
 }
 
 /// Every legal pit's exact value for the mover of `position` by `solver`,
-/// the position first, then one child after another (as `query kalah`: each
-/// child's search starts from the bounds the position's left in the shared
-/// table), and the positions searched. `progress` hears of every
-/// [`TICK_NODES`] positions once the search that reached them is over.
+/// one child after another (their searches share its table, as `query
+/// kalah`'s do), and the positions searched.
 fn exact_values(
     solver: &mut ExactSolver,
     progress: &Option<SearchProgress>,
     position: &Kalah,
 ) -> (Vec<(Pit, i32)>, u64) {
-    let start = solver.nodes;
-    let mut told = 0;
-    let mut first = Some(*position);
+    let mut ticks = Ticks::new(solver, progress);
     let values = child_values(position, |child| {
-        if let Some(position) = first.take() {
-            solver.value(&position);
+        let value = ticks.solver.value(child);
+        ticks.tell();
+        value
+    });
+    (values, ticks.end())
+}
+
+/// A pit of the best exact value for the mover of `position` by `solver`,
+/// the lowest on ties, and the positions searched: the first pit's value is
+/// searched exactly; each later one is first tested against the best so far
+/// (a null window) and valued only when better.
+fn exact_best(
+    solver: &mut ExactSolver,
+    progress: &Option<SearchProgress>,
+    position: &Kalah,
+) -> (Pit, u64) {
+    let mut ticks = Ticks::new(solver, progress);
+    let mut best: Option<(Pit, i32)> = None;
+    // Legal moves come in pit order, so the first best is the lowest.
+    for &pit in position.legal_moves().iter() {
+        let (child, sowing) = position.child(pit);
+        let reward = sowing.mover as i32 - sowing.opponent as i32;
+        // The child's value `v` for its mover makes the move worth `reward ± v`.
+        let sign = if sowing.again { 1 } else { -1 };
+        if let Some((_, b)) = best {
+            // Whether `reward + sign * v > b`: `v` against `(b - reward) * sign`.
+            let edge = (b - reward) * sign;
+            let (alpha, beta) = if sign > 0 {
+                (edge, edge + 1)
+            } else {
+                (edge - 1, edge)
+            };
+            let v = ticks.solver.value_within(&child, alpha, beta);
+            ticks.tell();
+            if reward + sign * v <= b {
+                continue;
+            }
         }
-        let value = solver.value(child);
-        while told + TICK_NODES <= solver.nodes - start {
-            told += TICK_NODES;
+        let value = reward + sign * ticks.solver.value(&child);
+        ticks.tell();
+        best = Some((pit, value));
+    }
+    (best.expect("the game is not over").0, ticks.end())
+}
+
+/// The progress of one exact answer: `progress` hears of every [`TICK_NODES`]
+/// positions once the search that reached them is over, and of the end.
+struct Ticks<'s> {
+    solver: &'s mut ExactSolver,
+    progress: &'s Option<SearchProgress>,
+    /// The solver's nodes when the answer began.
+    start: u64,
+    /// The nodes told so far.
+    told: u64,
+}
+
+impl<'s> Ticks<'s> {
+    fn new(solver: &'s mut ExactSolver, progress: &'s Option<SearchProgress>) -> Ticks<'s> {
+        let start = solver.nodes;
+        Ticks {
+            solver,
+            progress,
+            start,
+            told: 0,
+        }
+    }
+
+    /// Tells every whole step of [`TICK_NODES`] the searches so far reached.
+    fn tell(&mut self) {
+        while self.told + TICK_NODES <= self.solver.nodes - self.start {
+            self.told += TICK_NODES;
             let tick = SearchTick {
-                nodes: told,
+                nodes: self.told,
                 deepening: None,
                 done: false,
             };
-            progress.iter().for_each(|tell| tell(Some(tick)));
+            self.progress.iter().for_each(|tell| tell(Some(tick)));
         }
-        value
-    });
-    if told > 0 {
-        progress.iter().for_each(|tell| tell(None));
     }
-    (values, solver.nodes - start)
+
+    /// Tells the end (after any tick), and gives the positions searched.
+    fn end(self) -> u64 {
+        if self.told > 0 {
+            self.progress.iter().for_each(|tell| tell(None));
+        }
+        self.solver.nodes - self.start
+    }
 }
 
 /// `position` for the search, probing `endgame` if it is of the position's
