@@ -285,7 +285,7 @@ impl OptimalAgent {
     }
 
     /// A pit of the best value for the mover of `position`, the lowest on
-    /// ties (`best_at` when searching); with a time to think, the best of
+    /// ties (by null windows when searching); with a time to think, the best of
     /// the deepest search finished in time ([`OptimalAgent::thinking`]).
     pub fn best_move(&mut self, position: &Kalah) -> Pit {
         let Oracle::Search(table) = &mut self.oracle else {
