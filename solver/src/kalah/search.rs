@@ -201,6 +201,25 @@ impl ExactSolver {
         self.nodes += nodes;
         value
     }
+
+    /// The value of `position` for its mover if inside `(alpha, beta)`, else
+    /// a bound on the same side of the window: one search (with a null
+    /// window, whether the value is more than `alpha`).
+    pub fn value_within(&mut self, position: &Kalah, alpha: i32, beta: i32) -> i32 {
+        let (value, nodes) = match &mut self.table {
+            SolverTable::Generic(table) => {
+                let mut searcher = Searcher::new(table);
+                let probed = Probed::with(*position, self.endgame.as_deref());
+                (searcher.search(&probed, alpha, beta, EXACT), searcher.nodes)
+            }
+            SolverTable::Own(table) => {
+                let mut search = Search::new(table, self.endgame.as_deref(), self.options);
+                (search.node(position, alpha, beta), search.nodes)
+            }
+        };
+        self.nodes += nodes;
+        value
+    }
 }
 
 /// One search over a solver's own table.

@@ -239,6 +239,53 @@ mod tests {
     }
 
     #[test]
+    fn served_and_played_optimal_answers_are_the_plain_negamax_values() {
+        // The agents `serve kalah` and `referee kalah` make (exact, and timed
+        // with time to prove every move) and `play kalah`'s, with and without
+        // an endgame table, both capture rules: their values and moves are
+        // plain negamax's, at every position of a few games.
+        use tabula_tables::kalah::{EndgameTable, KalahEndgame};
+        let hour = Some(std::time::Duration::from_secs(3600));
+        for capture in [Capture::Always, Capture::NonEmpty] {
+            for (m, n) in [(2, 3), (3, 2), (3, 3)] {
+                let r = rules(m, n).with_capture(capture);
+                let table: tabula_solver::kalah::Endgame =
+                    Arc::new(EndgameTable::in_memory_for(KalahEndgame::new(r, 6)));
+                for endgame in [None, Some(table)] {
+                    let rng =
+                        || crate::tournament::stream(3, crate::tournament::Purpose::Agent, 0, 0, 0);
+                    let mut served =
+                        agent("optimal", &[], rng(), None, None, endgame.clone()).unwrap();
+                    let mut timed =
+                        agent("optimal", &[], rng(), None, hour, endgame.clone()).unwrap();
+                    let mut exact = OptimalAgent::searching().with_endgame(endgame.clone());
+                    let mut played = OptimalAgent::searching()
+                        .thinking(hour)
+                        .with_endgame(endgame);
+                    let mut random = RandomAgent::new(rng());
+                    for _ in 0..3 {
+                        let mut game = Match::new(r);
+                        while !game.is_over() {
+                            let expected = plain_values(&game.position);
+                            let best = best_lowest(&expected);
+                            let value = expected.iter().find(|(p, _)| *p == best).unwrap().1;
+                            assert_eq!(exact.move_values(&game.position), expected, "{game:?}");
+                            assert_eq!(served.choose(&game), best, "{game:?}");
+                            assert_eq!(timed.choose(&game), best, "{game:?}");
+                            assert_eq!(played.choose(&game), best, "{game:?}");
+                            let searched = played.last_search().expect("a timed search");
+                            assert!(searched.exact && searched.value == value, "{searched:?}");
+                            let pit = Agent::<Match>::choose(&mut random, &game);
+                            Game::apply(&mut game, pit);
+                        }
+                    }
+                    assert!(exact.nodes() > 0 && played.nodes() > 0);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_long_search_tells_its_progress_then_its_end_and_finds_the_same_value() {
         // Kalah(4, 5) from the start: about 4 million positions.
         let r = rules(4, 5);

@@ -6,8 +6,12 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 use tabula_solver::ZeroSum;
-use tabula_solver::alphabeta::{AlwaysReplace, EXACT, Searchable, Searcher};
-use tabula_solver::kalah::{Endgame, Kalah, Match, Pit, Probed, Rules, check_endgame};
+use tabula_solver::alphabeta::{
+    AlwaysReplace, EXACT, Estimate, Searchable, Searcher, TICK_NODES, Transition,
+};
+use tabula_solver::kalah::{
+    Candidate, Endgame, ExactSolver, Kalah, Match, Pit, Probed, Rules, SearchOptions, check_endgame,
+};
 use tabula_tables::kalah::KalahTable;
 
 use crate::agent::{Agent, RandomAgent, looked_up};
@@ -55,14 +59,28 @@ pub fn search_bits(rules: &Rules) -> u32 {
         .clamp(10, 24)
 }
 
-/// The searching agent's transposition table and the rules its entries are
-/// of: positions of different rules share indices, so a position of other
-/// rules starts a new table.
+/// The searching agent's transposition tables and the rules their entries
+/// are of: positions of different rules share indices, so a position of
+/// other rules starts a new table.
 struct SearchTable {
     /// The table's size in bits; `None`: [`search_bits`] of each game's rules.
     bits: Option<u32>,
-    /// The table, made at the first move of a game of these rules.
+    /// The timed search's table, made at its first move of a game of these rules.
     made: Option<(Rules, Box<AlwaysReplace<Pit>>)>,
+    /// The exact solver (its table, and the endgame table if it fits these
+    /// rules), made at its first exact answer of a game of these rules.
+    exact: Option<(Rules, ExactSolver)>,
+}
+
+impl SearchTable {
+    /// No table yet, of `2^bits` slots when made (`None`: [`search_bits`]).
+    fn new(bits: Option<u32>) -> SearchTable {
+        SearchTable {
+            bits,
+            made: None,
+            exact: None,
+        }
+    }
 }
 
 /// Plays a move of the best value, the lowest pit on ties.
@@ -79,6 +97,10 @@ pub struct OptimalAgent {
     last: Option<Searched>,
     /// The endgame table a searching agent probes, if any.
     endgame: Option<Endgame>,
+    /// How a searching agent searches (the default but for measurements).
+    options: SearchOptions,
+    /// Positions searched so far, over every move.
+    nodes: u64,
 }
 
 /// What a timed search ([`OptimalAgent::thinking`]) found for its move.
@@ -170,42 +192,31 @@ impl OptimalAgent {
     /// table among `tables` (a run over many variants builds its agents
     /// without knowing which variant they will play).
     pub fn from_tables(tables: Vec<Arc<KalahTable>>) -> OptimalAgent {
+        OptimalAgent::with_oracle(Oracle::Tables(tables))
+    }
+
+    /// An agent of `oracle`, with no progress, time, endgame table or nodes yet.
+    fn with_oracle(oracle: Oracle) -> OptimalAgent {
         OptimalAgent {
-            oracle: Oracle::Tables(tables),
+            oracle,
             progress: None,
             think: None,
             last: None,
             endgame: None,
+            options: SearchOptions::default(),
+            nodes: 0,
         }
     }
 
     /// An optimal agent searching each move exactly, with a table of `2^bits` slots.
     pub fn by_search(bits: u32) -> OptimalAgent {
-        OptimalAgent {
-            oracle: Oracle::Search(SearchTable {
-                bits: Some(bits),
-                made: None,
-            }),
-            progress: None,
-            think: None,
-            last: None,
-            endgame: None,
-        }
+        OptimalAgent::with_oracle(Oracle::Search(SearchTable::new(Some(bits))))
     }
 
     /// An optimal agent searching each move exactly, with a table sized for
     /// the rules of its first game ([`search_bits`]).
     pub fn searching() -> OptimalAgent {
-        OptimalAgent {
-            oracle: Oracle::Search(SearchTable {
-                bits: None,
-                made: None,
-            }),
-            progress: None,
-            think: None,
-            last: None,
-            endgame: None,
-        }
+        OptimalAgent::with_oracle(Oracle::Search(SearchTable::new(None)))
     }
 
     /// The same agent, telling `progress` how its long searches go.
@@ -233,9 +244,23 @@ impl OptimalAgent {
         self
     }
 
+    /// The same agent, searching as `options` say (a measurement's switch:
+    /// the default is the fastest): the exact answers with an
+    /// [`ExactSolver`] of these options, and the timed search skipping the
+    /// moves the seeds left cannot make better when `seed_bounds`.
+    pub fn with_search_options(mut self, options: SearchOptions) -> OptimalAgent {
+        self.options = options;
+        self
+    }
+
     /// What the last timed search found, if any.
     pub fn last_search(&self) -> Option<Searched> {
         self.last
+    }
+
+    /// Positions a searching agent searched so far, over every move.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
     }
 
     /// The value of each legal pit for the mover of `position`, pit order.
@@ -247,59 +272,179 @@ impl OptimalAgent {
                     .iter()
                     .find(|t| t.game().rules == rules)
                     .unwrap_or_else(|| panic!("no table of the game's rules {rules:?}"));
-                position
-                    .legal_moves()
-                    .iter()
-                    .map(|&pit| {
-                        let (child, sowing) = position.child(pit);
-                        let reward = sowing.mover as i32 - sowing.opponent as i32;
-                        // Records are checked as they are read.
-                        let value = looked_up(table.value(&child));
-                        (pit, position.move_value(pit, reward, value))
-                    })
-                    .collect()
+                // Records are checked as they are read.
+                child_values(position, |child| looked_up(table.value(child)))
             }
             Oracle::Search(table) => {
-                let probed = probed(position, &self.endgame);
-                search(table, &self.progress, None, position, |searcher, _| {
-                    let total = position.seeds() as i32;
-                    let mut candidates = Default::default();
-                    position.generate(&mut candidates);
-                    candidates
-                        .iter()
-                        .map(|c| {
-                            let value = searcher.value_of(&probed, c, -total - 1, total + 1, EXACT);
-                            (position.move_of(c), value)
-                        })
-                        .collect()
-                })
+                let solver = exact_solver(table, &self.endgame, self.options, &position.rules());
+                let (values, nodes) = exact_values(solver, &self.progress, position);
+                self.nodes += nodes;
+                values
             }
         }
     }
 
     /// A pit of the best value for the mover of `position`, the lowest on
-    /// ties (`best_at` when searching); with a time to think, the best of
+    /// ties (by null windows when searching); with a time to think, the best of
     /// the deepest search finished in time ([`OptimalAgent::thinking`]).
     pub fn best_move(&mut self, position: &Kalah) -> Pit {
         let Oracle::Search(table) = &mut self.oracle else {
             return best_lowest(&self.move_values(position));
         };
-        let probed = probed(position, &self.endgame);
         let Some(think) = self.think else {
-            return search(table, &self.progress, None, position, |searcher, _| {
-                best_at(searcher, &probed, EXACT).0
-            });
+            let solver = exact_solver(table, &self.endgame, self.options, &position.rules());
+            let (pit, nodes) = exact_best(solver, &self.progress, position);
+            self.nodes += nodes;
+            return pit;
+        };
+        let probed = Bounded {
+            probed: probed(position, &self.endgame),
+            seed_bounds: self.options.seed_bounds,
         };
         let deadline = Instant::now() + think;
-        let searched = search(
+        let (searched, nodes) = search(
             table,
             &self.progress,
             Some(deadline),
             position,
             |searcher, status| deepening(searcher, &probed, status),
         );
+        self.nodes += nodes;
         self.last = Some(searched);
         searched.pit
+    }
+}
+
+/// The value of each legal pit for the mover of `position`, pit order, from
+/// `value_of` each child (for the player then to move).
+fn child_values(position: &Kalah, mut value_of: impl FnMut(&Kalah) -> i32) -> Vec<(Pit, i32)> {
+    position
+        .legal_moves()
+        .iter()
+        .map(|&pit| {
+            let (child, sowing) = position.child(pit);
+            let reward = sowing.mover as i32 - sowing.opponent as i32;
+            (pit, position.move_value(pit, reward, value_of(&child)))
+        })
+        .collect()
+}
+
+/// The agent's exact solver for `rules`, made anew (with `endgame` if it is
+/// of these pits and rules) when its entries are of other rules.
+fn exact_solver<'t>(
+    table: &'t mut SearchTable,
+    endgame: &Option<Endgame>,
+    options: SearchOptions,
+    rules: &Rules,
+) -> &'t mut ExactSolver {
+    if table.exact.as_ref().is_none_or(|(r, _)| r != rules) {
+        // A served agent learns the game only from its greeting.
+        let fits = endgame
+            .clone()
+            .filter(|t| check_endgame(t.as_ref(), rules).is_ok());
+        let bits = table.bits.unwrap_or_else(|| search_bits(rules));
+        let solver = ExactSolver::with_options(bits, options).with_endgame(fits);
+        table.exact = Some((*rules, solver));
+    }
+    &mut table.exact.as_mut().expect("made above").1
+}
+
+/// Every legal pit's exact value for the mover of `position` by `solver`,
+/// one child after another (their searches share its table, as `query
+/// kalah`'s do), and the positions searched.
+fn exact_values(
+    solver: &mut ExactSolver,
+    progress: &Option<SearchProgress>,
+    position: &Kalah,
+) -> (Vec<(Pit, i32)>, u64) {
+    let mut ticks = Ticks::new(solver, progress);
+    let values = child_values(position, |child| {
+        let value = ticks.solver.value(child);
+        ticks.tell();
+        value
+    });
+    (values, ticks.end())
+}
+
+/// A pit of the best exact value for the mover of `position` by `solver`,
+/// the lowest on ties, and the positions searched: the first pit's value is
+/// searched exactly; each later one is first tested against the best so far
+/// (a null window) and valued only when better.
+fn exact_best(
+    solver: &mut ExactSolver,
+    progress: &Option<SearchProgress>,
+    position: &Kalah,
+) -> (Pit, u64) {
+    let mut ticks = Ticks::new(solver, progress);
+    let mut best: Option<(Pit, i32)> = None;
+    // Legal moves come in pit order, so the first best is the lowest.
+    for &pit in position.legal_moves().iter() {
+        let (child, sowing) = position.child(pit);
+        let reward = sowing.mover as i32 - sowing.opponent as i32;
+        // The child's value `v` for its mover makes the move worth `reward ± v`.
+        let sign = if sowing.again { 1 } else { -1 };
+        if let Some((_, b)) = best {
+            // Whether `reward + sign * v > b`: `v` against `(b - reward) * sign`.
+            let edge = (b - reward) * sign;
+            let (alpha, beta) = if sign > 0 {
+                (edge, edge + 1)
+            } else {
+                (edge - 1, edge)
+            };
+            let v = ticks.solver.value_within(&child, alpha, beta);
+            ticks.tell();
+            if reward + sign * v <= b {
+                continue;
+            }
+        }
+        let value = reward + sign * ticks.solver.value(&child);
+        ticks.tell();
+        best = Some((pit, value));
+    }
+    (best.expect("the game is not over").0, ticks.end())
+}
+
+/// The progress of one exact answer: `progress` hears of every [`TICK_NODES`]
+/// positions once the search that reached them is over, and of the end.
+struct Ticks<'s> {
+    solver: &'s mut ExactSolver,
+    progress: &'s Option<SearchProgress>,
+    /// The solver's nodes when the answer began.
+    start: u64,
+    /// The nodes told so far.
+    told: u64,
+}
+
+impl<'s> Ticks<'s> {
+    fn new(solver: &'s mut ExactSolver, progress: &'s Option<SearchProgress>) -> Ticks<'s> {
+        let start = solver.nodes;
+        Ticks {
+            solver,
+            progress,
+            start,
+            told: 0,
+        }
+    }
+
+    /// Tells every whole step of [`TICK_NODES`] the searches so far reached.
+    fn tell(&mut self) {
+        while self.told + TICK_NODES <= self.solver.nodes - self.start {
+            self.told += TICK_NODES;
+            let tick = SearchTick {
+                nodes: self.told,
+                deepening: None,
+                done: false,
+            };
+            self.progress.iter().for_each(|tell| tell(Some(tick)));
+        }
+    }
+
+    /// Tells the end (after any tick), and gives the positions searched.
+    fn end(self) -> u64 {
+        if self.told > 0 {
+            self.progress.iter().for_each(|tell| tell(None));
+        }
+        self.solver.nodes - self.start
     }
 }
 
@@ -316,10 +461,10 @@ fn probed<'e>(position: &Kalah, endgame: &'e Option<Endgame>) -> Probed<'e> {
 /// the best move of the deepest search that finished.
 fn deepening(
     searcher: &mut Searcher<'_, AlwaysReplace<Pit>>,
-    position: &Probed,
+    position: &Bounded,
     status: &Cell<Option<Deepening>>,
 ) -> Searched {
-    let lowest = position.position.legal_moves()[0];
+    let lowest = position.probed.position.legal_moves()[0];
     let mut found = Searched {
         pit: lowest,
         value: 0,
@@ -363,10 +508,10 @@ fn deepening(
 /// against the best so far (a null window) and searched only when better.
 fn best_at(
     searcher: &mut Searcher<'_, AlwaysReplace<Pit>>,
-    position: &Probed,
+    position: &Bounded,
     depth: u8,
 ) -> (Pit, i32) {
-    let total = position.position.seeds() as i32;
+    let total = position.probed.position.seeds() as i32;
     let mut candidates = Default::default();
     position.generate(&mut candidates);
     let mut best: Option<(Pit, i32)> = None;
@@ -388,14 +533,14 @@ fn best_at(
 
 /// Runs `body` with a searcher over the agent's table (made anew when
 /// `position` is of other rules than its entries), telling `progress` as it
-/// goes and giving up at `deadline`, if any.
+/// goes and giving up at `deadline`, if any; also the positions searched.
 fn search<R>(
     table: &mut SearchTable,
     progress: &Option<SearchProgress>,
     deadline: Option<Instant>,
     position: &Kalah,
     body: impl FnOnce(&mut Searcher<'_, AlwaysReplace<Pit>>, &Cell<Option<Deepening>>) -> R,
-) -> R {
+) -> (R, u64) {
     let rules = position.rules();
     if table.made.as_ref().is_none_or(|(r, _)| *r != rules) {
         // A timed search's table holds what its time allows, at most what the game needs.
@@ -438,7 +583,7 @@ fn search<R>(
     if ticked {
         progress.iter().for_each(|tell| tell(None));
     }
-    result
+    (result, nodes)
 }
 
 impl Agent<Match> for OptimalAgent {
@@ -490,6 +635,74 @@ impl Agent<Match> for Greedy {
 enum Oracle {
     /// Checked tables, one of which is of the game's rules.
     Tables(Vec<Arc<KalahTable>>),
-    /// Exact alpha-beta, its transposition table kept from move to move.
+    /// Alpha-beta, exact or timed, its transposition table kept from move to move.
     Search(SearchTable),
+}
+
+/// A position of the timed search: [`Probed`], and when `seed_bounds`, a
+/// move is skipped when the seeds it leaves cannot raise the best so far (a
+/// value, even one searched to a horizon, is at most the seeds on the board).
+#[derive(Clone, Copy)]
+struct Bounded<'e> {
+    probed: Probed<'e>,
+    seed_bounds: bool,
+}
+
+impl Searchable for Bounded<'_> {
+    type Move = Pit;
+    type Candidate = Candidate;
+    type Candidates = <Probed<'static> as Searchable>::Candidates;
+    type Key = u64;
+
+    #[inline]
+    fn terminal(&self) -> Option<i32> {
+        self.probed.terminal()
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.probed.evaluate()
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        self.probed.key()
+    }
+
+    #[inline]
+    fn generate(&self, out: &mut Self::Candidates) {
+        self.probed.generate(out);
+    }
+
+    #[inline]
+    fn move_of(&self, candidate: &Candidate) -> Pit {
+        self.probed.move_of(candidate)
+    }
+
+    #[inline]
+    fn play(&self, candidate: &Candidate) -> Self {
+        Bounded {
+            probed: self.probed.play(candidate),
+            ..*self
+        }
+    }
+
+    #[inline]
+    fn order(&self, moves: &mut [Candidate], table_move: Option<Pit>) {
+        self.probed.order(moves, table_move);
+    }
+
+    #[inline]
+    fn transition(&self, candidate: &Candidate) -> Transition {
+        self.probed.transition(candidate)
+    }
+
+    #[inline]
+    fn estimate(&self, candidate: &Candidate) -> Estimate {
+        if !self.seed_bounds {
+            return Estimate::Search;
+        }
+        // Whoever moves next, the move gains at most its reward and the seeds left.
+        let left = self.probed.play(candidate).position.seeds() as i32;
+        Estimate::AtMost(self.probed.transition(candidate).reward + left)
+    }
 }
