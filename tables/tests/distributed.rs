@@ -7,9 +7,9 @@ use std::path::Path;
 use tabula_solver::ioiwari::Params;
 use tabula_solver::kalah::{Capture, Ending, Rules};
 use tabula_tables::Records;
-use tabula_tables::distributed::{DistributedError, ThreadGroup, build_distributed_for};
+use tabula_tables::distributed::{DistributedError, ThreadGroup, Traffic, build_distributed_for};
 use tabula_tables::ioiwari::{self, Variant};
-use tabula_tables::kalah::{self, KalahGame};
+use tabula_tables::kalah::{self, KalahEndgame, KalahGame};
 use tabula_tables::typed::Tabulated;
 
 /// Builds `game`'s table at `path` with `members` threads; every member's result.
@@ -17,7 +17,7 @@ fn build_in_threads<T: Tabulated>(
     game: &T,
     path: &Path,
     members: usize,
-) -> Vec<Result<(), DistributedError>> {
+) -> Vec<Result<Traffic, DistributedError>> {
     build_records_in_threads(game, path, Records::WithMoves, members)
 }
 
@@ -27,7 +27,7 @@ fn build_records_in_threads<T: Tabulated>(
     path: &Path,
     records: Records,
     members: usize,
-) -> Vec<Result<(), DistributedError>> {
+) -> Vec<Result<Traffic, DistributedError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = ThreadGroup::new(members)
             .into_iter()
@@ -88,6 +88,38 @@ fn kalah_tables_built_by_a_group_equal_one_process_s() {
                 fs::read(&shared).unwrap(),
                 "{rules:?}"
             );
+        }
+    }
+}
+
+#[test]
+fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
+    let dir = tempfile::tempdir().unwrap();
+    for capture in [Capture::Always, Capture::NonEmpty] {
+        for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
+            let rules = Rules::new(3, 1)
+                .unwrap()
+                .with_capture(capture)
+                .with_ending(ending);
+            let game = KalahEndgame::new(rules, 9);
+            let alone = dir.path().join("alone");
+            kalah::build_endgame(&alone, &game, &|_| {}).unwrap();
+            for members in 1..=3 {
+                let shared = dir.path().join("shared");
+                let results =
+                    build_records_in_threads(&game, &shared, Records::ValuesOnly, members);
+                let traffic: Vec<Traffic> = results.into_iter().map(|r| r.unwrap()).collect();
+                assert_eq!(
+                    fs::read(&alone).unwrap(),
+                    fs::read(&shared).unwrap(),
+                    "{rules:?}, {members} members"
+                );
+                // Every member reports the group's bytes; one member sends none.
+                assert!(traffic.iter().all(|t| *t == traffic[0]));
+                assert_eq!(traffic[0].states, game.spec().entries);
+                assert_eq!(traffic[0].solving == 0, members == 1);
+                assert_eq!(traffic[0].gathering == 0, members == 1);
+            }
         }
     }
 }
