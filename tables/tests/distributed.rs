@@ -118,7 +118,9 @@ fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
                 assert!(traffic.iter().all(|t| *t == traffic[0]));
                 assert_eq!(traffic[0].states, game.spec().entries);
                 assert_eq!(traffic[0].solving == 0, members == 1);
-                assert_eq!(traffic[0].gathering == 0, members == 1);
+                if members == 1 {
+                    assert_eq!(traffic[0].gathering, 0);
+                }
             }
         }
     }
