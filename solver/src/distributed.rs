@@ -131,6 +131,9 @@ pub struct Share {
 /// States a member solves per round: bounds the messages of a round (a few MB).
 const ROUND_STATES: usize = 1 << 15;
 
+/// How many reads ahead a record's cache line is asked for.
+const AHEAD: usize = 16;
+
 /// Bytes of a round's status at the head of every message: last, failed,
 /// stored, waiting.
 const STATUS_BYTES: usize = 18;
@@ -392,17 +395,10 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         let requests = self.exchange(asked);
         let answers = requests
             .iter()
-            .map(|request| {
-                request
-                    .chunks_exact(width)
-                    .map(|bytes| self.records[read_uint(bytes) as usize * self.record_size])
-                    .collect()
-            })
+            .map(|request| self.answer(request))
             .collect();
         let answers = self.exchange(answers);
         let mut next = vec![0usize; members];
-        // Local children are read a few moves after their cache line is asked for.
-        const AHEAD: usize = 16;
         let local_record = |edge: &Edge| {
             let at = self.ownership.local(edge.child) as usize * self.record_size;
             self.records[at..].as_ptr()
@@ -427,6 +423,26 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             });
         }
         (edges, starts, child_values)
+    }
+
+    /// The values of the states at the local indices `request` lists, each
+    /// read a few after its cache line is asked for (they are anywhere).
+    fn answer(&self, request: &[u8]) -> Vec<u8> {
+        let width = self.index_bytes;
+        let at =
+            |k: usize| read_uint(&request[k * width..(k + 1) * width]) as usize * self.record_size;
+        let count = request.len() / width;
+        for k in 0..AHEAD.min(count) {
+            prefetch(self.records[at(k)..].as_ptr());
+        }
+        (0..count)
+            .map(|k| {
+                if k + AHEAD < count {
+                    prefetch(self.records[at(k + AHEAD)..].as_ptr());
+                }
+                self.records[at(k)]
+            })
+            .collect()
     }
 
     /// Solves the batch's states whose children are known, writes them and
