@@ -106,13 +106,18 @@ impl BuildMode {
             in_memory()?;
             String::new()
         };
-        outln!(
-            "wrote {} ({what}){how} in {:.1} ms",
-            crate::common::shown(path),
-            started.elapsed().as_secs_f64() * 1e3
-        )?;
-        Ok(())
+        report_written(path, what, &how, started)
     }
+}
+
+/// Prints `wrote PATH (WHAT)HOW in T ms`, T since `started`.
+pub fn report_written(path: &Path, what: &str, how: &str, started: Instant) -> anyhow::Result<()> {
+    outln!(
+        "wrote {} ({what}){how} in {:.1} ms",
+        crate::common::shown(path),
+        started.elapsed().as_secs_f64() * 1e3
+    )?;
+    Ok(())
 }
 
 /// Bytes an in-memory build of `entries` records of `record_size` bytes holds

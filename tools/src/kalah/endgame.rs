@@ -14,7 +14,6 @@ use tabula_tables::{Records, Table};
 
 use super::{ExportedBoard, sides};
 use crate::export::write_entries;
-use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, TableHooks};
 
@@ -64,20 +63,15 @@ pub fn build(rules: &Rules, max_seeds: u32, path: &Path, distributed: bool) -> a
     );
     let how = match distributed {
         true => match crate::table_build::distributed(&game, path, Records::ValuesOnly)? {
-            Some(ranks) => format!("with {ranks} MPI rank(s)"),
+            Some(ranks) => format!(" with {ranks} MPI rank(s)"),
             None => return Ok(()),
         },
         false => {
             build_resumably(&game, boards, path)?;
-            "out of core".to_string()
+            " out of core".to_string()
         }
     };
-    outln!(
-        "wrote {} ({what}) {how} in {:.1} ms",
-        crate::common::shown(path),
-        started.elapsed().as_secs_f64() * 1e3
-    )?;
-    Ok(())
+    crate::table_build::report_written(path, &what, &how, started)
 }
 
 /// Builds the endgame table of `game` out of core, going on from a stopped build's finished layers.
