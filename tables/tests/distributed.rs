@@ -70,7 +70,7 @@ fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
 }
 
 /// Kalah(3, `seeds`) under every capture and end rule.
-fn every_rule_of(seeds: u32) -> Vec<Rules> {
+fn every_rule_of(seeds: u8) -> Vec<Rules> {
     let rules = Rules::new(3, seeds).unwrap();
     [Capture::Always, Capture::NonEmpty]
         .into_iter()
