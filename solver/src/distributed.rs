@@ -8,8 +8,10 @@
 //! round-robin, so every member owns a slice of every layer. A layer is solved
 //! in rounds; in each, every member takes its next batch of states, asks the
 //! owners for the values of the children it does not own (two batched
-//! all-to-alls: the indices out, the values back), solves the batch, and sends
-//! the records of symmetric images to their owners (a third). How messages travel is the group's business:
+//! all-to-alls: the owners' local indices out, in the fewest bytes that hold
+//! them, the values back), solves the batch, and sends each solved state
+//! that has symmetric images elsewhere to their owners once (a third), who
+//! work out the images and their masks themselves. How messages travel is the group's business:
 //! [`Exchange`], implemented by [`ThreadGroup`] here and by MPI in
 //! `tabula-tables`.
 
@@ -57,6 +59,12 @@ impl Ownership {
     /// The number of indices per block.
     pub fn block(&self) -> u64 {
         self.block
+    }
+
+    /// The fewest bytes that hold every member's local indices (at least 1).
+    pub fn local_bytes(&self) -> usize {
+        let most = self.local_len(0).saturating_sub(1);
+        (64 - most.leading_zeros() as usize).div_ceil(8).max(1)
     }
 
     /// The member owning `index`.
@@ -116,13 +124,19 @@ pub struct Share {
     pub record_size: usize,
     /// The records, `record_size` bytes each, in local order.
     pub records: Vec<u8>,
+    /// The bytes the whole group sent to other members while solving.
+    pub sent: u64,
 }
 
 /// States a member solves per round: bounds the messages of a round (a few MB).
 const ROUND_STATES: usize = 1 << 15;
 
-/// Bytes of one symmetric image's record in a message: index, value, mask.
-const IMAGE_BYTES: usize = 8 + 1 + 8;
+/// How many reads ahead a record's cache line is asked for.
+const AHEAD: usize = 16;
+
+/// Bytes of a round's status at the head of every message: last, failed,
+/// stored, waiting.
+const STATUS_BYTES: usize = 18;
 
 /// Solves `space` together with the other members of `group`; every member
 /// calls it with the same space and `mask_bytes`, and gets its [`Share`] of
@@ -171,15 +185,24 @@ fn solve_shared_in<S: StateSpace>(
         edges: Vec::new(),
         starts: Vec::new(),
         child_values: Vec::new(),
+        index_bytes: ownership.local_bytes(),
+        sent: 0,
     };
     for layer in 0..space.num_layers() {
         member.solve_layer(layer, progress)?;
     }
+    // Every member learns what the group sent, for the build's report.
+    let counts = group.exchange(vec![member.sent.to_le_bytes().to_vec(); group.size()]);
+    let sent = counts
+        .iter()
+        .map(|count| u64::from_le_bytes(count[..8].try_into().unwrap()))
+        .sum();
     Ok(Share {
         ownership,
         member: member.rank,
         record_size,
         records: member.records,
+        sent,
     })
 }
 
@@ -200,6 +223,10 @@ struct Member<'a, S, X> {
     edges: Vec<Edge>,
     starts: Vec<usize>,
     child_values: Vec<i8>,
+    /// Bytes of a local index in a request ([`Ownership::local_bytes`]).
+    index_bytes: usize,
+    /// Bytes this member sent to the others so far.
+    sent: u64,
 }
 
 /// What a round told every member.
@@ -224,6 +251,18 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         self.records[at] = value as u8;
         self.records[at + 1..at + self.record_size]
             .copy_from_slice(&mask.to_le_bytes()[..self.mask_bytes]);
+    }
+
+    /// [`Exchange::exchange`], counting the bytes sent to other members.
+    fn exchange(&mut self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let rank = self.rank;
+        self.sent += outgoing
+            .iter()
+            .enumerate()
+            .filter(|&(to, _)| to != rank)
+            .map(|(_, message)| message.len() as u64)
+            .sum::<u64>();
+        self.group.exchange(outgoing)
     }
 
     /// Calls `rewrite(self, state)` for every state of `layer` this member
@@ -340,31 +379,26 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         starts.clear();
         child_values.clear();
         let mut asked: Vec<Vec<u8>> = vec![Vec::new(); members];
+        let width = self.index_bytes;
         for &index in batch {
             starts.push(edges.len());
             self.space.for_each_edge(index, |edge| {
                 let owner = self.ownership.owner(edge.child);
                 if owner != self.rank {
-                    asked[owner].extend_from_slice(&edge.child.to_le_bytes());
+                    let local = self.ownership.local(edge.child);
+                    asked[owner].extend_from_slice(&local.to_le_bytes()[..width]);
                 }
                 edges.push(edge);
             });
         }
         starts.push(edges.len());
-        let requests = self.group.exchange(asked);
+        let requests = self.exchange(asked);
         let answers = requests
             .iter()
-            .map(|request| {
-                request
-                    .chunks_exact(8)
-                    .map(|bytes| self.value(u64::from_le_bytes(bytes.try_into().unwrap())) as u8)
-                    .collect()
-            })
+            .map(|request| self.answer(request))
             .collect();
-        let answers = self.group.exchange(answers);
+        let answers = self.exchange(answers);
         let mut next = vec![0usize; members];
-        // Local children are read a few moves after their cache line is asked for.
-        const AHEAD: usize = 16;
         let local_record = |edge: &Edge| {
             let at = self.ownership.local(edge.child) as usize * self.record_size;
             self.records[at..].as_ptr()
@@ -391,6 +425,26 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         (edges, starts, child_values)
     }
 
+    /// The values of the states at the local indices `request` lists, each
+    /// read a few after its cache line is asked for (they are anywhere).
+    fn answer(&self, request: &[u8]) -> Vec<u8> {
+        let width = self.index_bytes;
+        let at =
+            |k: usize| read_uint(&request[k * width..(k + 1) * width]) as usize * self.record_size;
+        let count = request.len() / width;
+        for k in 0..AHEAD.min(count) {
+            prefetch(self.records[at(k)..].as_ptr());
+        }
+        (0..count)
+            .map(|k| {
+                if k + AHEAD < count {
+                    prefetch(self.records[at(k + AHEAD)..].as_ptr());
+                }
+                self.records[at(k)]
+            })
+            .collect()
+    }
+
     /// Solves the batch's states whose children are known, writes them and
     /// the images this member owns, and counts the waiting ones in `summary`.
     fn solve_batch(
@@ -403,7 +457,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     ) -> BatchSolved {
         let mut error = None;
         let mut stored = 0u64;
-        let mut images: Vec<Vec<u8>> = vec![Vec::new(); self.group.size()];
+        let mut images = Outbox::new(self.group.size());
         for (b, &index) in batch.iter().enumerate() {
             let moves = starts[b]..starts[b + 1];
             let values = &child_values[moves.clone()];
@@ -425,31 +479,50 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 }
             };
             self.write(index, byte, mask);
-            stored += 1;
-            // Images this member owns are written here; the others go to their owners.
-            let mut own_images = [(0u64, 0u64); 64];
-            let (mut own_count, mut sent) = (0, 0u64);
-            self.space.for_each_image(index, mask, |image, image_mask| {
-                let owner = self.ownership.owner(image);
-                if owner == self.rank && own_count < own_images.len() {
-                    own_images[own_count] = (image, image_mask);
-                    own_count += 1;
-                    return;
-                }
-                images[owner].extend_from_slice(&image.to_le_bytes());
-                images[owner].push(byte as u8);
-                images[owner].extend_from_slice(&image_mask.to_le_bytes());
-                sent += 1;
-            });
-            for &(image, image_mask) in &own_images[..own_count] {
-                self.write(image, byte, image_mask);
-            }
-            stored += own_count as u64 + sent;
+            stored += 1 + self.write_images(index, byte, mask, &mut images);
         }
         BatchSolved {
             stored,
-            images,
+            images: images.messages,
             error,
+        }
+    }
+
+    /// Writes the images of the solved state `index` that this member owns,
+    /// and puts the state in the message of every other member owning some
+    /// (once: the owner works its images out, [`Self::write_received`]).
+    /// Returns the number of images.
+    fn write_images(&mut self, index: u64, byte: i8, mask: u64, outbox: &mut Outbox) -> u64 {
+        let (space, ownership, rank) = (self.space, self.ownership, self.rank);
+        let (local, mask_bytes) = (ownership.local(index), self.mask_bytes);
+        let mut count = 0;
+        space.for_each_image(index, mask, |image, image_mask| {
+            count += 1;
+            match ownership.owner(image) {
+                owner if owner == rank => self.write(image, byte, image_mask),
+                owner => outbox.tell(owner, local, byte, mask, mask_bytes),
+            }
+        });
+        count
+    }
+
+    /// Writes the images this member owns of the states `sender` solved and
+    /// listed in `body` ([`Outbox::tell`]).
+    fn write_received(&mut self, sender: usize, mut body: &[u8]) {
+        let (space, ownership, rank) = (self.space, self.ownership, self.rank);
+        let mut local = 0u64;
+        while !body.is_empty() {
+            let (delta, used) = read_varint(body);
+            local = local.wrapping_add(unzigzag(delta) as u64);
+            let byte = body[used] as i8;
+            let mask = read_uint(&body[used + 1..used + 1 + self.mask_bytes]);
+            body = &body[used + 1 + self.mask_bytes..];
+            let index = ownership.global(sender, local);
+            space.for_each_image(index, mask, |image, image_mask| {
+                if ownership.owner(image) == rank {
+                    self.write(image, byte, image_mask);
+                }
+            });
         }
     }
 
@@ -467,7 +540,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         let outgoing = images
             .into_iter()
             .map(|body| {
-                let mut message = Vec::with_capacity(18 + body.len());
+                let mut message = Vec::with_capacity(STATUS_BYTES + body.len());
                 message.push(u8::from(last));
                 message.push(u8::from(error.is_some()));
                 message.extend_from_slice(&stored.to_le_bytes());
@@ -476,11 +549,11 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 message
             })
             .collect();
-        let incoming = self.group.exchange(outgoing);
+        let incoming = self.exchange(outgoing);
         summary.all_done = true;
         summary.waiting = 0;
         for (sender, message) in incoming.iter().enumerate() {
-            let (status, body) = message.split_at(18);
+            let (status, body) = message.split_at(STATUS_BYTES);
             summary.all_done &= status[0] == 1;
             if status[1] == 1 && summary.failed.is_none() {
                 summary.failed = Some(sender);
@@ -488,11 +561,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             // A sender's count holds the states it solved and all their images.
             self.done += u64::from_le_bytes(status[2..10].try_into().unwrap());
             summary.waiting += u64::from_le_bytes(status[10..18].try_into().unwrap());
-            for record in body.chunks_exact(IMAGE_BYTES) {
-                let image = u64::from_le_bytes(record[..8].try_into().unwrap());
-                let mask = u64::from_le_bytes(record[9..].try_into().unwrap());
-                self.write(image, record[8] as i8, mask);
-            }
+            self.write_received(sender, body);
         }
         summary.error = error;
     }
@@ -504,6 +573,75 @@ struct BatchSolved {
     stored: u64,
     images: Vec<Vec<u8>>,
     error: Option<SolveError>,
+}
+
+/// A round's messages of solved states with images elsewhere, a member each:
+/// per state, its local index (a zigzag varint of the difference from the
+/// previous one in the message), its value byte and its mask bytes.
+struct Outbox {
+    messages: Vec<Vec<u8>>,
+    /// The local index last put in each message.
+    last: Vec<Option<u64>>,
+}
+
+impl Outbox {
+    fn new(members: usize) -> Outbox {
+        Outbox {
+            messages: vec![Vec::new(); members],
+            last: vec![None; members],
+        }
+    }
+
+    /// Tells `member` about the state at `local` (once, however many of its images it owns).
+    fn tell(&mut self, member: usize, local: u64, byte: i8, mask: u64, mask_bytes: usize) {
+        let last = &mut self.last[member];
+        if *last == Some(local) {
+            return;
+        }
+        let message = &mut self.messages[member];
+        let delta = local.wrapping_sub(last.unwrap_or(0)) as i64;
+        write_varint(message, zigzag(delta));
+        message.push(byte as u8);
+        message.extend_from_slice(&mask.to_le_bytes()[..mask_bytes]);
+        *last = Some(local);
+    }
+}
+
+/// The little-endian number in `bytes` (at most 8).
+fn read_uint(bytes: &[u8]) -> u64 {
+    let mut full = [0u8; 8];
+    full[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(full)
+}
+
+/// Signed to unsigned, small magnitudes to small numbers.
+fn zigzag(n: i64) -> u64 {
+    ((n << 1) ^ (n >> 63)) as u64
+}
+
+fn unzigzag(n: u64) -> i64 {
+    (n >> 1) as i64 ^ -((n & 1) as i64)
+}
+
+/// Appends `n` in LEB128: 7 bits a byte, low first, the high bit saying more follow.
+fn write_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push(n as u8 | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// The LEB128 number at the start of `bytes`, and its length.
+fn read_varint(bytes: &[u8]) -> (u64, usize) {
+    let mut n = 0u64;
+    for (k, &byte) in bytes.iter().enumerate() {
+        n |= u64::from(byte & 0x7f) << (7 * k);
+        if byte < 0x80 {
+            return (n, k + 1);
+        }
+    }
+    panic!("a message ends inside a number")
 }
 
 /// Members that are threads of one process, for tests and for one machine without MPI.
@@ -650,6 +788,38 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn messages_encode_numbers_compactly_and_back() {
+        for n in [
+            0i64,
+            1,
+            -1,
+            63,
+            -64,
+            64,
+            1 << 40,
+            -(1 << 40),
+            i64::MAX,
+            i64::MIN,
+        ] {
+            let mut out = Vec::new();
+            write_varint(&mut out, zigzag(n));
+            out.push(0xff);
+            let (read, used) = read_varint(&out);
+            assert_eq!((unzigzag(read), used), (n, out.len() - 1));
+        }
+        let mut out = Vec::new();
+        write_varint(&mut out, zigzag(-3));
+        assert_eq!(out.len(), 1);
+        assert_eq!(read_uint(&0x0102_0304u64.to_le_bytes()[..3]), 0x02_0304);
+        // 2 members of 60.5 M states hold 30.2 M each: 4 bytes; 4 members, 3.
+        assert_eq!(Ownership::new(60_466_176, 7776, 2).local_bytes(), 4);
+        assert_eq!(Ownership::new(60_466_176, 7776, 4).local_bytes(), 3);
+        assert_eq!(Ownership::new(256, 1, 1).local_bytes(), 1);
+        assert_eq!(Ownership::new(257, 1, 1).local_bytes(), 2);
+        assert_eq!(Ownership::new(0, 1, 1).local_bytes(), 1);
     }
 
     #[test]

@@ -37,6 +37,26 @@ pub enum DistributedError {
     NoOutput,
 }
 
+/// The bytes a distributed build's members sent each other (every member
+/// gets the group's totals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Traffic {
+    /// Sent to other members while solving: requests, answers, solved states
+    /// with images elsewhere, and each round's status.
+    pub solving: u64,
+    /// Sent to member 0 while gathering the table: the other members' records.
+    pub gathering: u64,
+    /// The table's states.
+    pub states: u64,
+}
+
+impl Traffic {
+    /// The bytes sent while solving per state of the table.
+    pub fn solving_per_state(&self) -> f64 {
+        self.solving as f64 / self.states.max(1) as f64
+    }
+}
+
 /// Builds the table of `game` with every member of `group`, each calling it
 /// with the same game; member 0 writes `path` atomically (the others ignore
 /// it). `progress` gets the states the group has finished.
@@ -46,7 +66,7 @@ pub fn build_distributed_for<T: Tabulated>(
     records: Records,
     group: &impl Exchange,
     progress: Progress<'_>,
-) -> Result<(), DistributedError> {
+) -> Result<Traffic, DistributedError> {
     let spec = records.spec(game);
     let space = game.space();
     let mask_bytes = usize::from(spec.layout.mask_bytes);
@@ -58,30 +78,39 @@ pub fn build_distributed_for<T: Tabulated>(
             }
         })
     };
+    let traffic = |share: &Share| Traffic {
+        solving: share.sent,
+        gathering: (1..group.size())
+            .map(|m| share.ownership.local_len(m) * share.record_size as u64)
+            .sum(),
+        states: spec.entries,
+    };
     if group.rank() != 0 {
         if !receive_go(group) {
             return Err(DistributedError::NoOutput);
         }
         let share = solve()?;
         send_share(group, &share);
-        return Ok(());
+        return Ok(traffic(&share));
     }
     if let Err(error) = one_byte_values(&spec, path) {
         send_go(group, false);
         return Err(error.into());
     }
-    let mut started = false;
+    let (mut started, mut sent) = (false, None);
     let written = write_table_mapped(path, &spec, &records.description(game), |payload, _| {
         started = true;
         send_go(group, true);
         let share = solve()?;
+        sent = Some(traffic(&share));
         gather(group, share, payload);
         Ok::<(), DistributedError>(())
     });
     if !started {
         send_go(group, false);
     }
-    written?
+    written??;
+    Ok(sent.expect("a written table was solved"))
 }
 
 /// Member 0 tells the others whether the output file is ready.

@@ -7,9 +7,9 @@ use std::path::Path;
 use tabula_solver::ioiwari::Params;
 use tabula_solver::kalah::{Capture, Ending, Rules};
 use tabula_tables::Records;
-use tabula_tables::distributed::{DistributedError, ThreadGroup, build_distributed_for};
+use tabula_tables::distributed::{DistributedError, ThreadGroup, Traffic, build_distributed_for};
 use tabula_tables::ioiwari::{self, Variant};
-use tabula_tables::kalah::{self, KalahGame};
+use tabula_tables::kalah::{self, KalahEndgame, KalahGame};
 use tabula_tables::typed::Tabulated;
 
 /// Builds `game`'s table at `path` with `members` threads; every member's result.
@@ -17,7 +17,7 @@ fn build_in_threads<T: Tabulated>(
     game: &T,
     path: &Path,
     members: usize,
-) -> Vec<Result<(), DistributedError>> {
+) -> Vec<Result<Traffic, DistributedError>> {
     build_records_in_threads(game, path, Records::WithMoves, members)
 }
 
@@ -27,7 +27,7 @@ fn build_records_in_threads<T: Tabulated>(
     path: &Path,
     records: Records,
     members: usize,
-) -> Vec<Result<(), DistributedError>> {
+) -> Vec<Result<Traffic, DistributedError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = ThreadGroup::new(members)
             .into_iter()
@@ -69,25 +69,57 @@ fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
     assert_eq!(fs::read(&alone).unwrap(), fs::read(&shared).unwrap());
 }
 
+/// Kalah(3, `seeds`) under every capture and end rule.
+fn every_rule_of(seeds: u8) -> Vec<Rules> {
+    let rules = Rules::new(3, seeds).unwrap();
+    [Capture::Always, Capture::NonEmpty]
+        .into_iter()
+        .flat_map(|capture| {
+            [Ending::AfterAnyMove, Ending::MoverStuck]
+                .map(|ending| rules.with_capture(capture).with_ending(ending))
+        })
+        .collect()
+}
+
 #[test]
 fn kalah_tables_built_by_a_group_equal_one_process_s() {
     let dir = tempfile::tempdir().unwrap();
-    for capture in [Capture::Always, Capture::NonEmpty] {
-        for ending in [Ending::AfterAnyMove, Ending::MoverStuck] {
-            let rules = Rules::new(3, 2)
-                .unwrap()
-                .with_capture(capture)
-                .with_ending(ending);
-            let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
-            kalah::build_out_of_core(&alone, &rules, Records::WithMoves, &|_| {}).unwrap();
-            for result in build_in_threads(&KalahGame { rules }, &shared, 2) {
-                result.unwrap();
-            }
+    for rules in every_rule_of(2) {
+        let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
+        kalah::build_out_of_core(&alone, &rules, Records::WithMoves, &|_| {}).unwrap();
+        for result in build_in_threads(&KalahGame { rules }, &shared, 2) {
+            result.unwrap();
+        }
+        assert_eq!(
+            fs::read(&alone).unwrap(),
+            fs::read(&shared).unwrap(),
+            "{rules:?}"
+        );
+    }
+}
+
+#[test]
+fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
+    let dir = tempfile::tempdir().unwrap();
+    for rules in every_rule_of(1) {
+        // 74,613 boards: several blocks of 16,384 for every member.
+        let game = KalahEndgame::new(rules, 16);
+        let alone = dir.path().join("alone");
+        kalah::build_endgame(&alone, &game, &|_| {}).unwrap();
+        for members in 1..=3 {
+            let shared = dir.path().join("shared");
+            let results = build_records_in_threads(&game, &shared, Records::ValuesOnly, members);
+            let traffic: Vec<Traffic> = results.into_iter().map(|r| r.unwrap()).collect();
             assert_eq!(
                 fs::read(&alone).unwrap(),
                 fs::read(&shared).unwrap(),
-                "{rules:?}"
+                "{rules:?}, {members} members"
             );
+            // Every member reports the group's bytes; one member sends none.
+            assert!(traffic.iter().all(|t| *t == traffic[0]));
+            assert_eq!(traffic[0].states, game.spec().entries);
+            assert_eq!(traffic[0].solving == 0, members == 1);
+            assert_eq!(traffic[0].gathering == 0, members == 1);
         }
     }
 }

@@ -47,6 +47,11 @@ enum ImagesArg {
 }
 
 impl BuildMode {
+    /// Whether `--distributed` was given.
+    pub fn is_distributed(&self) -> bool {
+        self.distributed
+    }
+
     fn records(&self) -> Records {
         match self.values_only {
             true => Records::ValuesOnly,
@@ -113,13 +118,18 @@ impl BuildMode {
             in_memory()?;
             String::new()
         };
-        outln!(
-            "wrote {} ({what}){how} in {:.1} ms",
-            crate::common::shown(path),
-            started.elapsed().as_secs_f64() * 1e3
-        )?;
-        Ok(())
+        report_written(path, what, &how, started)
     }
+}
+
+/// Prints `wrote PATH (WHAT)HOW in T ms`, T since `started`.
+pub fn report_written(path: &Path, what: &str, how: &str, started: Instant) -> anyhow::Result<()> {
+    outln!(
+        "wrote {} ({what}){how} in {:.1} ms",
+        crate::common::shown(path),
+        started.elapsed().as_secs_f64() * 1e3
+    )?;
+    Ok(())
 }
 
 /// Bytes an in-memory build of `entries` records of `record_size` bytes holds
@@ -143,9 +153,10 @@ fn check_memory_for_in_memory_build(
 }
 
 /// Builds `game`'s table with every rank of the MPI job; `Some(ranks)` on
-/// rank 0, which wrote `path`, `None` on the others.
+/// rank 0, which wrote `path` and printed the bytes sent on stderr, `None`
+/// on the others.
 #[cfg(feature = "mpi")]
-fn distributed<T: Tabulated>(
+pub fn distributed<T: Tabulated>(
     game: &T,
     path: &Path,
     records: Records,
@@ -167,16 +178,24 @@ fn distributed<T: Tabulated>(
         entries as usize,
         &format!("boards solved by {ranks} MPI rank(s)"),
     );
-    build_distributed_for(game, path, records, &group, &|done| {
+    let traffic = build_distributed_for(game, path, records, &group, &|done| {
         progress.set_position(done)
     })?;
     progress.finish_and_clear();
+    eprintln!(
+        "sent {:.1} bytes a state between ranks while solving ({:.0} MB for {:.1} M states), \
+         then {:.0} MB of records to rank 0",
+        traffic.solving_per_state(),
+        traffic.solving as f64 / 1e6,
+        traffic.states as f64 / 1e6,
+        traffic.gathering as f64 / 1e6
+    );
     Ok(Some(ranks))
 }
 
 /// Without the `mpi` feature there is no MPI to run on.
 #[cfg(not(feature = "mpi"))]
-fn distributed<T: Tabulated>(
+pub fn distributed<T: Tabulated>(
     _game: &T,
     _path: &Path,
     _records: Records,

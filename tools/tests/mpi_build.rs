@@ -42,14 +42,18 @@ fn two_ranks_write_the_single_process_tables() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let builds: [&[&str]; 2] = [
+    let builds: [&[&str]; 3] = [
         &["build", "ioiwari", "--pits", "9"],
         &["build", "kalah", "--pits", "3", "--seeds", "3"],
+        &["build", "kalah", "--pits", "4", "--max-seeds", "10"],
     ];
     for build in builds {
         let (alone, shared) = (dir.path().join("alone.tab"), dir.path().join("shared.tab"));
         let mut args = build.to_vec();
-        args.extend(["--out-of-core", "-o", alone.to_str().unwrap()]);
+        if !build.contains(&"--max-seeds") {
+            args.push("--out-of-core");
+        }
+        args.extend(["-o", alone.to_str().unwrap()]);
         let out = run(&args);
         assert!(out.status.success(), "{}", stderr(&out));
 
@@ -61,6 +65,9 @@ fn two_ranks_write_the_single_process_tables() {
         let said = stdout(&out);
         assert_eq!(said.lines().count(), 1, "{said}");
         assert!(said.contains("with 2 MPI rank(s)"), "{said}");
+        // Rank 0 says what the ranks sent each other.
+        let told = stderr(&out);
+        assert!(told.contains(" bytes a state between ranks"), "{told}");
 
         assert_eq!(file_checksum(&alone), file_checksum(&shared), "{build:?}");
         assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());

@@ -9,12 +9,11 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 use tabula_solver::kalah::{Endgame, KalahSpace, Rules, check_endgame};
-use tabula_tables::Table;
 use tabula_tables::kalah::{self as table, EndgameTable, KalahEndgame};
+use tabula_tables::{Records, Table};
 
 use super::{ExportedBoard, sides};
 use crate::export::write_entries;
-use crate::out::outln;
 use crate::progress::bar;
 use crate::registry::{GameEntry, TableHooks};
 
@@ -49,16 +48,37 @@ impl EndgameArgs {
     }
 }
 
-/// Builds the endgame table of `rules`' pits and rules up to `max_seeds` seeds.
-pub fn build(rules: &Rules, max_seeds: u32, path: &Path) -> anyhow::Result<()> {
+/// Builds the endgame table of `rules`' pits and rules up to `max_seeds`
+/// seeds: out of core and resumably, or with every rank of an MPI job when
+/// `distributed` (the same bytes; a stopped MPI build starts over).
+pub fn build(rules: &Rules, max_seeds: u32, path: &Path, distributed: bool) -> anyhow::Result<()> {
     let Some(boards) = KalahSpace::boards_up_to(rules.pits, max_seeds) else {
         anyhow::bail!("--max-seeds {max_seeds}: more seeds than a Kalah index covers");
     };
     let game = KalahEndgame::new(*rules, max_seeds);
     let started = Instant::now();
+    let what = format!(
+        "{boards} boards of {} pits a side with at most {max_seeds} seeds, values only",
+        rules.pits
+    );
+    let how = match distributed {
+        true => match crate::table_build::distributed(&game, path, Records::ValuesOnly)? {
+            Some(ranks) => format!(" with {ranks} MPI rank(s)"),
+            None => return Ok(()),
+        },
+        false => {
+            build_resumably(&game, boards, path)?;
+            " out of core".to_string()
+        }
+    };
+    crate::table_build::report_written(path, &what, &how, started)
+}
+
+/// Builds the endgame table of `game` out of core, going on from a stopped build's finished layers.
+fn build_resumably(game: &KalahEndgame, boards: u64, path: &Path) -> anyhow::Result<()> {
     let progress = bar(boards as usize, "boards solved in the mapped file");
     let kill_at = test_kill_after();
-    let resumed = table::build_endgame(path, &game, &|done| {
+    let resumed = table::build_endgame(path, game, &|done| {
         progress.set_position(done);
         if kill_at.is_some_and(|at| done >= at) {
             kill_self();
@@ -73,13 +93,6 @@ pub fn build(rules: &Rules, max_seeds: u32, path: &Path) -> anyhow::Result<()> {
             resumed.layers
         );
     }
-    outln!(
-        "wrote {} ({boards} boards of {} pits a side with at most {max_seeds} seeds, values only) \
-         out of core in {:.1} ms",
-        crate::common::shown(path),
-        rules.pits,
-        started.elapsed().as_secs_f64() * 1e3
-    )?;
     Ok(())
 }
 

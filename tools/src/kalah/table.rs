@@ -27,8 +27,9 @@ pub struct BuildArgs {
     #[arg(long, default_value_t = 3)]
     seeds: u32,
     /// Build an endgame table instead: every board of --pits pits a side with
-    /// at most this many seeds in the pits, for any --seeds (values only, out of core).
-    #[arg(long, value_name = "S", conflicts_with_all = ["seeds", "distributed", "max_boards"])]
+    /// at most this many seeds in the pits, for any --seeds (values only, out
+    /// of core, or with MPI ranks given --distributed).
+    #[arg(long, value_name = "S", conflicts_with_all = ["seeds", "max_boards"])]
     max_seeds: Option<u32>,
     #[command(flatten)]
     rules: RuleArgs,
@@ -46,7 +47,7 @@ pub struct BuildArgs {
 pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     if let Some(max_seeds) = args.max_seeds {
-        endgame::build(&rules, max_seeds, &args.output)?;
+        endgame::build(&rules, max_seeds, &args.output, args.mode.is_distributed())?;
         return Ok(ExitCode::SUCCESS);
     }
     let spec = table::spec(&rules);
