@@ -39,6 +39,44 @@ pub fn outcome_letter(value: i32) -> &'static str {
     }
 }
 
+/// Nodes of the default search of Kalah(6, 4) from the start without an
+/// endgame table (48 seeds), measured (docs/results/kalah.md, release).
+const MEASURED_NODES: f64 = 63_177_814.0;
+/// The seeds on the board of that measurement.
+const MEASURED_SEEDS: i32 = 48;
+/// Nodes grow this much a seed more on the board: Kalah(6, 3) to (6, 4),
+/// 1.56 M to 63.2 M nodes for 12 seeds (the same measurements).
+const GROWTH_PER_SEED: f64 = 1.361;
+/// And shrink this much a seed more in the endgame table: Kalah(6, 4), 63.2 M
+/// nodes without one, 20.2 M with S = 18.
+const SHRINK_PER_TABLE_SEED: f64 = 1.066;
+/// Nodes a CPU-second of that search (63.2 M nodes in 40.6 s).
+const MEASURED_RATE: f64 = 1.56e6;
+/// A search predicted to take longer than this many seconds is noted at its start.
+const LONG_SECONDS: f64 = 600.0;
+
+/// The nodes a search of a board of `seeds` seeds with an endgame table of
+/// `max_seeds` (0: none) is predicted to take: an extrapolation of the
+/// measured runs above, rough (it predicts Kalah(5, 4)'s 4.5 M nodes as 5.6 M).
+pub fn predicted_nodes(seeds: u32, max_seeds: u32) -> f64 {
+    let more = seeds as i32 - MEASURED_SEEDS;
+    MEASURED_NODES * GROWTH_PER_SEED.powi(more) / SHRINK_PER_TABLE_SEED.powi(max_seeds as i32)
+}
+
+/// A one-line note for the start of a search predicted to take more than
+/// ten minutes ([`predicted_nodes`] at the measured nodes a second), else `None`.
+pub fn long_search_note(seeds: u32, max_seeds: u32) -> Option<String> {
+    let nodes = predicted_nodes(seeds, max_seeds);
+    let hours = nodes / MEASURED_RATE / 3600.0;
+    (hours * 3600.0 > LONG_SECONDS).then(|| {
+        format!(
+            "this search of {seeds} seeds (endgame table: {max_seeds}) may take some {nodes:.0e} \
+             nodes, {hours:.1} CPU-hours at 1.6 M nodes a second (extrapolated from Kalah(6, 3) \
+             and (6, 4), docs/results/kalah.md); --time-limit stops it with proven bounds"
+        )
+    })
+}
+
 /// The sweep's rows, in the order the variants were given.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SweepReport {
