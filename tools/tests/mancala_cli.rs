@@ -1407,3 +1407,49 @@ fn endgame_tables_give_the_plain_values_in_every_searching_verb() {
     ];
     assert_one_line_error(&run(&args), "corrupted");
 }
+
+/// `--time-limit` and the hidden `--node-limit` stop the search and print
+/// bounds that hold the value, exit status 0: a limit of 0 gives the board's
+/// seed bounds; a node limit no search reaches gives the exact answer.
+#[test]
+fn kalah_query_limits_print_proven_bounds() {
+    let out = run(&words("query kalah --pits 3 --seeds 3 --time-limit 0"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_contains(&text, "value: between -18 and +18, not proven in ");
+    assert!(!text.contains("move "), "{text}");
+    let out = run_with_input(
+        &words("query kalah --pits 3 --seeds 3 --batch --node-limit 100"),
+        "3 3 3 / 3 3 3\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answer = &json_lines(&stdout(&out))[0];
+    assert_eq!(
+        answer["unproven"],
+        serde_json::json!({"lower": -18, "upper": 18})
+    );
+    assert!(answer.get("value").is_none(), "{answer}");
+    let expected = plain_start_value(3, 3);
+    for k in ["1000", "3000", "30000", "100000000"] {
+        let mut args = words("query kalah --pits 3 --seeds 3 --node-limit");
+        args.push(k);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        let value = text
+            .lines()
+            .find_map(|l| l.strip_prefix("value: "))
+            .unwrap();
+        match value.strip_prefix("between ") {
+            Some(bounds) => {
+                let b: Vec<i32> = bounds
+                    .split([' ', ','])
+                    .filter_map(|w| w.parse().ok())
+                    .take(2)
+                    .collect();
+                assert!(b[0] <= expected && expected <= b[1], "k={k}: {text}");
+            }
+            None => assert_eq!(value.parse::<i32>().unwrap(), expected, "k={k}"),
+        }
+    }
+}

@@ -89,6 +89,9 @@ pub enum Root {
     /// MTD(f): null-window searches from a first guess (the table's bound of
     /// the position if it holds one, else 0) until the bounds meet.
     Mtdf,
+    /// Aspiration windows: a window of ±2 around the same first guess,
+    /// widened fourfold on the side it fails until the value falls inside.
+    Aspiration,
 }
 
 /// How [`ExactSolver`] searches: each switch is one measured change of the
@@ -266,6 +269,7 @@ impl ExactSolver {
                 let (lower, upper) = match self.options.root {
                     Root::Full => search.full(position),
                     Root::Mtdf => search.mtdf(position),
+                    Root::Aspiration => search.aspiration(position),
                 };
                 (lower, upper, search.nodes - self.nodes)
             }
@@ -379,11 +383,7 @@ impl<'a, 'l> Search<'a, 'l> {
     fn mtdf(&mut self, position: &Kalah) -> (i32, i32) {
         let seeds = position.seeds() as i32;
         let (mut lower, mut upper) = (-seeds, seeds);
-        let mut guess = match self.table.probe(position.index()) {
-            Some(k) if k.lower > -NONE => k.lower,
-            Some(k) if k.upper < NONE => k.upper,
-            _ => 0,
-        };
+        let mut guess = self.first_guess(position);
         while lower < upper {
             guess = guess.clamp(lower, upper);
             let beta = if guess == lower { guess + 1 } else { guess };
@@ -408,6 +408,53 @@ impl<'a, 'l> Search<'a, 'l> {
             } else {
                 lower = found + (found - seeds).rem_euclid(2);
                 guess = lower;
+            }
+        }
+        (lower, upper)
+    }
+
+    /// The first guess of `position`'s value: its table's bound, else 0.
+    fn first_guess(&self, position: &Kalah) -> i32 {
+        match self.table.probe(position.index()) {
+            Some(k) if k.lower > -NONE => k.lower,
+            Some(k) if k.upper < NONE => k.upper,
+            _ => 0,
+        }
+    }
+
+    /// Aspiration windows: a search in a window of ±2 around the first guess;
+    /// a fail-soft result outside it is a proven bound, and the window is
+    /// widened fourfold beyond it on that side, until the value falls inside
+    /// or a limit stops it.
+    fn aspiration(&mut self, position: &Kalah) -> (i32, i32) {
+        let seeds = position.seeds() as i32;
+        let (mut lower, mut upper) = (-seeds, seeds);
+        let (guess, mut delta) = (self.first_guess(position), 2);
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        while lower < upper {
+            (alpha, beta) = (alpha.max(lower - 1), beta.min(upper + 1));
+            self.state = SearchProgress {
+                lower,
+                upper,
+                testing: None,
+                nodes: self.nodes,
+            };
+            if self.check() {
+                break;
+            }
+            let found = self.node(position, alpha, beta);
+            if self.stopped {
+                break;
+            }
+            delta *= 4;
+            if found <= alpha {
+                upper = found;
+                (alpha, beta) = (found - delta, found + 1);
+            } else if found >= beta {
+                lower = found;
+                (alpha, beta) = (found - 1, found + delta);
+            } else {
+                (lower, upper) = (found, found);
             }
         }
         (lower, upper)
@@ -546,6 +593,14 @@ mod tests {
                 } else {
                     Root::Full
                 },
+            });
+        }
+        // Aspiration windows with and without ETC, the other switches on.
+        for etc in [false, true] {
+            all.push(SearchOptions {
+                etc,
+                root: Root::Aspiration,
+                ..SearchOptions::default()
             });
         }
         all

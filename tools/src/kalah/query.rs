@@ -261,7 +261,7 @@ pub fn query(args: QueryArgs) -> Outcome {
         .map(|secs| started + Duration::from_secs_f64(secs.max(0.0)));
     let mut show = |p: &SearchProgress| {
         if let Some(bar) = &searching {
-            bar.set_message(progress_line(p, started.elapsed()));
+            bar.set_message(search_line(p, started.elapsed()));
         }
     };
     let mut limits = Limits {
@@ -299,7 +299,7 @@ pub fn query(args: QueryArgs) -> Outcome {
 
 /// The progress line of a search: `searching: value in [+4, +12], testing ≥
 /// +8, 12.3 M nodes, 1.1 M/s`.
-fn progress_line(p: &SearchProgress, spent: Duration) -> String {
+pub(crate) fn search_line(p: &SearchProgress, spent: Duration) -> String {
     let rate = p.nodes as f64 / spent.as_secs_f64().max(1e-3);
     let testing = p
         .testing

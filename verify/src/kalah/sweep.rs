@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use serde::Serialize;
-use tabula_solver::kalah::{Capture, Endgame, ExactSolver, Rules};
+use tabula_solver::kalah::{Capture, Endgame, ExactSolver, Limits, Rules, SearchProgress};
 
 use crate::plot::{Plot, Point, Series};
 use crate::report::Table;
@@ -87,19 +87,26 @@ pub struct SweepReport {
 /// Solves each variant's start with a transposition table of 2^`table_bits`
 /// slots, probing `endgame` if given (a table of every variant's pits and
 /// rules: see [`tabula_solver::kalah::check_endgame`]), timing each search
-/// with `timings`; `progress` counts variants.
+/// with `timings`; `progress` counts variants, `searching` hears how each
+/// search goes (its bounds and nodes).
 pub fn sweep(
     sets: &[Rules],
     table_bits: u32,
     endgame: Option<Endgame>,
     timings: bool,
     progress: Progress<'_>,
+    searching: &mut dyn FnMut(&SearchProgress),
 ) -> SweepReport {
     let mut rows = Vec::with_capacity(sets.len());
     for (done, rules) in sets.iter().enumerate() {
         let started = Instant::now();
         let mut solver = ExactSolver::new(table_bits).with_endgame(endgame.clone());
-        let value = solver.value(&rules.start());
+        let mut limits = Limits {
+            progress: Some(&mut *searching),
+            ..Limits::default()
+        };
+        let bounds = solver.bounds(&rules.start(), &mut limits);
+        let value = bounds.exact().expect("a search without limits ends exact");
         let nodes = solver.nodes;
         rows.push(Row {
             pits: rules.pits,
