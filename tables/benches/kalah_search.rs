@@ -52,8 +52,8 @@ fn steps(quick: bool) -> Vec<(&'static str, SearchOptions)> {
         ("+ seed bounds", bounds),
         ("+ two-slot buckets", two_tier),
         ("+ ETC", etc),
-        ("+ MTD(f) root (default)", mtdf),
-        ("MTD(f) without ETC", no_etc),
+        ("+ MTD(f) root", mtdf),
+        ("MTD(f) without ETC (default)", no_etc),
         ("aspiration windows without ETC", aspiration),
     ];
     match quick {
