@@ -256,9 +256,11 @@ pub fn query(args: QueryArgs) -> Outcome {
     };
     // One spinner for the whole run: a search is many values.
     let searching = matches!(values, Values::Search(_)).then(|| spinner("searching"));
+    // A limit beyond any clock (`inf`, 1e300) is no limit.
     let deadline = args
         .time_limit
-        .map(|secs| started + Duration::from_secs_f64(secs.max(0.0)));
+        .and_then(|secs| Duration::try_from_secs_f64(secs.max(0.0)).ok())
+        .and_then(|limit| started.checked_add(limit));
     let mut show = |p: &SearchProgress| {
         if let Some(bar) = &searching {
             bar.set_message(search_line(p, started.elapsed()));
