@@ -5,7 +5,7 @@
 //!
 //! `cargo bench -p tabula-tables --bench kalah_search -- [--endgame FILE]
 //! [--no-empty-capture] [--bits B] [--quick] M,N...` (`--quick`: only the
-//! baseline and the default search).
+//! baseline, MTD(f) with and without ETC and aspiration windows).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -42,17 +42,22 @@ fn steps(quick: bool) -> Vec<(&'static str, SearchOptions)> {
         ..etc
     };
     let no_etc = SearchOptions { etc: false, ..mtdf };
+    let aspiration = SearchOptions {
+        root: Root::Aspiration,
+        ..no_etc
+    };
     let all = vec![
         ("generic (before)", SearchOptions::GENERIC),
         ("own search, same steps", none),
         ("+ seed bounds", bounds),
         ("+ two-slot buckets", two_tier),
         ("+ ETC", etc),
-        ("+ MTD(f) root (default)", mtdf),
-        ("MTD(f) without ETC", no_etc),
+        ("+ MTD(f) root", mtdf),
+        ("MTD(f) without ETC (default)", no_etc),
+        ("aspiration windows without ETC", aspiration),
     ];
     match quick {
-        true => vec![all[0], all[5], all[6]],
+        true => vec![all[0], all[5], all[6], all[7]],
         false => all,
     }
 }

@@ -1407,3 +1407,41 @@ fn endgame_tables_give_the_plain_values_in_every_searching_verb() {
     ];
     assert_one_line_error(&run(&args), "corrupted");
 }
+
+/// `--time-limit` and the hidden `--node-limit` stop the search and print
+/// bounds that hold the value, exit status 0: a limit of 0 gives the board's
+/// seed bounds; a node limit no search reaches gives the exact answer.
+#[test]
+fn kalah_query_limits_print_proven_bounds() {
+    let out = run(&words("query kalah --pits 3 --seeds 3 --time-limit 0"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_contains(&text, "value: between -18 and +18, not proven in ");
+    assert!(!text.contains("move "), "{text}");
+    let out = run_with_input(
+        &words("query kalah --pits 3 --seeds 3 --batch --node-limit 100"),
+        "3 3 3 / 3 3 3\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let answer = &json_lines(&stdout(&out))[0];
+    assert_eq!(
+        answer["unproven"],
+        serde_json::json!({"lower": -18, "upper": 18})
+    );
+    assert!(answer.get("value").is_none(), "{answer}");
+    let expected = plain_start_value(3, 3);
+    for k in ["1000", "3000", "30000", "100000000"] {
+        let command = format!("query kalah --pits 3 --seeds 3 --batch --node-limit {k}");
+        let answered = run_with_input(&words(&command), "3 3 3 / 3 3 3\n");
+        let answer = &json_lines(&stdout(&answered))[0];
+        let (lower, upper) = match answer.get("unproven") {
+            Some(b) => (b["lower"].as_i64().unwrap(), b["upper"].as_i64().unwrap()),
+            None => (
+                answer["value"].as_i64().unwrap(),
+                answer["value"].as_i64().unwrap(),
+            ),
+        };
+        let expected = i64::from(expected);
+        assert!(lower <= expected && expected <= upper, "k={k}: {answer}");
+    }
+}

@@ -36,7 +36,10 @@ mod search;
 mod transposition;
 pub use endgame::{Endgame, EndgameValues, OtherEndgame, Probed, check_endgame};
 pub use endgame_build::solve_endgame_layer;
-pub use search::{Candidate, ExactSolver, Root, SearchOptions, solve_position, start_value};
+pub use search::{
+    Bounds, CHECK_EVERY, Candidate, ExactSolver, Limits, Root, SearchOptions, SearchProgress,
+    solve_position, start_value,
+};
 
 /// Most pits a side.
 pub const MAX_PITS: usize = 6;

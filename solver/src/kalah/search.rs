@@ -2,6 +2,9 @@
 //! the [`Searchable`] view of a position, and [`ExactSolver`], which keeps one
 //! transposition table from position to position and may probe an endgame table.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
 use super::transposition::{Buckets, NONE};
 use super::{Endgame, EndgameValues, Kalah, MAX_PITS, Pit, Probed, Rules};
 use crate::alphabeta::{AlwaysReplace, Bound, EXACT, Searchable, Searcher, Transition};
@@ -86,6 +89,9 @@ pub enum Root {
     /// MTD(f): null-window searches from a first guess (the table's bound of
     /// the position if it holds one, else 0) until the bounds meet.
     Mtdf,
+    /// Aspiration windows: a window of ±2 around the same first guess,
+    /// widened fourfold on the side it fails until the value falls inside.
+    Aspiration,
 }
 
 /// How [`ExactSolver`] searches: each switch is one measured change of the
@@ -129,6 +135,66 @@ impl SearchOptions {
         etc: false,
         root: Root::Full,
     };
+}
+
+/// What a search has proven of a position's value: `lower <= value <= upper`,
+/// exact when they meet (a stopped search leaves them apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+    /// Nodes this search took.
+    pub nodes: u64,
+}
+
+impl Bounds {
+    /// The value, when the bounds meet.
+    pub fn exact(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+}
+
+/// A search's state as its progress hook sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchProgress {
+    /// The proven lower bound of the position being searched.
+    pub lower: i32,
+    /// The proven upper bound of the position being searched.
+    pub upper: i32,
+    /// The null window being searched: whether the value is at least this
+    /// (`None` for a full-window search).
+    pub testing: Option<i32>,
+    /// Nodes the solver has searched, over every position so far.
+    pub nodes: u64,
+}
+
+/// How often, in nodes, a search looks at its clock and calls its hook.
+pub const CHECK_EVERY: u64 = 1 << 20;
+
+/// When a search stops before its end, and whom it tells how it goes. A
+/// stopped search returns the bounds proven so far; the limits are looked
+/// at every [`CHECK_EVERY`] nodes and before each MTD(f) step.
+#[derive(Default)]
+pub struct Limits<'a> {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop once the solver's node count (over every position) reaches this.
+    pub max_nodes: Option<u64>,
+    /// Stop when this is set (another thread, a signal).
+    pub stop: Option<&'a AtomicBool>,
+    /// Called every [`CHECK_EVERY`] nodes and after each MTD(f) step.
+    pub progress: Option<&'a mut dyn FnMut(&SearchProgress)>,
+}
+
+impl Limits<'_> {
+    /// Whether a limit is reached with `nodes` searched.
+    fn reached(&self, nodes: u64) -> bool {
+        self.max_nodes.is_some_and(|max| nodes >= max)
+            || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// The transposition table of a solver: the generic search's or the own one's.
@@ -181,25 +247,39 @@ impl ExactSolver {
 
     /// The exact value of `position` for its mover.
     pub fn value(&mut self, position: &Kalah) -> i32 {
+        let bounds = self.bounds(position, &mut Limits::default());
+        bounds.exact().expect("a search without limits ends exact")
+    }
+
+    /// The bounds of `position`'s value for its mover that a search within
+    /// `limits` proves: exact unless a limit stopped it. The generic search
+    /// ([`SearchOptions::generic`]) knows no limits and always ends exact.
+    pub fn bounds(&mut self, position: &Kalah, limits: &mut Limits<'_>) -> Bounds {
         let total = position.seeds() as i32;
-        let (value, nodes) = match &mut self.table {
+        let (lower, upper, nodes) = match &mut self.table {
             SolverTable::Generic(table) => {
                 let mut searcher = Searcher::new(table);
                 let probed = Probed::with(*position, self.endgame.as_deref());
                 let value = searcher.search(&probed, -total - 1, total + 1, EXACT);
-                (value, searcher.nodes)
+                (value, value, searcher.nodes)
             }
             SolverTable::Own(table) => {
-                let mut search = Search::new(table, self.endgame.as_deref(), self.options);
-                let value = match self.options.root {
-                    Root::Full => search.node(position, -total - 1, total + 1),
+                let endgame = self.endgame.as_deref();
+                let mut search = Search::new(table, endgame, self.options, self.nodes, limits);
+                let (lower, upper) = match self.options.root {
+                    Root::Full => search.full(position),
                     Root::Mtdf => search.mtdf(position),
+                    Root::Aspiration => search.aspiration(position),
                 };
-                (value, search.nodes)
+                (lower, upper, search.nodes - self.nodes)
             }
         };
         self.nodes += nodes;
-        value
+        Bounds {
+            lower,
+            upper,
+            nodes,
+        }
     }
 
     /// The value of `position` for its mover if inside `(alpha, beta)`, else
@@ -223,27 +303,80 @@ impl ExactSolver {
 }
 
 /// One search over a solver's own table.
-struct Search<'a> {
+struct Search<'a, 'l> {
     table: &'a mut Buckets,
     endgame: Option<&'a dyn EndgameValues>,
     /// The endgame table's most seeds (0 without one: an empty board is over anyway).
     max_seeds: u32,
     options: SearchOptions,
+    /// The solver's nodes, over every position.
     nodes: u64,
+    limits: &'a mut Limits<'l>,
+    /// The node count at which the limits are next looked at.
+    check_at: u64,
+    /// A limit was reached: every node returns at once and stores nothing.
+    stopped: bool,
+    /// What the progress hook is told besides the nodes.
+    state: SearchProgress,
 }
 
-impl<'a> Search<'a> {
+impl<'a, 'l> Search<'a, 'l> {
     fn new(
         table: &'a mut Buckets,
         endgame: Option<&'a dyn EndgameValues>,
         options: SearchOptions,
-    ) -> Search<'a> {
-        Search {
+        nodes: u64,
+        limits: &'a mut Limits<'l>,
+    ) -> Search<'a, 'l> {
+        let mut search = Search {
             table,
             endgame,
             max_seeds: endgame.map_or(0, |e| e.max_seeds()),
             options,
-            nodes: 0,
+            nodes,
+            limits,
+            check_at: 0,
+            stopped: false,
+            state: SearchProgress {
+                lower: -NONE,
+                upper: NONE,
+                testing: None,
+                nodes,
+            },
+        };
+        search.schedule();
+        search
+    }
+
+    /// Sets the next check: the next multiple of [`CHECK_EVERY`], or the node limit if sooner.
+    fn schedule(&mut self) {
+        let next = (self.nodes / CHECK_EVERY + 1) * CHECK_EVERY;
+        self.check_at = self.limits.max_nodes.map_or(next, |max| next.min(max));
+    }
+
+    /// Looks at the limits and tells the hook; true when the search must stop.
+    #[cold]
+    fn check(&mut self) -> bool {
+        self.schedule();
+        self.state.nodes = self.nodes;
+        if let Some(report) = self.limits.progress.as_mut() {
+            report(&self.state);
+        }
+        self.stopped = self.stopped || self.limits.reached(self.nodes);
+        self.stopped
+    }
+
+    /// One full-window search: exact, or the board's seed bounds if stopped.
+    fn full(&mut self, position: &Kalah) -> (i32, i32) {
+        let seeds = position.seeds() as i32;
+        (self.state.lower, self.state.upper) = (-seeds, seeds);
+        if self.check() {
+            return (-seeds, seeds);
+        }
+        let value = self.node(position, -seeds - 1, seeds + 1);
+        match self.stopped {
+            true => (-seeds, seeds),
+            false => (value, value),
         }
     }
 
@@ -263,20 +396,30 @@ impl<'a> Search<'a> {
     }
 
     /// MTD(f): null-window searches of `position` from a first guess until
-    /// the proven bounds meet. A value has the parity of the seeds on the
-    /// board (the two players' gains add up to them), which halves the steps.
-    fn mtdf(&mut self, position: &Kalah) -> i32 {
+    /// the proven bounds meet, or a limit stops it. A value has the parity of
+    /// the seeds on the board (the two players' gains add up to them), which
+    /// halves the steps.
+    fn mtdf(&mut self, position: &Kalah) -> (i32, i32) {
         let seeds = position.seeds() as i32;
         let (mut lower, mut upper) = (-seeds, seeds);
-        let mut guess = match self.table.probe(position.index()) {
-            Some(k) if k.lower > -NONE => k.lower,
-            Some(k) if k.upper < NONE => k.upper,
-            _ => 0,
-        };
+        let mut guess = self.first_guess(position);
         while lower < upper {
             guess = guess.clamp(lower, upper);
             let beta = if guess == lower { guess + 1 } else { guess };
+            self.state = SearchProgress {
+                lower,
+                upper,
+                testing: Some(beta),
+                nodes: self.nodes,
+            };
+            if self.check() {
+                break;
+            }
             let found = self.node(position, beta - 1, beta);
+            if self.stopped {
+                // The step did not end: its value proves nothing.
+                break;
+            }
             if found < beta {
                 // An upper bound: the value is at most it, and of the board's parity.
                 upper = found - (found - seeds).rem_euclid(2);
@@ -286,7 +429,54 @@ impl<'a> Search<'a> {
                 guess = lower;
             }
         }
-        lower
+        (lower, upper)
+    }
+
+    /// The first guess of `position`'s value: its table's bound, else 0.
+    fn first_guess(&self, position: &Kalah) -> i32 {
+        match self.table.probe(position.index()) {
+            Some(k) if k.lower > -NONE => k.lower,
+            Some(k) if k.upper < NONE => k.upper,
+            _ => 0,
+        }
+    }
+
+    /// Aspiration windows: a search in a window of ±2 around the first guess;
+    /// a fail-soft result outside it is a proven bound, and the window is
+    /// widened fourfold beyond it on that side, until the value falls inside
+    /// or a limit stops it.
+    fn aspiration(&mut self, position: &Kalah) -> (i32, i32) {
+        let seeds = position.seeds() as i32;
+        let (mut lower, mut upper) = (-seeds, seeds);
+        let (guess, mut delta) = (self.first_guess(position), 2);
+        let (mut alpha, mut beta) = (guess - delta, guess + delta);
+        while lower < upper {
+            (alpha, beta) = (alpha.max(lower - 1), beta.min(upper + 1));
+            self.state = SearchProgress {
+                lower,
+                upper,
+                testing: None,
+                nodes: self.nodes,
+            };
+            if self.check() {
+                break;
+            }
+            let found = self.node(position, alpha, beta);
+            if self.stopped {
+                break;
+            }
+            delta *= 4;
+            if found <= alpha {
+                upper = found;
+                (alpha, beta) = (found - delta, found + 1);
+            } else if found >= beta {
+                lower = found;
+                (alpha, beta) = (found - 1, found + delta);
+            } else {
+                (lower, upper) = (found, found);
+            }
+        }
+        (lower, upper)
     }
 
     /// The value for the mover of playing `c`, searched in `(alpha, beta)`.
@@ -320,8 +510,13 @@ impl<'a> Search<'a> {
 
     /// Fail-soft alpha-beta to the end of the game: the value of `position`
     /// if inside `(alpha, beta)`, else a bound on the same side of the window.
+    /// After a stop it returns at once with a value no caller uses, and
+    /// stores nothing: the table keeps only what finished searches proved.
     fn node(&mut self, position: &Kalah, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes >= self.check_at && self.check() {
+            return 0;
+        }
         if let Some(value) = self.known(position) {
             return value;
         }
@@ -364,6 +559,9 @@ impl<'a> Search<'a> {
         let (mut best, mut best_move) = (i32::MIN, None);
         for c in moves.iter() {
             let value = self.value_of(c, alpha, beta);
+            if self.stopped {
+                return 0;
+            }
             if value > best {
                 (best, best_move) = (value, Some(c.pit));
                 alpha = alpha.max(value);
@@ -416,6 +614,14 @@ mod tests {
                 },
             });
         }
+        // Aspiration windows with and without ETC, the other switches on.
+        for etc in [false, true] {
+            all.push(SearchOptions {
+                etc,
+                root: Root::Aspiration,
+                ..SearchOptions::default()
+            });
+        }
         all
     }
 
@@ -440,6 +646,70 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A search stopped after k nodes, for many k, proves bounds that hold
+    /// the true value (exact only when right), every option of the own
+    /// search, from the start and from positions met, both capture rules.
+    #[test]
+    fn a_stopped_search_proves_bounds_that_hold_the_value() {
+        for rules in every_rule(&[(2, 2), (3, 2), (3, 3)]) {
+            let mut memo = HashMap::new();
+            let expected = memo_negamax(&rules.start(), &mut memo);
+            let mut positions = vec![(rules.start(), expected)];
+            positions.extend(memo.iter().step_by(11).map(|(p, &v)| (*p, v)));
+            for options in every_option().into_iter().skip(1) {
+                for (position, value) in &positions {
+                    for k in [0, 1, 2, 3, 5, 10, 30, 100, 1000] {
+                        let mut solver = ExactSolver::with_options(8, options);
+                        let mut limits = Limits {
+                            max_nodes: Some(k),
+                            ..Limits::default()
+                        };
+                        let b = solver.bounds(position, &mut limits);
+                        let seeds = position.seeds() as i32;
+                        assert!(
+                            -seeds <= b.lower && b.lower <= *value && *value <= b.upper,
+                            "{position} {options:?} k={k}: {b:?}, value {value}"
+                        );
+                        assert!(b.upper <= seeds && b.nodes <= k.max(1), "{b:?} k={k}");
+                        // The table the stopped search left gives exact values after.
+                        assert_eq!(solver.value(position), *value, "{position} after k={k}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The hook sees bounds that narrow towards the value, and a stop flag
+    /// set before the search ends it before any node.
+    #[test]
+    fn the_progress_hook_sees_narrowing_bounds_and_the_flag_stops() {
+        let rules = Rules::new(3, 3).unwrap();
+        let expected = memo_negamax(&rules.start(), &mut HashMap::new());
+        let mut seen = Vec::new();
+        let mut hook = |p: &SearchProgress| seen.push(*p);
+        let mut limits = Limits {
+            progress: Some(&mut hook),
+            ..Limits::default()
+        };
+        let b = ExactSolver::new(10).bounds(&rules.start(), &mut limits);
+        assert_eq!(b.exact(), Some(expected));
+        assert!(!seen.is_empty());
+        for pair in seen.windows(2) {
+            assert!(pair[0].lower <= pair[1].lower && pair[1].upper <= pair[0].upper);
+        }
+        assert!(
+            seen.iter()
+                .all(|p| p.lower <= expected && expected <= p.upper)
+        );
+        let stop = AtomicBool::new(true);
+        let mut limits = Limits {
+            stop: Some(&stop),
+            ..Limits::default()
+        };
+        let b = ExactSolver::new(10).bounds(&rules.start(), &mut limits);
+        assert_eq!((b.lower, b.upper, b.nodes), (-18, 18, 0));
     }
 
     /// MTD(f) and the seed bounds also see values far from the first guess:

@@ -2,11 +2,12 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::ZeroSum;
-use tabula_solver::kalah::{ExactSolver, Kalah, Rules};
+use tabula_solver::kalah::{Bounds, ExactSolver, Kalah, Limits, Rules, SearchProgress};
 use tabula_solver::zero_sum::Line;
 use tabula_tables::kalah::{KalahGame, KalahTable};
 use tabula_verify::kalah as kv;
@@ -42,6 +43,54 @@ pub struct QueryArgs {
     /// line with --batch).
     #[arg(long)]
     line: bool,
+    /// Stop searching after SECS seconds and print the bounds proven by then
+    /// (`value: between -2 and +8, not proven in 3600 s (N nodes)`; in JSON
+    /// `"unproven":{"lower":..,"upper":..}` in place of `"value"`): exit
+    /// status 0. A move whose search the limit stopped shows its bounds.
+    #[arg(long, value_name = "SECS", conflicts_with = "table")]
+    time_limit: Option<f64>,
+    /// Stop after N nodes, as --time-limit (tests: no clock).
+    #[arg(long, value_name = "N", hide = true, conflicts_with = "table")]
+    node_limit: Option<u64>,
+}
+
+/// A value a limit kept the search from proving: its proven bounds.
+#[derive(Serialize, Clone, Copy)]
+struct Unproven {
+    /// The value is at least this.
+    lower: i32,
+    /// The value is at most this.
+    upper: i32,
+}
+
+/// The error of a value whose search a limit stopped.
+#[derive(Debug)]
+struct Stopped(Bounds);
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Bounds { lower, upper, .. } = self.0;
+        write!(
+            f,
+            "the search stopped with the value between {lower} and {upper}"
+        )
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// A value, or the bounds a limit left; other errors pass on.
+fn proven(found: anyhow::Result<i32>) -> anyhow::Result<Result<i32, Unproven>> {
+    match found {
+        Ok(value) => Ok(Ok(value)),
+        Err(e) => match e.downcast_ref::<Stopped>() {
+            Some(Stopped(b)) => Ok(Err(Unproven {
+                lower: b.lower,
+                upper: b.upper,
+            })),
+            None => Err(e),
+        },
+    }
 }
 
 /// What `query kalah` says of one board (a line of JSON with `--batch`).
@@ -49,8 +98,13 @@ pub struct QueryArgs {
 struct KalahAnswer {
     /// The mover's pits, then the opponent's, each in sowing order.
     board: [Vec<u8>; 2],
-    /// The mover's best final store difference from here.
-    value: i32,
+    /// The mover's best final store difference from here (absent when a
+    /// limit stopped its search: see `unproven`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<i32>,
+    /// The bounds proven when --time-limit stopped the search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unproven: Option<Unproven>,
     /// Whether the game is over.
     over: bool,
     /// Every legal move.
@@ -67,8 +121,13 @@ struct KalahAnswer {
 struct KalahMove {
     /// The pit, from 1.
     pit: u8,
-    /// The mover's final store difference after it, with optimal play on.
-    value: i32,
+    /// The mover's final store difference after it, with optimal play on
+    /// (absent when a limit stopped its search: see `unproven`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<i32>,
+    /// The bounds proven when --time-limit stopped the search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unproven: Option<Unproven>,
     /// The seeds it stores at once, less the opponent's.
     gains: i32,
     /// Whether the mover moves again.
@@ -94,7 +153,8 @@ fn kalah_answer(
 ) -> anyhow::Result<KalahAnswer> {
     let mut found = KalahAnswer {
         board: sides(position),
-        value: 0,
+        value: None,
+        unproven: None,
         over: true,
         moves: Vec::new(),
         line: LineAnswer::of(None),
@@ -103,31 +163,54 @@ fn kalah_answer(
     if !position.arises() {
         // The move that emptied a side ended the game: each side's seeds go to
         // its owner. No table holds such a board.
-        found.value = position.side(0) as i32 - position.side(1) as i32;
+        let value = position.side(0) as i32 - position.side(1) as i32;
+        found.value = Some(value);
         if with_line {
             found.set_line(&Line {
                 moves: Vec::new(),
-                final_for_first: found.value,
+                final_for_first: value,
             });
         }
         return Ok(found);
     }
-    found.value = value_of(position)?;
+    match proven(value_of(position))? {
+        Ok(value) => found.value = Some(value),
+        Err(bounds) => {
+            // The moves' searches would start where this one stopped.
+            found.unproven = Some(bounds);
+            found.over = false;
+            return Ok(found);
+        }
+    }
     found.over = position.is_finished();
     for &pit in position.legal_moves().iter() {
         let (child, sowing) = position.child(pit);
         let gains = sowing.mover as i32 - sowing.opponent as i32;
+        let (value, unproven) = match proven(value_of(&child))? {
+            Ok(v) => (Some(position.move_value(pit, gains, v)), None),
+            Err(b) => {
+                let ends = [b.lower, b.upper].map(|v| position.move_value(pit, gains, v));
+                let (lower, upper) = (ends[0].min(ends[1]), ends[0].max(ends[1]));
+                (None, Some(Unproven { lower, upper }))
+            }
+        };
         found.moves.push(KalahMove {
             pit: pit + 1,
-            value: position.move_value(pit, gains, value_of(&child)?),
+            value,
+            unproven,
             gains,
             again: sowing.again,
             leaves: sides(&child),
             shown: child.to_string(),
         });
     }
-    if with_line {
-        found.set_line(&optimal_line(position, &mut *value_of)?);
+    if with_line && found.moves.iter().all(|m| m.value.is_some()) {
+        match optimal_line(position, &mut *value_of) {
+            Ok(line) => found.set_line(&line),
+            // A line the limit stopped is left out.
+            Err(e) if e.is::<Stopped>() => {}
+            Err(e) => return Err(e),
+        }
     }
     Ok(found)
 }
@@ -156,21 +239,46 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(text) => parse_board(&rules, text)?,
         None => rules.start(),
     };
+    let started = Instant::now();
     let mut values = match &args.table {
         Some(path) => Values::Table(KalahTable::open_for(KalahGame { rules }, path)?),
         None => {
             // One search whose table the children's searches share.
             let bits = kv::search_bits(&rules);
             crate::memory::check_memory(16 << bits, "a search without --table", "pass --table")?;
-            Values::Search(ExactSolver::new(bits).with_endgame(args.endgame.open(&rules)?))
+            let endgame = args.endgame.open(&rules)?;
+            let max_seeds = endgame.as_ref().map_or(0, |e| e.max_seeds());
+            if let Some(note) = kv::sweep::long_search_note(position.seeds(), max_seeds) {
+                eprintln!("note: {note}");
+            }
+            Values::Search(ExactSolver::new(bits).with_endgame(endgame))
         }
     };
     // One spinner for the whole run: a search is many values.
     let searching = matches!(values, Values::Search(_)).then(|| spinner("searching"));
+    // A limit beyond any clock (`inf`, 1e300) is no limit.
+    let deadline = args
+        .time_limit
+        .and_then(|secs| Duration::try_from_secs_f64(secs.max(0.0)).ok())
+        .and_then(|limit| started.checked_add(limit));
+    let mut show = |p: &SearchProgress| {
+        if let Some(bar) = &searching {
+            bar.set_message(search_line(p, started.elapsed()));
+        }
+    };
+    let mut limits = Limits {
+        deadline,
+        max_nodes: args.node_limit,
+        stop: None,
+        progress: Some(&mut show),
+    };
     let mut value_of = |p: &Kalah| -> anyhow::Result<i32> {
         Ok(match &mut values {
             Values::Table(table) => table.value(p).looked_up()?,
-            Values::Search(solver) => solver.value(p),
+            Values::Search(solver) => {
+                let bounds = solver.bounds(p, &mut limits);
+                bounds.exact().ok_or(Stopped(bounds))?
+            }
         })
     };
     if args.batch {
@@ -183,23 +291,68 @@ pub fn query(args: QueryArgs) -> Outcome {
     let found = kalah_answer(&position, &mut value_of, args.line);
     searching.inspect(|s| s.finish_and_clear());
     let found = found?;
+    let nodes = match &values {
+        Values::Search(solver) => solver.nodes,
+        Values::Table(_) => 0,
+    };
+    print_answer(&found, &position, started.elapsed(), nodes)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The progress line of a search: `searching: value in [+4, +12], testing ≥
+/// +8, 12.3 M nodes, 1.1 M/s`.
+pub(crate) fn search_line(p: &SearchProgress, spent: Duration) -> String {
+    let rate = p.nodes as f64 / spent.as_secs_f64().max(1e-3);
+    let testing = p
+        .testing
+        .map_or(String::new(), |t| format!(", testing ≥ {t:+}"));
+    format!(
+        "searching: value in [{:+}, {:+}]{testing}, {:.1} M nodes, {:.1} M/s",
+        p.lower,
+        p.upper,
+        p.nodes as f64 / 1e6,
+        rate / 1e6
+    )
+}
+
+/// Prints `found`, the answer for `position`, after `spent` and `nodes` of search.
+fn print_answer(
+    found: &KalahAnswer,
+    position: &Kalah,
+    spent: Duration,
+    nodes: u64,
+) -> anyhow::Result<()> {
     outln!("board: {} (mover's pits / opponent's)", found.shown)?;
-    outln!("value: {}", found.value)?;
+    match (found.value, found.unproven) {
+        (Some(value), _) => outln!("value: {value}")?,
+        (None, Some(b)) => outln!(
+            "value: between {:+} and {:+}, not proven in {:.0} s ({nodes} nodes)",
+            b.lower,
+            b.upper,
+            spent.as_secs_f64()
+        )?,
+        (None, None) => unreachable!("an answer has a value or bounds"),
+    }
     if !position.arises() {
         outln!("the game is over (a side is empty: each side's seeds go to its owner)")?;
     } else if found.over {
         outln!("the game is over")?;
     }
     for m in &found.moves {
+        let value = match (m.value, m.unproven) {
+            (Some(v), _) => v.to_string(),
+            (None, b) => b.map_or(String::new(), |b| {
+                format!("between {:+} and {:+} (not proven)", b.lower, b.upper)
+            }),
+        };
         outln!(
-            "move {}: value {} (gains {}{}, leaves {})",
+            "move {}: value {value} (gains {}{}, leaves {})",
             m.pit,
-            m.value,
             m.gains,
             if m.again { ", moves again" } else { "" },
             m.shown
         )?;
     }
     found.line.print()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

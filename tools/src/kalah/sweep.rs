@@ -1,11 +1,14 @@
 //! `tabula sweep kalah`: the first player's optimal margin for each Kalah(m, n).
 
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::Args;
+use tabula_solver::kalah::SearchProgress;
 use tabula_verify::kalah::sweep as kalah_sweep;
 
 use super::RuleArgs;
+use super::query::search_line;
 use crate::common::{JsonArgs, PlotArgs, Span, TimingsArgs, emit_report, run_info, span};
 use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
@@ -49,9 +52,23 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         "lower --table-bits",
     )?;
     let endgame = args.endgame.open_for(&sets)?;
+    let max_seeds = endgame.as_ref().map_or(0, |e| e.max_seeds());
+    let most = sets.iter().map(|r| r.start().seeds()).max().unwrap_or(0);
+    if let Some(note) = kalah_sweep::long_search_note(most, max_seeds) {
+        eprintln!("note: {note}");
+    }
     let progress = bar(sets.len(), "variants solved");
+    let started = Instant::now();
+    let shown = progress.clone();
+    let mut searching = |p: &SearchProgress| {
+        shown.set_message(format!(
+            "variants solved; {}",
+            search_line(p, started.elapsed())
+        ))
+    };
     let report = tracked(progress, |done| {
-        kalah_sweep::sweep(&sets, args.table_bits, endgame, args.timings.timings, done)
+        let (bits, timings) = (args.table_bits, args.timings.timings);
+        kalah_sweep::sweep(&sets, bits, endgame, timings, done, &mut searching)
     });
     // Spans are never empty, and every variant shares the capture and end rules.
     args.plot.write(|| report.plot(&sets[0]))?;

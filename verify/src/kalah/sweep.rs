@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use serde::Serialize;
-use tabula_solver::kalah::{Capture, Endgame, ExactSolver, Rules};
+use tabula_solver::kalah::{Capture, Endgame, ExactSolver, Limits, Rules, SearchProgress};
 
 use crate::plot::{Plot, Point, Series};
 use crate::report::Table;
@@ -39,6 +39,39 @@ pub fn outcome_letter(value: i32) -> &'static str {
     }
 }
 
+/// The measured runs a search's length is predicted from (docs/results/kalah.md, release):
+/// the default search of Kalah(6, 4) from the start without an endgame table
+/// (48 seeds): 63,177,814 nodes in 40.6 CPU seconds (1.56 M a second); nodes grow
+/// 1.361 times a seed more on the board (Kalah(6, 3) to (6, 4): 1.56 M to 63.2 M
+/// for 12 seeds) and shrink 1.066 times a seed more in the table (Kalah(6, 4):
+/// 63.2 M without one, 20.2 M with S = 18).
+const MEASURED: [f64; 5] = [63_177_814.0, 48.0, 1.361, 1.066, 1.56e6];
+/// A search predicted to take longer than this many seconds is noted at its start.
+const LONG_SECONDS: f64 = 600.0;
+
+/// The nodes a search of a board of `seeds` seeds with an endgame table of
+/// `max_seeds` (0: none) is predicted to take: an extrapolation of the
+/// measured runs above, rough (it predicts Kalah(5, 4)'s 4.5 M nodes as 5.6 M).
+pub fn predicted_nodes(seeds: u32, max_seeds: u32) -> f64 {
+    let [nodes, measured_seeds, growth, shrink, _] = MEASURED;
+    let more = seeds as i32 - measured_seeds as i32;
+    nodes * growth.powi(more) / shrink.powi(max_seeds as i32)
+}
+
+/// A one-line note for the start of a search predicted to take more than
+/// ten minutes ([`predicted_nodes`] at the measured nodes a second), else `None`.
+pub fn long_search_note(seeds: u32, max_seeds: u32) -> Option<String> {
+    let nodes = predicted_nodes(seeds, max_seeds);
+    let hours = nodes / MEASURED[4] / 3600.0;
+    (hours * 3600.0 > LONG_SECONDS).then(|| {
+        format!(
+            "this search of {seeds} seeds (endgame table: {max_seeds}) may take some {nodes:.0e} \
+             nodes, {hours:.1} CPU-hours at 1.6 M nodes a second (extrapolated from Kalah(6, 3) \
+             and (6, 4), docs/results/kalah.md); --time-limit stops it with proven bounds"
+        )
+    })
+}
+
 /// The sweep's rows, in the order the variants were given.
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SweepReport {
@@ -49,19 +82,26 @@ pub struct SweepReport {
 /// Solves each variant's start with a transposition table of 2^`table_bits`
 /// slots, probing `endgame` if given (a table of every variant's pits and
 /// rules: see [`tabula_solver::kalah::check_endgame`]), timing each search
-/// with `timings`; `progress` counts variants.
+/// with `timings`; `progress` counts variants, `searching` hears how each
+/// search goes (its bounds and nodes).
 pub fn sweep(
     sets: &[Rules],
     table_bits: u32,
     endgame: Option<Endgame>,
     timings: bool,
     progress: Progress<'_>,
+    searching: &mut dyn FnMut(&SearchProgress),
 ) -> SweepReport {
     let mut rows = Vec::with_capacity(sets.len());
     for (done, rules) in sets.iter().enumerate() {
         let started = Instant::now();
         let mut solver = ExactSolver::new(table_bits).with_endgame(endgame.clone());
-        let value = solver.value(&rules.start());
+        let mut limits = Limits {
+            progress: Some(&mut *searching),
+            ..Limits::default()
+        };
+        let bounds = solver.bounds(&rules.start(), &mut limits);
+        let value = bounds.exact().expect("a search without limits ends exact");
         let nodes = solver.nodes;
         rows.push(Row {
             pits: rules.pits,
@@ -143,13 +183,24 @@ mod tests {
     use super::*;
     use tabula_solver::search::memo_negamax;
 
+    /// The prediction gives the measured run back, and notes only searches
+    /// far beyond it.
+    #[test]
+    fn long_searches_are_predicted_from_the_measured_runs() {
+        assert!((predicted_nodes(48, 0) - 63_177_814.0).abs() < 1.0);
+        assert!(predicted_nodes(48, 18) < predicted_nodes(48, 0));
+        assert!(long_search_note(48, 18).is_none() && long_search_note(40, 0).is_none());
+        let note = long_search_note(72, 18).expect("Kalah(6, 6) is long");
+        assert!(note.contains("72 seeds (endgame table: 18)"), "{note}");
+    }
+
     #[test]
     fn each_row_is_the_plain_negamax_value_of_its_start() {
         let sets: Vec<Rules> = [(1, 1), (1, 3), (2, 2), (2, 3)]
             .iter()
             .map(|&(m, n)| Rules::new(m, n).unwrap())
             .collect();
-        let report = sweep(&sets, 12, None, false, &|_| {});
+        let report = sweep(&sets, 12, None, false, &|_| {}, &mut |_| {});
         assert_eq!(report.rows.len(), sets.len());
         for (row, rules) in report.rows.iter().zip(&sets) {
             let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
@@ -166,11 +217,11 @@ mod tests {
         assert_eq!(plot.series.len(), 2, "one line per pit count");
         // The same report on every run; the seconds only when asked for.
         assert_eq!(
-            sweep(&sets, 12, None, false, &|_| {}).to_markdown(),
+            sweep(&sets, 12, None, false, &|_| {}, &mut |_| {}).to_markdown(),
             markdown
         );
         assert!(!markdown.contains("seconds"));
-        let timed = sweep(&sets, 12, None, true, &|_| {});
+        let timed = sweep(&sets, 12, None, true, &|_| {}, &mut |_| {});
         assert!(timed.to_markdown().contains("| nodes | seconds |"));
         assert!(
             serde_json::to_string(&timed)
@@ -187,8 +238,15 @@ mod tests {
                 .map(|n| Rules::new(3, n).unwrap().with_capture(capture))
                 .collect();
             let table = EndgameTable::in_memory_for(KalahEndgame::new(sets[0], 8));
-            let plain = sweep(&sets, 12, None, false, &|_| {});
-            let probed = sweep(&sets, 12, Some(std::sync::Arc::new(table)), false, &|_| {});
+            let plain = sweep(&sets, 12, None, false, &|_| {}, &mut |_| {});
+            let probed = sweep(
+                &sets,
+                12,
+                Some(std::sync::Arc::new(table)),
+                false,
+                &|_| {},
+                &mut |_| {},
+            );
             for (p, q) in plain.rows.iter().zip(&probed.rows) {
                 assert_eq!((p.seeds, p.value), (q.seeds, q.value), "{capture:?}");
                 assert!(q.nodes <= p.nodes, "{capture:?} {p:?} {q:?}");
