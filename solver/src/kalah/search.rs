@@ -293,8 +293,13 @@ impl ExactSolver {
                 (searcher.search(&probed, alpha, beta, EXACT), searcher.nodes)
             }
             SolverTable::Own(table) => {
-                let mut search = Search::new(table, self.endgame.as_deref(), self.options);
-                (search.node(position, alpha, beta), search.nodes)
+                let mut limits = Limits::default();
+                let endgame = self.endgame.as_deref();
+                let mut search = Search::new(table, endgame, self.options, self.nodes, &mut limits);
+                (
+                    search.node(position, alpha, beta),
+                    search.nodes - self.nodes,
+                )
             }
         };
         self.nodes += nodes;
