@@ -285,7 +285,8 @@ impl EndgameValues for EndgameTable {
 }
 
 /// Opens the endgame table at `path` and checks every record's value range
-/// (not yet against its children: `tabula check` does that).
+/// without unranking (the checksums were checked on opening; `tabula check`
+/// checks the records against their children).
 pub fn open_endgame(path: &Path) -> Result<EndgameTable, TableError> {
     let header = crate::Table::read_header(path)?;
     let game = match header.game == ENDGAME {
@@ -302,7 +303,7 @@ pub fn open_endgame(path: &Path) -> Result<EndgameTable, TableError> {
         }
     };
     let table = EndgameTable::open_for(game, path)?;
-    table.check_moves()?;
+    table.check_values()?;
     Ok(table)
 }
 
@@ -539,5 +540,50 @@ mod tests {
             assert!(error.contains("'kalah-endgame'"), "{error}");
             assert!(KalahTable::open_for(KalahGame { rules }, &path).is_err());
         }
+    }
+
+    /// The file at `path` with the byte of record `index` set to `byte` and
+    /// fresh checksums: damage the checksums cannot catch.
+    fn forge_record(path: &Path, index: u64, byte: u8) {
+        let mut bytes = std::fs::read(path).unwrap();
+        let start = u64::from_le_bytes(bytes[80..88].try_into().unwrap()) as usize;
+        bytes[start + index as usize] = byte;
+        let payload_hash = xxhash_rust::xxh3::xxh3_64(&bytes[start..]);
+        bytes[104..112].copy_from_slice(&payload_hash.to_le_bytes());
+        let header_hash = xxhash_rust::xxh3::xxh3_64(&bytes[..120]);
+        bytes[120..128].copy_from_slice(&header_hash.to_le_bytes());
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[test]
+    fn opening_an_endgame_table_refuses_values_out_of_range_without_a_full_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = Rules::new(3, 3).unwrap();
+        let game = KalahEndgame::new(rules, 6);
+        let space = KalahSpace::endgame(rules, 6);
+        let good = dir.path().join("good.tab");
+        build_endgame(&good, &game, &|_| {}).unwrap();
+        let table = open_endgame(&good).unwrap();
+        assert_eq!(table.check_values().unwrap(), table.check_moves().unwrap());
+        // An impossible value on a board is named, board and all.
+        let board = (0..space.len()).rev().find(|&i| space.is_state(i)).unwrap();
+        let path = dir.path().join("forged.tab");
+        std::fs::copy(&good, &path).unwrap();
+        forge_record(&path, board, 100);
+        let error = open_endgame(&path).err().unwrap().to_string();
+        assert!(error.contains("value 100 outside"), "{error}");
+        assert!(
+            error.contains(&space.position(board).to_string()),
+            "{error}"
+        );
+        // A value in range on an index that is no board is left to `tabula check`.
+        let Some(hole) = (0..space.len()).find(|&i| !space.is_state(i)) else {
+            return;
+        };
+        std::fs::copy(&good, &path).unwrap();
+        forge_record(&path, hole, 1);
+        let table = open_endgame(&path).unwrap();
+        let error = table.check_records().unwrap_err().to_string();
+        assert!(error.contains("not a position"), "{error}");
     }
 }

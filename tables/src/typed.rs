@@ -347,6 +347,45 @@ impl<T: Tabulated> TypedTable<T> {
             .flatten())
     }
 
+    /// Checks that every record's value is in the game's range, without
+    /// unranking a position unless its record is bad; returns the number
+    /// checked. This is what a values-only table needs before it is probed (an
+    /// out-of-range value would be misread); a table with moves gets
+    /// [`TypedTable::check_moves`]. `tabula check` still checks everything.
+    pub fn check_values(&self) -> Result<usize, TableError> {
+        if !self.derive_masks {
+            return self.check_moves();
+        }
+        let bounds = self.game.bounds();
+        let check = |index: usize| -> Result<(), TableError> {
+            if bounds.values.contains(&self.table.value(index)) {
+                return Ok(());
+            }
+            match self.space.is_state(index as u64) {
+                true => self
+                    .checked(index as u64, &self.game.position(index as u64))
+                    .map(drop),
+                false => Err(TableError::BadRecord {
+                    path: self.table.path().to_path_buf(),
+                    index: index as u64,
+                    problem: "not a position, but the record is not empty".into(),
+                }),
+            }
+        };
+        const CHUNK: usize = 1 << 16;
+        let len = self.table.len();
+        match (0..len.div_ceil(CHUNK))
+            .into_par_iter()
+            .find_map_first(|chunk| {
+                (chunk * CHUNK..((chunk + 1) * CHUNK).min(len))
+                    .map(check)
+                    .find_map(Result::err)
+            }) {
+            Some(error) => Err(error),
+            None => Ok(len),
+        }
+    }
+
     /// Checks every record's value and moves (not yet against its children);
     /// returns the number checked. Cheap enough to run before a table is played from.
     pub fn check_moves(&self) -> Result<usize, TableError> {
