@@ -43,7 +43,8 @@ pub struct QueryArgs {
     /// line with --batch).
     #[arg(long)]
     line: bool,
-    /// Stop searching after SECS seconds and print the bounds proven by then
+    /// Stop searching after SECS seconds (counted once the tables are open)
+    /// and print the bounds proven by then
     /// (`value: between -2 and +8, not proven in 3600 s (N nodes)`; in JSON
     /// `"unproven":{"lower":..,"upper":..}` in place of `"value"`): exit
     /// status 0. A move whose search the limit stopped shows its bounds.
@@ -239,7 +240,6 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(text) => parse_board(&rules, text)?,
         None => rules.start(),
     };
-    let started = Instant::now();
     let mut values = match &args.table {
         Some(path) => Values::Table(KalahTable::open_for(KalahGame { rules }, path)?),
         None => {
@@ -254,6 +254,8 @@ pub fn query(args: QueryArgs) -> Outcome {
             Values::Search(ExactSolver::new(bits).with_endgame(endgame))
         }
     };
+    // The clock starts once the tables are open: a limit and a rate are of the search.
+    let started = Instant::now();
     // One spinner for the whole run: a search is many values.
     let searching = matches!(values, Values::Search(_)).then(|| spinner("searching"));
     // A limit beyond any clock (`inf`, 1e300) is no limit.
