@@ -365,24 +365,42 @@ impl<T: Tabulated> TypedTable<T> {
                 true => self
                     .checked(index as u64, &self.game.position(index as u64))
                     .map(drop),
-                false => Err(TableError::BadRecord {
-                    path: self.table.path().to_path_buf(),
-                    index: index as u64,
-                    problem: "not a position, but the record is not empty".into(),
-                }),
+                false => Err(self.not_a_position(index)),
             }
         };
-        const CHUNK: usize = 1 << 16;
+        self.first_bad(check, &|_| {})
+    }
+
+    /// Runs `check` on every index in parallel chunks, reporting the records
+    /// done; of several bad records the first is named, as a serial pass would.
+    fn first_bad(
+        &self,
+        check: impl Fn(usize) -> Result<(), TableError> + Sync,
+        progress: Progress<'_>,
+    ) -> Result<usize, TableError> {
+        const CHUNK: usize = 1 << 14;
         let len = self.table.len();
+        let done = AtomicU64::new(0);
         match (0..len.div_ceil(CHUNK))
             .into_par_iter()
             .find_map_first(|chunk| {
-                (chunk * CHUNK..((chunk + 1) * CHUNK).min(len))
-                    .map(check)
-                    .find_map(Result::err)
+                let indices = chunk * CHUNK..((chunk + 1) * CHUNK).min(len);
+                let size = indices.len() as u64;
+                let bad = indices.map(&check).find_map(Result::err);
+                progress(done.fetch_add(size, Ordering::Relaxed) + size);
+                bad
             }) {
             Some(error) => Err(error),
             None => Ok(len),
+        }
+    }
+
+    /// The error of an index that is no position but holds a record.
+    fn not_a_position(&self, index: usize) -> TableError {
+        TableError::BadRecord {
+            path: self.table.path().to_path_buf(),
+            index: index as u64,
+            problem: "not a position, but the record is not empty".into(),
         }
     }
 
@@ -400,11 +418,7 @@ impl<T: Tabulated> TypedTable<T> {
             if !space.is_state(index as u64) {
                 // An index that is no position holds an empty record.
                 if (self.table.value(index), self.table.best(index)) != (0, 0) {
-                    return Err(TableError::BadRecord {
-                        path: self.table.path().to_path_buf(),
-                        index: index as u64,
-                        problem: "not a position, but the record is not empty".into(),
-                    });
+                    return Err(self.not_a_position(index));
                 }
                 return Ok(());
             }
@@ -426,23 +440,7 @@ impl<T: Tabulated> TypedTable<T> {
             }
             Ok(())
         };
-        // In parallel chunks; of several bad records the first is named, as a
-        // serial pass would.
-        const CHUNK: usize = 1 << 14;
-        let len = self.table.len();
-        let done = AtomicU64::new(0);
-        match (0..len.div_ceil(CHUNK))
-            .into_par_iter()
-            .find_map_first(|chunk| {
-                let indices = chunk * CHUNK..((chunk + 1) * CHUNK).min(len);
-                let size = indices.len() as u64;
-                let bad = indices.map(check).find_map(Result::err);
-                progress(done.fetch_add(size, Ordering::Relaxed) + size);
-                bad
-            }) {
-            Some(error) => Err(error),
-            None => Ok(len),
-        }
+        self.first_bad(check, progress)
     }
 
     /// Checks every record: its value and moves, then against its children;
