@@ -460,6 +460,16 @@ fn kalah_play_takes_a_long_piped_input_line_by_line() {
 }
 
 #[test]
+fn kalah_query_takes_the_search_tables_size() {
+    // A tiny table still finds the exact values, only with more nodes.
+    let (small, _) = kalah_query("2 2 / 2 2", &["--table-bits", "10"]);
+    assert_eq!(small, plain_start_value(2, 2));
+    let out = run(&words("query kalah --pits 2 --seeds 2 --table-bits 31"));
+    assert!(!out.status.success());
+    assert_contains(&stderr(&out), "31 is not in 10..=30");
+}
+
+#[test]
 fn kalah_play_to_the_end_against_optimal_gives_the_solvers_value() {
     let (_dir, file) = temp_file("k22.tab");
     build("kalah --pits 2 --seeds 2", &file);

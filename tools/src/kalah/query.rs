@@ -43,6 +43,10 @@ pub struct QueryArgs {
     /// line with --batch).
     #[arg(long)]
     line: bool,
+    /// The search's transposition table has 2^BITS slots (16 bytes each);
+    /// by default, twice the variant's boards, at most 2^24.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "table")]
+    table_bits: Option<u32>,
     /// Stop searching after SECS seconds (counted once the tables are open)
     /// and print the bounds proven by then
     /// (`value: between -2 and +8, not proven in 3600 s (N nodes)`; in JSON
@@ -244,8 +248,12 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(path) => Values::Table(KalahTable::open_for(KalahGame { rules }, path)?),
         None => {
             // One search whose table the children's searches share.
-            let bits = kv::search_bits(&rules);
-            crate::memory::check_memory(16 << bits, "a search without --table", "pass --table")?;
+            let bits = args.table_bits.unwrap_or_else(|| kv::search_bits(&rules));
+            crate::memory::check_memory(
+                16 << bits,
+                &format!("a search with 2^{bits} table slots"),
+                "pass --table or lower --table-bits",
+            )?;
             let endgame = args.endgame.open(&rules)?;
             let max_seeds = endgame.as_ref().map_or(0, |e| e.max_seeds());
             if let Some(note) = kv::sweep::long_search_note(position.seeds(), max_seeds) {
