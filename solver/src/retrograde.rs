@@ -698,10 +698,48 @@ pub fn solve_records_layer<S: StateSpace>(
     layer: usize,
     progress: Progress<'_>,
 ) -> Result<(), SolveError> {
+    solve_records_layer_as(
+        space,
+        records,
+        mask_bytes,
+        Images::WhenSolved,
+        layer,
+        progress,
+    )
+}
+
+/// [`solve_records_layer`] with the images written as `images` says: with
+/// [`Images::LastPass`] only the layer's canonical states are solved (a
+/// canonical state counting for its class in `progress`), reading children at
+/// their canonical states, and [`copy_records_images`] writes the rest once
+/// every layer is solved.
+pub fn solve_records_layer_as<S: StateSpace>(
+    space: &S,
+    records: &[AtomicU8],
+    mask_bytes: usize,
+    images: Images,
+    layer: usize,
+    progress: Progress<'_>,
+) -> Result<(), SolveError> {
     if layer >= space.num_layers() {
         return Err(SolveError::TooLarge("no such layer"));
     }
-    RecordRun::new(space, records, mask_bytes, Images::WhenSolved, progress)?.solve_layer(layer)
+    RecordRun::new(space, records, mask_bytes, images, progress)?.solve_layer(layer)
+}
+
+/// The last pass of [`solve_records_with`] with [`Images::LastPass`] alone,
+/// every layer's canonical states being solved: copies them to the other
+/// states, calling `release` as that does. It writes every non-canonical
+/// state's record whole from its canonical one, so running it again (after a
+/// run stopped during it) writes the same bytes.
+pub fn copy_records_images<S: StateSpace>(
+    space: &S,
+    records: &[AtomicU8],
+    mask_bytes: usize,
+    release: Release<'_>,
+) -> Result<(), SolveError> {
+    RecordRun::new(space, records, mask_bytes, Images::LastPass, &|_| {})?.copy_images(release);
+    Ok(())
 }
 
 /// One run of [`solve_records_with`]: the space, its records, and what the
@@ -1408,15 +1446,32 @@ pub(crate) mod tests {
     ) -> Result<Vec<u8>, SolveError> {
         let states = (0..space.len()).filter(|&i| space.is_state(i)).count();
         let mut solved = Vec::new();
-        for images in [Images::WhenSolved, Images::LastPass] {
+        // The third way: layer by layer, images in a last pass run alone.
+        for (images, by_layer) in [
+            (Images::WhenSolved, false),
+            (Images::LastPass, false),
+            (Images::LastPass, true),
+        ] {
             let records: Vec<AtomicU8> = (0..space.len() as usize * (1 + mask_bytes))
                 .map(|_| AtomicU8::new(0))
                 .collect();
             let reported = AtomicU64::new(0);
-            let progress = |done| {
-                reported.fetch_max(done, Relaxed);
-            };
-            solve_records_with(space, &records, mask_bytes, images, &progress, &|_| {})?;
+            if by_layer {
+                for layer in 0..space.num_layers() {
+                    let (before, in_layer) = (reported.load(Relaxed), AtomicU64::new(0));
+                    let progress = |done| {
+                        in_layer.fetch_max(done, Relaxed);
+                    };
+                    solve_records_layer_as(space, &records, mask_bytes, images, layer, &progress)?;
+                    reported.store(before + in_layer.into_inner(), Relaxed);
+                }
+                copy_records_images(space, &records, mask_bytes, &|_| {})?;
+            } else {
+                let progress = |done| {
+                    reported.fetch_max(done, Relaxed);
+                };
+                solve_records_with(space, &records, mask_bytes, images, &progress, &|_| {})?;
+            }
             // Every state is counted once, images with their canonical state.
             assert_eq!(reported.into_inner(), states as u64, "{images:?}");
             solved.push(
@@ -1426,8 +1481,8 @@ pub(crate) mod tests {
                     .collect::<Vec<u8>>(),
             );
         }
-        // Both ways of writing the images give the same records.
-        assert!(solved[0] == solved[1]);
+        // Every way of writing the images gives the same records.
+        assert!(solved[0] == solved[1] && solved[1] == solved[2]);
         Ok(solved.pop().expect("two solutions"))
     }
 

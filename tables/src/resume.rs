@@ -8,10 +8,15 @@
 //! from the first layer it cannot reuse, and renames `FILE.part` to `FILE`
 //! at the end: the bytes are those of a build that was never stopped.
 //!
-//! A layer's images under the space's symmetries lie in the layer itself
-//! and are written with it ([`retrograde::Images::WhenSolved`]), so a
-//! finished layer is all a resumed run needs; a build that leaves them to a
-//! last pass ([`retrograde::Images::LastPass`]) is not resumable.
+//! A layer's images under the space's symmetries lie in the layer itself.
+//! Written with it ([`retrograde::Images::WhenSolved`]), a finished layer is
+//! all a resumed run needs. Left to a last pass ([`retrograde::Images::LastPass`],
+//! the long builds of tables larger than memory), a finished layer holds its
+//! canonical states' records alone, and its line checks only those; the state
+//! file's table line says `images last-pass`, and a run that finds every layer
+//! finished runs the last pass (again, if a run was stopped during it: the
+//! pass writes each image whole from its canonical record, so the bytes are
+//! the same). Either way the table ends with the same bytes.
 //!
 //! A partial build of another table (other game, parameters or layout) is
 //! refused in one line, and so is a `FILE.part` without a state file (it is
@@ -25,7 +30,7 @@ use std::sync::atomic::AtomicU8;
 use std::sync::atomic::Ordering::Relaxed;
 
 use rayon::prelude::*;
-use tabula_solver::retrograde::{self, Progress, StateSpace};
+use tabula_solver::retrograde::{self, Images, Progress, StateSpace};
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 use crate::format::{self, TableError, TableSpec};
@@ -33,6 +38,12 @@ use crate::typed::{Records, Tabulated};
 
 /// The first line of every state file.
 const MAGIC: &str = "tabula partial build 1";
+
+/// What ends the table line of a build whose images wait for the last pass.
+const LAST_PASS_TABLE: &str = " images last-pass";
+
+/// The state file's last line once the last pass has begun.
+const LAST_PASS_BEGUN: &str = "last pass begun";
 
 /// What a resumable build reused.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,13 +76,32 @@ pub fn state_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The line of the state file that names the table being built.
-fn table_line(spec: &TableSpec, file_len: u64) -> String {
+/// The line of the state file that names the table being built, and how
+/// its images are written (said for a last pass only, so that the state
+/// files of when-solved builds stay as they were).
+fn table_line(spec: &TableSpec, file_len: u64, images: Images) -> String {
     let [a, b, c, d] = spec.params;
+    let mode = match images {
+        Images::WhenSolved => "",
+        Images::LastPass => LAST_PASS_TABLE,
+    };
     format!(
-        "table {} params {a} {b} {c} {d} value-bytes {} mask-bytes {} entries {} file-bytes {file_len}",
+        "table {} params {a} {b} {c} {d} value-bytes {} mask-bytes {} entries {} file-bytes {file_len}{mode}",
         spec.game, spec.layout.value_bytes, spec.layout.mask_bytes, spec.entries
     )
+}
+
+/// How the images of the partial build of `path` are written, read from its
+/// state file (`None`: no state file that says), so that a stopped build goes
+/// on as it started when no mode is asked for.
+pub fn partial_images(path: &Path) -> Option<Images> {
+    let text = fs::read_to_string(state_path(path)).ok()?;
+    let mut lines = text.lines();
+    let table = lines.nth(1).filter(|_| text.starts_with(MAGIC))?;
+    Some(match table.ends_with(LAST_PASS_TABLE) {
+        true => Images::LastPass,
+        false => Images::WhenSolved,
+    })
 }
 
 /// The checksum of a range of the payload.
@@ -98,10 +128,13 @@ struct Layers<'a, S> {
     size: usize,
     /// Each layer's byte range, when the layers are ranges.
     ranges: Option<Vec<Range<usize>>>,
+    /// Whether a finished layer holds only its canonical states' records
+    /// ([`Images::LastPass`]): only those are checked and cleared.
+    canonical_only: bool,
 }
 
 impl<'a, S: StateSpace> Layers<'a, S> {
-    fn new(space: &'a S, size: usize) -> Self {
+    fn new(space: &'a S, size: usize, images: Images) -> Self {
         let ranges = (0..space.num_layers())
             .map(|layer| {
                 let states = space.layer_range(layer)?;
@@ -112,52 +145,88 @@ impl<'a, S: StateSpace> Layers<'a, S> {
             space,
             size,
             ranges,
+            canonical_only: images == Images::LastPass,
         }
     }
 
     /// The layer's line in the state file (its records' place and checksum)
     /// and the number of its records.
     fn line(&self, layer: usize, payload: &[AtomicU8]) -> (String, u64) {
-        match &self.ranges {
-            Some(ranges) => {
+        match (&self.ranges, self.canonical_only) {
+            (Some(ranges), false) => {
                 let bytes = &ranges[layer];
                 let hash = hash_of(payload, bytes.clone());
                 let line = format!("layer {layer} {} {} {hash:016x}", bytes.start, bytes.end);
                 (line, (bytes.len() / self.size) as u64)
             }
-            None => {
-                let (records, hash) = self.scattered_hash(layer, payload);
+            (None, false) => {
+                let (records, hash) = self.piecewise_hash(layer, payload);
                 (
                     format!("layer {layer} records {records} {hash:016x}"),
                     records,
                 )
             }
+            (ranges, true) => {
+                // The layer's states, counted for progress as the solver
+                // counts a canonical state for its class.
+                let (states, hash) = self.piecewise_hash(layer, payload);
+                let place = match ranges {
+                    Some(ranges) => format!("{} {}", ranges[layer].start, ranges[layer].end),
+                    None => format!("states {states}"),
+                };
+                (
+                    format!("layer {layer} {place} canonical {hash:016x}"),
+                    states,
+                )
+            }
         }
     }
 
-    /// The pieces of the index space a scattered layer is walked in (the
-    /// space's own [`StateSpace::layer_chunk`], so that a piece is cheap to walk).
-    fn pieces(&self) -> Vec<Range<u64>> {
-        let (len, chunk) = (self.space.len(), self.space.layer_chunk().max(1));
-        (0..len.div_ceil(chunk))
-            .map(|c| c * chunk..((c + 1) * chunk).min(len))
+    /// The pieces of the index space a layer is walked in (the space's own
+    /// [`StateSpace::layer_chunk`], so that a piece is cheap to walk): those
+    /// of its range, or of the whole space when it is scattered.
+    fn pieces(&self, layer: usize) -> Vec<Range<u64>> {
+        let indices = match &self.ranges {
+            Some(ranges) => {
+                let bytes = &ranges[layer];
+                (bytes.start / self.size) as u64..(bytes.end / self.size) as u64
+            }
+            None => 0..self.space.len(),
+        };
+        let chunk = self.space.layer_chunk().max(1);
+        (indices.start / chunk..indices.end.div_ceil(chunk))
+            .map(|c| (c * chunk).max(indices.start)..((c + 1) * chunk).min(indices.end))
             .collect()
     }
 
-    /// The records of a scattered layer and their checksum: the checksum of
-    /// each piece's records in index order (pieces hashed in parallel), then
-    /// of those checksums in order.
-    fn scattered_hash(&self, layer: usize, payload: &[AtomicU8]) -> (u64, u64) {
+    /// Calls `visit` with every state of `layer` in `indices` whose record a
+    /// finished layer holds (the canonical ones only, when `canonical_only`),
+    /// in index order; returns the number of the layer's states there.
+    fn for_each_kept(&self, layer: usize, indices: Range<u64>, mut visit: impl FnMut(u64)) -> u64 {
+        let mut states = 0;
+        self.space.for_each_in_layer(layer, indices, |index| {
+            states += 1;
+            if !self.canonical_only || self.space.is_canonical(index) {
+                visit(index);
+            }
+        });
+        states
+    }
+
+    /// The layer's states and the checksum of the records a finished layer
+    /// holds: the checksum of each piece's records in index order (pieces
+    /// hashed in parallel), then of those checksums in order.
+    fn piecewise_hash(&self, layer: usize, payload: &[AtomicU8]) -> (u64, u64) {
         let digests: Vec<(u64, u64)> = self
-            .pieces()
+            .pieces(layer)
             .into_par_iter()
             .map(|indices| {
                 let mut bytes = Vec::new();
-                self.space.for_each_in_layer(layer, indices, |index| {
+                let states = self.for_each_kept(layer, indices, |index| {
                     let at = index as usize * self.size;
                     bytes.extend(payload[at..at + self.size].iter().map(|b| b.load(Relaxed)));
                 });
-                ((bytes.len() / self.size) as u64, xxh3_64(&bytes))
+                (states, xxh3_64(&bytes))
             })
             .collect();
         let mut hasher = Xxh3::new();
@@ -169,19 +238,21 @@ impl<'a, S: StateSpace> Layers<'a, S> {
 
     /// Zeroes the layer's records: a stopped run or a damaged file may have
     /// left anything there, and the solver writes only states, expecting
-    /// zeros elsewhere.
+    /// zeros elsewhere. With a last pass, only the canonical states' records:
+    /// nothing reads the others before the last pass writes them whole, and
+    /// leaving them spares their pages.
     fn clear(&self, layer: usize, payload: &[AtomicU8]) {
         match &self.ranges {
-            Some(ranges) => payload[ranges[layer].clone()]
+            Some(ranges) if !self.canonical_only => payload[ranges[layer].clone()]
                 .par_iter()
                 .for_each(|b| b.store(0, Relaxed)),
-            None => self.pieces().into_par_iter().for_each(|indices| {
-                self.space.for_each_in_layer(layer, indices, |index| {
+            _ => self.pieces(layer).into_par_iter().for_each(|indices| {
+                self.for_each_kept(layer, indices, |index| {
                     let at = index as usize * self.size;
                     payload[at..at + self.size]
                         .iter()
                         .for_each(|b| b.store(0, Relaxed));
-                })
+                });
             }),
         }
     }
@@ -208,12 +279,25 @@ pub fn build_out_of_core_resumable<T: Tabulated>(
     records: Records,
     progress: Progress<'_>,
 ) -> Result<Resumed, TableError> {
+    build_out_of_core_resumable_as(game, path, records, Images::WhenSolved, progress)
+}
+
+/// [`build_out_of_core_resumable`] with the images written as `images` says
+/// (the same bytes either way). A partial build made in the other mode is
+/// refused in one line; [`partial_images`] tells its mode.
+pub fn build_out_of_core_resumable_as<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    images: Images,
+    progress: Progress<'_>,
+) -> Result<Resumed, TableError> {
     let mask_bytes = usize::from(records.spec(game).layout.mask_bytes);
     let space = game.space();
     let generic = |payload: &[AtomicU8], layer: usize, progress: Progress<'_>| {
-        retrograde::solve_records_layer(&space, payload, mask_bytes, layer, progress)
+        retrograde::solve_records_layer_as(&space, payload, mask_bytes, images, layer, progress)
     };
-    build_resumable_with(game, path, records, &generic, progress)
+    build_resumable(game, path, records, images, &generic, progress)
 }
 
 /// Solves one layer of a table's payload (the layers below solved), telling
@@ -230,15 +314,35 @@ pub fn build_resumable_with<T: Tabulated>(
     solve_layer: LayerSolver<'_>,
     progress: Progress<'_>,
 ) -> Result<Resumed, TableError> {
+    build_resumable(
+        game,
+        path,
+        records,
+        Images::WhenSolved,
+        solve_layer,
+        progress,
+    )
+}
+
+/// [`build_resumable_with`] with the images written as `images` says, which
+/// `solve_layer` must do too.
+fn build_resumable<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    images: Images,
+    solve_layer: LayerSolver<'_>,
+    progress: Progress<'_>,
+) -> Result<Resumed, TableError> {
     let spec = records.spec(game);
     crate::typed::one_byte_values(&spec, path)?;
     let space = game.space();
-    let layers = Layers::new(&space, spec.layout.record_size());
+    let layers = Layers::new(&space, spec.layout.record_size(), images);
     let io = |error: io::Error| TableError::io(path, error);
     let (header, meta_bytes) = format::plan(&spec, &format::meta_for(&records.description(game)));
     let file_len = format::mapped_len(path, &header)?;
     crate::atomic::check_writable(path).map_err(io)?;
-    let part = Partial::open(path, &table_line(&spec, file_len), file_len)?;
+    let part = Partial::open(path, &table_line(&spec, file_len, images), file_len)?;
     let mut resumed = Resumed {
         reused: 0,
         layers: space.num_layers(),
@@ -258,6 +362,21 @@ pub fn build_resumable_with<T: Tabulated>(
             lines.push(line);
             part.write_state(&lines).map_err(io)?;
         }
+        if images == Images::LastPass {
+            if part.last_pass_begun && resumed.reused == resumed.layers {
+                eprintln!(
+                    "{}: every layer is finished; the last pass was stopped, so it runs again",
+                    part.part.display()
+                );
+            }
+            lines.push(LAST_PASS_BEGUN.to_string());
+            part.write_state(&lines).map_err(io)?;
+            let mask_bytes = usize::from(spec.layout.mask_bytes);
+            retrograde::copy_records_images(&space, payload, mask_bytes, &|range| {
+                mapped.release(range)
+            })
+            .unwrap_or_else(|e| panic!("{} state space: {e}", spec.game));
+        }
         Ok(())
     })??;
     part.finish(path).map_err(io)?;
@@ -272,6 +391,8 @@ struct Partial {
     table: String,
     /// The finished layers' lines the state file held on opening.
     lines: Vec<String>,
+    /// Whether the state file said the last pass had begun.
+    last_pass_begun: bool,
     /// Whether the file was made anew (all zero) by this run.
     fresh: bool,
 }
@@ -283,7 +404,7 @@ impl Partial {
         let part = crate::atomic::partial_path(path);
         let state = state_path(path);
         let io = |error: io::Error| TableError::io(&part, error);
-        let lines = match fs::read_to_string(&state) {
+        let mut lines = match fs::read_to_string(&state) {
             Ok(text) => Some(
                 state_lines(&text, table)
                     .map_err(|what| TableError::io(&state, io::Error::other(what)))?,
@@ -292,7 +413,10 @@ impl Partial {
             Err(e) => return Err(TableError::io(&state, e)),
         };
         // A state whose partial file is gone describes nothing: start afresh.
-        let lines = lines.filter(|_| fs::symlink_metadata(&part).is_ok());
+        lines = lines.filter(|_| fs::symlink_metadata(&part).is_ok());
+        let last_pass_begun = lines
+            .as_mut()
+            .is_some_and(|lines| lines.pop_if(|line| line == LAST_PASS_BEGUN).is_some());
         if lines.is_none() {
             // Refused for room before the partial file is made, as a build
             // that writes a temporary file is.
@@ -340,8 +464,10 @@ impl Partial {
             } else {
                 lines.unwrap_or_default()
             },
+            last_pass_begun: last_pass_begun && !fresh,
             fresh,
         };
+        // Without the last-pass line: the last pass writes it again as it begins.
         partial.write_state(&partial.lines).map_err(io)?;
         Ok(partial)
     }
@@ -410,6 +536,19 @@ fn state_lines(text: &str, table: &str) -> Result<Vec<String>, String> {
     }
     match lines.next() {
         Some(line) if line == table => {}
+        Some(line)
+            if line.strip_suffix(LAST_PASS_TABLE).unwrap_or(line)
+                == table.strip_suffix(LAST_PASS_TABLE).unwrap_or(table) =>
+        {
+            let [theirs, ours] = [line, table].map(|line| match line.ends_with(LAST_PASS_TABLE) {
+                true => "last-pass",
+                false => "when-solved",
+            });
+            return Err(format!(
+                "a partial build of this table with --images {theirs}, not {ours}: \
+                 build with --images {theirs} (or without --images), or remove it and its .part file"
+            ));
+        }
         Some(line) => {
             return Err(format!(
                 "a partial build of another table ({line}), not of this one ({table}): \

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 use tabula_solver::retrograde::{self, Images};
-use tabula_tables::typed::{self, Tabulated};
+use tabula_tables::typed::Tabulated;
 use tabula_tables::{Records, resume};
 
 use crate::memory::check_memory;
@@ -87,24 +87,24 @@ impl BuildMode {
             let images = match self.images {
                 Some(ImagesArg::WhenSolved) => Images::WhenSolved,
                 Some(ImagesArg::LastPass) => Images::LastPass,
-                // A stopped build goes on as it started (only those resume).
-                None if resume::state_path(path).exists() => Images::WhenSolved,
-                None => match crate::memory::available_memory() {
-                    Some(bytes) if table_bytes <= bytes / 2 => Images::WhenSolved,
-                    _ => Images::LastPass,
+                // A stopped build goes on as it started.
+                None => match resume::partial_images(path) {
+                    Some(images) => images,
+                    None => match crate::memory::available_memory() {
+                        Some(bytes) if table_bytes <= bytes / 2 => Images::WhenSolved,
+                        _ => Images::LastPass,
+                    },
                 },
             };
             let progress = bar(spec.entries as usize, "boards solved in the mapped file");
             let solved = |done| progress.set_position(done);
-            let resumed = match images {
-                Images::WhenSolved => {
-                    resume::build_out_of_core_resumable(game, path, self.records(), &solved)?
-                }
-                Images::LastPass => {
-                    typed::build_out_of_core_for(game, path, self.records(), images, &solved)?;
-                    resume::Resumed::default()
-                }
-            };
+            let resumed = resume::build_out_of_core_resumable_as(
+                game,
+                path,
+                self.records(),
+                images,
+                &solved,
+            )?;
             progress.finish_and_clear();
             if let Some(line) = resumed.said(path, "layers") {
                 eprintln!("{line}");
