@@ -33,7 +33,7 @@ pub struct BuildMode {
     /// last pass writes the copies in order (for tables larger than memory).
     /// Default: `when-solved` if the table takes at most half the memory
     /// available (`MemAvailable`, or less under a cgroup limit or `ulimit -v`),
-    /// else `last-pass`.
+    /// else `last-pass`; a stopped build goes on in the mode it started in.
     /// Builds out of core.
     #[arg(long, value_enum, conflicts_with = "distributed")]
     images: Option<ImagesArg>,
