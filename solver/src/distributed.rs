@@ -134,9 +134,9 @@ const ROUND_STATES: usize = 1 << 15;
 /// How many reads ahead a record's cache line is asked for.
 const AHEAD: usize = 16;
 
-/// Bytes of a round's status at the head of every message: last, failed,
-/// stored, waiting.
-const STATUS_BYTES: usize = 18;
+/// Bytes at the head of a round's first message: last, failed, stored,
+/// waiting, and the length of the images.
+const HEADER_BYTES: usize = 26;
 
 /// Solves `space` together with the other members of `group`; every member
 /// calls it with the same space and `mask_bytes`, and gets its [`Share`] of
@@ -314,13 +314,21 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     }
 
     /// One pass over the layer: every waiting canonical state whose children are known is solved.
+    ///
+    /// A round takes two exchanges: the first carries the previous round's
+    /// solved states with images elsewhere and its status together with this
+    /// round's requests, the second the answers. (Each exchange waits for the
+    /// slowest member, so the images ride with the requests.)
     fn scan(&mut self, layer: usize, progress: Progress<'_>) -> Result<RoundSummary, SolveError> {
         let scan = self.space.layer_range(layer).unwrap_or(0..self.space.len());
         let mut blocks = self.ownership.blocks_in(self.rank, scan);
         let same_layer = self.space.has_same_layer_edges();
         let mut pending: Vec<u64> = Vec::new();
+        let mut batch: Vec<u64> = Vec::new();
         let mut total = RoundSummary::default();
         let mut exhausted = false;
+        // Nothing solved before the first round.
+        let mut solved = BatchSolved::new(self.group.size());
         loop {
             while !exhausted && pending.len() < self.round_states {
                 match blocks.next() {
@@ -335,9 +343,11 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 }
             }
             let take = pending.len().min(self.round_states);
-            let batch: Vec<u64> = pending.drain(..take).collect();
-            let last = exhausted && pending.is_empty();
-            let summary = self.round(&batch, last, progress);
+            batch.clear();
+            batch.extend(pending.drain(..take));
+            let requests = self.requests(&batch);
+            let (summary, answers) = self.share(solved, requests);
+            progress(self.done);
             total.waiting += summary.waiting;
             total.stuck = total.stuck.or(summary.stuck);
             if let Some(error) = summary.error {
@@ -349,67 +359,55 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             if summary.all_done {
                 return Ok(total);
             }
+            self.receive_answers(answers);
+            // `last`: this member has nothing more to solve in this scan.
+            solved = self.solve_batch(&batch, exhausted && pending.is_empty());
         }
     }
 
-    /// Solves `batch` with the children's values from their owners; `last`
-    /// says this member has nothing more to solve in this scan.
-    fn round(&mut self, batch: &[u64], last: bool, progress: Progress<'_>) -> RoundSummary {
-        let (edges, starts, child_values) = self.children(batch);
-        let mut summary = RoundSummary::default();
-        let solved = self.solve_batch(batch, &edges, &starts, &child_values, &mut summary);
-        self.share(solved, last, &mut summary);
-        progress(self.done);
-        (self.edges, self.starts, self.child_values) = (edges, starts, child_values);
-        summary
-    }
-
-    /// The batch's moves (those of state `b` at `starts[b]..starts[b + 1]`)
-    /// and their children's values, those of other members asked for in the
-    /// order of the moves (duplicates and all), so that the answers line up
-    /// with the moves without a search. The buffers are this member's, taken.
-    fn children(&mut self, batch: &[u64]) -> (Vec<Edge>, Vec<usize>, Vec<i8>) {
-        let members = self.group.size();
-        let (mut edges, mut starts) = (
-            std::mem::take(&mut self.edges),
-            std::mem::take(&mut self.starts),
-        );
-        let mut child_values = std::mem::take(&mut self.child_values);
+    /// Lists the batch's moves in `self.edges` (those of state `b` at
+    /// `starts[b]..starts[b + 1]`) and returns the requests for the children
+    /// other members own, in the order of the moves (duplicates and all), so
+    /// that the answers line up with the moves without a search.
+    fn requests(&mut self, batch: &[u64]) -> Vec<Vec<u8>> {
+        let (ownership, rank, width) = (self.ownership, self.rank, self.index_bytes);
+        let mut asked: Vec<Vec<u8>> = vec![Vec::new(); self.group.size()];
+        let (edges, starts) = (&mut self.edges, &mut self.starts);
         edges.clear();
         starts.clear();
-        child_values.clear();
-        let mut asked: Vec<Vec<u8>> = vec![Vec::new(); members];
-        let width = self.index_bytes;
         for &index in batch {
             starts.push(edges.len());
             self.space.for_each_edge(index, |edge| {
-                let owner = self.ownership.owner(edge.child);
-                if owner != self.rank {
-                    let local = self.ownership.local(edge.child);
+                let owner = ownership.owner(edge.child);
+                if owner != rank {
+                    let local = ownership.local(edge.child);
                     asked[owner].extend_from_slice(&local.to_le_bytes()[..width]);
                 }
                 edges.push(edge);
             });
         }
         starts.push(edges.len());
-        let requests = self.exchange(asked);
-        let answers = requests
-            .iter()
-            .map(|request| self.answer(request))
-            .collect();
+        asked
+    }
+
+    /// Sends the answers to this round's requests and puts the values of
+    /// the moves' children, this member's and the answers, in `self.child_values`.
+    fn receive_answers(&mut self, answers: Vec<Vec<u8>>) {
         let answers = self.exchange(answers);
-        let mut next = vec![0usize; members];
+        let mut next = vec![0usize; self.group.size()];
+        let mut child_values = std::mem::take(&mut self.child_values);
+        child_values.clear();
         let local_record = |edge: &Edge| {
             let at = self.ownership.local(edge.child) as usize * self.record_size;
             self.records[at..].as_ptr()
         };
-        for edge in edges.iter().take(AHEAD) {
+        for edge in self.edges.iter().take(AHEAD) {
             if self.ownership.owner(edge.child) == self.rank {
                 prefetch(local_record(edge));
             }
         }
-        for (k, edge) in edges.iter().enumerate() {
-            if let Some(ahead) = edges.get(k + AHEAD)
+        for (k, edge) in self.edges.iter().enumerate() {
+            if let Some(ahead) = self.edges.get(k + AHEAD)
                 && self.ownership.owner(ahead.child) == self.rank
             {
                 prefetch(local_record(ahead));
@@ -422,16 +420,34 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 answers[owner][next[owner] - 1] as i8
             });
         }
-        (edges, starts, child_values)
+        self.child_values = child_values;
     }
 
     /// The values of the states at the local indices `request` lists, each
     /// read a few after its cache line is asked for (they are anywhere).
     fn answer(&self, request: &[u8]) -> Vec<u8> {
-        let width = self.index_bytes;
-        let at =
-            |k: usize| read_uint(&request[k * width..(k + 1) * width]) as usize * self.record_size;
-        let count = request.len() / width;
+        // A constant width lets the compiler read each index in one load.
+        match self.index_bytes {
+            1 => self.answer_in::<1>(request),
+            2 => self.answer_in::<2>(request),
+            3 => self.answer_in::<3>(request),
+            4 => self.answer_in::<4>(request),
+            5 => self.answer_in::<5>(request),
+            6 => self.answer_in::<6>(request),
+            7 => self.answer_in::<7>(request),
+            _ => self.answer_in::<8>(request),
+        }
+    }
+
+    /// [`Self::answer`] for indices of `W` bytes.
+    fn answer_in<const W: usize>(&self, request: &[u8]) -> Vec<u8> {
+        let size = self.record_size;
+        let at = |k: usize| {
+            let mut full = [0u8; 8];
+            full[..W].copy_from_slice(&request[k * W..(k + 1) * W]);
+            u64::from_le_bytes(full) as usize * size
+        };
+        let count = request.len() / W;
         for k in 0..AHEAD.min(count) {
             prefetch(self.records[at(k)..].as_ptr());
         }
@@ -445,47 +461,45 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             .collect()
     }
 
-    /// Solves the batch's states whose children are known, writes them and
-    /// the images this member owns, and counts the waiting ones in `summary`.
-    fn solve_batch(
-        &mut self,
-        batch: &[u64],
-        edges: &[Edge],
-        starts: &[usize],
-        child_values: &[i8],
-        summary: &mut RoundSummary,
-    ) -> BatchSolved {
-        let mut error = None;
-        let mut stored = 0u64;
+    /// Solves the batch's states whose children are known (their moves and
+    /// values are `self.edges`, `self.starts` and `self.child_values`),
+    /// writes them and the images this member owns, and counts the waiting
+    /// ones; `last` says this member has nothing more to solve in this scan.
+    fn solve_batch(&mut self, batch: &[u64], last: bool) -> BatchSolved {
+        let mut solved = BatchSolved::new(self.group.size());
+        solved.last = last;
         let mut images = Outbox::new(self.group.size());
+        let (edges, starts, child_values) = (
+            std::mem::take(&mut self.edges),
+            std::mem::take(&mut self.starts),
+            std::mem::take(&mut self.child_values),
+        );
         for (b, &index) in batch.iter().enumerate() {
             let moves = starts[b]..starts[b + 1];
             let values = &child_values[moves.clone()];
             let (value, mask) = best_of(self.space, index, &edges[moves.clone()], |k, _| values[k]);
             if value == WAITING {
-                summary.waiting += 1;
-                if summary.stuck.is_none() {
+                solved.waiting += 1;
+                if solved.stuck.is_none() {
                     let unknown = values.iter().position(|&v| v == MARK);
                     let child = unknown.map_or(index, |k| edges[moves.start + k].child);
-                    summary.stuck = Some((index, child));
+                    solved.stuck = Some((index, child));
                 }
                 continue;
             }
             let byte = match record_byte(index, value, mask, self.mask_bytes) {
                 Ok(byte) => byte,
                 Err(e) => {
-                    error.get_or_insert(e);
+                    solved.error.get_or_insert(e);
                     continue;
                 }
             };
             self.write(index, byte, mask);
-            stored += 1 + self.write_images(index, byte, mask, &mut images);
+            solved.stored += 1 + self.write_images(index, byte, mask, &mut images);
         }
-        BatchSolved {
-            stored,
-            images: images.messages,
-            error,
-        }
+        (self.edges, self.starts, self.child_values) = (edges, starts, child_values);
+        solved.images = images.messages;
+        solved
     }
 
     /// Writes the images of the solved state `index` that this member owns,
@@ -526,53 +540,94 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         }
     }
 
-    /// Sends every member its images with this member's status, and reads
-    /// theirs: writes the images received, and sums the group's counts into
-    /// `summary` (all done, the first failed member, waiting states).
-    fn share(&mut self, solved: BatchSolved, last: bool, summary: &mut RoundSummary) {
+    /// Sends every member the previous round's images and status and this
+    /// round's requests, and reads theirs: writes the images received, sums
+    /// the group's status (all done, the first failed member, waiting
+    /// states) and answers the requests, once every image is written.
+    fn share(
+        &mut self,
+        solved: BatchSolved,
+        requests: Vec<Vec<u8>>,
+    ) -> (RoundSummary, Vec<Vec<u8>>) {
         let BatchSolved {
             stored,
             images,
             error,
+            last,
+            waiting,
+            stuck,
         } = solved;
         // Every message starts with the sender's status: last, failed, stored
-        // (solved states and their images, wherever they are kept), waiting.
+        // (solved states and their images, wherever they are kept), waiting,
+        // and the length of the images that come before the requests.
         let outgoing = images
             .into_iter()
-            .map(|body| {
-                let mut message = Vec::with_capacity(STATUS_BYTES + body.len());
+            .zip(requests)
+            .map(|(body, request)| {
+                let mut message = Vec::with_capacity(HEADER_BYTES + body.len() + request.len());
                 message.push(u8::from(last));
                 message.push(u8::from(error.is_some()));
                 message.extend_from_slice(&stored.to_le_bytes());
-                message.extend_from_slice(&summary.waiting.to_le_bytes());
+                message.extend_from_slice(&waiting.to_le_bytes());
+                message.extend_from_slice(&(body.len() as u64).to_le_bytes());
                 message.extend_from_slice(&body);
+                message.extend_from_slice(&request);
                 message
             })
             .collect();
         let incoming = self.exchange(outgoing);
-        summary.all_done = true;
-        summary.waiting = 0;
+        let mut summary = RoundSummary {
+            all_done: true,
+            stuck,
+            error,
+            ..RoundSummary::default()
+        };
+        let mut requests = Vec::with_capacity(incoming.len());
         for (sender, message) in incoming.iter().enumerate() {
-            let (status, body) = message.split_at(STATUS_BYTES);
+            let (status, rest) = message.split_at(HEADER_BYTES);
             summary.all_done &= status[0] == 1;
             if status[1] == 1 && summary.failed.is_none() {
                 summary.failed = Some(sender);
             }
             // A sender's count holds the states it solved and all their images.
-            self.done += u64::from_le_bytes(status[2..10].try_into().unwrap());
-            summary.waiting += u64::from_le_bytes(status[10..18].try_into().unwrap());
+            self.done += read_uint(&status[2..10]);
+            summary.waiting += read_uint(&status[10..18]);
+            let (body, request) = rest.split_at(read_uint(&status[18..26]) as usize);
             self.write_received(sender, body);
+            requests.push(request);
         }
-        summary.error = error;
+        let answers = requests
+            .iter()
+            .map(|request| self.answer(request))
+            .collect();
+        (summary, answers)
     }
 }
 
 /// What a member's part of a round solved: records stored (with their
-/// images), the images for each member, and the first error.
+/// images), the images for each member, the first error, whether it was the
+/// member's last round of the scan, and the states still waiting (with one).
 struct BatchSolved {
     stored: u64,
     images: Vec<Vec<u8>>,
     error: Option<SolveError>,
+    last: bool,
+    waiting: u64,
+    stuck: Option<(u64, u64)>,
+}
+
+impl BatchSolved {
+    /// Nothing solved, for a group of `members`.
+    fn new(members: usize) -> BatchSolved {
+        BatchSolved {
+            stored: 0,
+            images: vec![Vec::new(); members],
+            error: None,
+            last: false,
+            waiting: 0,
+            stuck: None,
+        }
+    }
 }
 
 /// A round's messages of solved states with images elsewhere, a member each:
