@@ -44,15 +44,21 @@ pub struct Ownership {
     len: u64,
     block: u64,
     members: u64,
+    /// Division by `block` and by `members`, done for every move.
+    by_block: Divisor,
+    by_members: Divisor,
 }
 
 impl Ownership {
     /// Blocks of `block` indices of `0..len`, dealt round-robin to `members` members.
     pub fn new(len: u64, block: u64, members: usize) -> Ownership {
+        let (block, members) = (block.max(1), members.max(1) as u64);
         Ownership {
             len,
-            block: block.max(1),
-            members: members.max(1) as u64,
+            block,
+            members,
+            by_block: Divisor::new(block),
+            by_members: Divisor::new(members),
         }
     }
 
@@ -68,18 +74,24 @@ impl Ownership {
     }
 
     /// The member owning `index`.
+    #[inline]
     pub fn owner(&self, index: u64) -> usize {
-        ((index / self.block) % self.members) as usize
+        let block = self.by_block.div(index);
+        (block - self.by_members.div(block) * self.members) as usize
     }
 
     /// Where the owner of `index` keeps it among its own states.
+    #[inline]
     pub fn local(&self, index: u64) -> u64 {
-        index / self.block / self.members * self.block + index % self.block
+        let block = self.by_block.div(index);
+        self.by_members.div(block) * self.block + (index - block * self.block)
     }
 
     /// The index that `member` keeps at `local`.
+    #[inline]
     pub fn global(&self, member: usize, local: u64) -> u64 {
-        (local / self.block * self.members + member as u64) * self.block + local % self.block
+        let block = self.by_block.div(local);
+        (block * self.members + member as u64) * self.block + (local - block * self.block)
     }
 
     /// The number of states `member` owns.
@@ -110,6 +122,40 @@ impl Ownership {
         (first..range.end.div_ceil(block))
             .step_by(members as usize)
             .map(move |b| (b * block).max(range.start)..((b + 1) * block).min(range.end))
+    }
+}
+
+/// Division by a fixed number: a multiplication when the dividend fits in 32
+/// bits (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+/// 2019: for 2 <= d < 2^32 and n < 2^32, n / d is the high half of
+/// ceil(2^64 / d) * n), a division otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Divisor {
+    d: u64,
+    /// ceil(2^64 / d), or 0 when `d` is 1 or too large.
+    magic: u64,
+}
+
+impl Divisor {
+    fn new(d: u64) -> Divisor {
+        let magic = if (2..1 << 32).contains(&d) {
+            u64::MAX / d + 1
+        } else {
+            0
+        };
+        Divisor { d, magic }
+    }
+
+    /// `n / d`.
+    #[inline]
+    fn div(self, n: u64) -> u64 {
+        if self.magic != 0 && n >> 32 == 0 {
+            ((u128::from(self.magic) * u128::from(n)) >> 64) as u64
+        } else if self.d == 1 {
+            n
+        } else {
+            n / self.d
+        }
     }
 }
 
@@ -369,6 +415,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     /// `starts[b]..starts[b + 1]`) and returns the requests for the children
     /// other members own, in the order of the moves (duplicates and all), so
     /// that the answers line up with the moves without a search.
+    #[inline(never)] // once a round: a profile tells the phases apart
     fn requests(&mut self, batch: &[u64]) -> Vec<Vec<u8>> {
         let (ownership, rank, width) = (self.ownership, self.rank, self.index_bytes);
         let mut asked: Vec<Vec<u8>> = vec![Vec::new(); self.group.size()];
@@ -392,6 +439,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
 
     /// Sends the answers to this round's requests and puts the values of
     /// the moves' children, this member's and the answers, in `self.child_values`.
+    #[inline(never)] // once a round: a profile tells the phases apart
     fn receive_answers(&mut self, answers: Vec<Vec<u8>>) {
         let answers = self.exchange(answers);
         let mut next = vec![0usize; self.group.size()];
@@ -440,6 +488,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     }
 
     /// [`Self::answer`] for indices of `W` bytes.
+    #[inline(never)] // once a round: a profile tells the phases apart
     fn answer_in<const W: usize>(&self, request: &[u8]) -> Vec<u8> {
         let size = self.record_size;
         let at = |k: usize| {
@@ -465,6 +514,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     /// values are `self.edges`, `self.starts` and `self.child_values`),
     /// writes them and the images this member owns, and counts the waiting
     /// ones; `last` says this member has nothing more to solve in this scan.
+    #[inline(never)] // once a round: a profile tells the phases apart
     fn solve_batch(&mut self, batch: &[u64], last: bool) -> BatchSolved {
         let mut solved = BatchSolved::new(self.group.size());
         solved.last = last;
@@ -522,6 +572,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
 
     /// Writes the images this member owns of the states `sender` solved and
     /// listed in `body` ([`Outbox::tell`]).
+    #[inline(never)] // once a round: a profile tells the phases apart
     fn write_received(&mut self, sender: usize, mut body: &[u8]) {
         let (space, ownership, rank) = (self.space, self.ownership, self.rank);
         let mut local = 0u64;
@@ -544,6 +595,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     /// round's requests, and reads theirs: writes the images received, sums
     /// the group's status (all done, the first failed member, waiting
     /// states) and answers the requests, once every image is written.
+    #[inline(never)] // once a round: a profile tells the phases apart
     fn share(
         &mut self,
         solved: BatchSolved,
@@ -841,6 +893,46 @@ pub(crate) mod tests {
                     assert!(range.start >= 3 && range.end <= len.saturating_sub(2));
                     assert!(range.clone().all(|i| own.owner(i) == member));
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn divisors_divide_as_division_does() {
+        let ds = [
+            1u64,
+            2,
+            3,
+            5,
+            7,
+            10,
+            7776,
+            46_656,
+            65_536,
+            1 << 31,
+            (1 << 32) - 1,
+            1 << 32,
+            u64::MAX,
+        ];
+        let ns = [
+            0u64,
+            1,
+            2,
+            7775,
+            7776,
+            7777,
+            362_797_055,
+            (1 << 32) - 1,
+            1 << 32,
+            u64::MAX,
+        ];
+        for d in ds {
+            let divisor = Divisor::new(d);
+            for n in ns
+                .into_iter()
+                .chain((0..1000).map(|k| k * 4_294_967 + k % 13))
+            {
+                assert_eq!(divisor.div(n), n / d, "{n} / {d}");
             }
         }
     }
