@@ -715,10 +715,14 @@ impl Outbox {
 }
 
 /// The little-endian number in `bytes` (at most 8).
+#[inline]
 fn read_uint(bytes: &[u8]) -> u64 {
-    let mut full = [0u8; 8];
-    full[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(full)
+    // A byte at a time: a copy of a variable length into a word was a call
+    // to memcpy and a stalled load, a tenth of a rank's time in a profile.
+    bytes
+        .iter()
+        .rev()
+        .fold(0, |n, &byte| (n << 8) | u64::from(byte))
 }
 
 /// Signed to unsigned, small magnitudes to small numbers.
