@@ -9,9 +9,10 @@
 //! in rounds; in each, every member takes its next batch of states, asks the
 //! owners for the values of the children it does not own (two batched
 //! all-to-alls: the owners' local indices out, in the fewest bytes that hold
-//! them, the values back), solves the batch, and sends each solved state
-//! that has symmetric images elsewhere to their owners once (a third), who
-//! work out the images and their masks themselves. How messages travel is the group's business:
+//! them, the values back), and solves the batch. Each solved state that has
+//! symmetric images elsewhere goes to their owners once, with the next
+//! round's requests; the owners work out the images and their masks
+//! themselves, before they answer. How messages travel is the group's business:
 //! [`Exchange`], implemented by [`ThreadGroup`] here and by MPI in
 //! `tabula-tables`.
 
