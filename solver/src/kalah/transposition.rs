@@ -1,5 +1,8 @@
-//! The exact Kalah search's transposition table: buckets of one or two
-//! slots, a position's bounds, best pit and the work its search took.
+//! The exact Kalah search's transposition tables: buckets of one or two
+//! slots, a position's bounds, best pit and the work its search took;
+//! [`Buckets`] for one thread, [`SharedBuckets`] for several at once.
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::alphabeta::{Bound, TableKey, prefetch};
 use bytemuck::Zeroable;
@@ -30,6 +33,98 @@ struct Slot {
     work: u8,
 }
 
+/// Where a two-way bucket puts a new slot.
+enum Replace {
+    /// In the deep slot, over the same position or an empty slot.
+    Deep,
+    /// In the deep slot, its old position moved to the recent slot.
+    DeepKeepingIt,
+    /// In the recent slot: the deep one's position took more work.
+    Recent,
+}
+
+impl Slot {
+    /// The slot recording `value` as a `bound` of `key`'s value, its search `nodes` long.
+    #[inline]
+    fn new(key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64) -> Slot {
+        Slot {
+            key,
+            value: value as i16,
+            bound: match bound {
+                Bound::Exact => 1,
+                Bound::Lower => 2,
+                Bound::Upper => 3,
+            },
+            best: best.map_or(0, |p| p + 1),
+            work: (64 - nodes.leading_zeros()) as u8,
+        }
+    }
+
+    /// What the slot, a full one, says of its position.
+    #[inline]
+    fn known(&self) -> Known {
+        let value = i32::from(self.value);
+        let (lower, upper) = match self.bound {
+            1 => (value, value),
+            2 => (value, NONE),
+            _ => (-NONE, value),
+        };
+        Known {
+            lower,
+            upper,
+            best: self.best.checked_sub(1),
+        }
+    }
+
+    /// Where this slot goes in a two-way bucket whose deep slot is `deep`:
+    /// the deep slot keeps the position whose search took the most work.
+    #[inline]
+    fn replaces(&self, deep: &Slot) -> Replace {
+        if deep.key == self.key || deep.bound == 0 {
+            Replace::Deep
+        } else if self.work >= deep.work {
+            // The deep slot's old position is still worth a slot.
+            Replace::DeepKeepingIt
+        } else {
+            Replace::Recent
+        }
+    }
+
+    /// The slot's fields but the key, packed in the low 40 bits.
+    #[inline]
+    fn data(&self) -> u64 {
+        u64::from(self.value as u16)
+            | u64::from(self.bound) << 16
+            | u64::from(self.best) << 24
+            | u64::from(self.work) << 32
+    }
+
+    /// The slot of `key` whose fields [`Slot::data`] packed.
+    #[inline]
+    fn unpack(key: u64, data: u64) -> Slot {
+        Slot {
+            key,
+            value: data as u16 as i16,
+            bound: (data >> 16) as u8,
+            best: (data >> 24) as u8,
+            work: (data >> 32) as u8,
+        }
+    }
+}
+
+/// The operations of a search on its table: [`Buckets`] for one thread,
+/// `&SharedBuckets` for each of several.
+pub(super) trait Table {
+    /// What is stored for `key`.
+    fn probe(&self, key: u64) -> Option<Known>;
+    /// Records `value` as a `bound` of `key`'s value, its search `nodes` long.
+    fn store(&mut self, key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64);
+    /// Starts loading the bucket of `key` into the cache.
+    fn prefetch(&self, key: u64);
+    /// Whether prefetching pays: the table is far bigger than the cache.
+    fn prefetches(&self) -> bool;
+}
+
 /// `2^bits` slots of 16 bytes in buckets of `ways` (1: always replace; 2: one
 /// slot keeps the position whose search took the most work, the other the latest).
 pub(super) struct Buckets {
@@ -49,58 +144,22 @@ impl Buckets {
             mask: len / ways - 1,
         }
     }
+}
 
+impl Table for Buckets {
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        (key.slot() & self.mask) * self.ways
-    }
-
-    /// What is stored for `key`.
-    #[inline]
-    pub fn probe(&self, key: u64) -> Option<Known> {
-        let at = self.bucket(key);
+    fn probe(&self, key: u64) -> Option<Known> {
+        let at = bucket(key, self.mask, self.ways);
         let slot = self.slots[at..at + self.ways]
             .iter()
             .find(|s| s.bound != 0 && s.key == key)?;
-        let value = i32::from(slot.value);
-        let (lower, upper) = match slot.bound {
-            1 => (value, value),
-            2 => (value, NONE),
-            _ => (-NONE, value),
-        };
-        Some(Known {
-            lower,
-            upper,
-            best: slot.best.checked_sub(1),
-        })
+        Some(slot.known())
     }
 
-    /// Starts loading the bucket of `key` into the cache.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
-        prefetch(&self.slots[self.bucket(key)]);
-    }
-
-    /// Whether prefetching pays: the table is far bigger than the cache.
-    pub fn prefetches(&self) -> bool {
-        self.slots.len() > crate::alphabeta::PREFETCH_SLOTS
-    }
-
-    /// Records `value` as a `bound` of `key`'s value, its search `nodes` long.
-    #[inline]
-    pub fn store(&mut self, key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
-        let slot = Slot {
-            key,
-            value: value as i16,
-            bound: match bound {
-                Bound::Exact => 1,
-                Bound::Lower => 2,
-                Bound::Upper => 3,
-            },
-            best: best.map_or(0, |p| p + 1),
-            work: (64 - nodes.leading_zeros()) as u8,
-        };
-        let at = self.bucket(key);
+    fn store(&mut self, key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
+        let slot = Slot::new(key, value, bound, best, nodes);
+        let at = bucket(key, self.mask, self.ways);
         if self.ways == 1 {
             self.slots[at] = slot;
             return;
@@ -108,14 +167,121 @@ impl Buckets {
         let [deep, recent] = &mut self.slots[at..at + 2] else {
             unreachable!("two ways a bucket")
         };
-        if deep.key == key || deep.bound == 0 || slot.work >= deep.work {
-            // The deep slot's old position, if another, is still worth a slot.
-            if deep.key != key && deep.bound != 0 {
-                *recent = *deep;
-            }
-            *deep = slot;
-        } else {
-            *recent = slot;
+        match slot.replaces(deep) {
+            Replace::Deep => *deep = slot,
+            Replace::DeepKeepingIt => (*recent, *deep) = (*deep, slot),
+            Replace::Recent => *recent = slot,
         }
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[bucket(key, self.mask, self.ways)]);
+    }
+
+    fn prefetches(&self) -> bool {
+        self.slots.len() > crate::alphabeta::PREFETCH_SLOTS
+    }
+}
+
+/// The first slot of `key`'s bucket in a table of `mask + 1` buckets of `ways`.
+#[inline]
+fn bucket(key: u64, mask: usize, ways: usize) -> usize {
+    (key.slot() & mask) * ways
+}
+
+/// A slot of [`SharedBuckets`]: the mixed key ([`mixed`]) XOR the data,
+/// then the data ([`Slot::data`]). A slot torn between two threads' writes
+/// holds one mixed key XOR another's data: as good as no position's, a miss.
+#[derive(Default)]
+struct AtomicSlot([AtomicU64; 2]);
+
+// SAFETY: an `AtomicU64` of zero bytes is a valid zero, as a `u64` is.
+unsafe impl Zeroable for AtomicSlot {}
+
+impl AtomicSlot {
+    #[inline]
+    fn load(&self) -> Slot {
+        let data = self.0[1].load(Ordering::Relaxed);
+        Slot::unpack(self.0[0].load(Ordering::Relaxed) ^ data, data)
+    }
+
+    #[inline]
+    fn set(&self, slot: &Slot) {
+        let data = slot.data();
+        self.0[0].store(slot.key ^ data, Ordering::Relaxed);
+        self.0[1].store(data, Ordering::Relaxed);
+    }
+}
+
+/// [`Buckets`] that several threads probe and store at once, without locks:
+/// the same slots, buckets and replacement, each slot two atomic words
+/// (a race may lose a slot's update, never make up a bound).
+pub(super) struct SharedBuckets {
+    slots: Vec<AtomicSlot>,
+    ways: usize,
+    /// Buckets less one (a power of two less one).
+    mask: usize,
+}
+
+impl SharedBuckets {
+    /// An empty table of `2^bits` slots (at least `ways`), `ways` a bucket.
+    pub fn new(bits: u32, ways: usize) -> SharedBuckets {
+        let len = (1usize << bits).max(ways);
+        SharedBuckets {
+            slots: crate::alphabeta::zeroed_slots(len),
+            ways,
+            mask: len / ways - 1,
+        }
+    }
+}
+
+/// `key` mixed, one to one: positions' indices are dense, so a key XOR a
+/// slot's data would often be another position's; a mixed one almost never.
+#[inline]
+fn mixed(key: u64) -> u64 {
+    // An odd factor: multiplication modulo 2^64 is then one to one.
+    key.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// The slots of [`SharedBuckets`] hold mixed keys ([`mixed`]).
+impl Table for &SharedBuckets {
+    #[inline]
+    fn probe(&self, key: u64) -> Option<Known> {
+        let at = bucket(key, self.mask, self.ways);
+        let key = mixed(key);
+        self.slots[at..at + self.ways]
+            .iter()
+            .map(AtomicSlot::load)
+            .find(|s| s.bound != 0 && s.key == key)
+            .map(|s| s.known())
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
+        let at = bucket(key, self.mask, self.ways);
+        let slot = Slot::new(mixed(key), value, bound, best, nodes);
+        if self.ways == 1 {
+            self.slots[at].set(&slot);
+            return;
+        }
+        let deep = self.slots[at].load();
+        match slot.replaces(&deep) {
+            Replace::Deep => self.slots[at].set(&slot),
+            Replace::DeepKeepingIt => {
+                self.slots[at + 1].set(&deep);
+                self.slots[at].set(&slot);
+            }
+            Replace::Recent => self.slots[at + 1].set(&slot),
+        }
+    }
+
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[bucket(key, self.mask, self.ways)]);
+    }
+
+    fn prefetches(&self) -> bool {
+        self.slots.len() > crate::alphabeta::PREFETCH_SLOTS
     }
 }
