@@ -332,8 +332,6 @@ pub struct ExactSolver {
     /// The endgame table probed at the leaves, if any.
     endgame: Option<Endgame>,
     options: SearchOptions,
-    /// The table's size, 2^bits slots (to make it anew for [`ExactSolver::with_threads`]).
-    table_bits: u32,
     /// Threads a search runs on.
     threads: usize,
     /// Nodes searched so far, over every position.
@@ -348,39 +346,30 @@ impl ExactSolver {
 
     /// A solver searching as `options` say, with `2^table_bits` slots of 16 bytes.
     pub fn with_options(table_bits: u32, options: SearchOptions) -> ExactSolver {
-        let table = match options.generic {
-            true => SolverTable::Generic(AlwaysReplace::new(table_bits)),
-            false => SolverTable::Own(Buckets::new(
-                table_bits,
-                if options.two_tier { 2 } else { 1 },
-            )),
+        ExactSolver::with_threads(table_bits, options, 1)
+    }
+
+    /// A solver searching as `options` say on `threads` threads (at least
+    /// one), with `2^table_bits` slots of 16 bytes, shared by the threads
+    /// when more than one. Each search of the root (an MTD(f) step) runs on
+    /// every thread, a helper starting from another move, and ends with the
+    /// first to finish: the values are the same, the nodes and time not.
+    /// The generic search ([`SearchOptions::generic`]) keeps to one thread.
+    pub fn with_threads(table_bits: u32, options: SearchOptions, threads: usize) -> ExactSolver {
+        let threads = threads.max(1);
+        let ways = if options.two_tier { 2 } else { 1 };
+        let table = match (options.generic, threads) {
+            (true, _) => SolverTable::Generic(AlwaysReplace::new(table_bits)),
+            (false, 1) => SolverTable::Own(Buckets::new(table_bits, ways)),
+            (false, _) => SolverTable::Shared(SharedBuckets::new(table_bits, ways)),
         };
         ExactSolver {
             table,
             endgame: None,
             options,
-            table_bits,
-            threads: 1,
+            threads,
             nodes: 0,
         }
-    }
-
-    /// The same solver searching on `threads` threads (at least one), its
-    /// table made anew (empty) and shared by them when more than one. Each
-    /// search of the root (an MTD(f) step) runs on every thread, a helper
-    /// starting from another move, and ends with the first to finish: the
-    /// values are the same, the nodes and time not. The generic search
-    /// ([`SearchOptions::generic`]) keeps to one thread.
-    pub fn with_threads(mut self, threads: usize) -> ExactSolver {
-        self.threads = threads.max(1);
-        if !self.options.generic {
-            let ways = if self.options.two_tier { 2 } else { 1 };
-            self.table = match self.threads {
-                1 => SolverTable::Own(Buckets::new(self.table_bits, ways)),
-                _ => SolverTable::Shared(SharedBuckets::new(self.table_bits, ways)),
-            };
-        }
-        self
     }
 
     /// The same solver, taking the value of every position whose seeds fit
@@ -910,7 +899,7 @@ mod tests {
                     .into_iter()
                     .flat_map(|b| [(b, 1), (b, 2), (b, 3)])
                 {
-                    let mut solver = ExactSolver::with_options(bits, options).with_threads(threads);
+                    let mut solver = ExactSolver::with_threads(bits, options, threads);
                     let got = solver.value(&rules.start());
                     let case = format!("{options:?} 2^{bits} {threads} threads");
                     assert_eq!(got, expected, "{rules:?} {case}");
@@ -932,7 +921,7 @@ mod tests {
         for rules in every_rule(&[(2, 4), (3, 3)]) {
             let mut memo = HashMap::new();
             memo_negamax(&rules.start(), &mut memo);
-            let mut solver = ExactSolver::new(8).with_threads(2);
+            let mut solver = ExactSolver::with_threads(8, SearchOptions::default(), 2);
             for (position, &value) in memo.iter().step_by(5) {
                 for (alpha, beta) in [(value - 1, value), (value, value + 1), (-3, 3)] {
                     let got = solver.value_within(position, alpha, beta);
@@ -973,8 +962,7 @@ mod tests {
             for options in every_option().into_iter().skip(1) {
                 for (position, value) in &positions {
                     for k in [0, 1, 2, 3, 5, 10, 30, 100, 1000] {
-                        let mut solver =
-                            ExactSolver::with_options(8, options).with_threads(threads);
+                        let mut solver = ExactSolver::with_threads(8, options, threads);
                         let mut limits = Limits {
                             max_nodes: Some(k),
                             ..Limits::default()
@@ -1025,7 +1013,7 @@ mod tests {
                 stop: Some(&stop),
                 ..Limits::default()
             };
-            let mut solver = ExactSolver::new(10).with_threads(threads);
+            let mut solver = ExactSolver::with_threads(10, SearchOptions::default(), threads);
             let b = solver.bounds(&rules.start(), &mut limits);
             assert_eq!((b.lower, b.upper, b.nodes), (-18, 18, 0));
         }
