@@ -246,7 +246,7 @@ mod tests {
             let probed = sweep(
                 &sets,
                 12,
-                2,
+                1,
                 Some(std::sync::Arc::new(table)),
                 false,
                 &|_| {},
