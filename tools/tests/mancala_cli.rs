@@ -154,7 +154,16 @@ fn ioiwari_sweep_default_gives_the_ioi_figures() {
     // for; one search thread: on several, the nodes vary).
     for sweep in [
         &["sweep", "ioiwari", "--games", "5", "--pits", "5..7"][..],
-        &["sweep", "kalah", "--pits", "2", "--seeds", "1..3", "--threads", "1"],
+        &[
+            "sweep",
+            "kalah",
+            "--pits",
+            "2",
+            "--seeds",
+            "1..3",
+            "--threads",
+            "1",
+        ],
     ] {
         for form in [&[][..], &["--json", "-"]] {
             let args = [sweep, form].concat();

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use super::transposition::{Buckets, NONE, SharedBuckets, Table};
 use super::{Endgame, EndgameValues, Kalah, MAX_PITS, Pit, Probed, Rules};
-use crate::alphabeta::{AlwaysReplace, Bound, EXACT, Searchable, Searcher, Transition};
+use crate::alphabeta::{AlwaysReplace, Bound, EXACT, Searchable, Searcher, TableKey, Transition};
 use crate::{MoveList, ZeroSum};
 
 /// A move candidate of the alpha-beta search: the pit, its result and the child.
@@ -216,6 +216,13 @@ const POLL_EVERY: u64 = 1 << 13;
 /// than the main thread (rotated by its number): the threads part ways there.
 const PERTURBED_PLIES: u32 = 1;
 
+/// Nodes of a crew less than this many plies from the root defer a move
+/// another thread is searching.
+const BUSY_PLIES: u32 = 12;
+
+/// Slots of a crew's busy marks.
+const BUSY_SLOTS: usize = 1 << 14;
+
 /// The step number that ends a crew's run: its helpers return.
 const CLOSED: u64 = u64::MAX;
 
@@ -232,6 +239,10 @@ struct Crew<'a> {
     finished: AtomicU64,
     /// The helpers' nodes not yet counted by the main thread.
     nodes: AtomicU64,
+    /// The positions a thread is searching near the root (key plus one, 0
+    /// for none), by the key's slot: a mark may be lost or mistaken, which
+    /// changes only the order of moves.
+    busy: Box<[AtomicU64]>,
     /// The step, its root and window, for the helpers waiting on `wake`.
     posted: Mutex<(u64, Kalah, i32, i32)>,
     wake: Condvar,
@@ -244,9 +255,34 @@ impl<'a> Crew<'a> {
             step: AtomicU64::new(0),
             finished: AtomicU64::new(0),
             nodes: AtomicU64::new(0),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
             posted: Mutex::new((0, root, 0, 0)),
             wake: Condvar::new(),
         }
+    }
+
+    /// The busy mark of `key`'s slot.
+    fn busy_slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[key.slot() % BUSY_SLOTS]
+    }
+
+    /// Whether a thread is searching `key`'s position.
+    fn busy(&self, key: u64) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) == key.wrapping_add(1)
+    }
+
+    /// Marks `key`'s position as being searched.
+    fn mark(&self, key: u64) {
+        self.busy_slot(key)
+            .store(key.wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// Clears `key`'s mark, if still its.
+    fn unmark(&self, key: u64) {
+        let mark = key.wrapping_add(1);
+        let _ = self
+            .busy_slot(key)
+            .compare_exchange(mark, 0, Ordering::Relaxed, Ordering::Relaxed);
     }
 
     /// Starts `step`: a search of `root` in `(alpha, beta)` on every thread.
@@ -816,16 +852,26 @@ impl<'a, 'l, T: Table> Search<'a, 'l, T> {
         }
         let (window_alpha, before) = (alpha, self.nodes);
         let (mut best, mut best_move) = (i32::MIN, None);
-        for c in moves.iter() {
-            let value = self.value_of(c, alpha, beta);
-            if self.stopped {
-                return 0;
+        match self.crew {
+            Some((crew, _)) if self.ply < BUSY_PLIES => {
+                let Some(found) = self.crew_moves(crew, &moves, alpha, beta) else {
+                    return 0;
+                };
+                (best, best_move) = found;
             }
-            if value > best {
-                (best, best_move) = (value, Some(c.pit));
-                alpha = alpha.max(value);
-                if alpha >= beta {
-                    break;
+            _ => {
+                for c in moves.iter() {
+                    let value = self.value_of(c, alpha, beta);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if value > best {
+                        (best, best_move) = (value, Some(c.pit));
+                        alpha = alpha.max(value);
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
                 }
             }
         }
@@ -833,6 +879,49 @@ impl<'a, 'l, T: Table> Search<'a, 'l, T> {
         self.table
             .store(key, best, bound, best_move, self.nodes - before);
         best
+    }
+}
+
+impl<T: Table> Search<'_, '_, T> {
+    /// The best value and move of `moves` in `(alpha, beta)` at a node near
+    /// the root in a crew (simplified ABDADA): a move whose child another
+    /// thread is searching waits until the others are searched (the first
+    /// move never waits), so the threads part ways; `None` once stopped.
+    fn crew_moves(
+        &mut self,
+        crew: &Crew<'_>,
+        moves: &[Candidate],
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Option<Pit>)> {
+        let (mut best, mut best_move) = (i32::MIN, None);
+        let mut waits = [false; MAX_PITS];
+        for pass in 0..2 {
+            for (i, c) in moves.iter().enumerate() {
+                let key = c.child.index();
+                if pass == 0 && i > 0 && crew.busy(key) {
+                    waits[i] = true;
+                    continue;
+                }
+                if pass == 1 && !waits[i] {
+                    continue;
+                }
+                crew.mark(key);
+                let value = self.value_of(c, alpha, beta);
+                crew.unmark(key);
+                if self.stopped {
+                    return None;
+                }
+                if value > best {
+                    (best, best_move) = (value, Some(c.pit));
+                    alpha = alpha.max(value);
+                    if alpha >= beta {
+                        return Some((best, best_move));
+                    }
+                }
+            }
+        }
+        Some((best, best_move))
     }
 }
 
