@@ -21,8 +21,9 @@ pub(super) struct Known {
     pub best: Option<u8>,
 }
 
+/// One position's entry: its key, bound, best pit and work.
 #[derive(Clone, Copy, Debug, Default, Zeroable)]
-struct Slot {
+pub(super) struct Slot {
     key: u64,
     value: i16,
     /// 0 empty, else 1 exact, 2 lower, 3 upper.
@@ -127,29 +128,43 @@ pub(super) trait Table {
 
 /// `2^bits` slots of 16 bytes in buckets of `ways` (1: always replace; 2: one
 /// slot keeps the position whose search took the most work, the other the latest).
-pub(super) struct Buckets {
-    slots: Vec<Slot>,
+pub(super) struct Slots<S> {
+    slots: Vec<S>,
     ways: usize,
     /// Buckets less one (a power of two less one).
     mask: usize,
 }
 
-impl Buckets {
+/// The table of one thread.
+pub(super) type Buckets = Slots<Slot>;
+
+/// The same table that several threads probe and store at once, without
+/// locks: each slot two atomic words (a race may lose a slot's update,
+/// never make up a bound).
+pub(super) type SharedBuckets = Slots<AtomicSlot>;
+
+impl<S: Zeroable> Slots<S> {
     /// An empty table of `2^bits` slots (at least `ways`), `ways` a bucket.
-    pub fn new(bits: u32, ways: usize) -> Buckets {
+    pub fn new(bits: u32, ways: usize) -> Slots<S> {
         let len = (1usize << bits).max(ways);
-        Buckets {
+        Slots {
             slots: crate::alphabeta::zeroed_slots(len),
             ways,
             mask: len / ways - 1,
         }
+    }
+
+    /// The first slot of `key`'s bucket.
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key.slot() & self.mask) * self.ways
     }
 }
 
 impl Table for Buckets {
     #[inline]
     fn probe(&self, key: u64) -> Option<Known> {
-        let at = bucket(key, self.mask, self.ways);
+        let at = self.bucket(key);
         let slot = self.slots[at..at + self.ways]
             .iter()
             .find(|s| s.bound != 0 && s.key == key)?;
@@ -159,7 +174,7 @@ impl Table for Buckets {
     #[inline]
     fn store(&mut self, key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
         let slot = Slot::new(key, value, bound, best, nodes);
-        let at = bucket(key, self.mask, self.ways);
+        let at = self.bucket(key);
         if self.ways == 1 {
             self.slots[at] = slot;
             return;
@@ -176,7 +191,7 @@ impl Table for Buckets {
 
     #[inline]
     fn prefetch(&self, key: u64) {
-        prefetch(&self.slots[bucket(key, self.mask, self.ways)]);
+        prefetch(&self.slots[self.bucket(key)]);
     }
 
     fn prefetches(&self) -> bool {
@@ -184,17 +199,11 @@ impl Table for Buckets {
     }
 }
 
-/// The first slot of `key`'s bucket in a table of `mask + 1` buckets of `ways`.
-#[inline]
-fn bucket(key: u64, mask: usize, ways: usize) -> usize {
-    (key.slot() & mask) * ways
-}
-
 /// A slot of [`SharedBuckets`]: the mixed key ([`mixed`]) XOR the data,
 /// then the data ([`Slot::data`]). A slot torn between two threads' writes
 /// holds one mixed key XOR another's data: as good as no position's, a miss.
 #[derive(Default)]
-struct AtomicSlot([AtomicU64; 2]);
+pub(super) struct AtomicSlot([AtomicU64; 2]);
 
 // SAFETY: an `AtomicU64` of zero bytes is a valid zero, as a `u64` is.
 unsafe impl Zeroable for AtomicSlot {}
@@ -214,28 +223,6 @@ impl AtomicSlot {
     }
 }
 
-/// [`Buckets`] that several threads probe and store at once, without locks:
-/// the same slots, buckets and replacement, each slot two atomic words
-/// (a race may lose a slot's update, never make up a bound).
-pub(super) struct SharedBuckets {
-    slots: Vec<AtomicSlot>,
-    ways: usize,
-    /// Buckets less one (a power of two less one).
-    mask: usize,
-}
-
-impl SharedBuckets {
-    /// An empty table of `2^bits` slots (at least `ways`), `ways` a bucket.
-    pub fn new(bits: u32, ways: usize) -> SharedBuckets {
-        let len = (1usize << bits).max(ways);
-        SharedBuckets {
-            slots: crate::alphabeta::zeroed_slots(len),
-            ways,
-            mask: len / ways - 1,
-        }
-    }
-}
-
 /// `key` mixed, one to one: positions' indices are dense, so a key XOR a
 /// slot's data would often be another position's; a mixed one almost never.
 #[inline]
@@ -248,7 +235,7 @@ fn mixed(key: u64) -> u64 {
 impl Table for &SharedBuckets {
     #[inline]
     fn probe(&self, key: u64) -> Option<Known> {
-        let at = bucket(key, self.mask, self.ways);
+        let at = self.bucket(key);
         let key = mixed(key);
         self.slots[at..at + self.ways]
             .iter()
@@ -259,7 +246,7 @@ impl Table for &SharedBuckets {
 
     #[inline]
     fn store(&mut self, key: u64, value: i32, bound: Bound, best: Option<u8>, nodes: u64) {
-        let at = bucket(key, self.mask, self.ways);
+        let at = self.bucket(key);
         let slot = Slot::new(mixed(key), value, bound, best, nodes);
         if self.ways == 1 {
             self.slots[at].set(&slot);
@@ -278,7 +265,7 @@ impl Table for &SharedBuckets {
 
     #[inline]
     fn prefetch(&self, key: u64) {
-        prefetch(&self.slots[bucket(key, self.mask, self.ways)]);
+        prefetch(&self.slots[self.bucket(key)]);
     }
 
     fn prefetches(&self) -> bool {
