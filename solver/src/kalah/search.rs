@@ -1,13 +1,16 @@
 //! The exact alpha-beta search of Kalah positions: the move candidates,
 //! the [`Searchable`] view of a position, and [`ExactSolver`], which keeps one
-//! transposition table from position to position and may probe an endgame table.
+//! transposition table from position to position and may probe an endgame table,
+//! on one thread or several (lazy SMP: every thread searches the same window
+//! of the same root over one shared table, and the first to finish gives the result).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
-use super::transposition::{Buckets, NONE};
+use super::transposition::{Buckets, NONE, SharedBuckets, Table};
 use super::{Endgame, EndgameValues, Kalah, MAX_PITS, Pit, Probed, Rules};
-use crate::alphabeta::{AlwaysReplace, Bound, EXACT, Searchable, Searcher, Transition};
+use crate::alphabeta::{AlwaysReplace, Bound, EXACT, Searchable, Searcher, TableKey, Transition};
 use crate::{MoveList, ZeroSum};
 
 /// A move candidate of the alpha-beta search: the pit, its result and the child.
@@ -197,10 +200,165 @@ impl Limits<'_> {
     }
 }
 
-/// The transposition table of a solver: the generic search's or the own one's.
+/// The transposition table of a solver: the generic search's, the own one's
+/// for one thread, or the own one's shared by several.
 enum SolverTable {
     Generic(AlwaysReplace<Pit>),
     Own(Buckets),
+    Shared(SharedBuckets),
+}
+
+/// How often, in nodes, each thread of a parallel search looks whether its
+/// step is over: soon after one thread finishes, the others stop.
+const POLL_EVERY: u64 = 1 << 13;
+
+/// At the first plies of the root, a helper thread starts from another move
+/// than the main thread (rotated by its number): the threads part ways there.
+const PERTURBED_PLIES: u32 = 1;
+
+/// Nodes of a crew less than this many plies from the root defer a move
+/// another thread is searching.
+const BUSY_PLIES: u32 = 12;
+
+/// Slots of a crew's busy marks.
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// The step number that ends a crew's run: its helpers return.
+const CLOSED: u64 = u64::MAX;
+
+/// The threads of a parallel search: each step (one search of the root)
+/// runs on all of them, and its result is the first finished thread's. The
+/// helpers live for one [`ExactSolver::bounds`]; the main thread posts each
+/// step and goes on to the next as soon as one ends, the helpers following
+/// at their next check.
+struct Crew<'a> {
+    table: &'a SharedBuckets,
+    /// The step being searched, numbered from 1 ([`CLOSED`] once the run is over).
+    step: AtomicU64,
+    /// The last finished step and its value: `step << 32 | value as u32`.
+    finished: AtomicU64,
+    /// The helpers' nodes not yet counted by the main thread.
+    nodes: AtomicU64,
+    /// The positions a thread is searching near the root (key plus one, 0
+    /// for none), by the key's slot: a mark may be lost or mistaken, which
+    /// changes only the order of moves.
+    busy: Box<[AtomicU64]>,
+    /// The step, its root and window, for the helpers waiting on `wake`.
+    posted: Mutex<(u64, Kalah, i32, i32)>,
+    wake: Condvar,
+}
+
+impl<'a> Crew<'a> {
+    fn new(table: &'a SharedBuckets, root: Kalah) -> Crew<'a> {
+        Crew {
+            table,
+            step: AtomicU64::new(0),
+            finished: AtomicU64::new(0),
+            nodes: AtomicU64::new(0),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            posted: Mutex::new((0, root, 0, 0)),
+            wake: Condvar::new(),
+        }
+    }
+
+    /// The busy mark of `key`'s slot.
+    fn busy_slot(&self, key: u64) -> &AtomicU64 {
+        &self.busy[key.slot() % BUSY_SLOTS]
+    }
+
+    /// Whether a thread is searching `key`'s position.
+    fn busy(&self, key: u64) -> bool {
+        self.busy_slot(key).load(Ordering::Relaxed) == key.wrapping_add(1)
+    }
+
+    /// Marks `key`'s position as being searched.
+    fn mark(&self, key: u64) {
+        self.busy_slot(key)
+            .store(key.wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// Clears `key`'s mark, if still its.
+    fn unmark(&self, key: u64) {
+        let mark = key.wrapping_add(1);
+        let _ = self
+            .busy_slot(key)
+            .compare_exchange(mark, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// Starts `step`: a search of `root` in `(alpha, beta)` on every thread.
+    fn post(&self, step: u64, root: Kalah, alpha: i32, beta: i32) {
+        self.step.store(step, Ordering::Relaxed);
+        *self.posted.lock().unwrap_or_else(PoisonError::into_inner) = (step, root, alpha, beta);
+        self.wake.notify_all();
+    }
+
+    /// Ends `step` with `value` (if two threads end it, both values are proven bounds).
+    fn finish(&self, step: u64, value: i32) {
+        let packed = step << 32 | u64::from(value as u32);
+        self.finished.fetch_max(packed, Ordering::Relaxed);
+    }
+
+    /// The value of `step`, if a thread finished it.
+    fn found(&self, step: u64) -> Option<i32> {
+        let finished = self.finished.load(Ordering::Relaxed);
+        (finished >> 32 == step).then_some(finished as u32 as i32)
+    }
+
+    /// Whether a thread searching `step` stops: a thread finished it, or the main one went on.
+    fn stops(&self, step: u64) -> bool {
+        self.step.load(Ordering::Relaxed) != step || self.found(step).is_some()
+    }
+
+    /// Helper `number`'s life: each posted step searched until it is over, until [`CLOSED`].
+    fn help(&self, number: usize, endgame: Option<&dyn EndgameValues>, options: SearchOptions) {
+        let mut seen = 0;
+        loop {
+            let (step, root, alpha, beta) = {
+                let posted = self.posted.lock().unwrap_or_else(PoisonError::into_inner);
+                *self
+                    .wake
+                    .wait_while(posted, |p| p.0 == seen)
+                    .unwrap_or_else(PoisonError::into_inner)
+            };
+            if step == CLOSED {
+                return;
+            }
+            seen = step;
+            let (mut limits, mut view) = (Limits::default(), self.table);
+            let mut helper = Search::new(&mut view, endgame, options, 0, &mut limits);
+            helper = helper.in_crew(self, number);
+            helper.crew_step = step;
+            let value = helper.node(&root, alpha, beta);
+            self.nodes
+                .fetch_add(helper.nodes - helper.published, Ordering::Relaxed);
+            if !helper.stopped {
+                self.finish(step, value);
+            }
+        }
+    }
+}
+
+/// Ends a crew's run when dropped, also on a panic: its helpers return.
+struct Closing<'c, 'a>(&'c Crew<'a>);
+
+impl Drop for Closing<'_, '_> {
+    fn drop(&mut self) {
+        let root = self
+            .0
+            .posted
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .1;
+        self.0.post(CLOSED, root, 0, 0);
+    }
+}
+
+/// What a solver searches of a position: its bounds as [`SearchOptions::root`]
+/// says, or one search in a window.
+#[derive(Clone, Copy)]
+enum Run {
+    Bounds,
+    Within(i32, i32),
 }
 
 /// Exact values by alpha-beta, one transposition table kept from position to
@@ -210,6 +368,8 @@ pub struct ExactSolver {
     /// The endgame table probed at the leaves, if any.
     endgame: Option<Endgame>,
     options: SearchOptions,
+    /// Threads a search runs on.
+    threads: usize,
     /// Nodes searched so far, over every position.
     pub nodes: u64,
 }
@@ -222,17 +382,28 @@ impl ExactSolver {
 
     /// A solver searching as `options` say, with `2^table_bits` slots of 16 bytes.
     pub fn with_options(table_bits: u32, options: SearchOptions) -> ExactSolver {
-        let table = match options.generic {
-            true => SolverTable::Generic(AlwaysReplace::new(table_bits)),
-            false => SolverTable::Own(Buckets::new(
-                table_bits,
-                if options.two_tier { 2 } else { 1 },
-            )),
+        ExactSolver::with_threads(table_bits, options, 1)
+    }
+
+    /// A solver searching as `options` say on `threads` threads (at least
+    /// one), with `2^table_bits` slots of 16 bytes, shared by the threads
+    /// when more than one. Each search of the root (an MTD(f) step) runs on
+    /// every thread, a helper starting from another move, and ends with the
+    /// first to finish: the values are the same, the nodes and time not.
+    /// The generic search ([`SearchOptions::generic`]) keeps to one thread.
+    pub fn with_threads(table_bits: u32, options: SearchOptions, threads: usize) -> ExactSolver {
+        let threads = threads.max(1);
+        let ways = if options.two_tier { 2 } else { 1 };
+        let table = match (options.generic, threads) {
+            (true, _) => SolverTable::Generic(AlwaysReplace::new(table_bits)),
+            (false, 1) => SolverTable::Own(Buckets::new(table_bits, ways)),
+            (false, _) => SolverTable::Shared(SharedBuckets::new(table_bits, ways)),
         };
         ExactSolver {
             table,
             endgame: None,
             options,
+            threads,
             nodes: 0,
         }
     }
@@ -263,16 +434,7 @@ impl ExactSolver {
                 let value = searcher.search(&probed, -total - 1, total + 1, EXACT);
                 (value, value, searcher.nodes)
             }
-            SolverTable::Own(table) => {
-                let endgame = self.endgame.as_deref();
-                let mut search = Search::new(table, endgame, self.options, self.nodes, limits);
-                let (lower, upper) = match self.options.root {
-                    Root::Full => search.full(position),
-                    Root::Mtdf => search.mtdf(position),
-                    Root::Aspiration => search.aspiration(position),
-                };
-                (lower, upper, search.nodes - self.nodes)
-            }
+            _ => self.run(position, Run::Bounds, limits),
         };
         self.nodes += nodes;
         Bounds {
@@ -292,24 +454,49 @@ impl ExactSolver {
                 let probed = Probed::with(*position, self.endgame.as_deref());
                 (searcher.search(&probed, alpha, beta, EXACT), searcher.nodes)
             }
-            SolverTable::Own(table) => {
-                let mut limits = Limits::default();
-                let endgame = self.endgame.as_deref();
-                let mut search = Search::new(table, endgame, self.options, self.nodes, &mut limits);
-                (
-                    search.node(position, alpha, beta),
-                    search.nodes - self.nodes,
-                )
+            _ => {
+                let run = Run::Within(alpha, beta);
+                let (value, _, nodes) = self.run(position, run, &mut Limits::default());
+                (value, nodes)
             }
         };
         self.nodes += nodes;
         value
     }
+
+    /// `run` of `position` over the own table, on the solver's threads:
+    /// the bounds proven and the nodes searched.
+    fn run(&mut self, position: &Kalah, run: Run, limits: &mut Limits<'_>) -> (i32, i32, u64) {
+        let endgame = self.endgame.as_deref();
+        let (options, nodes) = (self.options, self.nodes);
+        let (lower, upper, after) = match &mut self.table {
+            SolverTable::Generic(_) => unreachable!("the generic search runs on its own"),
+            SolverTable::Own(table) => {
+                Search::new(table, endgame, options, nodes, limits).run(position, run)
+            }
+            SolverTable::Shared(table) => {
+                let (crew, helpers) = (Crew::new(table, *position), self.threads - 1);
+                let (lower, upper, after) = std::thread::scope(|scope| {
+                    for number in 1..=helpers {
+                        let crew = &crew;
+                        scope.spawn(move || crew.help(number, endgame, options));
+                    }
+                    let _closing = Closing(&crew);
+                    let mut view = &*table;
+                    let search = Search::new(&mut view, endgame, options, nodes, limits);
+                    search.in_crew(&crew, 0).run(position, run)
+                });
+                // The helpers' last nodes, counted once they have returned.
+                (lower, upper, after + crew.nodes.load(Ordering::Relaxed))
+            }
+        };
+        (lower, upper, after - nodes)
+    }
 }
 
-/// One search over a solver's own table.
-struct Search<'a, 'l> {
-    table: &'a mut Buckets,
+/// One search over a solver's own table, on one thread of its crew if any.
+struct Search<'a, 'l, T> {
+    table: &'a mut T,
     endgame: Option<&'a dyn EndgameValues>,
     /// The endgame table's most seeds (0 without one: an empty board is over anyway).
     max_seeds: u32,
@@ -323,16 +510,28 @@ struct Search<'a, 'l> {
     stopped: bool,
     /// What the progress hook is told besides the nodes.
     state: SearchProgress,
+    /// The threads of a parallel search, and this one's number (0: the main thread).
+    crew: Option<(&'a Crew<'a>, usize)>,
+    /// The crew's step this thread searches (0: none yet).
+    crew_step: u64,
+    /// A helper's nodes already added to its crew's.
+    published: u64,
+    /// The main thread of a crew calls the hook once the nodes reach this.
+    hook_at: u64,
+    /// Plies from the root of the node being searched.
+    ply: u32,
+    /// The main thread of a crew is in a step.
+    searching: bool,
 }
 
-impl<'a, 'l> Search<'a, 'l> {
+impl<'a, 'l, T: Table> Search<'a, 'l, T> {
     fn new(
-        table: &'a mut Buckets,
+        table: &'a mut T,
         endgame: Option<&'a dyn EndgameValues>,
         options: SearchOptions,
         nodes: u64,
         limits: &'a mut Limits<'l>,
-    ) -> Search<'a, 'l> {
+    ) -> Search<'a, 'l, T> {
         let mut search = Search {
             table,
             endgame,
@@ -348,40 +547,123 @@ impl<'a, 'l> Search<'a, 'l> {
                 testing: None,
                 nodes,
             },
+            crew: None,
+            crew_step: 0,
+            published: 0,
+            hook_at: 0,
+            ply: 0,
+            searching: false,
         };
         search.schedule();
         search
     }
 
-    /// Sets the next check: the next multiple of [`CHECK_EVERY`], or the node limit if sooner.
+    /// The same search as thread `number` of `crew` (0: the main thread).
+    fn in_crew(mut self, crew: &'a Crew<'a>, number: usize) -> Search<'a, 'l, T> {
+        self.crew = Some((crew, number));
+        self.schedule();
+        self
+    }
+
+    /// Searches `position` as `run` says: its bounds, and the nodes then.
+    fn run(mut self, position: &Kalah, run: Run) -> (i32, i32, u64) {
+        let (lower, upper) = match (run, self.options.root) {
+            (Run::Within(alpha, beta), _) => {
+                let value = self.step(position, alpha, beta).unwrap_or(0);
+                (value, value)
+            }
+            (Run::Bounds, Root::Full) => self.full(position),
+            (Run::Bounds, Root::Mtdf) => self.mtdf(position),
+            (Run::Bounds, Root::Aspiration) => self.aspiration(position),
+        };
+        (lower, upper, self.nodes)
+    }
+
+    /// Sets the next check: the next multiple of [`CHECK_EVERY`] (of
+    /// [`POLL_EVERY`] in a crew), or the node limit if sooner.
     fn schedule(&mut self) {
-        let next = (self.nodes / CHECK_EVERY + 1) * CHECK_EVERY;
+        let every = if self.crew.is_some() {
+            POLL_EVERY
+        } else {
+            CHECK_EVERY
+        };
+        let next = (self.nodes / every + 1) * every;
         self.check_at = self.limits.max_nodes.map_or(next, |max| next.min(max));
     }
 
     /// Looks at the limits and tells the hook; true when the search must stop.
+    /// In a crew, a helper adds its nodes to the crew's and looks only whether
+    /// the step is over; the main thread counts the helpers' nodes too, and
+    /// calls the hook only every [`CHECK_EVERY`] of them.
     #[cold]
     fn check(&mut self) -> bool {
         self.schedule();
-        self.state.nodes = self.nodes;
-        if let Some(report) = self.limits.progress.as_mut() {
-            report(&self.state);
+        let mut total = self.nodes;
+        if let Some((crew, number)) = self.crew {
+            if number > 0 {
+                crew.nodes
+                    .fetch_add(self.nodes - self.published, Ordering::Relaxed);
+                self.published = self.nodes;
+                self.stopped = self.stopped || crew.stops(self.crew_step);
+                return self.stopped;
+            }
+            total += crew.nodes.load(Ordering::Relaxed);
+            // Between steps, the last one's end is no reason to stop.
+            self.stopped = self.stopped || (self.searching && crew.stops(self.crew_step));
         }
-        self.stopped = self.stopped || self.limits.reached(self.nodes);
+        self.state.nodes = total;
+        if total >= self.hook_at {
+            if let Some(report) = self.limits.progress.as_mut() {
+                report(&self.state);
+            }
+            if self.crew.is_some() {
+                self.hook_at = (total / CHECK_EVERY + 1) * CHECK_EVERY;
+            }
+        }
+        self.stopped = self.stopped || self.limits.reached(total);
         self.stopped
+    }
+
+    /// Looks at the limits and tells the hook before a step (the hook hears of every step).
+    fn check_step(&mut self) -> bool {
+        self.hook_at = 0;
+        self.check()
+    }
+
+    /// One search of the root in `(alpha, beta)`: its value, `None` if a
+    /// limit stopped it. In a crew, every thread searches it, and the value
+    /// is the first finished thread's.
+    fn step(&mut self, position: &Kalah, alpha: i32, beta: i32) -> Option<i32> {
+        let Some((crew, _)) = self.crew else {
+            let value = self.node(position, alpha, beta);
+            return (!self.stopped).then_some(value);
+        };
+        self.crew_step += 1;
+        crew.post(self.crew_step, *position, alpha, beta);
+        self.searching = true;
+        let value = self.node(position, alpha, beta);
+        self.searching = false;
+        if !self.stopped {
+            crew.finish(self.crew_step, value);
+        }
+        self.nodes += crew.nodes.swap(0, Ordering::Relaxed);
+        // A helper's finished search is as good as the main thread's; a limit
+        // still reached stops the next step at its check.
+        let found = crew.found(self.crew_step);
+        self.stopped = found.is_none();
+        found
     }
 
     /// One full-window search: exact, or the board's seed bounds if stopped.
     fn full(&mut self, position: &Kalah) -> (i32, i32) {
         let seeds = position.seeds() as i32;
         (self.state.lower, self.state.upper) = (-seeds, seeds);
-        if self.check() {
+        if self.check_step() {
             return (-seeds, seeds);
         }
-        let value = self.node(position, -seeds - 1, seeds + 1);
-        match self.stopped {
-            true => (-seeds, seeds),
-            false => (value, value),
+        match self.step(position, -seeds - 1, seeds + 1) {
+            None => (-seeds, seeds),
+            Some(value) => (value, value),
         }
     }
 
@@ -417,14 +699,13 @@ impl<'a, 'l> Search<'a, 'l> {
                 testing: Some(beta),
                 nodes: self.nodes,
             };
-            if self.check() {
+            if self.check_step() {
                 break;
             }
-            let found = self.node(position, beta - 1, beta);
-            if self.stopped {
-                // The step did not end: its value proves nothing.
+            // A step that did not end proves nothing.
+            let Some(found) = self.step(position, beta - 1, beta) else {
                 break;
-            }
+            };
             if found < beta {
                 // An upper bound: the value is at most it, and of the board's parity.
                 upper = found - (found - seeds).rem_euclid(2);
@@ -463,13 +744,12 @@ impl<'a, 'l> Search<'a, 'l> {
                 testing: None,
                 nodes: self.nodes,
             };
-            if self.check() {
+            if self.check_step() {
                 break;
             }
-            let found = self.node(position, alpha, beta);
-            if self.stopped {
+            let Some(found) = self.step(position, alpha, beta) else {
                 break;
-            }
+            };
             delta *= 4;
             if found <= alpha {
                 upper = found;
@@ -487,11 +767,14 @@ impl<'a, 'l> Search<'a, 'l> {
     /// The value for the mover of playing `c`, searched in `(alpha, beta)`.
     #[inline]
     fn value_of(&mut self, c: &Candidate, alpha: i32, beta: i32) -> i32 {
-        if c.again {
+        self.ply += 1;
+        let value = if c.again {
             c.reward + self.node(&c.child, alpha - c.reward, beta - c.reward)
         } else {
             c.reward - self.node(&c.child, c.reward - beta, c.reward - alpha)
-        }
+        };
+        self.ply -= 1;
+        value
     }
 
     /// A value of some move at least `beta` known without searching, if any:
@@ -550,6 +833,13 @@ impl<'a, 'l> Search<'a, 'l> {
         let mut moves = MoveList::<Candidate, MAX_PITS>::default();
         position.generate(&mut moves);
         position.order(&mut moves, table_move);
+        if let Some((_, number @ 1..)) = self.crew
+            && self.ply < PERTURBED_PLIES
+            && moves.len() > 1
+        {
+            let by = number % moves.len();
+            moves.rotate_left(by);
+        }
         if self.table.prefetches() {
             for c in moves.iter() {
                 self.table.prefetch(c.child.index());
@@ -562,16 +852,26 @@ impl<'a, 'l> Search<'a, 'l> {
         }
         let (window_alpha, before) = (alpha, self.nodes);
         let (mut best, mut best_move) = (i32::MIN, None);
-        for c in moves.iter() {
-            let value = self.value_of(c, alpha, beta);
-            if self.stopped {
-                return 0;
+        match self.crew {
+            Some((crew, _)) if self.ply < BUSY_PLIES => {
+                let Some(found) = self.crew_moves(crew, &moves, alpha, beta) else {
+                    return 0;
+                };
+                (best, best_move) = found;
             }
-            if value > best {
-                (best, best_move) = (value, Some(c.pit));
-                alpha = alpha.max(value);
-                if alpha >= beta {
-                    break;
+            _ => {
+                for c in moves.iter() {
+                    let value = self.value_of(c, alpha, beta);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if value > best {
+                        (best, best_move) = (value, Some(c.pit));
+                        alpha = alpha.max(value);
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
                 }
             }
         }
@@ -579,6 +879,49 @@ impl<'a, 'l> Search<'a, 'l> {
         self.table
             .store(key, best, bound, best_move, self.nodes - before);
         best
+    }
+}
+
+impl<T: Table> Search<'_, '_, T> {
+    /// The best value and move of `moves` in `(alpha, beta)` at a node near
+    /// the root in a crew (simplified ABDADA): a move whose child another
+    /// thread is searching waits until the others are searched (the first
+    /// move never waits), so the threads part ways; `None` once stopped.
+    fn crew_moves(
+        &mut self,
+        crew: &Crew<'_>,
+        moves: &[Candidate],
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Option<Pit>)> {
+        let (mut best, mut best_move) = (i32::MIN, None);
+        let mut waits = [false; MAX_PITS];
+        for pass in 0..2 {
+            for (i, c) in moves.iter().enumerate() {
+                let key = c.child.index();
+                if pass == 0 && i > 0 && crew.busy(key) {
+                    waits[i] = true;
+                    continue;
+                }
+                if pass == 1 && !waits[i] {
+                    continue;
+                }
+                crew.mark(key);
+                let value = self.value_of(c, alpha, beta);
+                crew.unmark(key);
+                if self.stopped {
+                    return None;
+                }
+                if value > best {
+                    (best, best_move) = (value, Some(c.pit));
+                    alpha = alpha.max(value);
+                    if alpha >= beta {
+                        return Some((best, best_move));
+                    }
+                }
+            }
+        }
+        Some((best, best_move))
     }
 }
 
@@ -631,23 +974,52 @@ mod tests {
     }
 
     /// Every switch of the search, with a roomy table and with one so small
-    /// that most positions collide, gives the plain HashMap-memoized
-    /// recursion's value from the start and from positions it met, one
-    /// solver asked one after another (as `query` asks its children).
+    /// that most positions collide, on one, two and three threads, gives the
+    /// plain HashMap-memoized recursion's value from the start and from
+    /// positions it met, one solver asked one after another (as `query`
+    /// asks its children).
     #[test]
     fn every_search_option_gives_the_plain_recursions_values() {
         for rules in every_rule(&[(1, 4), (2, 2), (2, 4), (3, 2), (3, 3)]) {
             let mut memo = HashMap::new();
             let expected = memo_negamax(&rules.start(), &mut memo);
             for options in every_option() {
-                for bits in [1, 5, 16] {
-                    let mut solver = ExactSolver::with_options(bits, options);
+                for (bits, threads) in [1, 5, 16]
+                    .into_iter()
+                    .flat_map(|b| [(b, 1), (b, 2), (b, 3)])
+                {
+                    let mut solver = ExactSolver::with_threads(bits, options, threads);
                     let got = solver.value(&rules.start());
-                    assert_eq!(got, expected, "{rules:?} {options:?} 2^{bits}");
-                    for (position, &value) in memo.iter().step_by(7) {
+                    let case = format!("{options:?} 2^{bits} {threads} threads");
+                    assert_eq!(got, expected, "{rules:?} {case}");
+                    // Fewer positions on several threads: each search starts its helpers.
+                    let every = if threads == 1 { 7 } else { 37 };
+                    for (position, &value) in memo.iter().step_by(every) {
                         let got = solver.value(position);
-                        assert_eq!(got, value, "{position} {options:?} 2^{bits}");
+                        assert_eq!(got, value, "{position} {case}");
                     }
+                }
+            }
+        }
+    }
+
+    /// `value_within` on several threads gives what one thread proves: the
+    /// value inside the window, else a bound on its side.
+    #[test]
+    fn a_parallel_search_in_a_window_bounds_the_value_on_its_side() {
+        for rules in every_rule(&[(2, 4), (3, 3)]) {
+            let mut memo = HashMap::new();
+            memo_negamax(&rules.start(), &mut memo);
+            let mut solver = ExactSolver::with_threads(8, SearchOptions::default(), 2);
+            for (position, &value) in memo.iter().step_by(5) {
+                for (alpha, beta) in [(value - 1, value), (value, value + 1), (-3, 3)] {
+                    let got = solver.value_within(position, alpha, beta);
+                    let holds = match got {
+                        v if v <= alpha => value <= v,
+                        v if v >= beta => value >= v,
+                        v => v == value,
+                    };
+                    assert!(holds, "{position} ({alpha}, {beta}): {got}, value {value}");
                 }
             }
         }
@@ -658,15 +1030,28 @@ mod tests {
     /// search, from the start and from positions met, both capture rules.
     #[test]
     fn a_stopped_search_proves_bounds_that_hold_the_value() {
+        stopped_searches_prove_bounds_that_hold_the_value(1);
+    }
+
+    /// The same on two threads (the helpers' nodes count towards the limit,
+    /// which the main thread sees some nodes late: bounds only, no node count).
+    #[test]
+    fn a_stopped_parallel_search_proves_bounds_that_hold_the_value() {
+        stopped_searches_prove_bounds_that_hold_the_value(2);
+    }
+
+    /// Stopped searches on `threads` threads prove bounds that hold the value.
+    fn stopped_searches_prove_bounds_that_hold_the_value(threads: usize) {
         for rules in every_rule(&[(2, 2), (3, 2), (3, 3)]) {
             let mut memo = HashMap::new();
             let expected = memo_negamax(&rules.start(), &mut memo);
             let mut positions = vec![(rules.start(), expected)];
-            positions.extend(memo.iter().step_by(11).map(|(p, &v)| (*p, v)));
+            let every = if threads == 1 { 11 } else { 53 };
+            positions.extend(memo.iter().step_by(every).map(|(p, &v)| (*p, v)));
             for options in every_option().into_iter().skip(1) {
                 for (position, value) in &positions {
                     for k in [0, 1, 2, 3, 5, 10, 30, 100, 1000] {
-                        let mut solver = ExactSolver::with_options(8, options);
+                        let mut solver = ExactSolver::with_threads(8, options, threads);
                         let mut limits = Limits {
                             max_nodes: Some(k),
                             ..Limits::default()
@@ -677,7 +1062,10 @@ mod tests {
                             -seeds <= b.lower && b.lower <= *value && *value <= b.upper,
                             "{position} {options:?} k={k}: {b:?}, value {value}"
                         );
-                        assert!(b.upper <= seeds && b.nodes <= k.max(1), "{b:?} k={k}");
+                        assert!(b.upper <= seeds, "{b:?} k={k}");
+                        if threads == 1 {
+                            assert!(b.nodes <= k.max(1), "{b:?} k={k}");
+                        }
                         // The table the stopped search left gives exact values after.
                         assert_eq!(solver.value(position), *value, "{position} after k={k}");
                     }
@@ -709,12 +1097,15 @@ mod tests {
                 .all(|p| p.lower <= expected && expected <= p.upper)
         );
         let stop = AtomicBool::new(true);
-        let mut limits = Limits {
-            stop: Some(&stop),
-            ..Limits::default()
-        };
-        let b = ExactSolver::new(10).bounds(&rules.start(), &mut limits);
-        assert_eq!((b.lower, b.upper, b.nodes), (-18, 18, 0));
+        for threads in [1, 2] {
+            let mut limits = Limits {
+                stop: Some(&stop),
+                ..Limits::default()
+            };
+            let mut solver = ExactSolver::with_threads(10, SearchOptions::default(), threads);
+            let b = solver.bounds(&rules.start(), &mut limits);
+            assert_eq!((b.lower, b.upper, b.nodes), (-18, 18, 0));
+        }
     }
 
     /// MTD(f) and the seed bounds also see values far from the first guess:

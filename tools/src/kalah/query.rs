@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 use tabula_solver::ZeroSum;
-use tabula_solver::kalah::{Bounds, ExactSolver, Kalah, Limits, Rules, SearchProgress};
+use tabula_solver::kalah::{
+    Bounds, ExactSolver, Kalah, Limits, Rules, SearchOptions, SearchProgress,
+};
 use tabula_solver::zero_sum::Line;
 use tabula_tables::kalah::{KalahGame, KalahTable};
 use tabula_verify::kalah as kv;
@@ -47,6 +49,8 @@ pub struct QueryArgs {
     /// by default, twice the variant's boards, at most 2^24.
     #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "table")]
     table_bits: Option<u32>,
+    #[command(flatten)]
+    threads: ThreadsArgs,
     /// Stop searching after SECS seconds (counted once the tables are open)
     /// and print the bounds proven by then
     /// (`value: between -2 and +8, not proven in 3600 s (N nodes)`; in JSON
@@ -57,6 +61,27 @@ pub struct QueryArgs {
     /// Stop after N nodes, as --time-limit (tests: no clock).
     #[arg(long, value_name = "N", hide = true, conflicts_with = "table")]
     node_limit: Option<u64>,
+}
+
+/// The search's threads (`query kalah`, `sweep kalah`).
+#[derive(Args)]
+pub(crate) struct ThreadsArgs {
+    /// Search on N threads over one shared transposition table: each search
+    /// of the board runs on every thread, which start from different moves,
+    /// and the first to finish gives the result (the values do not change;
+    /// the nodes vary from run to run) [default: all cores]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+}
+
+impl ThreadsArgs {
+    /// The threads asked for, else every core's.
+    pub(crate) fn get(&self) -> usize {
+        match self.threads {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
 }
 
 /// A value a limit kept the search from proving: its proven bounds.
@@ -259,7 +284,9 @@ pub fn query(args: QueryArgs) -> Outcome {
             if let Some(note) = kv::sweep::long_search_note(position.seeds(), max_seeds) {
                 eprintln!("note: {note}");
             }
-            Values::Search(ExactSolver::new(bits).with_endgame(endgame))
+            let threads = args.threads.get();
+            let solver = ExactSolver::with_threads(bits, SearchOptions::default(), threads);
+            Values::Search(solver.with_endgame(endgame))
         }
     };
     // The clock starts once the tables are open: a limit and a rate are of the search.

@@ -8,7 +8,7 @@ use tabula_solver::kalah::SearchProgress;
 use tabula_verify::kalah::sweep as kalah_sweep;
 
 use super::RuleArgs;
-use super::query::search_line;
+use super::query::{ThreadsArgs, search_line};
 use crate::common::{JsonArgs, PlotArgs, Span, TimingsArgs, emit_report, run_info, span};
 use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
@@ -27,6 +27,8 @@ pub struct SweepArgs {
     /// The search's transposition table has 2^BITS slots (16 bytes each).
     #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u32).range(10..=30))]
     table_bits: u32,
+    #[command(flatten)]
+    threads: ThreadsArgs,
     #[command(flatten)]
     plot: PlotArgs,
     #[command(flatten)]
@@ -67,8 +69,8 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         ))
     };
     let report = tracked(progress, |done| {
-        let (bits, timings) = (args.table_bits, args.timings.timings);
-        kalah_sweep::sweep(&sets, bits, endgame, timings, done, &mut searching)
+        let (bits, threads, timings) = (args.table_bits, args.threads.get(), args.timings.timings);
+        kalah_sweep::sweep(&sets, bits, threads, endgame, timings, done, &mut searching)
     });
     // Spans are never empty, and every variant shares the capture and end rules.
     args.plot.write(|| report.plot(&sets[0]))?;

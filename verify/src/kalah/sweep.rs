@@ -5,7 +5,9 @@
 use std::time::Instant;
 
 use serde::Serialize;
-use tabula_solver::kalah::{Capture, Endgame, ExactSolver, Limits, Rules, SearchProgress};
+use tabula_solver::kalah::{
+    Capture, Endgame, ExactSolver, Limits, Rules, SearchOptions, SearchProgress,
+};
 
 use crate::plot::{Plot, Point, Series};
 use crate::report::Table;
@@ -79,14 +81,15 @@ pub struct SweepReport {
     pub rows: Vec<Row>,
 }
 
-/// Solves each variant's start with a transposition table of 2^`table_bits`
-/// slots, probing `endgame` if given (a table of every variant's pits and
+/// Solves each variant's start on `threads` threads with a transposition
+/// table of 2^`table_bits` slots, probing `endgame` if given (a table of every variant's pits and
 /// rules: see [`tabula_solver::kalah::check_endgame`]), timing each search
 /// with `timings`; `progress` counts variants, `searching` hears how each
 /// search goes (its bounds and nodes).
 pub fn sweep(
     sets: &[Rules],
     table_bits: u32,
+    threads: usize,
     endgame: Option<Endgame>,
     timings: bool,
     progress: Progress<'_>,
@@ -95,7 +98,8 @@ pub fn sweep(
     let mut rows = Vec::with_capacity(sets.len());
     for (done, rules) in sets.iter().enumerate() {
         let started = Instant::now();
-        let mut solver = ExactSolver::new(table_bits).with_endgame(endgame.clone());
+        let mut solver = ExactSolver::with_threads(table_bits, SearchOptions::default(), threads)
+            .with_endgame(endgame.clone());
         let mut limits = Limits {
             progress: Some(&mut *searching),
             ..Limits::default()
@@ -200,7 +204,7 @@ mod tests {
             .iter()
             .map(|&(m, n)| Rules::new(m, n).unwrap())
             .collect();
-        let report = sweep(&sets, 12, None, false, &|_| {}, &mut |_| {});
+        let report = sweep(&sets, 12, 1, None, false, &|_| {}, &mut |_| {});
         assert_eq!(report.rows.len(), sets.len());
         for (row, rules) in report.rows.iter().zip(&sets) {
             let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
@@ -217,11 +221,11 @@ mod tests {
         assert_eq!(plot.series.len(), 2, "one line per pit count");
         // The same report on every run; the seconds only when asked for.
         assert_eq!(
-            sweep(&sets, 12, None, false, &|_| {}, &mut |_| {}).to_markdown(),
+            sweep(&sets, 12, 1, None, false, &|_| {}, &mut |_| {}).to_markdown(),
             markdown
         );
         assert!(!markdown.contains("seconds"));
-        let timed = sweep(&sets, 12, None, true, &|_| {}, &mut |_| {});
+        let timed = sweep(&sets, 12, 1, None, true, &|_| {}, &mut |_| {});
         assert!(timed.to_markdown().contains("| nodes | seconds |"));
         assert!(
             serde_json::to_string(&timed)
@@ -238,10 +242,11 @@ mod tests {
                 .map(|n| Rules::new(3, n).unwrap().with_capture(capture))
                 .collect();
             let table = EndgameTable::in_memory_for(KalahEndgame::new(sets[0], 8));
-            let plain = sweep(&sets, 12, None, false, &|_| {}, &mut |_| {});
+            let plain = sweep(&sets, 12, 1, None, false, &|_| {}, &mut |_| {});
             let probed = sweep(
                 &sets,
                 12,
+                1,
                 Some(std::sync::Arc::new(table)),
                 false,
                 &|_| {},
