@@ -114,11 +114,29 @@ pub fn principal_line<G: ZeroSum, E: From<Unreached>>(
     start: &G,
     mut value_of: impl FnMut(&G) -> Result<i32, E>,
 ) -> Result<Line<G::Move>, E> {
+    let value = match start.is_over() {
+        true => start.final_value(),
+        false => value_of(start)?,
+    };
+    principal_line_from(start, value, |position, mv, child, reward, here| {
+        let child_value = value_of(child)?;
+        Ok((position.move_value(mv, reward, child_value) == here).then_some(child_value))
+    })
+}
+
+/// [`principal_line`] from `start`, whose value is `value`, with each move
+/// tested by `optimal(position, mv, child, reward, value_here)`: the child's
+/// value when `mv` reaches the position's value, else `None`. A search can
+/// answer that with one null-window test, without the child's exact value.
+pub fn principal_line_from<G: ZeroSum, E: From<Unreached>>(
+    start: &G,
+    value: i32,
+    mut optimal: impl FnMut(&G, G::Move, &G, i32, i32) -> Result<Option<i32>, E>,
+) -> Result<Line<G::Move>, E> {
     let mut position = start.clone();
     let mut first_to_move = true;
     let mut moves = Vec::new();
-    // The value of `position`, asked for once: after a move it is the child's.
-    let mut value = None;
+    let mut value_here = value;
     loop {
         let legal = position.legal_moves();
         if legal.is_empty() {
@@ -129,15 +147,10 @@ pub fn principal_line<G: ZeroSum, E: From<Unreached>>(
                 final_for_first,
             });
         }
-        let value_here = match value {
-            Some(known) => known,
-            None => value_of(&position)?,
-        };
         let mut chosen = None;
         for &mv in legal.iter() {
             let (child, reward) = position.after(mv);
-            let child_value = value_of(&child)?;
-            if position.move_value(mv, reward, child_value) == value_here {
+            if let Some(child_value) = optimal(&position, mv, &child, reward, value_here)? {
                 chosen = Some((mv, child, reward, child_value));
                 break;
             }
@@ -149,7 +162,7 @@ pub fn principal_line<G: ZeroSum, E: From<Unreached>>(
             }
             .into());
         };
-        value = Some(child_value);
+        value_here = child_value;
         moves.push(LineMove {
             mv,
             by_first: first_to_move,

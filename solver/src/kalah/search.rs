@@ -464,6 +464,22 @@ impl ExactSolver {
         value
     }
 
+    /// Whether `position`'s value for its mover is at least `target`: one
+    /// null-window search within `limits`; `None` when a limit stopped it.
+    pub fn reaches(
+        &mut self,
+        position: &Kalah,
+        target: i32,
+        limits: &mut Limits<'_>,
+    ) -> Option<bool> {
+        if let SolverTable::Generic(_) = self.table {
+            return Some(self.value_within(position, target - 1, target) >= target);
+        }
+        let (value, upper, nodes) = self.run(position, Run::Within(target - 1, target), limits);
+        self.nodes += nodes;
+        (value <= upper).then_some(value >= target)
+    }
+
     /// `run` of `position` over the own table, on the solver's threads:
     /// the bounds proven and the nodes searched.
     fn run(&mut self, position: &Kalah, run: Run, limits: &mut Limits<'_>) -> (i32, i32, u64) {
@@ -568,10 +584,11 @@ impl<'a, 'l, T: Table> Search<'a, 'l, T> {
     /// Searches `position` as `run` says: its bounds, and the nodes then.
     fn run(mut self, position: &Kalah, run: Run) -> (i32, i32, u64) {
         let (lower, upper) = match (run, self.options.root) {
-            (Run::Within(alpha, beta), _) => {
-                let value = self.step(position, alpha, beta).unwrap_or(0);
-                (value, value)
-            }
+            // A stopped step proves nothing: bounds that cross.
+            (Run::Within(alpha, beta), _) => match self.step(position, alpha, beta) {
+                Some(value) => (value, value),
+                None => (NONE, -NONE),
+            },
             (Run::Bounds, Root::Full) => self.full(position),
             (Run::Bounds, Root::Mtdf) => self.mtdf(position),
             (Run::Bounds, Root::Aspiration) => self.aspiration(position),
@@ -1021,6 +1038,36 @@ mod tests {
                     };
                     assert!(holds, "{position} ({alpha}, {beta}): {got}, value {value}");
                 }
+            }
+        }
+    }
+
+    /// `reaches` answers "is the value at least t?" as the plain recursion
+    /// does, on one thread and two, and says nothing when a limit stops it.
+    #[test]
+    fn reaches_tells_whether_the_value_is_at_least_the_target() {
+        for rules in every_rule(&[(2, 4), (3, 3)]) {
+            let mut memo = HashMap::new();
+            memo_negamax(&rules.start(), &mut memo);
+            for threads in [1, 2] {
+                let mut solver = ExactSolver::with_threads(8, SearchOptions::default(), threads);
+                for (position, &value) in memo.iter().step_by(7) {
+                    for target in [value - 1, value, value + 1] {
+                        let got = solver.reaches(position, target, &mut Limits::default());
+                        assert_eq!(got, Some(value >= target), "{position} {target}");
+                    }
+                }
+            }
+            // A limit leaves the answer out or right, never wrong; none at 0 nodes.
+            let (start, value) = (rules.start(), memo[&rules.start()]);
+            for k in [0, 1, 3, 10, 100] {
+                let mut limits = Limits {
+                    max_nodes: Some(k),
+                    ..Limits::default()
+                };
+                let got = ExactSolver::new(8).reaches(&start, value, &mut limits);
+                assert!(got.is_none_or(|yes| yes), "{start} k={k}");
+                assert!(k > 0 || got.is_none(), "{start} k={k}");
             }
         }
     }

@@ -10,7 +10,7 @@ use tabula_solver::ZeroSum;
 use tabula_solver::kalah::{
     Bounds, ExactSolver, Kalah, Limits, Rules, SearchOptions, SearchProgress,
 };
-use tabula_solver::zero_sum::Line;
+use tabula_solver::zero_sum::{Line, principal_line_from};
 use tabula_tables::kalah::{KalahGame, KalahTable};
 use tabula_verify::kalah as kv;
 
@@ -174,11 +174,11 @@ pub(crate) fn sides(position: &Kalah) -> [Vec<u8>; 2] {
     [mine.to_vec(), theirs.to_vec()]
 }
 
-/// The answer for `position`, its values from `value_of`, with its optimal
+/// The answer for `position`, its values from `valuer`, with its optimal
 /// line when `with_line`.
 fn kalah_answer(
     position: &Kalah,
-    value_of: &mut dyn FnMut(&Kalah) -> anyhow::Result<i32>,
+    valuer: &mut Valuer<'_>,
     with_line: bool,
 ) -> anyhow::Result<KalahAnswer> {
     let mut found = KalahAnswer {
@@ -203,20 +203,30 @@ fn kalah_answer(
         }
         return Ok(found);
     }
-    match proven(value_of(position))? {
-        Ok(value) => found.value = Some(value),
+    let value = match proven(valuer.value(position))? {
+        Ok(value) => value,
         Err(bounds) => {
             // The moves' searches would start where this one stopped.
             found.unproven = Some(bounds);
             found.over = false;
             return Ok(found);
         }
-    }
+    };
+    found.value = Some(value);
     found.over = position.is_finished();
+    if with_line {
+        // Before the moves' values: the line needs only the board's.
+        match valuer.line(position, value) {
+            Ok(line) => found.set_line(&line),
+            // A line the limit stopped is left out.
+            Err(e) if e.is::<Stopped>() => {}
+            Err(e) => return Err(e),
+        }
+    }
     for &pit in position.legal_moves().iter() {
         let (child, sowing) = position.child(pit);
         let gains = sowing.mover as i32 - sowing.opponent as i32;
-        let (value, unproven) = match proven(value_of(&child))? {
+        let (value, unproven) = match proven(valuer.value(&child))? {
             Ok(v) => (Some(position.move_value(pit, gains, v)), None),
             Err(b) => {
                 let ends = [b.lower, b.upper].map(|v| position.move_value(pit, gains, v));
@@ -233,14 +243,6 @@ fn kalah_answer(
             leaves: sides(&child),
             shown: child.to_string(),
         });
-    }
-    if with_line && found.moves.iter().all(|m| m.value.is_some()) {
-        match optimal_line(position, &mut *value_of) {
-            Ok(line) => found.set_line(&line),
-            // A line the limit stopped is left out.
-            Err(e) if e.is::<Stopped>() => {}
-            Err(e) => return Err(e),
-        }
     }
     Ok(found)
 }
@@ -262,6 +264,54 @@ enum Values {
     Search(ExactSolver),
 }
 
+/// A query's values and the limits of its searches.
+struct Valuer<'l> {
+    values: Values,
+    limits: Limits<'l>,
+}
+
+impl Valuer<'_> {
+    /// The exact value of `position` for its mover ([`Stopped`] when a limit
+    /// stopped its search).
+    fn value(&mut self, position: &Kalah) -> anyhow::Result<i32> {
+        Ok(match &mut self.values {
+            Values::Table(table) => table.value(position).looked_up()?,
+            Values::Search(solver) => {
+                let bounds = solver.bounds(position, &mut self.limits);
+                bounds.exact().ok_or(Stopped(bounds))?
+            }
+        })
+    }
+
+    /// The optimal line from `position`, whose value is `value`. A search
+    /// tries each move with one null-window test (does it reach `value`?),
+    /// which costs far less than the move's exact value.
+    fn line(&mut self, position: &Kalah, value: i32) -> anyhow::Result<Line<u8>> {
+        let Values::Search(solver) = &mut self.values else {
+            return optimal_line(position, |p| self.value(p));
+        };
+        let limits = &mut self.limits;
+        principal_line_from(position, value, |from, pit, child, reward, here| {
+            // The child's value that makes the move worth `here` (no move is worth more).
+            let keeps = from.keeps_turn(pit);
+            let needed = if keeps { here - reward } else { reward - here };
+            let reached = match keeps {
+                true => solver.reaches(child, needed, limits),
+                false => solver
+                    .reaches(child, needed + 1, limits)
+                    .map(|above| !above),
+            };
+            let seeds = child.seeds() as i32;
+            let stopped = Bounds {
+                lower: -seeds,
+                upper: seeds,
+                nodes: 0,
+            };
+            Ok(reached.ok_or(Stopped(stopped))?.then_some(needed))
+        })
+    }
+}
+
 /// Prints the value and optimal moves of a board, and the value of every move.
 pub fn query(args: QueryArgs) -> Outcome {
     let rules = args.variant.rules_for(args.table.as_deref())?;
@@ -269,7 +319,7 @@ pub fn query(args: QueryArgs) -> Outcome {
         Some(text) => parse_board(&rules, text)?,
         None => rules.start(),
     };
-    let mut values = match &args.table {
+    let values = match &args.table {
         Some(path) => Values::Table(KalahTable::open_for(KalahGame { rules }, path)?),
         None => {
             // One search whose table the children's searches share.
@@ -303,32 +353,23 @@ pub fn query(args: QueryArgs) -> Outcome {
             bar.set_message(search_line(p, started.elapsed()));
         }
     };
-    let mut limits = Limits {
+    let limits = Limits {
         deadline,
         max_nodes: args.node_limit,
         stop: None,
         progress: Some(&mut show),
     };
-    let mut value_of = |p: &Kalah| -> anyhow::Result<i32> {
-        Ok(match &mut values {
-            Values::Table(table) => table.value(p).looked_up()?,
-            Values::Search(solver) => {
-                let bounds = solver.bounds(p, &mut limits);
-                bounds.exact().ok_or(Stopped(bounds))?
-            }
-        })
-    };
+    let mut valuer = Valuer { values, limits };
     if args.batch {
-        let answered = answer_lines(|line| {
-            kalah_answer(&parse_board(&rules, line)?, &mut value_of, args.line)
-        });
-        searching.inspect(|s| s.finish_and_clear());
+        let answered =
+            answer_lines(|line| kalah_answer(&parse_board(&rules, line)?, &mut valuer, args.line));
+        searching.as_ref().inspect(|s| s.finish_and_clear());
         return answered;
     }
-    let found = kalah_answer(&position, &mut value_of, args.line);
-    searching.inspect(|s| s.finish_and_clear());
+    let found = kalah_answer(&position, &mut valuer, args.line);
+    searching.as_ref().inspect(|s| s.finish_and_clear());
     let found = found?;
-    let nodes = match &values {
+    let nodes = match &valuer.values {
         Values::Search(solver) => solver.nodes,
         Values::Table(_) => 0,
     };
