@@ -69,7 +69,11 @@ pub fn sweep(args: SweepArgs) -> Outcome {
         ))
     };
     let report = tracked(progress, |done| {
-        let (bits, threads, timings) = (args.table_bits, args.threads.get(), args.timings.timings);
+        let (bits, threads, timings) = (
+            args.table_bits,
+            args.threads.get(most),
+            args.timings.timings,
+        );
         kalah_sweep::sweep(&sets, bits, threads, endgame, timings, done, &mut searching)
     });
     // Spans are never empty, and every variant shares the capture and end rules.
