@@ -1465,3 +1465,32 @@ fn kalah_query_limits_print_proven_bounds() {
         assert!(lower <= expected && expected <= upper, "k={k}: {answer}");
     }
 }
+
+/// `sweep kalah --time-limit` stops each variant on its own: a limit of 0
+/// leaves every row with bounds that hold its value and a `?` or settled
+/// result, exit status 0; a negative limit is refused in one line.
+#[test]
+fn kalah_sweep_time_limit_stops_each_variant_with_bounds() {
+    let report = json_of(&words(
+        "sweep kalah --pits 2..3 --seeds 3 --table-bits 12 --time-limit 0 --json -",
+    ));
+    let rows = report["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "every variant has its row: {report}");
+    for row in rows {
+        let m = row["pits"].as_u64().unwrap() as u8;
+        let value = i64::from(plain_start_value(m, 3));
+        let b = &row["unproven"];
+        assert!(row.get("value").is_none(), "{row}");
+        let (lower, upper) = (b["lower"].as_i64().unwrap(), b["upper"].as_i64().unwrap());
+        assert!(lower <= value && value <= upper, "{row}");
+    }
+    let full = json_of(&words(
+        "sweep kalah --pits 2..3 --seeds 3 --table-bits 12 --time-limit inf --json -",
+    ));
+    for row in full["rows"].as_array().unwrap() {
+        let m = row["pits"].as_u64().unwrap() as u8;
+        assert_eq!(row["value"], i64::from(plain_start_value(m, 3)), "{row}");
+    }
+    let refused = run(&words("sweep kalah --pits 2 --seeds 3 --time-limit=-1"));
+    assert_one_line_error(&refused, "--time-limit");
+}

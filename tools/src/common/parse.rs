@@ -69,6 +69,17 @@ pub fn seconds(text: &str) -> Result<Duration, String> {
     tabula_verify::process::parse_seconds(text)
 }
 
+/// Parses a search's time limit in seconds: any number from 0 up, with no
+/// cap (an exact search may be given days); one beyond any clock (`inf`)
+/// is no limit.
+pub fn search_limit(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs >= 0.0 => Ok(Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX)),
+        Ok(_) => Err("must be a number of seconds from 0 up".into()),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
+}
+
 /// An inclusive range of whole numbers on the command line: `5..9` or `7`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Span {

@@ -1,15 +1,17 @@
 //! `tabula sweep kalah`: the first player's optimal margin for each Kalah(m, n).
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
 use tabula_solver::kalah::SearchProgress;
-use tabula_verify::kalah::sweep as kalah_sweep;
+use tabula_verify::kalah::sweep::{self as kalah_sweep, SweepOptions};
 
 use super::RuleArgs;
 use super::query::{ThreadsArgs, search_line};
-use crate::common::{JsonArgs, PlotArgs, Span, TimingsArgs, emit_report, run_info, span};
+use crate::common::{
+    JsonArgs, PlotArgs, Span, TimingsArgs, emit_report, run_info, search_limit, span,
+};
 use crate::progress::{bar, tracked};
 use crate::registry::Outcome;
 
@@ -37,6 +39,15 @@ pub struct SweepArgs {
     timings: TimingsArgs,
     #[command(flatten)]
     endgame: super::endgame::EndgameArgs,
+    /// Stop each variant's search after SECS seconds and give the bounds
+    /// proven by then (`+4 to +12 (stopped)`; in JSON
+    /// `"unproven":{"lower":..,"upper":..}` in place of `"value"`); the
+    /// result column says W or L when the bounds settle it, else `?`
+    #[arg(long, value_name = "SECS", value_parser = search_limit)]
+    time_limit: Option<Duration>,
+    /// Stop each variant's search after N nodes, as --time-limit (tests: no clock).
+    #[arg(long, value_name = "N", hide = true)]
+    node_limit: Option<u64>,
 }
 
 /// The first player's optimal margin for every (m, n).
@@ -68,13 +79,16 @@ pub fn sweep(args: SweepArgs) -> Outcome {
             search_line(p, started.elapsed())
         ))
     };
+    let options = SweepOptions {
+        table_bits: args.table_bits,
+        threads: args.threads.get(most),
+        endgame,
+        timings: args.timings.timings,
+        time_limit: args.time_limit,
+        node_limit: args.node_limit,
+    };
     let report = tracked(progress, |done| {
-        let (bits, threads, timings) = (
-            args.table_bits,
-            args.threads.get(most),
-            args.timings.timings,
-        );
-        kalah_sweep::sweep(&sets, bits, threads, endgame, timings, done, &mut searching)
+        kalah_sweep::sweep(&sets, &options, done, &mut searching)
     });
     // Spans are never empty, and every variant shares the capture and end rules.
     args.plot.write(|| report.plot(&sets[0]))?;

@@ -2,11 +2,11 @@
 //! Kalah(m, n) of a family, with the search's cost: rows for JSON, a Markdown
 //! table and a plot (the Ioiwari sweep's counterpart, `ioiwari::sweep`).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use tabula_solver::kalah::{
-    Capture, Endgame, ExactSolver, Limits, Rules, SearchOptions, SearchProgress,
+    Bounds, Capture, Endgame, ExactSolver, Limits, Rules, SearchOptions, SearchProgress,
 };
 
 use crate::plot::{Plot, Point, Series};
@@ -20,9 +20,16 @@ pub struct Row {
     pub pits: u8,
     /// Seeds a pit at the start (n).
     pub seeds: u8,
-    /// The first player's final margin under optimal play.
-    pub value: i32,
-    /// W, D or L for the first player.
+    /// The first player's final margin under optimal play; absent when a
+    /// limit stopped the search (see `unproven`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+    /// The bounds proven when a limit stopped the search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unproven: Option<Unproven>,
+    /// W, D or L for the first player, as far as the bounds settle it (W
+    /// once the lower bound is above 0, even with the value unproven); `?`
+    /// when they allow two.
     pub outcome: &'static str,
     /// Positions searched.
     pub nodes: u64,
@@ -32,12 +39,28 @@ pub struct Row {
     pub seconds: Option<f64>,
 }
 
+/// The bounds a limit left on a variant's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Unproven {
+    /// The value is at least this.
+    pub lower: i32,
+    /// The value is at most this.
+    pub upper: i32,
+}
+
 /// W, D or L: the first player's result under optimal play from its margin.
 pub fn outcome_letter(value: i32) -> &'static str {
-    match value.signum() {
-        1 => "W",
-        0 => "D",
-        _ => "L",
+    outcome_within(value, value)
+}
+
+/// The first player's result as far as `lower <= value <= upper` settles
+/// it: W, D or L, or `?` when the bounds allow more than one.
+pub fn outcome_within(lower: i32, upper: i32) -> &'static str {
+    match (lower.signum(), upper.signum()) {
+        (1, _) => "W",
+        (_, -1) => "L",
+        (0, 0) => "D",
+        _ => "?",
     }
 }
 
@@ -81,43 +104,73 @@ pub struct SweepReport {
     pub rows: Vec<Row>,
 }
 
-/// Solves each variant's start on `threads` threads with a transposition
-/// table of 2^`table_bits` slots, probing `endgame` if given (a table of every variant's pits and
-/// rules: see [`tabula_solver::kalah::check_endgame`]), timing each search
-/// with `timings`; `progress` counts variants, `searching` hears how each
-/// search goes (its bounds and nodes).
+/// How the sweep searches each variant.
+#[derive(Clone, Default)]
+pub struct SweepOptions {
+    /// The transposition table has 2^`table_bits` slots.
+    pub table_bits: u32,
+    /// Search threads (0 counts as 1).
+    pub threads: usize,
+    /// The endgame table to probe, of every variant's pits and rules (see
+    /// [`tabula_solver::kalah::check_endgame`]).
+    pub endgame: Option<Endgame>,
+    /// Time each search (the report then differs from run to run).
+    pub timings: bool,
+    /// Stop each variant's search after this long, with the bounds proven.
+    pub time_limit: Option<Duration>,
+    /// Stop each variant's search after this many nodes (tests: no clock).
+    pub node_limit: Option<u64>,
+}
+
+/// Solves each variant's start as `options` say; `progress` counts
+/// variants, `searching` hears how each search goes (its bounds and nodes).
 pub fn sweep(
     sets: &[Rules],
-    table_bits: u32,
-    threads: usize,
-    endgame: Option<Endgame>,
-    timings: bool,
+    options: &SweepOptions,
     progress: Progress<'_>,
     searching: &mut dyn FnMut(&SearchProgress),
 ) -> SweepReport {
-    let mut rows = Vec::with_capacity(sets.len());
-    for (done, rules) in sets.iter().enumerate() {
-        let started = Instant::now();
-        let mut solver = ExactSolver::with_threads(table_bits, SearchOptions::default(), threads)
-            .with_endgame(endgame.clone());
-        let mut limits = Limits {
-            progress: Some(&mut *searching),
-            ..Limits::default()
-        };
-        let bounds = solver.bounds(&rules.start(), &mut limits);
-        let value = bounds.exact().expect("a search without limits ends exact");
-        let nodes = solver.nodes;
-        rows.push(Row {
-            pits: rules.pits,
-            seeds: rules.seeds,
-            value,
-            outcome: outcome_letter(value),
-            nodes,
-            seconds: timings.then(|| started.elapsed().as_secs_f64()),
-        });
-        progress(done + 1);
-    }
+    let rows = sets
+        .iter()
+        .enumerate()
+        .map(|(done, rules)| {
+            let row = sweep_one(rules, options, searching);
+            progress(done + 1);
+            row
+        })
+        .collect();
     SweepReport { rows }
+}
+
+/// One variant's row: its start searched with a fresh solver.
+fn sweep_one(
+    rules: &Rules,
+    options: &SweepOptions,
+    searching: &mut dyn FnMut(&SearchProgress),
+) -> Row {
+    let started = Instant::now();
+    let threads = options.threads.max(1);
+    let mut solver =
+        ExactSolver::with_threads(options.table_bits, SearchOptions::default(), threads)
+            .with_endgame(options.endgame.clone());
+    let mut limits = Limits {
+        // A limit beyond any clock is no limit.
+        deadline: options.time_limit.and_then(|t| started.checked_add(t)),
+        max_nodes: options.node_limit,
+        stop: None,
+        progress: Some(searching),
+    };
+    let Bounds { lower, upper, .. } = solver.bounds(&rules.start(), &mut limits);
+    let value = (lower == upper).then_some(lower);
+    Row {
+        pits: rules.pits,
+        seeds: rules.seeds,
+        value,
+        unproven: value.is_none().then_some(Unproven { lower, upper }),
+        outcome: outcome_within(lower, upper),
+        nodes: solver.nodes,
+        seconds: options.timings.then(|| started.elapsed().as_secs_f64()),
+    }
 }
 
 impl SweepReport {
@@ -130,10 +183,15 @@ impl SweepReport {
         }
         let mut table = Table::new(&headers);
         for r in &self.rows {
+            let value = match (r.value, r.unproven) {
+                (Some(v), _) => v.to_string(),
+                (None, Some(b)) => format!("{:+} to {:+} (stopped)", b.lower, b.upper),
+                (None, None) => unreachable!("a row has a value or bounds"),
+            };
             let mut cells = vec![
                 r.pits.to_string(),
                 r.seeds.to_string(),
-                r.value.to_string(),
+                value,
                 r.outcome.to_string(),
                 r.nodes.to_string(),
             ];
@@ -142,20 +200,27 @@ impl SweepReport {
             }
             table.row(&cells);
         }
+        let stopped = if self.rows.iter().any(|r| r.value.is_none()) {
+            "; a stopped search gives the bounds it proved, ? = not settled"
+        } else {
+            ""
+        };
         format!(
             "Kalah(m, n) from the start: the first player's final store margin under optimal \
-             play (W = first player wins).\n\n{}",
+             play (W = first player wins{stopped}).\n\n{}",
             table.to_markdown()
         )
     }
 
     /// The margins as a plot: seeds per pit along the axis, a line per pit
-    /// count; `rules` gives the capture and end rules the title names.
+    /// count; `rules` gives the capture and end rules the title names. A
+    /// stopped variant is left out: its bounds are often the whole range.
     pub fn plot(&self, rules: &Rules) -> Plot {
         let mut series: Vec<Series> = Vec::new();
         for r in &self.rows {
+            let Some(value) = r.value else { continue };
             let name = format!("m = {} pits", r.pits);
-            let point = Point::exact(format!("n = {}", r.seeds), f64::from(r.value));
+            let point = Point::exact(format!("n = {}", r.seeds), f64::from(value));
             match series.iter_mut().find(|s| s.name == name) {
                 Some(s) => s.points.push(point),
                 None => series.push(Series {
@@ -187,6 +252,57 @@ mod tests {
     use super::*;
     use tabula_solver::search::memo_negamax;
 
+    /// One thread, a 2^12-slot table, no endgame, no limit.
+    fn options(timings: bool) -> SweepOptions {
+        SweepOptions {
+            table_bits: 12,
+            threads: 1,
+            timings,
+            ..SweepOptions::default()
+        }
+    }
+
+    /// A node limit stops a variant with bounds that hold its value, and
+    /// the outcome is only what the bounds settle.
+    #[test]
+    fn a_stopped_variant_gives_bounds_that_hold_its_value() {
+        let sets = [Rules::new(3, 3).unwrap(), Rules::new(4, 3).unwrap()];
+        let limited = SweepOptions {
+            node_limit: Some(1),
+            ..options(false)
+        };
+        let report = sweep(&sets, &limited, &|_| {}, &mut |_| {});
+        for (row, rules) in report.rows.iter().zip(&sets) {
+            let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
+            let b = row.unproven.expect("one node does not solve Kalah(3, 3)");
+            assert!(
+                row.value.is_none() && b.lower <= value && value <= b.upper,
+                "{row:?}"
+            );
+            assert!(
+                ["?", outcome_letter(value)].contains(&row.outcome),
+                "{row:?}"
+            );
+        }
+        let markdown = report.to_markdown();
+        assert!(markdown.contains("(stopped)") && markdown.contains("not settled"));
+        assert!(
+            report.plot(&sets[0]).series.is_empty(),
+            "stopped rows are not plotted"
+        );
+        let json = serde_json::to_string(&report).unwrap();
+        assert!(json.contains("\"unproven\":{\"lower\":") && !json.contains("\"value\""));
+    }
+
+    #[test]
+    fn outcomes_are_what_the_bounds_settle() {
+        let cases = [((1, 5), "W"), ((-3, -1), "L"), ((0, 0), "D"), ((0, 2), "?")];
+        for ((lower, upper), letter) in cases {
+            assert_eq!(outcome_within(lower, upper), letter, "{lower}..{upper}");
+        }
+        assert_eq!(outcome_within(-1, 1), "?");
+    }
+
     /// The prediction gives the measured run back, and notes only searches
     /// far beyond it.
     #[test]
@@ -204,13 +320,13 @@ mod tests {
             .iter()
             .map(|&(m, n)| Rules::new(m, n).unwrap())
             .collect();
-        let report = sweep(&sets, 12, 1, None, false, &|_| {}, &mut |_| {});
+        let report = sweep(&sets, &options(false), &|_| {}, &mut |_| {});
         assert_eq!(report.rows.len(), sets.len());
         for (row, rules) in report.rows.iter().zip(&sets) {
             let value = memo_negamax(&rules.start(), &mut std::collections::HashMap::new());
             assert_eq!(
-                (row.pits, row.seeds, row.value),
-                (rules.pits, rules.seeds, value)
+                (row.pits, row.seeds, row.value, row.unproven),
+                (rules.pits, rules.seeds, Some(value), None)
             );
             let sign = ["L", "D", "W"][(value.signum() + 1) as usize];
             assert_eq!(row.outcome, sign);
@@ -221,11 +337,11 @@ mod tests {
         assert_eq!(plot.series.len(), 2, "one line per pit count");
         // The same report on every run; the seconds only when asked for.
         assert_eq!(
-            sweep(&sets, 12, 1, None, false, &|_| {}, &mut |_| {}).to_markdown(),
+            sweep(&sets, &options(false), &|_| {}, &mut |_| {}).to_markdown(),
             markdown
         );
         assert!(!markdown.contains("seconds"));
-        let timed = sweep(&sets, 12, 1, None, true, &|_| {}, &mut |_| {});
+        let timed = sweep(&sets, &options(true), &|_| {}, &mut |_| {});
         assert!(timed.to_markdown().contains("| nodes | seconds |"));
         assert!(
             serde_json::to_string(&timed)
@@ -242,16 +358,12 @@ mod tests {
                 .map(|n| Rules::new(3, n).unwrap().with_capture(capture))
                 .collect();
             let table = EndgameTable::in_memory_for(KalahEndgame::new(sets[0], 8));
-            let plain = sweep(&sets, 12, 1, None, false, &|_| {}, &mut |_| {});
-            let probed = sweep(
-                &sets,
-                12,
-                1,
-                Some(std::sync::Arc::new(table)),
-                false,
-                &|_| {},
-                &mut |_| {},
-            );
+            let plain = sweep(&sets, &options(false), &|_| {}, &mut |_| {});
+            let probing = SweepOptions {
+                endgame: Some(std::sync::Arc::new(table)),
+                ..options(false)
+            };
+            let probed = sweep(&sets, &probing, &|_| {}, &mut |_| {});
             for (p, q) in plain.rows.iter().zip(&probed.rows) {
                 assert_eq!((p.seeds, p.value), (q.seeds, q.value), "{capture:?}");
                 assert!(q.nodes <= p.nodes, "{capture:?} {p:?} {q:?}");
