@@ -56,8 +56,8 @@ pub struct QueryArgs {
     /// (`value: between -2 and +8, not proven in 3600 s (N nodes)`; in JSON
     /// `"unproven":{"lower":..,"upper":..}` in place of `"value"`): exit
     /// status 0. A move whose search the limit stopped shows its bounds.
-    #[arg(long, value_name = "SECS", conflicts_with = "table")]
-    time_limit: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = crate::common::search_limit, conflicts_with = "table")]
+    time_limit: Option<Duration>,
     /// Stop after N nodes, as --time-limit (tests: no clock).
     #[arg(long, value_name = "N", hide = true, conflicts_with = "table")]
     node_limit: Option<u64>,
@@ -116,6 +116,18 @@ impl std::fmt::Display for Stopped {
 }
 
 impl std::error::Error for Stopped {}
+
+/// The error of an optimal line whose search a limit stopped.
+#[derive(Debug)]
+struct LineStopped;
+
+impl std::fmt::Display for LineStopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the search stopped before the optimal line was found")
+    }
+}
+
+impl std::error::Error for LineStopped {}
 
 /// A value, or the bounds a limit left; other errors pass on.
 fn proven(found: anyhow::Result<i32>) -> anyhow::Result<Result<i32, Unproven>> {
@@ -227,7 +239,7 @@ fn kalah_answer(
         match valuer.line(position, value) {
             Ok(line) => found.set_line(&line),
             // A line the limit stopped is left out.
-            Err(e) if e.is::<Stopped>() => {}
+            Err(e) if e.is::<LineStopped>() => {}
             Err(e) => return Err(e),
         }
     }
@@ -309,13 +321,7 @@ impl Valuer<'_> {
                     .reaches(child, needed + 1, limits)
                     .map(|above| !above),
             };
-            let seeds = child.seeds() as i32;
-            let stopped = Bounds {
-                lower: -seeds,
-                upper: seeds,
-                nodes: 0,
-            };
-            Ok(reached.ok_or(Stopped(stopped))?.then_some(needed))
+            Ok(reached.ok_or(LineStopped)?.then_some(needed))
         })
     }
 }
@@ -352,10 +358,7 @@ pub fn query(args: QueryArgs) -> Outcome {
     // One spinner for the whole run: a search is many values.
     let searching = matches!(values, Values::Search(_)).then(|| spinner("searching"));
     // A limit beyond any clock (`inf`, 1e300) is no limit.
-    let deadline = args
-        .time_limit
-        .and_then(|secs| Duration::try_from_secs_f64(secs.max(0.0)).ok())
-        .and_then(|limit| started.checked_add(limit));
+    let deadline = args.time_limit.and_then(|limit| started.checked_add(limit));
     let mut show = |p: &SearchProgress| {
         if let Some(bar) = &searching {
             bar.set_message(search_line(p, started.elapsed()));
