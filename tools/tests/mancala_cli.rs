@@ -1494,3 +1494,24 @@ fn kalah_sweep_time_limit_stops_each_variant_with_bounds() {
     let refused = run(&words("sweep kalah --pits 2 --seeds 3 --time-limit=-1"));
     assert_one_line_error(&refused, "--time-limit");
 }
+
+/// `query kalah --no-moves` gives the board's searched value alone: the
+/// plain negamax's, with no move lines (`"moves":[]` with --batch), and
+/// keeps `--line`.
+#[test]
+fn kalah_query_no_moves_gives_the_value_alone() {
+    let expected = plain_start_value(3, 3);
+    let out = run(&words("query kalah --pits 3 --seeds 3 --no-moves --line"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_contains(&text, &format!("value: {expected}\n"));
+    assert!(!text.contains("move "), "{text}");
+    assert_contains(&text, "line");
+    let out = run_with_input(
+        &words("query kalah --pits 3 --seeds 3 --batch --no-moves"),
+        "3 3 3 / 3 3 3\n",
+    );
+    let answer = &json_lines(&stdout(&out))[0];
+    assert_eq!(answer["value"], i64::from(expected), "{answer}");
+    assert_eq!(answer["moves"], serde_json::json!([]), "{answer}");
+}

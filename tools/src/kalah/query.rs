@@ -45,6 +45,10 @@ pub struct QueryArgs {
     /// line with --batch).
     #[arg(long)]
     line: bool,
+    /// Give the board's value alone, without each move's: a search spends
+    /// most of its time on the moves (`"moves":[]` with --batch).
+    #[arg(long)]
+    no_moves: bool,
     /// The search's transposition table has 2^BITS slots (16 bytes each);
     /// by default, twice the variant's boards, at most 2^24.
     #[arg(long, value_parser = clap::value_parser!(u32).range(10..=30), conflicts_with = "table")]
@@ -194,13 +198,22 @@ pub(crate) fn sides(position: &Kalah) -> [Vec<u8>; 2] {
     [mine.to_vec(), theirs.to_vec()]
 }
 
-/// The answer for `position`, its values from `valuer`, with its optimal
-/// line when `with_line`.
+/// What a query asks of each board besides its value.
+#[derive(Clone, Copy)]
+struct Asked {
+    /// The optimal line (`--line`).
+    line: bool,
+    /// Every move's value (not `--no-moves`).
+    moves: bool,
+}
+
+/// The answer for `position`, its values from `valuer`, with what `asked` says.
 fn kalah_answer(
     position: &Kalah,
     valuer: &mut Valuer<'_>,
-    with_line: bool,
+    asked: Asked,
 ) -> anyhow::Result<KalahAnswer> {
+    let with_line = asked.line;
     let mut found = KalahAnswer {
         board: sides(position),
         value: None,
@@ -242,6 +255,9 @@ fn kalah_answer(
             Err(e) if e.is::<LineStopped>() => {}
             Err(e) => return Err(e),
         }
+    }
+    if !asked.moves {
+        return Ok(found);
     }
     for &pit in position.legal_moves().iter() {
         let (child, sowing) = position.child(pit);
@@ -371,13 +387,17 @@ pub fn query(args: QueryArgs) -> Outcome {
         progress: Some(&mut show),
     };
     let mut valuer = Valuer { values, limits };
+    let asked = Asked {
+        line: args.line,
+        moves: !args.no_moves,
+    };
     if args.batch {
         let answered =
-            answer_lines(|line| kalah_answer(&parse_board(&rules, line)?, &mut valuer, args.line));
+            answer_lines(|line| kalah_answer(&parse_board(&rules, line)?, &mut valuer, asked));
         searching.as_ref().inspect(|s| s.finish_and_clear());
         return answered;
     }
-    let found = kalah_answer(&position, &mut valuer, args.line);
+    let found = kalah_answer(&position, &mut valuer, asked);
     searching.as_ref().inspect(|s| s.finish_and_clear());
     let found = found?;
     let nodes = match &valuer.values {
