@@ -248,7 +248,7 @@ pub(crate) fn try_lock(_: &File) -> io::Result<bool> {
 /// meanwhile (by any thread, until it execs) shares, so a close alone can
 /// leave the lock held and the next run told the file is being written.
 #[cfg(unix)]
-fn unlock(file: &File) {
+pub(crate) fn unlock(file: &File) {
     use std::os::fd::AsRawFd;
     // SAFETY: a plain system call on our open file; it changes no memory.
     unsafe {
@@ -257,7 +257,7 @@ fn unlock(file: &File) {
 }
 
 #[cfg(not(unix))]
-fn unlock(_: &File) {}
+pub(crate) fn unlock(_: &File) {}
 
 /// A file written as a run goes, under `FILE.part` until [`Partial::finish`]
 /// renames it to `FILE` (see the module docs). Its writer holds a lock on it,

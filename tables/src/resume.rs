@@ -527,6 +527,15 @@ impl Partial {
     }
 }
 
+impl Drop for Partial {
+    /// Releases the lock explicitly, also when a stop unwinds the build: a
+    /// child forked meanwhile by another thread shares the open file until it
+    /// execs, so a close alone can leave the next run told the file is being built.
+    fn drop(&mut self) {
+        crate::atomic::unlock(&self.file);
+    }
+}
+
 /// The finished layers' lines of a state file written for the table `table`,
 /// or why it is not one.
 fn state_lines(text: &str, table: &str) -> Result<Vec<String>, String> {
@@ -578,4 +587,24 @@ fn open_no_follow(path: &Path, create: bool) -> io::Result<File> {
         ));
     }
     Ok(file)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    /// A partial build dropped while its open file is still shared (by a
+    /// child another thread forked, until it execs; by a duplicate here)
+    /// leaves the file free for the next run.
+    #[test]
+    fn a_dropped_partial_frees_its_file_while_it_is_still_shared() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shared.tab");
+        let partial = Partial::open(&path, "a table", 64).unwrap();
+        let shared = partial.file.try_clone().unwrap();
+        drop(partial);
+        let again = Partial::open(&path, "a table", 64);
+        assert!(again.is_ok(), "{:?}", again.err());
+        drop(shared);
+    }
 }
