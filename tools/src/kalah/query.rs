@@ -13,6 +13,8 @@ use tabula_solver::kalah::{
 use tabula_solver::zero_sum::{Line, principal_line_from};
 use tabula_tables::kalah::{KalahGame, KalahTable};
 use tabula_verify::kalah as kv;
+// A value a limit kept the search from proving: the sweep's rows use the same bounds.
+use tabula_verify::kalah::sweep::Unproven;
 
 use super::{VariantArgs, endgame};
 use crate::batch::{LookedUp, answer_lines};
@@ -94,15 +96,6 @@ impl ThreadsArgs {
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
-}
-
-/// A value a limit kept the search from proving: its proven bounds.
-#[derive(Serialize, Clone, Copy)]
-struct Unproven {
-    /// The value is at least this.
-    lower: i32,
-    /// The value is at most this.
-    upper: i32,
 }
 
 /// The error of a value whose search a limit stopped.

@@ -39,7 +39,7 @@ pub struct Row {
     pub seconds: Option<f64>,
 }
 
-/// The bounds a limit left on a variant's value.
+/// The bounds a limit left on a value (a sweep's variant, a query's board or move).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Unproven {
     /// The value is at least this.
