@@ -5,7 +5,8 @@
 //! [`retrograde::solve_records`](crate::retrograde::solve_records), but a
 //! member holds only the records of the states it owns ([`Ownership`]): the
 //! index space is cut into blocks of [`StateSpace::layer_chunk`] indices, dealt
-//! round-robin, so every member owns a slice of every layer. A layer is solved
+//! a group of consecutive blocks at a time, one to each member in a shuffled
+//! order, so every member owns a slice of every layer. A layer is solved
 //! in rounds; in each, every member takes its next batch of states, asks the
 //! owners for the values of the children it does not own (two batched
 //! all-to-alls: the owners' local indices out, in the fewest bytes that hold
@@ -18,6 +19,7 @@
 
 use std::ops::Range;
 use std::sync::{Arc, Barrier, Mutex};
+use std::time::{Duration, Instant};
 
 use crate::retrograde::{
     Edge, MARK, Progress, SolveError, StateSpace, WAITING, best_of, prefetch, record_byte,
@@ -40,6 +42,15 @@ pub trait Exchange {
 }
 
 /// Which member owns which state, and where a member keeps it.
+///
+/// The blocks of `block` indices come in groups of `members` consecutive
+/// blocks, and each group gives one block to each member, in an order a hash
+/// of the group's number picks. (Plain round-robin, block `b` to member
+/// `b % members`, let the parity of one pit decide the owner of an Ioiwari
+/// ring's boards, and the canonical boards of the large layers split 43 : 57
+/// between 2 members.) Member `m` keeps its block of group `g` as its `g`-th
+/// block, so a member's records stay contiguous and the division that finds
+/// the owner also finds the local index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ownership {
     len: u64,
@@ -51,7 +62,7 @@ pub struct Ownership {
 }
 
 impl Ownership {
-    /// Blocks of `block` indices of `0..len`, dealt round-robin to `members` members.
+    /// Blocks of `block` indices of `0..len`, dealt to `members` members a group at a time.
     pub fn new(len: u64, block: u64, members: usize) -> Ownership {
         let (block, members) = (block.max(1), members.max(1) as u64);
         Ownership {
@@ -70,15 +81,53 @@ impl Ownership {
 
     /// The fewest bytes that hold every member's local indices (at least 1).
     pub fn local_bytes(&self) -> usize {
-        let most = self.local_len(0).saturating_sub(1);
+        let most = (0..self.members as usize)
+            .map(|member| self.local_len(member))
+            .max()
+            .unwrap_or(0)
+            .saturating_sub(1);
         (64 - most.leading_zeros() as usize).div_ceil(8).max(1)
+    }
+
+    /// Where in its group the block of `member` in group `group` lies.
+    #[inline]
+    fn slot(&self, group: u64, member: u64) -> u64 {
+        let turn = self.turn(group);
+        if member >= turn {
+            member - turn
+        } else {
+            member + self.members - turn
+        }
+    }
+
+    /// How far group `group`'s deal is turned: the member owning its first block.
+    #[inline]
+    fn turn(&self, group: u64) -> u64 {
+        // Fibonacci hashing: the high half of the product mixes every bit of `group`.
+        let hash = group.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
+        hash - self.by_members.div(hash) * self.members
     }
 
     /// The member owning `index`.
     #[inline]
     pub fn owner(&self, index: u64) -> usize {
+        self.place(index).owner as usize
+    }
+
+    /// The owner of `index` and where it keeps it, in one pass of the divisions.
+    #[inline]
+    pub fn place(&self, index: u64) -> Place {
         let block = self.by_block.div(index);
-        (block - self.by_members.div(block) * self.members) as usize
+        let group = self.by_members.div(block);
+        let owner = block - group * self.members + self.turn(group);
+        Place {
+            owner: (if owner >= self.members {
+                owner - self.members
+            } else {
+                owner
+            }) as u32,
+            local: group * self.block + (index - block * self.block),
+        }
     }
 
     /// Where the owner of `index` keeps it among its own states.
@@ -91,24 +140,32 @@ impl Ownership {
     /// The index that `member` keeps at `local`.
     #[inline]
     pub fn global(&self, member: usize, local: u64) -> u64 {
-        let block = self.by_block.div(local);
-        (block * self.members + member as u64) * self.block + (local - block * self.block)
+        let group = self.by_block.div(local);
+        let block = group * self.members + self.slot(group, member as u64);
+        block * self.block + (local - group * self.block)
+    }
+
+    /// The block `member` owns in group `group`, if the blocks reach it.
+    fn block_of(&self, member: usize, group: u64) -> Option<u64> {
+        let block = group * self.members + self.slot(group, member as u64);
+        (block < self.len.div_ceil(self.block)).then_some(block)
     }
 
     /// The number of states `member` owns.
     pub fn local_len(&self, member: usize) -> u64 {
         let blocks = self.len.div_ceil(self.block);
-        let member = member as u64;
-        if member >= blocks {
+        if blocks == 0 {
             return 0;
         }
-        let owned = (blocks - 1 - member) / self.members + 1;
-        let last_short = if (blocks - 1) % self.members == member {
-            blocks * self.block - self.len
+        let full_groups = blocks / self.members;
+        let in_last_group = self.block_of(member, full_groups).is_some();
+        let owned = (full_groups + u64::from(in_last_group)) * self.block;
+        let last_block_start = (blocks - 1) * self.block;
+        if self.owner(last_block_start) == member {
+            owned - (blocks * self.block - self.len)
         } else {
-            0
-        };
-        owned * self.block - last_short
+            owned
+        }
     }
 
     /// The blocks of `member` meeting `range`, clipped to it, in index order.
@@ -117,13 +174,29 @@ impl Ownership {
         member: usize,
         range: Range<u64>,
     ) -> impl Iterator<Item = Range<u64>> + use<> {
-        let (block, members) = (self.block, self.members);
-        let first = range.start / block;
-        let first = first + (member as u64 + members - first % members) % members;
-        (first..range.end.div_ceil(block))
-            .step_by(members as usize)
-            .map(move |b| (b * block).max(range.start)..((b + 1) * block).min(range.end))
+        let this = *self;
+        let groups = if range.is_empty() {
+            0..0
+        } else {
+            range.start / self.block / self.members
+                ..(range.end.div_ceil(self.block)).div_ceil(self.members)
+        };
+        groups.filter_map(move |group| {
+            let block = this.block_of(member, group)?;
+            let clipped = (block * this.block).max(range.start)
+                ..((block + 1) * this.block).min(range.end).min(this.len);
+            (clipped.start < clipped.end).then_some(clipped)
+        })
     }
+}
+
+/// A state's owner and its index among the owner's states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The member owning the state.
+    pub owner: u32,
+    /// Where the owner keeps it ([`Ownership::local`]).
+    pub local: u64,
 }
 
 /// Division by a fixed number: a multiplication when the dividend fits in 32
@@ -173,6 +246,11 @@ pub struct Share {
     pub records: Vec<u8>,
     /// The bytes the whole group sent to other members while solving.
     pub sent: u64,
+    /// How long this member took to solve its share.
+    pub solving: Duration,
+    /// How long each member spent in exchanges while solving (waiting for
+    /// the others, and moving the bytes), by member.
+    pub exchanging: Vec<Duration>,
 }
 
 /// States a member solves per round: bounds the messages of a round (a few MB).
@@ -232,24 +310,34 @@ fn solve_shared_in<S: StateSpace>(
         edges: Vec::new(),
         starts: Vec::new(),
         child_values: Vec::new(),
+        places: Vec::new(),
         index_bytes: ownership.local_bytes(),
         sent: 0,
+        exchanging: Duration::ZERO,
     };
+    let started = Instant::now();
     for layer in 0..space.num_layers() {
         member.solve_layer(layer, progress)?;
     }
-    // Every member learns what the group sent, for the build's report.
-    let counts = group.exchange(vec![member.sent.to_le_bytes().to_vec(); group.size()]);
-    let sent = counts
+    let solving = started.elapsed();
+    // Every member learns what the group sent and how long each member spent
+    // in exchanges, for the build's report.
+    let mut status = member.sent.to_le_bytes().to_vec();
+    status.extend_from_slice(&(member.exchanging.as_nanos() as u64).to_le_bytes());
+    let statuses = group.exchange(vec![status; group.size()]);
+    let sent = statuses.iter().map(|status| read_uint(&status[..8])).sum();
+    let exchanging = statuses
         .iter()
-        .map(|count| u64::from_le_bytes(count[..8].try_into().unwrap()))
-        .sum();
+        .map(|status| Duration::from_nanos(read_uint(&status[8..16])))
+        .collect();
     Ok(Share {
         ownership,
         member: member.rank,
         record_size,
         records: member.records,
         sent,
+        solving,
+        exchanging,
     })
 }
 
@@ -270,10 +358,14 @@ struct Member<'a, S, X> {
     edges: Vec<Edge>,
     starts: Vec<usize>,
     child_values: Vec<i8>,
+    /// Where each of the round's moves' children is kept.
+    places: Vec<Place>,
     /// Bytes of a local index in a request ([`Ownership::local_bytes`]).
     index_bytes: usize,
     /// Bytes this member sent to the others so far.
     sent: u64,
+    /// Time this member spent in exchanges so far: waiting for the others, and moving the bytes.
+    exchanging: Duration,
 }
 
 /// What a round told every member.
@@ -300,7 +392,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             .copy_from_slice(&mask.to_le_bytes()[..self.mask_bytes]);
     }
 
-    /// [`Exchange::exchange`], counting the bytes sent to other members.
+    /// [`Exchange::exchange`], counting the bytes sent to other members and the time it takes.
     fn exchange(&mut self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
         let rank = self.rank;
         self.sent += outgoing
@@ -309,7 +401,10 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             .filter(|&(to, _)| to != rank)
             .map(|(_, message)| message.len() as u64)
             .sum::<u64>();
-        self.group.exchange(outgoing)
+        let started = Instant::now();
+        let incoming = self.group.exchange(outgoing);
+        self.exchanging += started.elapsed();
+        incoming
     }
 
     /// Calls `rewrite(self, state)` for every state of `layer` this member
@@ -418,19 +513,22 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
     /// that the answers line up with the moves without a search.
     #[inline(never)] // once a round: a profile tells the phases apart
     fn requests(&mut self, batch: &[u64]) -> Vec<Vec<u8>> {
-        let (ownership, rank, width) = (self.ownership, self.rank, self.index_bytes);
+        let (ownership, width) = (self.ownership, self.index_bytes);
+        let rank = self.rank as u32;
         let mut asked: Vec<Vec<u8>> = vec![Vec::new(); self.group.size()];
-        let (edges, starts) = (&mut self.edges, &mut self.starts);
+        let (edges, starts, places) = (&mut self.edges, &mut self.starts, &mut self.places);
         edges.clear();
         starts.clear();
+        places.clear();
         for &index in batch {
             starts.push(edges.len());
             self.space.for_each_edge(index, |edge| {
-                let owner = ownership.owner(edge.child);
-                if owner != rank {
-                    let local = ownership.local(edge.child);
-                    asked[owner].extend_from_slice(&local.to_le_bytes()[..width]);
+                let place = ownership.place(edge.child);
+                if place.owner != rank {
+                    asked[place.owner as usize]
+                        .extend_from_slice(&place.local.to_le_bytes()[..width]);
                 }
+                places.push(place);
                 edges.push(edge);
             });
         }
@@ -446,25 +544,24 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         let mut next = vec![0usize; self.group.size()];
         let mut child_values = std::mem::take(&mut self.child_values);
         child_values.clear();
-        let local_record = |edge: &Edge| {
-            let at = self.ownership.local(edge.child) as usize * self.record_size;
-            self.records[at..].as_ptr()
-        };
-        for edge in self.edges.iter().take(AHEAD) {
-            if self.ownership.owner(edge.child) == self.rank {
-                prefetch(local_record(edge));
+        let rank = self.rank as u32;
+        let local_record =
+            |place: &Place| self.records[place.local as usize * self.record_size..].as_ptr();
+        for place in self.places.iter().take(AHEAD) {
+            if place.owner == rank {
+                prefetch(local_record(place));
             }
         }
-        for (k, edge) in self.edges.iter().enumerate() {
-            if let Some(ahead) = self.edges.get(k + AHEAD)
-                && self.ownership.owner(ahead.child) == self.rank
+        for (k, place) in self.places.iter().enumerate() {
+            if let Some(ahead) = self.places.get(k + AHEAD)
+                && ahead.owner == rank
             {
                 prefetch(local_record(ahead));
             }
-            let owner = self.ownership.owner(edge.child);
-            child_values.push(if owner == self.rank {
-                self.value(edge.child)
+            child_values.push(if place.owner == rank {
+                self.records[place.local as usize * self.record_size] as i8
             } else {
+                let owner = place.owner as usize;
                 next[owner] += 1;
                 answers[owner][next[owner] - 1] as i8
             });
@@ -561,13 +658,21 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         let (space, ownership, rank) = (self.space, self.ownership, self.rank);
         let (local, mask_bytes) = (ownership.local(index), self.mask_bytes);
         let mut count = 0;
+        // The other owners (below 64) of some image, told once after the loop.
+        let mut elsewhere = 0u64;
         space.for_each_image(index, mask, |image, image_mask| {
             count += 1;
             match ownership.owner(image) {
                 owner if owner == rank => self.write(image, byte, image_mask),
+                owner if owner < 64 => elsewhere |= 1 << owner,
                 owner => outbox.tell(owner, local, byte, mask, mask_bytes),
             }
         });
+        while elsewhere != 0 {
+            let owner = elsewhere.trailing_zeros() as usize;
+            outbox.tell(owner, local, byte, mask, mask_bytes);
+            elsewhere &= elsewhere - 1;
+        }
         count
     }
 
@@ -872,16 +977,20 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn ownership_deals_blocks_round_robin() {
-        for (len, block, members) in [(100, 7, 3), (21, 7, 3), (5, 8, 4), (64, 1, 5), (0, 4, 2)] {
+    fn ownership_deals_each_group_of_blocks_one_to_each_member() {
+        for (len, block, members) in [
+            (100, 7, 3),
+            (21, 7, 3),
+            (5, 8, 4),
+            (64, 1, 5),
+            (0, 4, 2),
+            (1000, 3, 2),
+            (997, 10, 4),
+        ] {
             let own = Ownership::new(len, block, members);
             let mut seen = vec![0u64; members];
             for index in 0..len {
                 let member = own.owner(index);
-                assert_eq!(
-                    own.owner(index),
-                    ((index / block) % members as u64) as usize
-                );
                 let local = own.local(index);
                 assert_eq!(own.global(member, local), index);
                 assert!(
@@ -889,6 +998,20 @@ pub(crate) mod tests {
                     "{len} {block} {members}: {index}"
                 );
                 seen[member] += 1;
+            }
+            let blocks = len.div_ceil(block);
+            for group in 0..blocks.div_ceil(members as u64) {
+                let group_blocks =
+                    group * members as u64..((group + 1) * members as u64).min(blocks);
+                let mut owners: Vec<usize> = group_blocks.map(|b| own.owner(b * block)).collect();
+                owners.sort_unstable();
+                owners.dedup();
+                let full = ((group + 1) * members as u64).min(blocks) - group * members as u64;
+                assert_eq!(
+                    owners.len() as u64,
+                    full,
+                    "{len} {block} {members}: group {group}"
+                );
             }
             for (member, &count) in seen.iter().enumerate() {
                 assert_eq!(own.local_len(member), count, "{len} {block} {members}");
@@ -900,6 +1023,10 @@ pub(crate) mod tests {
                 }
             }
         }
+        // The deal is shuffled: with 2 members, both orders come up.
+        let own = Ownership::new(1000, 1, 2);
+        let firsts: Vec<usize> = (0..500).map(|group| own.owner(2 * group)).collect();
+        assert!(firsts.contains(&0) && firsts.contains(&1));
     }
 
     #[test]
