@@ -6,6 +6,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::Duration;
 
 use tabula_solver::distributed::{self, Exchange, Ownership, Share};
 use tabula_solver::retrograde::{Progress, SolveError};
@@ -48,6 +49,11 @@ pub struct Traffic {
     pub gathering: u64,
     /// The table's states.
     pub states: u64,
+    /// How long this member took to solve its share.
+    pub solve_time: Duration,
+    /// The least and the most time a member spent in exchanges while
+    /// solving: waiting for the slowest member, and moving the bytes.
+    pub exchange_time: (Duration, Duration),
 }
 
 impl Traffic {
@@ -84,6 +90,11 @@ pub fn build_distributed_for<T: Tabulated>(
             .map(|m| share.ownership.local_len(m) * share.record_size as u64)
             .sum(),
         states: spec.entries,
+        solve_time: share.solving,
+        exchange_time: (
+            share.exchanging.iter().min().copied().unwrap_or_default(),
+            share.exchanging.iter().max().copied().unwrap_or_default(),
+        ),
     };
     if group.rank() != 0 {
         if !receive_go(group) {

@@ -190,6 +190,14 @@ pub fn distributed<T: Tabulated>(
         traffic.states as f64 / 1e6,
         traffic.gathering as f64 / 1e6
     );
+    let (least, most) = traffic.exchange_time;
+    eprintln!(
+        "solved in {:.2} s, of which each rank spent {:.2} s to {:.2} s in exchanges \
+         (waiting for the slowest rank, and moving the bytes)",
+        traffic.solve_time.as_secs_f64(),
+        least.as_secs_f64(),
+        most.as_secs_f64()
+    );
     Ok(Some(ranks))
 }
 
