@@ -49,7 +49,7 @@ pub struct Traffic {
     pub gathering: u64,
     /// The table's states.
     pub states: u64,
-    /// How long this member took to solve its share.
+    /// How long the slowest member took to solve its share.
     pub solve_time: Duration,
     /// The least and the most time a member spent in exchanges while
     /// solving: waiting for the slowest member, and moving the bytes.

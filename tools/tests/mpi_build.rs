@@ -68,7 +68,10 @@ fn two_ranks_write_the_single_process_tables() {
         // Rank 0 says what the ranks sent each other.
         let told = stderr(&out);
         assert!(told.contains(" bytes a state between ranks"), "{told}");
-        assert!(told.contains(" s in exchanges (waiting for the slowest rank"), "{told}");
+        assert!(
+            told.contains(" s in exchanges (waiting for the slowest rank"),
+            "{told}"
+        );
 
         assert_eq!(file_checksum(&alone), file_checksum(&shared), "{build:?}");
         assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());
