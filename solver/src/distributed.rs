@@ -243,9 +243,10 @@ impl Divisor {
     }
 }
 
-/// The records one member owns, in the table's layout (see [`Ownership::local`]).
+/// The records one member owns, in the table's layout (see
+/// [`Ownership::local`]), kept in `R` (a `Vec<u8>`, or borrowed).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Share {
+pub struct Share<R = Vec<u8>> {
     /// Who owns what.
     pub ownership: Ownership,
     /// This member's number.
@@ -253,7 +254,7 @@ pub struct Share {
     /// Bytes per record: the i8 value, then the mask bytes.
     pub record_size: usize,
     /// The records, `record_size` bytes each, in local order.
-    pub records: Vec<u8>,
+    pub records: R,
     /// The bytes the whole group sent to other members while solving.
     pub sent: u64,
     /// How long the slowest member took to solve its share.
@@ -273,6 +274,46 @@ const AHEAD: usize = 16;
 /// waiting, and the length of the images.
 const HEADER_BYTES: usize = 26;
 
+/// Told after each layer the group finished, with this member's records;
+/// every member is told at the same point, so it may exchange messages.
+pub type LayerFinished<'a> = &'a mut dyn FnMut(usize, &[u8]);
+
+/// Where a member's solve starts, and whom it tells of each finished layer:
+/// what a stopped build needs to go on.
+pub struct Resume<'a> {
+    /// The first layer to solve; the records of those below are already solved.
+    pub first_layer: usize,
+    /// Called after each layer the group finished.
+    pub finished: Option<LayerFinished<'a>>,
+}
+
+impl Resume<'_> {
+    /// Every layer solved, nobody told.
+    pub fn from_scratch() -> Resume<'static> {
+        Resume {
+            first_layer: 0,
+            finished: None,
+        }
+    }
+}
+
+/// Who owns which state of `space` when `members` solve it.
+pub fn ownership_of<S: StateSpace>(space: &S, members: usize) -> Ownership {
+    Ownership::new(space.len(), space.layer_chunk(), members)
+}
+
+/// The bytes of `member`'s records of `space` with `mask_bytes` mask bytes
+/// each, when `members` solve it (`None` past the address space).
+pub fn share_bytes<S: StateSpace>(
+    space: &S,
+    members: usize,
+    member: usize,
+    mask_bytes: usize,
+) -> Option<usize> {
+    let states = ownership_of(space, members).local_len(member);
+    usize::try_from(states).ok()?.checked_mul(1 + mask_bytes)
+}
+
 /// Solves `space` together with the other members of `group`; every member
 /// calls it with the same space and `mask_bytes`, and gets its [`Share`] of
 /// the records [`retrograde::solve_records`](crate::retrograde::solve_records)
@@ -284,19 +325,43 @@ pub fn solve_shared<S: StateSpace>(
     mask_bytes: usize,
     progress: Progress<'_>,
 ) -> Result<Share, SolveError> {
-    let ownership = Ownership::new(space.len(), space.layer_chunk(), group.size());
-    solve_shared_in(space, group, ownership, mask_bytes, ROUND_STATES, progress)
+    let records = share_bytes(space, group.size(), group.rank(), mask_bytes).ok_or(
+        SolveError::TooLarge("a member's share does not fit in memory"),
+    )?;
+    let resume = Resume::from_scratch();
+    solve_shared_into(space, group, mask_bytes, vec![0; records], resume, progress)
 }
 
-/// [`solve_shared`] with the blocks and the round size given (tests use small ones).
-fn solve_shared_in<S: StateSpace>(
+/// [`solve_shared`] into `records` (of [`share_bytes`], all zero or as a
+/// stopped solve left them), from `resume.first_layer` on, telling
+/// `resume.finished` of each layer: every member must pass the same first layer.
+pub fn solve_shared_into<S: StateSpace, R: AsMut<[u8]>>(
+    space: &S,
+    group: &impl Exchange,
+    mask_bytes: usize,
+    records: R,
+    resume: Resume<'_>,
+    progress: Progress<'_>,
+) -> Result<Share<R>, SolveError> {
+    let ownership = ownership_of(space, group.size());
+    let round = ROUND_STATES;
+    solve_shared_in(
+        space, group, ownership, mask_bytes, records, round, resume, progress,
+    )
+}
+
+/// [`solve_shared_into`] with the blocks and the round size given (tests use small ones).
+#[allow(clippy::too_many_arguments)]
+fn solve_shared_in<S: StateSpace, R: AsMut<[u8]>>(
     space: &S,
     group: &impl Exchange,
     ownership: Ownership,
     mask_bytes: usize,
+    mut records: R,
     round_states: usize,
+    mut resume: Resume<'_>,
     progress: Progress<'_>,
-) -> Result<Share, SolveError> {
+) -> Result<Share<R>, SolveError> {
     if mask_bytes > 8 {
         return Err(SolveError::TooLarge("more than 8 mask bytes"));
     }
@@ -307,6 +372,11 @@ fn solve_shared_in<S: StateSpace>(
         .ok_or(SolveError::TooLarge(
             "a member's share does not fit in memory",
         ))?;
+    if records.as_mut().len() != local_len {
+        return Err(SolveError::TooLarge(
+            "a member's records are not its share's size",
+        ));
+    }
     let mut member = Member {
         space,
         group,
@@ -315,7 +385,7 @@ fn solve_shared_in<S: StateSpace>(
         mask_bytes,
         record_size,
         round_states: round_states.max(1),
-        records: vec![0; local_len],
+        records: records.as_mut(),
         done: 0,
         edges: Vec::new(),
         starts: Vec::new(),
@@ -326,8 +396,11 @@ fn solve_shared_in<S: StateSpace>(
         exchanging: Duration::ZERO,
     };
     let started = Instant::now();
-    for layer in 0..space.num_layers() {
+    for layer in resume.first_layer..space.num_layers() {
         member.solve_layer(layer, progress)?;
+        if let Some(finished) = resume.finished.as_mut() {
+            finished(layer, member.records);
+        }
     }
     let solving = started.elapsed();
     // Every member learns what the group sent, how long each member spent
@@ -346,11 +419,12 @@ fn solve_shared_in<S: StateSpace>(
         .map(|status| Duration::from_nanos(read_uint(&status[16..24])))
         .max()
         .unwrap_or(solving);
+    let rank = member.rank;
     Ok(Share {
         ownership,
-        member: member.rank,
+        member: rank,
         record_size,
-        records: member.records,
+        records,
         sent,
         solving,
         exchanging,
@@ -366,7 +440,7 @@ struct Member<'a, S, X> {
     mask_bytes: usize,
     record_size: usize,
     round_states: usize,
-    records: Vec<u8>,
+    records: &'a mut [u8],
     /// States the whole group has finished.
     done: u64,
     /// A round's moves, where each state's start, and their children's
@@ -969,7 +1043,20 @@ pub(crate) mod tests {
                 .into_iter()
                 .map(|group| {
                     scope.spawn(move || {
-                        solve_shared_in(space, &group, ownership, mask_bytes, round_states, &|_| {})
+                        let records =
+                            vec![0; ownership.local_len(group.rank()) as usize * (1 + mask_bytes)];
+                        let resume = Resume::from_scratch();
+                        let round = round_states;
+                        solve_shared_in(
+                            space,
+                            &group,
+                            ownership,
+                            mask_bytes,
+                            records,
+                            round,
+                            resume,
+                            &|_| {},
+                        )
                     })
                 })
                 .collect();
