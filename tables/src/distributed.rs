@@ -6,14 +6,15 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use tabula_solver::distributed::{self, Exchange, Ownership, Share};
-use tabula_solver::retrograde::{Progress, SolveError};
+use tabula_solver::distributed::{self, Exchange, Ownership, Resume, Share};
+use tabula_solver::retrograde::{Progress, SolveError, StateSpace};
 
 pub use tabula_solver::distributed::ThreadGroup;
 
 use crate::format::{TableError, write_table_mapped};
+use crate::shares::Shares;
 use crate::typed::{Records, Tabulated, one_byte_values};
 
 /// Records a member sends to member 0 per exchange while the table is gathered.
@@ -36,6 +37,12 @@ pub enum DistributedError {
     /// Member 0 stopped before solving (it reports why), so nobody solved anything.
     #[error("member 0 could not start the table (see its error)")]
     NoOutput,
+    /// Another member could not open its share of the build (it reports why).
+    #[error("member {member} could not open its share of the build (see its error)")]
+    PeerShare {
+        /// The first such member.
+        member: usize,
+    },
 }
 
 /// The bytes a distributed build's members sent each other (every member
@@ -54,6 +61,11 @@ pub struct Traffic {
     /// The least and the most time a member spent in exchanges while
     /// solving: waiting for the slowest member, and moving the bytes.
     pub exchange_time: (Duration, Duration),
+    /// The layers a stopped build had finished on every member, checked and
+    /// reused (0: built from the start).
+    pub reused_layers: usize,
+    /// The layers of the table.
+    pub layers: usize,
 }
 
 impl Traffic {
@@ -63,9 +75,18 @@ impl Traffic {
     }
 }
 
+/// How long a distributed build goes between snapshots of its shares, at least.
+pub const SNAPSHOT_EVERY: Duration = Duration::from_secs(60);
+
 /// Builds the table of `game` with every member of `group`, each calling it
 /// with the same game; member 0 writes `path` atomically (the others ignore
 /// it). `progress` gets the states the group has finished.
+///
+/// Every [`SNAPSHOT_EVERY`] or so, after a layer, each member writes its
+/// share to `FILE.rank-R-of-N.layer-L`: the same command
+/// started again with as many members goes on from the latest layer every
+/// member has a good snapshot of, and the snapshots are removed once member 0
+/// has written the table.
 pub fn build_distributed_for<T: Tabulated>(
     game: &T,
     path: &Path,
@@ -73,57 +94,216 @@ pub fn build_distributed_for<T: Tabulated>(
     group: &impl Exchange,
     progress: Progress<'_>,
 ) -> Result<Traffic, DistributedError> {
+    build_distributed_snapshotting(game, path, records, group, (progress, SNAPSHOT_EVERY))
+}
+
+/// [`build_distributed_for`] with the time between snapshots given (`every`;
+/// zero: after every layer).
+pub fn build_distributed_snapshotting<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    group: &impl Exchange,
+    (progress, every): (Progress<'_>, Duration),
+) -> Result<Traffic, DistributedError> {
     let spec = records.spec(game);
-    let space = game.space();
-    let mask_bytes = usize::from(spec.layout.mask_bytes);
-    let solve = || {
-        distributed::solve_shared(&space, group, mask_bytes, progress).map_err(|error| {
-            DistributedError::Solve {
-                game: spec.game,
-                error,
-            }
-        })
-    };
-    let traffic = |share: &Share| Traffic {
-        solving: share.sent,
-        gathering: (1..group.size())
-            .map(|m| share.ownership.local_len(m) * share.record_size as u64)
-            .sum(),
-        states: spec.entries,
-        solve_time: share.solving,
-        exchange_time: (
-            share.exchanging.iter().min().copied().unwrap_or_default(),
-            share.exchanging.iter().max().copied().unwrap_or_default(),
-        ),
-    };
+    let timing = (progress, every);
     if group.rank() != 0 {
         if !receive_go(group) {
             return Err(DistributedError::NoOutput);
         }
-        let share = solve()?;
-        send_share(group, &share);
-        return Ok(traffic(&share));
+        let send = |share: &Share| send_share(group, share);
+        let (traffic, shares) = solve_share(game, path, records, group, timing, send)?;
+        if receive_go(group) {
+            discard(shares);
+        }
+        return Ok(traffic);
     }
     if let Err(error) = one_byte_values(&spec, path) {
         send_go(group, false);
         return Err(error.into());
     }
-    let (mut started, mut sent) = (false, None);
+    let (mut started, mut solved) = (false, None);
     let written = write_table_mapped(path, &spec, &records.description(game), |payload, _| {
         started = true;
         send_go(group, true);
-        let share = solve()?;
-        sent = Some(traffic(&share));
-        gather(group, share, payload);
+        let gather = |share: &Share| gather(group, share, payload);
+        solved = Some(solve_share(game, path, records, group, timing, gather)?);
         Ok::<(), DistributedError>(())
     });
     if !started {
         send_go(group, false);
     }
+    let ok = matches!(written, Ok(Ok(())));
+    let traffic = solved.as_ref().map(|(traffic, _)| *traffic);
+    if let Some((_, shares)) = solved {
+        // The others wait to hear whether their snapshots may go.
+        send_go(group, ok);
+        if ok {
+            discard(shares);
+        }
+    }
     written??;
-    Ok(sent.expect("a written table was solved"))
+    Ok(traffic.expect("a written table was solved"))
 }
 
+/// Opens this member's snapshots, agrees with the others on the layer to go
+/// on from, solves the rest (snapshotting as [`Checkpoints`] says), and
+/// hands the share to `then` (the gathering).
+fn solve_share<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    group: &impl Exchange,
+    (progress, every): (Progress<'_>, Duration),
+    then: impl FnOnce(&Share),
+) -> Result<(Traffic, Shares), DistributedError> {
+    let spec = records.spec(game);
+    let space = game.space();
+    let mask_bytes = usize::from(spec.layout.mask_bytes);
+    let (rank, ranks) = (group.rank(), group.size());
+    let ownership = distributed::ownership_of(&space, ranks);
+    let bytes = ownership.local_len(rank) * spec.layout.record_size() as u64;
+    let opened = Shares::open(path, &spec, (rank, ranks), bytes);
+    let good = opened.as_ref().ok().map(Shares::good_layers);
+    let resumed = agree_on_snapshot(group, good)?;
+    let mut shares = opened?;
+    let records = match resumed {
+        Some(layer) => shares.load(layer)?,
+        None => vec![0; bytes as usize],
+    };
+    let mut checkpoints = Checkpoints::new(every, space.num_layers());
+    let mut finished =
+        |layer: usize, records: &[u8]| checkpoints.after(layer, records, group, &mut shares);
+    let first_layer = resumed.map_or(0, |layer| layer + 1);
+    let resume = Resume {
+        first_layer,
+        finished: Some(&mut finished),
+    };
+    let solved =
+        distributed::solve_shared_into(&space, group, mask_bytes, records, resume, progress)
+            .map_err(|error| DistributedError::Solve {
+                game: spec.game,
+                error,
+            })?;
+    let traffic = Traffic {
+        solving: solved.sent,
+        gathering: (1..ranks)
+            .map(|m| ownership.local_len(m) * solved.record_size as u64)
+            .sum(),
+        states: spec.entries,
+        solve_time: solved.solving,
+        exchange_time: (
+            solved.exchanging.iter().min().copied().unwrap_or_default(),
+            solved.exchanging.iter().max().copied().unwrap_or_default(),
+        ),
+        reused_layers: first_layer,
+        layers: space.num_layers(),
+    };
+    then(&solved);
+    Ok((traffic, shares))
+}
+
+/// When the members snapshot their shares: after a layer, once `every` has
+/// passed since the start or the last snapshot, and at least ten times as
+/// long as the last snapshot took (so that snapshots cost at most a tenth
+/// of the time; `every` zero: after every layer but the last); member 0's
+/// clock decides for all.
+struct Checkpoints {
+    every: Duration,
+    since: Instant,
+    last_took: Duration,
+    layers: usize,
+}
+
+impl Checkpoints {
+    fn new(every: Duration, layers: usize) -> Checkpoints {
+        Checkpoints {
+            every,
+            since: Instant::now(),
+            last_took: Duration::ZERO,
+            layers,
+        }
+    }
+
+    /// Called on every member after `layer`: snapshots when member 0 says so,
+    /// and drops the older snapshots once every member has written its own.
+    fn after(&mut self, layer: usize, records: &[u8], group: &impl Exchange, shares: &mut Shares) {
+        let wait = match self.every.is_zero() {
+            true => Duration::ZERO,
+            false => self.every.max(self.last_took * 10),
+        };
+        let due = self.since.elapsed() >= wait;
+        // The last layer is not worth a snapshot: the table follows at once.
+        let due = group.rank() == 0 && due && layer + 1 < self.layers;
+        if !all_say(group, due, |said| said[0]) {
+            return;
+        }
+        let started = Instant::now();
+        let written = shares.snapshot(layer, records);
+        if let Err(e) = &written {
+            eprintln!("{e}: a stop goes on from the snapshot before");
+        }
+        if all_say(group, written.is_ok(), |said| said.iter().all(|&ok| ok))
+            && let Err(e) = shares.keep_only(layer)
+        {
+            eprintln!("{e}");
+        }
+        self.last_took = started.elapsed();
+        self.since = Instant::now();
+    }
+}
+
+/// Every member says `what`; returns `decide` of what all said, by member.
+fn all_say(group: &impl Exchange, what: bool, decide: impl Fn(&[bool]) -> bool) -> bool {
+    let heard = group.exchange(vec![vec![u8::from(what)]; group.size()]);
+    let said: Vec<bool> = heard.iter().map(|bytes| bytes == &[1]).collect();
+    decide(&said)
+}
+
+/// Every member says whether it opened its snapshots and which are good; all
+/// go on from the latest layer every member has (`None`: from the start),
+/// or all stop when one could not open its share (that member reports why).
+fn agree_on_snapshot(
+    group: &impl Exchange,
+    good: Option<Vec<usize>>,
+) -> Result<Option<usize>, DistributedError> {
+    let said = match &good {
+        Some(layers) => std::iter::once(1u64)
+            .chain(layers.iter().map(|&layer| layer as u64))
+            .flat_map(u64::to_le_bytes)
+            .collect(),
+        None => 0u64.to_le_bytes().to_vec(),
+    };
+    let heard = group.exchange(vec![said; group.size()]);
+    let lists: Vec<Vec<u64>> = heard
+        .iter()
+        .map(|bytes| {
+            (bytes.chunks_exact(8))
+                .map(|word| u64::from_le_bytes(word.try_into().unwrap_or_default()))
+                .collect()
+        })
+        .collect();
+    if let Some(member) = lists.iter().position(|list| list.first() != Some(&1)) {
+        return match good {
+            Some(_) => Err(DistributedError::PeerShare { member }),
+            // This member's own error is the one to report.
+            None => Ok(None),
+        };
+    }
+    let common = lists[0][1..]
+        .iter()
+        .filter(|layer| lists.iter().all(|list| list[1..].contains(layer)))
+        .max();
+    Ok(common.map(|&layer| layer as usize))
+}
+
+/// Removes a share whose table is written (a failure is said, not fatal: the table is whole).
+fn discard(share: Shares) {
+    if let Err(e) = share.discard() {
+        eprintln!("the share of this rank could not be removed: {e}");
+    }
+}
 /// Member 0 tells the others whether the output file is ready.
 fn send_go(group: &impl Exchange, go: bool) {
     group.exchange(vec![vec![u8::from(go)]; group.size()]);
@@ -161,7 +341,7 @@ fn send_share(group: &impl Exchange, share: &Share) {
 }
 
 /// Member 0 copies every member's share into the table's records.
-fn gather(group: &impl Exchange, share: Share, records: &[AtomicU8]) {
+fn gather(group: &impl Exchange, share: &Share, records: &[AtomicU8]) {
     let (ownership, size) = (share.ownership, share.record_size);
     let block = ownership.block();
     // Copies records of `member` from local record `local` on: a block is contiguous in both.
@@ -178,10 +358,46 @@ fn gather(group: &impl Exchange, share: Share, records: &[AtomicU8]) {
         }
     };
     for round in 0..gather_rounds(&ownership, group.size()) {
-        place(0, round * GATHER_RECORDS, share_slice(&share, round));
+        place(0, round * GATHER_RECORDS, share_slice(share, round));
         let incoming = group.exchange(vec![Vec::new(); group.size()]);
         for (member, bytes) in incoming.iter().enumerate().skip(1) {
             place(member, round * GATHER_RECORDS, bytes);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every member's answer when each says `good` (its good snapshots, or
+    /// `None`: it could not open its share).
+    fn agreed(good: Vec<Option<Vec<usize>>>) -> Vec<Result<Option<usize>, String>> {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ThreadGroup::new(good.len())
+                .into_iter()
+                .zip(good)
+                .map(|(group, good)| {
+                    scope.spawn(move || {
+                        agree_on_snapshot(&group, good).map_err(|e| e.to_string())
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    }
+
+    #[test]
+    fn the_group_goes_on_from_the_latest_snapshot_every_member_has() {
+        // Stopped after member 0 listed layer 4 and before member 1 did.
+        let both = agreed(vec![Some(vec![3, 4]), Some(vec![3])]);
+        assert_eq!(both, vec![Ok(Some(3)), Ok(Some(3))]);
+        let none = agreed(vec![Some(vec![4]), Some(vec![3]), Some(vec![])]);
+        assert_eq!(none, vec![Ok(None); 3]);
+        // A member that could not open its share: the others name it.
+        let failed = agreed(vec![Some(vec![3]), None]);
+        assert_eq!(failed[1], Ok(None));
+        let said = failed[0].as_ref().unwrap_err();
+        assert!(said.contains("member 1 could not open its share"), "{said}");
     }
 }

@@ -19,6 +19,7 @@ pub mod kalah;
 pub mod mpi_group;
 pub mod resume;
 pub mod room;
+mod shares;
 mod sigbus;
 pub mod stop;
 pub mod tonga;

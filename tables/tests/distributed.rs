@@ -4,10 +4,14 @@
 use std::fs;
 use std::path::Path;
 
+use std::time::Duration;
 use tabula_solver::ioiwari::Params;
 use tabula_solver::kalah::{Capture, Ending, Rules};
 use tabula_tables::Records;
-use tabula_tables::distributed::{DistributedError, ThreadGroup, Traffic, build_distributed_for};
+
+use tabula_tables::distributed::{
+    DistributedError, ThreadGroup, Traffic, build_distributed_for, build_distributed_snapshotting,
+};
 use tabula_tables::ioiwari::{self, Variant};
 use tabula_tables::kalah::{self, KalahEndgame, KalahGame};
 use tabula_tables::typed::Tabulated;
@@ -173,4 +177,119 @@ fn every_member_counts_the_whole_group_s_progress() {
     });
     // Every board is solved or copied from its rotation once, and all members see it.
     assert_eq!(last, vec![params.boards(); 3]);
+}
+
+/// Builds `game` at `path` with `members` threads, snapshotting after every
+/// layer, every member stopped (by a panic in its progress, as a kill would
+/// stop it) once the group has finished `stop` states; `None` for a member
+/// stopped.
+fn build_stopped_at<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    members: usize,
+    stop: u64,
+) -> Vec<Option<Traffic>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ThreadGroup::new(members)
+            .into_iter()
+            .map(|group| {
+                scope.spawn(move || {
+                    let progress = |done: u64| assert!(done < stop, "stopped at {done}");
+                    let timing = (&progress as _, Duration::ZERO);
+                    build_distributed_snapshotting(game, path, Records::WithMoves, &group, timing)
+                        .unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().ok()).collect()
+    })
+}
+
+/// The latest layer the state file of member `rank` of `ranks` lists a snapshot of.
+fn snapshot_layer(path: &Path, rank: usize, ranks: usize) -> usize {
+    let state = format!("{}.rank-{rank}-of-{ranks}.state", path.display());
+    let text = fs::read_to_string(state).unwrap();
+    let layers = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("snapshot "));
+    let layers = layers.map(|rest| rest.split(' ').next().unwrap().parse::<usize>().unwrap());
+    layers.max().unwrap()
+}
+
+#[test]
+fn a_stopped_group_build_goes_on_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params::new(7, 4, 0, 0, 4).unwrap();
+    let game = Variant { params };
+    let alone = dir.path().join("alone");
+    ioiwari::build_variant_out_of_core(&alone, &params, Records::WithMoves, &|_| {}).unwrap();
+    let expected = fs::read(&alone).unwrap();
+    // Stopped a quarter, half and nine tenths of the way, by 2 and 3 members.
+    for (members, fraction) in [(2, 4), (2, 2), (3, 2), (3, 10)] {
+        let path = dir.path().join(format!("t{members}-{fraction}.tab"));
+        let stop = params.boards() / fraction * (fraction - 1).max(1);
+        let stopped = build_stopped_at(&game, &path, members, stop);
+        assert!(stopped.iter().all(Option::is_none), "{members} members");
+        assert!(!path.exists());
+        let finished = snapshot_layer(&path, 0, members) + 1;
+        assert!(finished > 1, "{members} members, stopped at {stop}");
+        let traffic: Vec<Traffic> = build_in_threads(&game, &path, members)
+            .into_iter()
+            .map(|result| result.unwrap())
+            .collect();
+        assert_eq!(traffic[0].reused_layers, finished);
+        assert_eq!(fs::read(&path).unwrap(), expected, "{members} members");
+    }
+    // Nothing but the tables is left behind.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 5);
+}
+
+#[test]
+fn a_damaged_snapshot_is_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params::new(7, 4, 0, 0, 4).unwrap();
+    let game = Variant { params };
+    let path = dir.path().join("t.tab");
+    build_stopped_at(&game, &path, 2, params.boards() / 10 * 9);
+    let latest = snapshot_layer(&path, 1, 2);
+    assert!(latest > 0);
+    // Member 1's snapshot damaged: it is not used, and the group builds
+    // every layer again (a snapshot is synced before it is listed, so only
+    // another program damages one).
+    let snapshot = format!("{}.rank-1-of-2.layer-{latest}", path.display());
+    let mut bytes = fs::read(&snapshot).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    fs::write(&snapshot, bytes).unwrap();
+    let traffic = build_in_threads(&game, &path, 2);
+    assert_eq!(traffic[0].as_ref().unwrap().reused_layers, 0);
+    let alone = dir.path().join("alone");
+    ioiwari::build_variant_out_of_core(&alone, &params, Records::WithMoves, &|_| {}).unwrap();
+    assert_eq!(fs::read(&path).unwrap(), fs::read(&alone).unwrap());
+}
+
+#[test]
+fn a_share_of_another_table_is_refused_by_its_member_and_named_by_the_others() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tab");
+    let other = Variant {
+        params: Params::new(6, 4, 0, 0, 4).unwrap(),
+    };
+    build_stopped_at(&other, &path, 2, other.params.boards() / 2);
+    let game = Variant {
+        params: Params::new(7, 4, 0, 0, 4).unwrap(),
+    };
+    // Member 0's share gone, member 1's of the other table: member 1 refuses
+    // its own, and member 0 names member 1.
+    fs::remove_file(format!("{}.rank-0-of-2.state", path.display())).unwrap();
+    let results = build_in_threads(&game, &path, 2);
+    let message = results[1].as_ref().unwrap_err().to_string();
+    assert!(message.contains("another table"), "{message}");
+    assert!(message.contains("rank-1-of-2.state"), "{message}");
+    assert!(
+        matches!(results[0], Err(DistributedError::PeerShare { member: 1 })),
+        "{:?}",
+        results[0]
+    );
+    assert!(!path.exists());
 }
