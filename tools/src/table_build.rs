@@ -23,6 +23,18 @@ pub struct BuildMode {
     /// Solve with every rank of an MPI job (run under `mpiexec -n R`; needs the `mpi` feature).
     #[arg(long, conflicts_with = "out_of_core")]
     distributed: bool,
+    /// With --distributed: after a layer, once this many seconds have passed
+    /// since the last snapshot (and ten times as long as it took), every rank
+    /// writes its share to `FILE.rank-R-of-N.layer-L`; the same command
+    /// started again goes on from the latest layer every rank has. 0: after
+    /// every layer.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 60,
+        requires = "distributed"
+    )]
+    snapshot_secs: u64,
     /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
     /// `play` and `check` derive the moves from the children. Builds out of core.
     #[arg(long)]
@@ -52,6 +64,11 @@ impl BuildMode {
         self.distributed
     }
 
+    /// `--snapshot-secs`: how long a distributed build goes between snapshots, at least.
+    pub fn snapshot_every(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.snapshot_secs)
+    }
+
     fn records(&self) -> Records {
         match self.values_only {
             true => Records::ValuesOnly,
@@ -74,7 +91,7 @@ impl BuildMode {
         let started = Instant::now();
         let spec = self.records().spec(game);
         let how = if self.distributed {
-            match distributed(game, path, self.records())? {
+            match distributed(game, path, self.records(), self.snapshot_every())? {
                 Some(ranks) => format!(" with {ranks} MPI rank(s)"),
                 None => return Ok(()),
             }
@@ -160,16 +177,17 @@ pub fn distributed<T: Tabulated>(
     game: &T,
     path: &Path,
     records: Records,
+    every: std::time::Duration,
 ) -> anyhow::Result<Option<usize>> {
     use anyhow::Context;
     use tabula_solver::distributed::Exchange;
-    use tabula_tables::distributed::build_distributed_for;
+    use tabula_tables::distributed::build_distributed_snapshotting as build;
     use tabula_tables::mpi_group::MpiGroup;
 
     let group = MpiGroup::init().context("MPI could not be initialised")?;
     let (rank, ranks) = (group.rank(), group.size());
     if rank != 0 {
-        build_distributed_for(game, path, records, &group, &|_| {})
+        build(game, path, records, &group, (&|_| {}, every))
             .with_context(|| format!("rank {rank} of {ranks}"))?;
         return Ok(None);
     }
@@ -178,10 +196,19 @@ pub fn distributed<T: Tabulated>(
         entries as usize,
         &format!("boards solved by {ranks} MPI rank(s)"),
     );
-    let traffic = build_distributed_for(game, path, records, &group, &|done| {
-        progress.set_position(done)
-    })?;
+    let report = |done| progress.set_position(done);
+    let traffic = build(game, path, records, &group, (&report, every))?;
     progress.finish_and_clear();
+    if traffic.reused_layers > 0 {
+        eprintln!(
+            "resumed: {} of {} layers reused from every rank's snapshot {}.rank-R-of-{ranks}.layer-{} \
+             (checked), the rest built",
+            traffic.reused_layers,
+            traffic.layers,
+            path.display(),
+            traffic.reused_layers - 1
+        );
+    }
     eprintln!(
         "sent {:.1} bytes a state between ranks while solving ({:.0} MB for {:.1} M states), \
          then {:.0} MB of records to rank 0",
@@ -207,6 +234,7 @@ pub fn distributed<T: Tabulated>(
     _game: &T,
     _path: &Path,
     _records: Records,
+    _every: std::time::Duration,
 ) -> anyhow::Result<Option<usize>> {
     anyhow::bail!(
         "--distributed needs a tabula built with MPI: cargo build --release --features mpi \

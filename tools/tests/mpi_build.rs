@@ -5,6 +5,7 @@
 
 mod common;
 
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Output};
 use std::time::Duration;
 
@@ -104,4 +105,80 @@ fn an_output_rank_0_cannot_write_fails_every_rank_without_a_hang() {
     let err = stderr(&out);
     assert!(err.contains("no/such/dir"), "{err}");
     assert!(err.lines().all(|l| l.starts_with("error: ")), "{err}");
+}
+
+/// The latest layer a share state file lists a snapshot of.
+fn latest_snapshot(state: &std::path::Path) -> Option<usize> {
+    let text = std::fs::read_to_string(state).ok()?;
+    let layers = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("snapshot "));
+    layers
+        .filter_map(|rest| rest.split(' ').next()?.parse().ok())
+        .max()
+}
+
+/// Whether any process of group `pgid` is still alive.
+fn group_alive(pgid: u32) -> bool {
+    // SAFETY: signal 0 only asks whether the group exists; it sends nothing.
+    unsafe { libc::kill(-(pgid as libc::pid_t), 0) == 0 }
+}
+
+#[test]
+fn a_killed_build_goes_on_from_the_ranks_snapshots_to_the_same_bytes() {
+    if !mpi_ready() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (alone, shared) = (dir.path().join("alone.tab"), dir.path().join("shared.tab"));
+    let build = ["build", "ioiwari", "--pits", "10", "--values-only"];
+    let out = run(&[&build[..], &["-o", alone.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    // A snapshot after every layer; killed (every process of the job) once
+    // both ranks have snapshotted layer 10 of 51.
+    let args = [&build[..], &["--distributed", "--snapshot-secs", "0"]].concat();
+    let args = [&args[..], &["-o", shared.to_str().unwrap()]].concat();
+    let mut job = Command::new("mpiexec")
+        .args(["-n", "2", env!("CARGO_BIN_EXE_tabula")])
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .expect("mpiexec runs");
+    let state = |rank: usize| {
+        dir.path()
+            .join(format!("shared.tab.rank-{rank}-of-2.state"))
+    };
+    let snapshotted = common::eventually(|| {
+        let least = (0..2).map(|rank| latest_snapshot(&state(rank))).min()??;
+        (least >= 10).then_some(least)
+    });
+    common::kill_group(job.id());
+    let _ = job.wait();
+    let pgid = job.id();
+    assert!(common::eventually(|| (!group_alive(pgid)).then_some(())).is_some());
+    let layer = snapshotted.expect("both ranks snapshot layer 10 within a minute");
+    assert!(!shared.exists(), "the job ended before it was killed");
+    // The same command, without a snapshot every layer: it goes on.
+    let args = [
+        &build[..],
+        &["--distributed", "-o", shared.to_str().unwrap()],
+    ]
+    .concat();
+    let out = mpiexec(2, &args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let told = stderr(&out);
+    assert!(told.contains("resumed: "), "{told}");
+    assert!(
+        told.contains("layers reused from every rank's snapshot"),
+        "{told}"
+    );
+    assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());
+    // Nothing but the two tables is left.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{layer}: {left:?}");
 }

@@ -50,8 +50,14 @@ impl EndgameArgs {
 
 /// Builds the endgame table of `rules`' pits and rules up to `max_seeds`
 /// seeds: out of core and resumably, or with every rank of an MPI job when
-/// `distributed` (the same bytes; a stopped MPI build starts over).
-pub fn build(rules: &Rules, max_seeds: u32, path: &Path, distributed: bool) -> anyhow::Result<()> {
+/// `distributed` says how long to go between snapshots (the same bytes; a
+/// stopped MPI build goes on from its ranks' latest snapshot).
+pub fn build(
+    rules: &Rules,
+    max_seeds: u32,
+    path: &Path,
+    distributed: Option<std::time::Duration>,
+) -> anyhow::Result<()> {
     let Some(boards) = KalahSpace::boards_up_to(rules.pits, max_seeds) else {
         anyhow::bail!("--max-seeds {max_seeds}: more seeds than a Kalah index covers");
     };
@@ -62,11 +68,13 @@ pub fn build(rules: &Rules, max_seeds: u32, path: &Path, distributed: bool) -> a
         rules.pits
     );
     let how = match distributed {
-        true => match crate::table_build::distributed(&game, path, Records::ValuesOnly)? {
-            Some(ranks) => format!(" with {ranks} MPI rank(s)"),
-            None => return Ok(()),
-        },
-        false => {
+        Some(every) => {
+            match crate::table_build::distributed(&game, path, Records::ValuesOnly, every)? {
+                Some(ranks) => format!(" with {ranks} MPI rank(s)"),
+                None => return Ok(()),
+            }
+        }
+        None => {
             build_resumably(&game, boards, path)?;
             " out of core".to_string()
         }

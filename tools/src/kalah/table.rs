@@ -47,7 +47,11 @@ pub struct BuildArgs {
 pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     if let Some(max_seeds) = args.max_seeds {
-        endgame::build(&rules, max_seeds, &args.output, args.mode.is_distributed())?;
+        let distributed = args
+            .mode
+            .is_distributed()
+            .then(|| args.mode.snapshot_every());
+        endgame::build(&rules, max_seeds, &args.output, distributed)?;
         return Ok(ExitCode::SUCCESS);
     }
     let spec = table::spec(&rules);
