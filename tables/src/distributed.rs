@@ -378,9 +378,7 @@ mod tests {
                 .into_iter()
                 .zip(good)
                 .map(|(group, good)| {
-                    scope.spawn(move || {
-                        agree_on_snapshot(&group, good).map_err(|e| e.to_string())
-                    })
+                    scope.spawn(move || agree_on_snapshot(&group, good).map_err(|e| e.to_string()))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
