@@ -157,24 +157,35 @@ fn solve_share<T: Tabulated>(
     group: &impl Exchange,
     (progress, every): (Progress<'_>, Duration),
     then: impl FnOnce(&Share),
-) -> Result<(Traffic, Shares), DistributedError> {
+) -> Result<(Traffic, Option<Shares>), DistributedError> {
     let spec = records.spec(game);
     let space = game.space();
     let mask_bytes = usize::from(spec.layout.mask_bytes);
     let (rank, ranks) = (group.rank(), group.size());
     let ownership = distributed::ownership_of(&space, ranks);
     let bytes = ownership.local_len(rank) * spec.layout.record_size() as u64;
-    let opened = Shares::open(path, &spec, (rank, ranks), bytes);
-    let good = opened.as_ref().ok().map(Shares::good_layers);
-    let resumed = agree_on_snapshot(group, good)?;
-    let mut shares = opened?;
-    let records = match resumed {
-        Some(layer) => shares.load(layer)?,
-        None => vec![0; bytes as usize],
+    // A rank without the output's directory on its node (no shared file
+    // system) has nowhere to keep snapshots: the group then takes none.
+    let place = crate::atomic::parent_of(path).is_dir();
+    let opened = place.then(|| Shares::open(path, &spec, (rank, ranks), bytes));
+    let said = match &opened {
+        None => Said::NoPlace,
+        Some(Ok(shares)) => Said::Good(shares.good_layers()),
+        Some(Err(_)) => Said::Failed,
+    };
+    let (resumed, snapshots) = agree_on_snapshot(group, said)?;
+    // Kept also without snapshots, so that the end removes this run's files.
+    let mut shares = opened.transpose()?;
+    let records = match (resumed, &shares) {
+        (Some(layer), Some(shares)) => shares.load(layer)?,
+        _ => vec![0; bytes as usize],
     };
     let mut checkpoints = Checkpoints::new(every, space.num_layers());
-    let mut finished =
-        |layer: usize, records: &[u8]| checkpoints.after(layer, records, group, &mut shares);
+    let mut finished = |layer: usize, records: &[u8]| {
+        if let Some(shares) = shares.as_mut().filter(|_| snapshots) {
+            checkpoints.after(layer, records, group, shares)
+        }
+    };
     let first_layer = resumed.map_or(0, |layer| layer + 1);
     let resume = Resume {
         first_layer,
@@ -261,21 +272,33 @@ fn all_say(group: &impl Exchange, what: bool, decide: impl Fn(&[bool]) -> bool) 
     decide(&said)
 }
 
-/// Every member says whether it opened its snapshots and which are good; all
-/// go on from the latest layer every member has (`None`: from the start),
-/// or all stop when one could not open its share (that member reports why).
+/// What a member says of its snapshots before the build.
+enum Said {
+    /// The layers of its good snapshots (none, for a fresh build).
+    Good(Vec<usize>),
+    /// It has no place for snapshots (no output directory on its node).
+    NoPlace,
+    /// It could not open its share (it reports why).
+    Failed,
+}
+
+/// Every member says what it has; all go on from the latest layer every
+/// member has a good snapshot of (`None`: from the start), taking snapshots
+/// unless a member has no place for them (the `bool`); or all stop when one
+/// could not open its share (that member reports why).
 fn agree_on_snapshot(
     group: &impl Exchange,
-    good: Option<Vec<usize>>,
-) -> Result<Option<usize>, DistributedError> {
-    let said = match &good {
-        Some(layers) => std::iter::once(1u64)
-            .chain(layers.iter().map(|&layer| layer as u64))
-            .flat_map(u64::to_le_bytes)
+    said: Said,
+) -> Result<(Option<usize>, bool), DistributedError> {
+    let message: Vec<u64> = match &said {
+        Said::Good(layers) => std::iter::once(1)
+            .chain(layers.iter().map(|&l| l as u64))
             .collect(),
-        None => 0u64.to_le_bytes().to_vec(),
+        Said::NoPlace => vec![2],
+        Said::Failed => vec![0],
     };
-    let heard = group.exchange(vec![said; group.size()]);
+    let message: Vec<u8> = message.into_iter().flat_map(u64::to_le_bytes).collect();
+    let heard = group.exchange(vec![message; group.size()]);
     let lists: Vec<Vec<u64>> = heard
         .iter()
         .map(|bytes| {
@@ -284,26 +307,36 @@ fn agree_on_snapshot(
                 .collect()
         })
         .collect();
-    if let Some(member) = lists.iter().position(|list| list.first() != Some(&1)) {
-        return match good {
-            Some(_) => Err(DistributedError::PeerShare { member }),
+    if let Some(member) = lists.iter().position(|list| list.first() == Some(&0)) {
+        return match said {
             // This member's own error is the one to report.
-            None => Ok(None),
+            Said::Failed => Ok((None, false)),
+            _ => Err(DistributedError::PeerShare { member }),
         };
+    }
+    if let Some(member) = lists.iter().position(|list| list.first() == Some(&2)) {
+        if group.rank() == 0 {
+            eprintln!(
+                "rank {member} has not the output's directory on its node: \
+                 this build takes no snapshots to go on from if stopped"
+            );
+        }
+        return Ok((None, false));
     }
     let common = lists[0][1..]
         .iter()
         .filter(|layer| lists.iter().all(|list| list[1..].contains(layer)))
         .max();
-    Ok(common.map(|&layer| layer as usize))
+    Ok((common.map(|&layer| layer as usize), true))
 }
 
-/// Removes a share whose table is written (a failure is said, not fatal: the table is whole).
-fn discard(share: Shares) {
-    if let Err(e) = share.discard() {
-        eprintln!("the share of this rank could not be removed: {e}");
+/// Removes a rank's snapshots once the table is written (a failure is said, not fatal: the table is whole).
+fn discard(shares: Option<Shares>) {
+    if let Some(Err(e)) = shares.map(Shares::discard) {
+        eprintln!("the snapshots of this rank could not be removed: {e}");
     }
 }
+
 /// Member 0 tells the others whether the output file is ready.
 fn send_go(group: &impl Exchange, go: bool) {
     group.exchange(vec![vec![u8::from(go)]; group.size()]);
@@ -370,15 +403,23 @@ fn gather(group: &impl Exchange, share: &Share, records: &[AtomicU8]) {
 mod tests {
     use super::*;
 
-    /// Every member's answer when each says `good` (its good snapshots, or
+    /// Every member's answer when each says `good` (its good snapshots;
     /// `None`: it could not open its share).
-    fn agreed(good: Vec<Option<Vec<usize>>>) -> Vec<Result<Option<usize>, String>> {
+    fn agreed(good: Vec<Option<Vec<usize>>>) -> Vec<Result<(Option<usize>, bool), String>> {
+        let said = good
+            .into_iter()
+            .map(|good| good.map_or(Said::Failed, Said::Good));
+        agreed_on(said.collect())
+    }
+
+    /// Every member's answer when each says what `said` holds.
+    fn agreed_on(said: Vec<Said>) -> Vec<Result<(Option<usize>, bool), String>> {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = ThreadGroup::new(good.len())
+            let handles: Vec<_> = ThreadGroup::new(said.len())
                 .into_iter()
-                .zip(good)
-                .map(|(group, good)| {
-                    scope.spawn(move || agree_on_snapshot(&group, good).map_err(|e| e.to_string()))
+                .zip(said)
+                .map(|(group, said)| {
+                    scope.spawn(move || agree_on_snapshot(&group, said).map_err(|e| e.to_string()))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -389,12 +430,15 @@ mod tests {
     fn the_group_goes_on_from_the_latest_snapshot_every_member_has() {
         // Stopped after member 0 listed layer 4 and before member 1 did.
         let both = agreed(vec![Some(vec![3, 4]), Some(vec![3])]);
-        assert_eq!(both, vec![Ok(Some(3)), Ok(Some(3))]);
+        assert_eq!(both, vec![Ok((Some(3), true)); 2]);
         let none = agreed(vec![Some(vec![4]), Some(vec![3]), Some(vec![])]);
-        assert_eq!(none, vec![Ok(None); 3]);
+        assert_eq!(none, vec![Ok((None, true)); 3]);
+        // A member with no place for snapshots: none taken, none used.
+        let no_place = agreed_on(vec![Said::Good(vec![3]), Said::NoPlace]);
+        assert_eq!(no_place, vec![Ok((None, false)); 2]);
         // A member that could not open its share: the others name it.
         let failed = agreed(vec![Some(vec![3]), None]);
-        assert_eq!(failed[1], Ok(None));
+        assert_eq!(failed[1], Ok((None, false)));
         let said = failed[0].as_ref().unwrap_err();
         assert!(said.contains("member 1 could not open its share"), "{said}");
     }
