@@ -274,9 +274,10 @@ const AHEAD: usize = 16;
 /// waiting, and the length of the images.
 const HEADER_BYTES: usize = 26;
 
-/// Told after each layer the group finished, with this member's records;
+/// Told after each layer the group finished, with this member's records and
+/// the states the group has finished in this solve (as its progress says);
 /// every member is told at the same point, so it may exchange messages.
-pub type LayerFinished<'a> = &'a mut dyn FnMut(usize, &[u8]);
+pub type LayerFinished<'a> = &'a mut dyn FnMut(usize, &[u8], u64);
 
 /// Where a member's solve starts, and whom it tells of each finished layer:
 /// what a stopped build needs to go on.
@@ -399,7 +400,7 @@ fn solve_shared_in<S: StateSpace, R: AsMut<[u8]>>(
     for layer in resume.first_layer..space.num_layers() {
         member.solve_layer(layer, progress)?;
         if let Some(finished) = resume.finished.as_mut() {
-            finished(layer, member.records);
+            finished(layer, member.records, member.done);
         }
     }
     let solving = started.elapsed();

@@ -176,16 +176,18 @@ fn solve_share<T: Tabulated>(
     let (resumed, snapshots) = agree_on_snapshot(group, said)?;
     // Kept also without snapshots, so that the end removes this run's files.
     let mut shares = opened.transpose()?;
-    let records = match (resumed, &shares) {
+    let (records, before) = match (resumed, &shares) {
         (Some(layer), Some(shares)) => shares.load(layer)?,
-        _ => vec![0; bytes as usize],
+        _ => (vec![0; bytes as usize], 0),
     };
     let mut checkpoints = Checkpoints::new(every, space.num_layers());
-    let mut finished = |layer: usize, records: &[u8]| {
+    let mut finished = |layer: usize, records: &[u8], done: u64| {
         if let Some(shares) = shares.as_mut().filter(|_| snapshots) {
-            checkpoints.after(layer, records, group, shares)
+            checkpoints.after((layer, records, before + done), group, shares)
         }
     };
+    // The bar goes on from where the snapshot left it.
+    let progress = &|done| progress(before + done);
     let first_layer = resumed.map_or(0, |layer| layer + 1);
     let resume = Resume {
         first_layer,
@@ -239,7 +241,12 @@ impl Checkpoints {
 
     /// Called on every member after `layer`: snapshots when member 0 says so,
     /// and drops the older snapshots once every member has written its own.
-    fn after(&mut self, layer: usize, records: &[u8], group: &impl Exchange, shares: &mut Shares) {
+    fn after(
+        &mut self,
+        (layer, records, done): (usize, &[u8], u64),
+        group: &impl Exchange,
+        shares: &mut Shares,
+    ) {
         let wait = match self.every.is_zero() {
             true => Duration::ZERO,
             false => self.every.max(self.last_took * 10),
@@ -251,7 +258,7 @@ impl Checkpoints {
             return;
         }
         let started = Instant::now();
-        let written = shares.snapshot(layer, records);
+        let written = shares.snapshot(layer, records, done);
         if let Err(e) = &written {
             eprintln!("{e}: a stop goes on from the snapshot before");
         }

@@ -20,6 +20,14 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 use crate::format::{TableError, TableSpec};
 
+/// A snapshot's line in the state file.
+struct Snapshot {
+    layer: usize,
+    hash: u64,
+    /// The states the group had finished when it was taken.
+    done: u64,
+}
+
 /// The first line of every share state file.
 const MAGIC: &str = "tabula distributed share 1";
 
@@ -31,8 +39,9 @@ pub(crate) struct Shares {
     /// itself is replaced at each snapshot).
     lock: File,
     table: String,
-    /// The layers snapshotted and their checksums, oldest first.
-    snapshots: Vec<(usize, u64)>,
+    /// The layers snapshotted, their checksums and the states the group had
+    /// finished by then (for a resumed build's progress), oldest first.
+    snapshots: Vec<Snapshot>,
     /// The share's bytes.
     bytes: u64,
 }
@@ -83,10 +92,10 @@ impl Shares {
     /// The layers of the listed snapshots whose files hold what their
     /// checksums say (read whole: a resumed build's first step).
     pub(crate) fn good_layers(&self) -> Vec<usize> {
-        let good = |&(layer, hash): &(usize, u64)| {
-            let path = self.snapshot_path(layer);
+        let good = |snapshot: &Snapshot| {
+            let path = self.snapshot_path(snapshot.layer);
             match hash_file(&path, self.bytes) {
-                Ok(found) if found == hash => Some(layer),
+                Ok(found) if found == snapshot.hash => Some(snapshot.layer),
                 _ => {
                     eprintln!("{}: does not match its checksum: not used", path.display());
                     None
@@ -96,25 +105,28 @@ impl Shares {
         self.snapshots.iter().filter_map(good).collect()
     }
 
-    /// The records of the snapshot of `layer`.
-    pub(crate) fn load(&self, layer: usize) -> Result<Vec<u8>, TableError> {
+    /// The records of the snapshot of `layer`, and the states the group had finished by then.
+    pub(crate) fn load(&self, layer: usize) -> Result<(Vec<u8>, u64), TableError> {
         let path = self.snapshot_path(layer);
-        fs::read(&path).map_err(|e| TableError::io(&path, e))
+        let records = fs::read(&path).map_err(|e| TableError::io(&path, e))?;
+        let done = self.snapshots.iter().find(|s| s.layer == layer);
+        Ok((records, done.map_or(0, |s| s.done)))
     }
 
-    /// Writes the snapshot of `layer` (`records`) and lists it.
-    pub(crate) fn snapshot(&mut self, layer: usize, records: &[u8]) -> io::Result<()> {
+    /// Writes the snapshot of `layer` (`records`, with `done` states of the group finished) and lists it.
+    pub(crate) fn snapshot(&mut self, layer: usize, records: &[u8], done: u64) -> io::Result<()> {
         let path = self.snapshot_path(layer);
         crate::atomic::write_file(&path, |out| out.write_all(records))
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        self.snapshots.retain(|&(listed, _)| listed != layer);
-        self.snapshots.push((layer, xxh3_64(records)));
+        self.snapshots.retain(|s| s.layer != layer);
+        let hash = xxh3_64(records);
+        self.snapshots.push(Snapshot { layer, hash, done });
         self.write_state()
     }
 
     /// Forgets and removes every snapshot but that of `layer`, which every member has.
     pub(crate) fn keep_only(&mut self, layer: usize) -> io::Result<()> {
-        self.snapshots.retain(|&(listed, _)| listed == layer);
+        self.snapshots.retain(|s| s.layer == layer);
         self.write_state()?;
         self.remove_unlisted()
     }
@@ -144,7 +156,7 @@ impl Shares {
             let layer: Option<usize> = name
                 .to_str()
                 .and_then(|name| name.strip_prefix(&*prefix)?.parse().ok());
-            let listed = |layer: usize| self.snapshots.iter().any(|&(at, _)| at == layer);
+            let listed = |layer: usize| self.snapshots.iter().any(|s| s.layer == layer);
             if layer.is_some_and(|layer| !listed(layer)) {
                 remove_if_there(&entry.path())?;
             }
@@ -162,8 +174,8 @@ impl Shares {
         crate::atomic::write_file(&state, |out| {
             writeln!(out, "{MAGIC}")?;
             writeln!(out, "{}", self.table)?;
-            for (layer, hash) in &self.snapshots {
-                writeln!(out, "snapshot {layer} {hash:016x}")?;
+            for Snapshot { layer, hash, done } in &self.snapshots {
+                writeln!(out, "snapshot {layer} {hash:016x} done {done}")?;
             }
             Ok(())
         })
@@ -187,7 +199,7 @@ fn with_suffix(base: &Path, suffix: &str) -> PathBuf {
 
 /// The snapshots a state file lists (none for an empty, new file), or why
 /// it is no state of this table's share.
-fn listed_snapshots(text: &str, table: &str) -> Result<Vec<(usize, u64)>, String> {
+fn listed_snapshots(text: &str, table: &str) -> Result<Vec<Snapshot>, String> {
     if text.is_empty() {
         return Ok(Vec::new());
     }
@@ -208,14 +220,21 @@ fn listed_snapshots(text: &str, table: &str) -> Result<Vec<(usize, u64)>, String
         None => return Err("not a distributed build's share state (no table line)".into()),
     }
     lines
-        .map(|line| {
-            let parsed = line.strip_prefix("snapshot ").and_then(|rest| {
-                let (layer, hash) = rest.split_once(' ')?;
-                Some((layer.parse().ok()?, u64::from_str_radix(hash, 16).ok()?))
-            });
-            parsed.ok_or_else(|| format!("not a snapshot line: {line}"))
-        })
+        .map(|line| parse_snapshot(line).ok_or_else(|| format!("not a snapshot line: {line}")))
         .collect()
+}
+
+/// A state file's `snapshot LAYER HASH done DONE` line.
+fn parse_snapshot(line: &str) -> Option<Snapshot> {
+    let words: Vec<&str> = line.split(' ').collect();
+    let ["snapshot", layer, hash, "done", done] = words[..] else {
+        return None;
+    };
+    Some(Snapshot {
+        layer: layer.parse().ok()?,
+        hash: u64::from_str_radix(hash, 16).ok()?,
+        done: done.parse().ok()?,
+    })
 }
 
 /// The checksum of a file of `bytes` bytes (an error if it has another length).

@@ -156,12 +156,17 @@ fn every_member_counts_the_whole_group_s_progress() {
     let dir = tempfile::tempdir().unwrap();
     let params = Params::new(7, 4, 0, 0, 4).unwrap();
     let path = dir.path().join("t.tab");
-    let game = Variant { params };
-    let last: Vec<u64> = std::thread::scope(|scope| {
-        let handles: Vec<_> = ThreadGroup::new(3)
+    let last = build_counting(&Variant { params }, &path, 3);
+    // Every board is solved or copied from its rotation once, and all members see it.
+    assert_eq!(last, vec![params.boards(); 3]);
+}
+
+/// Builds `game` at `path` with `members` threads; the last progress each member saw.
+fn build_counting<T: Tabulated>(game: &T, path: &Path, members: usize) -> Vec<u64> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = ThreadGroup::new(members)
             .into_iter()
             .map(|group| {
-                let (game, path) = (&game, &path);
                 scope.spawn(move || {
                     let last = std::sync::atomic::AtomicU64::new(0);
                     let progress = |done: u64| {
@@ -174,9 +179,7 @@ fn every_member_counts_the_whole_group_s_progress() {
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    // Every board is solved or copied from its rotation once, and all members see it.
-    assert_eq!(last, vec![params.boards(); 3]);
+    })
 }
 
 /// Builds `game` at `path` with `members` threads, snapshotting after every
@@ -239,6 +242,11 @@ fn a_stopped_group_build_goes_on_to_the_same_bytes() {
             .collect();
         assert_eq!(traffic[0].reused_layers, finished);
         assert_eq!(fs::read(&path).unwrap(), expected, "{members} members");
+        // Stopped again where it was, a resumed build's progress goes on from
+        // its snapshot to every board.
+        build_stopped_at(&game, &path, members, stop);
+        let last = build_counting(&game, &path, members);
+        assert_eq!(last, vec![params.boards(); members], "{members} members");
     }
     // Nothing but the tables is left behind.
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 5);
