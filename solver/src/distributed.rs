@@ -243,10 +243,9 @@ impl Divisor {
     }
 }
 
-/// The records one member owns, in the table's layout (see
-/// [`Ownership::local`]), kept in `R` (a `Vec<u8>`, or borrowed).
+/// The records one member owns, in the table's layout (see [`Ownership::local`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Share<R = Vec<u8>> {
+pub struct Share {
     /// Who owns what.
     pub ownership: Ownership,
     /// This member's number.
@@ -254,10 +253,11 @@ pub struct Share<R = Vec<u8>> {
     /// Bytes per record: the i8 value, then the mask bytes.
     pub record_size: usize,
     /// The records, `record_size` bytes each, in local order.
-    pub records: R,
+    pub records: Vec<u8>,
     /// The bytes the whole group sent to other members while solving.
     pub sent: u64,
-    /// How long the slowest member took to solve its share.
+    /// How long the slowest member took to solve its share (not counting
+    /// the time [`Resume::finished`] took).
     pub solving: Duration,
     /// How long each member spent in exchanges while solving (waiting for
     /// the others, and moving the bytes), by member.
@@ -336,14 +336,14 @@ pub fn solve_shared<S: StateSpace>(
 /// [`solve_shared`] into `records` (of [`share_bytes`], all zero or as a
 /// stopped solve left them), from `resume.first_layer` on, telling
 /// `resume.finished` of each layer: every member must pass the same first layer.
-pub fn solve_shared_into<S: StateSpace, R: AsMut<[u8]>>(
+pub fn solve_shared_into<S: StateSpace>(
     space: &S,
     group: &impl Exchange,
     mask_bytes: usize,
-    records: R,
+    records: Vec<u8>,
     resume: Resume<'_>,
     progress: Progress<'_>,
-) -> Result<Share<R>, SolveError> {
+) -> Result<Share, SolveError> {
     let ownership = ownership_of(space, group.size());
     let round = ROUND_STATES;
     solve_shared_in(
@@ -353,16 +353,16 @@ pub fn solve_shared_into<S: StateSpace, R: AsMut<[u8]>>(
 
 /// [`solve_shared_into`] with the blocks and the round size given (tests use small ones).
 #[allow(clippy::too_many_arguments)]
-fn solve_shared_in<S: StateSpace, R: AsMut<[u8]>>(
+fn solve_shared_in<S: StateSpace>(
     space: &S,
     group: &impl Exchange,
     ownership: Ownership,
     mask_bytes: usize,
-    mut records: R,
+    mut records: Vec<u8>,
     round_states: usize,
     mut resume: Resume<'_>,
     progress: Progress<'_>,
-) -> Result<Share<R>, SolveError> {
+) -> Result<Share, SolveError> {
     if mask_bytes > 8 {
         return Err(SolveError::TooLarge("more than 8 mask bytes"));
     }
@@ -373,7 +373,7 @@ fn solve_shared_in<S: StateSpace, R: AsMut<[u8]>>(
         .ok_or(SolveError::TooLarge(
             "a member's share does not fit in memory",
         ))?;
-    if records.as_mut().len() != local_len {
+    if records.len() != local_len {
         return Err(SolveError::TooLarge(
             "a member's records are not its share's size",
         ));
@@ -386,7 +386,7 @@ fn solve_shared_in<S: StateSpace, R: AsMut<[u8]>>(
         mask_bytes,
         record_size,
         round_states: round_states.max(1),
-        records: records.as_mut(),
+        records: &mut records,
         done: 0,
         edges: Vec::new(),
         starts: Vec::new(),
@@ -396,14 +396,17 @@ fn solve_shared_in<S: StateSpace, R: AsMut<[u8]>>(
         sent: 0,
         exchanging: Duration::ZERO,
     };
-    let started = Instant::now();
+    let (started, mut telling) = (Instant::now(), Duration::ZERO);
     for layer in resume.first_layer..space.num_layers() {
         member.solve_layer(layer, progress)?;
         if let Some(finished) = resume.finished.as_mut() {
+            let told = Instant::now();
             finished(layer, member.records, member.done);
+            telling += told.elapsed();
         }
     }
-    let solving = started.elapsed();
+    // The report is of the solve: snapshots are not part of it.
+    let solving = started.elapsed().saturating_sub(telling);
     // Every member learns what the group sent, how long each member spent
     // in exchanges and how long the slowest took, for the build's report.
     let mut status = member.sent.to_le_bytes().to_vec();
