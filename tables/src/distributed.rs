@@ -37,7 +37,7 @@ pub enum DistributedError {
     /// Member 0 stopped before solving (it reports why), so nobody solved anything.
     #[error("member 0 could not start the table (see its error)")]
     NoOutput,
-    /// Another member could not open its share of the build (it reports why).
+    /// Another member could not open or read its share of the build (it reports why).
     #[error("member {member} could not open its share of the build (see its error)")]
     PeerShare {
         /// The first such member.
@@ -176,9 +176,16 @@ fn solve_share<T: Tabulated>(
     let (resumed, snapshots) = agree_on_snapshot(group, said)?;
     // Kept also without snapshots, so that the end removes this run's files.
     let mut shares = opened.transpose()?;
-    let (records, before) = match (resumed, &shares) {
-        (Some(layer), Some(shares)) => shares.load(layer)?,
-        _ => (vec![0; bytes as usize], 0),
+    let loaded = match (resumed, &shares) {
+        (Some(layer), Some(shares)) => shares.load(layer).map(Some),
+        _ => Ok(None),
+    };
+    // A member that could not read its snapshot stops them all, before any solves.
+    let failed = all_say(group, loaded.is_ok()).iter().position(|&ok| !ok);
+    let (records, before) = match (loaded?, failed) {
+        (_, Some(member)) => return Err(DistributedError::PeerShare { member }),
+        (Some(loaded), None) => loaded,
+        (None, None) => (vec![0; bytes as usize], 0),
     };
     let mut checkpoints = Checkpoints::new(every, space.num_layers());
     let mut finished = |layer: usize, records: &[u8], done: u64| {
@@ -254,7 +261,7 @@ impl Checkpoints {
         let due = self.since.elapsed() >= wait;
         // The last layer is not worth a snapshot: the table follows at once.
         let due = group.rank() == 0 && due && layer + 1 < self.layers;
-        if !all_say(group, due, |said| said[0]) {
+        if !all_say(group, due)[0] {
             return;
         }
         let started = Instant::now();
@@ -262,7 +269,7 @@ impl Checkpoints {
         if let Err(e) = &written {
             eprintln!("{e}: a stop goes on from the snapshot before");
         }
-        if all_say(group, written.is_ok(), |said| said.iter().all(|&ok| ok))
+        if all_say(group, written.is_ok()).iter().all(|&ok| ok)
             && let Err(e) = shares.keep_only(layer)
         {
             eprintln!("{e}");
@@ -272,11 +279,10 @@ impl Checkpoints {
     }
 }
 
-/// Every member says `what`; returns `decide` of what all said, by member.
-fn all_say(group: &impl Exchange, what: bool, decide: impl Fn(&[bool]) -> bool) -> bool {
+/// Every member says `what`; what each said, by member.
+fn all_say(group: &impl Exchange, what: bool) -> Vec<bool> {
     let heard = group.exchange(vec![vec![u8::from(what)]; group.size()]);
-    let said: Vec<bool> = heard.iter().map(|bytes| bytes == &[1]).collect();
-    decide(&said)
+    heard.iter().map(|bytes| bytes == &[1]).collect()
 }
 
 /// What a member says of its snapshots before the build.

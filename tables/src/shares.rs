@@ -105,12 +105,19 @@ impl Shares {
         self.snapshots.iter().filter_map(good).collect()
     }
 
-    /// The records of the snapshot of `layer`, and the states the group had finished by then.
+    /// The records of the snapshot of `layer` (one of [`Shares::good_layers`],
+    /// checked again as read), and the states the group had finished by then.
     pub(crate) fn load(&self, layer: usize) -> Result<(Vec<u8>, u64), TableError> {
         let path = self.snapshot_path(layer);
         let records = fs::read(&path).map_err(|e| TableError::io(&path, e))?;
-        let done = self.snapshots.iter().find(|s| s.layer == layer);
-        Ok((records, done.map_or(0, |s| s.done)))
+        let listed = self.snapshots.iter().find(|s| s.layer == layer);
+        match listed {
+            Some(snapshot) if xxh3_64(&records) == snapshot.hash => Ok((records, snapshot.done)),
+            _ => Err(TableError::io(
+                &path,
+                io::Error::other("changed after it was checked: run the build again"),
+            )),
+        }
     }
 
     /// Writes the snapshot of `layer` (`records`, with `done` states of the group finished) and lists it.
@@ -256,5 +263,31 @@ fn remove_if_there(path: &Path) -> io::Result<()> {
     match fs::remove_file(path) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ioiwari::Variant;
+    use crate::typed::Tabulated;
+
+    #[test]
+    fn a_snapshot_changed_after_its_check_is_not_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tab");
+        let spec = Variant::default().spec();
+        let records = vec![7u8; 64];
+        let mut shares = Shares::open(&path, &spec, (1, 2), 64).unwrap();
+        shares.snapshot(3, &records, 99).unwrap();
+        assert_eq!(shares.good_layers(), vec![3]);
+        assert_eq!(shares.load(3).unwrap(), (records.clone(), 99));
+        // Changed between the check and the load: refused, naming the file.
+        let file = dir.path().join("t.tab.rank-1-of-2.layer-3");
+        fs::write(&file, vec![8u8; 64]).unwrap();
+        let refused = shares.load(3).unwrap_err().to_string();
+        assert!(refused.contains("t.tab.rank-1-of-2.layer-3"), "{refused}");
+        assert!(refused.contains("changed after it was checked"), "{refused}");
+        assert_eq!(shares.good_layers(), Vec::<usize>::new());
     }
 }
