@@ -287,7 +287,10 @@ mod tests {
         fs::write(&file, vec![8u8; 64]).unwrap();
         let refused = shares.load(3).unwrap_err().to_string();
         assert!(refused.contains("t.tab.rank-1-of-2.layer-3"), "{refused}");
-        assert!(refused.contains("changed after it was checked"), "{refused}");
+        assert!(
+            refused.contains("changed after it was checked"),
+            "{refused}"
+        );
         assert_eq!(shares.good_layers(), Vec::<usize>::new());
     }
 }
