@@ -227,7 +227,7 @@ fn a_stopped_group_build_goes_on_to_the_same_bytes() {
     let alone = dir.path().join("alone");
     ioiwari::build_variant_out_of_core(&alone, &params, Records::WithMoves, &|_| {}).unwrap();
     let expected = fs::read(&alone).unwrap();
-    // Stopped a quarter, half and nine tenths of the way, by 2 and 3 members.
+    // Stopped three quarters, half and nine tenths of the way, by 2 and 3 members.
     for (members, fraction) in [(2, 4), (2, 2), (3, 2), (3, 10)] {
         let path = dir.path().join(format!("t{members}-{fraction}.tab"));
         let stop = params.boards() / fraction * (fraction - 1).max(1);
