@@ -1,5 +1,6 @@
 //! Building a table with a group of processes: each member solves its share
-//! ([`tabula_solver::distributed::solve_shared`]), then sends it to member 0,
+//! ([`tabula_solver::distributed::solve_shared_into`], snapshotting it now
+//! and then, see [`build_distributed_for`]), then sends it to member 0,
 //! which writes the file exactly as [`crate::typed::build_out_of_core_for`]
 //! does (same bytes). The group is any [`Exchange`]: MPI ranks (`crate::mpi_group`,
 //! with the `mpi` feature) or threads ([`ThreadGroup`]).
