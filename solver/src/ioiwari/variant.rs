@@ -421,6 +421,21 @@ impl RingSpace {
         pits
     }
 
+    /// [`Self::rotated_index`] by one pit: the first pit's digit goes to the
+    /// top, by one multiplication while the index fits in 32 bits (a 64-bit
+    /// division a rotation was a tenth of a build's time).
+    #[inline(always)]
+    fn rotated_once(&self, index: u64) -> u64 {
+        let top = self.place[usize::from(self.params.pits) - 1] as u64;
+        match u32::try_from(index) {
+            Ok(small) => {
+                let (rest, first) = self.base.div_rem(small);
+                u64::from(rest) + u64::from(first) * top
+            }
+            Err(_) => self.rotated_index(index, 1),
+        }
+    }
+
     fn rotated_index(&self, index: u64, k: usize) -> u64 {
         let n = usize::from(self.params.pits);
         let low = self.place[k] as u64;
@@ -448,13 +463,18 @@ impl StateSpace for RingSpace {
     }
 
     fn is_canonical(&self, index: u64) -> bool {
-        (1..usize::from(self.params.pits)).all(|k| self.rotated_index(index, k) >= index)
+        let mut image = index;
+        (1..usize::from(self.params.pits)).all(|_| {
+            image = self.rotated_once(image);
+            image >= index
+        })
     }
 
     fn for_each_image(&self, index: u64, best: u64, mut visit: impl FnMut(u64, u64)) {
         let n = usize::from(self.params.pits);
+        let mut image = index;
         for k in 1..n {
-            let image = self.rotated_index(index, k);
+            image = self.rotated_once(image);
             if image == index {
                 // Rotations repeat from the smallest period on.
                 break;
