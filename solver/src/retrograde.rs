@@ -744,7 +744,7 @@ pub fn copy_records_images<S: StateSpace>(
 
 /// One run of [`solve_records_with`]: the space, its records, and what the
 /// threads of a scan share.
-struct RecordRun<'a, S> {
+pub(crate) struct RecordRun<'a, S> {
     space: &'a S,
     records: &'a [AtomicU8],
     /// Bytes per record: the value and `mask_bytes` of mask.
@@ -767,7 +767,7 @@ struct RecordRun<'a, S> {
 
 impl<'a, S: StateSpace> RecordRun<'a, S> {
     /// A run over `records`, which must hold one record of `1 + mask_bytes` bytes a state.
-    fn new(
+    pub(crate) fn new(
         space: &'a S,
         records: &'a [AtomicU8],
         mask_bytes: usize,
@@ -795,21 +795,32 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
     }
 
     /// The value in the record of `index`.
-    fn value_at(&self, index: u64) -> i8 {
+    pub(crate) fn value_at(&self, index: u64) -> i8 {
         self.records[index as usize * self.size].load(Relaxed) as i8
     }
 
     /// A child's value: with a last pass, its canonical state's (only those
     /// are solved until then).
-    fn child_value_at(&self, index: u64) -> i8 {
+    pub(crate) fn child_value_at(&self, index: u64) -> i8 {
         match self.last_pass {
             true => self.value_at(self.space.canonical(index).0),
             false => self.value_at(index),
         }
     }
 
+    /// Asks the cache for the line of `index`'s record.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, index: u64) {
+        prefetch(self.records[index as usize * self.size].as_ptr());
+    }
+
+    /// Writes the value byte of `index`'s record alone.
+    pub(crate) fn write_value(&self, index: u64, value: i8) {
+        self.records[index as usize * self.size].store(value as u8, Relaxed);
+    }
+
     /// Writes the record of `index`.
-    fn write(&self, index: u64, value: i8, mask: u64) {
+    pub(crate) fn write(&self, index: u64, value: i8, mask: u64) {
         let at = index as usize * self.size;
         self.records[at].store(value as u8, Relaxed);
         for (byte, &b) in mask.to_le_bytes()[..self.mask_bytes].iter().enumerate() {
@@ -817,8 +828,13 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
         }
     }
 
+    /// The first error a batch met since the last call, if any.
+    pub(crate) fn take_error(&self) -> Option<SolveError> {
+        self.error.lock().expect("no panic holds it").take()
+    }
+
     /// The layer's pieces, each scanned by one task.
-    fn chunks(&self, layer: usize) -> Vec<Range<u64>> {
+    pub(crate) fn chunks(&self, layer: usize) -> Vec<Range<u64>> {
         let chunk = self.chunk;
         let scan = self.space.layer_range(layer).unwrap_or(0..self.len);
         (scan.start / chunk..scan.end.div_ceil(chunk))
@@ -887,19 +903,28 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
                 batch[filled] = index;
                 filled += 1;
                 if filled == BATCH {
-                    self.solve_batch(&batch, &mut waiting, &mut stored);
+                    self.solve_batch(&batch, &mut waiting, &mut stored, &mut |_, _, _| {});
                     filled = 0;
                 }
             });
-        self.solve_batch(&batch[..filled], &mut waiting, &mut stored);
+        let batch = &batch[..filled];
+        self.solve_batch(batch, &mut waiting, &mut stored, &mut |_, _, _| {});
         (self.progress)(self.done.fetch_add(stored, Relaxed) + stored);
         waiting
     }
 
     /// Solves a batch of states: all their children are asked for first, so
     /// the misses on the mapped records overlap. Counts the states left
-    /// waiting and the records stored.
-    fn solve_batch(&self, batch: &[u64], waiting: &mut u64, stored: &mut u64) {
+    /// waiting and the records stored, and tells `wrote` of each state
+    /// solved (its index, value byte and mask; not its images).
+    #[inline(never)]
+    pub(crate) fn solve_batch(
+        &self,
+        batch: &[u64],
+        waiting: &mut u64,
+        stored: &mut u64,
+        wrote: &mut impl FnMut(u64, i8, u64),
+    ) {
         let (space, size) = (self.space, self.size);
         let mut edges = [[NO_EDGE; BATCH_EDGES]; BATCH];
         let mut counts = [0usize; BATCH];
@@ -939,6 +964,7 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
                 }
             };
             self.write(index, byte, mask);
+            wrote(index, byte, mask);
             if self.last_pass {
                 *stored += space.class_size(index);
             } else {
@@ -956,16 +982,7 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
     /// calls `release` with each window written. The canonical records are
     /// read a batch at a time, asked for first, so their misses overlap.
     fn copy_images(&self, release: Release<'_>) {
-        let (space, size, len) = (self.space, self.size, self.len);
-        let copy = |(index, canonical, symmetry): (u64, u64, u32)| {
-            let at = canonical as usize * size;
-            let mut mask = [0u8; 8];
-            for (byte, m) in mask[..self.mask_bytes].iter_mut().enumerate() {
-                *m = self.records[at + 1 + byte].load(Relaxed);
-            }
-            let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
-            self.write(index, self.records[at].load(Relaxed) as i8, mask);
-        };
+        let (size, len) = (self.size, self.len);
         // Windows go from the last down: a canonical state precedes its images,
         // so once a window is written no later window needs its records, and it
         // can be released.
@@ -976,30 +993,43 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
             let end = (start + window).min(len);
             (start / pass..end.div_ceil(pass))
                 .into_par_iter()
-                .for_each(|c| {
-                    let indices = c * pass..((c + 1) * pass).min(end);
-                    let mut batch = [(0, 0, 0); COPY_BATCH];
-                    let mut filled = 0;
-                    space.for_each_canonical(indices, |index, canonical, symmetry| {
-                        if canonical != index && space.is_state(index) {
-                            prefetch(self.records[canonical as usize * size].as_ptr());
-                            batch[filled] = (index, canonical, symmetry);
-                            filled += 1;
-                            if filled == COPY_BATCH {
-                                batch.iter().copied().for_each(copy);
-                                filled = 0;
-                            }
-                        }
-                    });
-                    batch[..filled].iter().copied().for_each(copy);
-                });
+                .for_each(|c| self.copy_images_in(c * pass..((c + 1) * pass).min(end)));
             release(start as usize * size..end as usize * size);
         }
+    }
+
+    /// The last pass over `indices` alone: fills each state there that is
+    /// not canonical from its canonical one.
+    pub(crate) fn copy_images_in(&self, indices: Range<u64>) {
+        let (space, size) = (self.space, self.size);
+        let copy = |(index, canonical, symmetry): (u64, u64, u32)| {
+            let at = canonical as usize * size;
+            let mut mask = [0u8; 8];
+            for (byte, m) in mask[..self.mask_bytes].iter_mut().enumerate() {
+                *m = self.records[at + 1 + byte].load(Relaxed);
+            }
+            let mask = space.image_mask(symmetry, u64::from_le_bytes(mask));
+            self.write(index, self.records[at].load(Relaxed) as i8, mask);
+        };
+        let mut batch = [(0, 0, 0); COPY_BATCH];
+        let mut filled = 0;
+        space.for_each_canonical(indices, |index, canonical, symmetry| {
+            if canonical != index && space.is_state(index) {
+                prefetch(self.records[canonical as usize * size].as_ptr());
+                batch[filled] = (index, canonical, symmetry);
+                filled += 1;
+                if filled == COPY_BATCH {
+                    batch.iter().copied().for_each(copy);
+                    filled = 0;
+                }
+            }
+        });
+        batch[..filled].iter().copied().for_each(copy);
     }
 }
 
 /// The error for a layer whose `waiting` states cannot be solved: names the first one.
-fn stuck<S: StateSpace>(
+pub(crate) fn stuck<S: StateSpace>(
     space: &S,
     layer: usize,
     waiting: u64,
@@ -1045,7 +1075,7 @@ const MIN_PASS: u64 = if cfg!(test) { 1 << 5 } else { 1 << 16 };
 const COPY_BATCH: usize = 16;
 
 /// States solved together by [`solve_records`], and the moves a state may have for that.
-const BATCH: usize = 8;
+pub(crate) const BATCH: usize = 8;
 const BATCH_EDGES: usize = 16;
 const NO_EDGE: Edge = Edge {
     slot: 0,

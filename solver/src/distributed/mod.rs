@@ -17,6 +17,8 @@
 //! [`Exchange`], implemented by [`ThreadGroup`] here and by MPI in
 //! `tabula-tables`.
 
+pub mod whole;
+
 use std::ops::Range;
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
