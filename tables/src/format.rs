@@ -565,6 +565,42 @@ pub fn write_table_mapped<E>(
     description: &str,
     fill: impl FnOnce(&[AtomicU8], Release<'_>) -> Result<(), E>,
 ) -> Result<Result<(), E>, TableError> {
+    write_mapped(path, spec, description, |payload, mapped, _| {
+        fill(payload, &|range| mapped.release(range))
+    })
+}
+
+/// Where [`write_table_mapped_in`] solves: the temporary file that becomes
+/// the table, and its payload's place in it, so that other processes of
+/// this machine can map the same pages.
+#[derive(Clone, Copy, Debug)]
+pub struct TemporaryTable<'a> {
+    /// The temporary file's path.
+    pub path: &'a Path,
+    /// Where the payload starts in it.
+    pub payload_offset: u64,
+}
+
+/// [`write_table_mapped`], telling `fill` of the temporary file it fills.
+pub fn write_table_mapped_in<E>(
+    path: &Path,
+    spec: &TableSpec,
+    description: &str,
+    fill: impl FnOnce(&[AtomicU8], TemporaryTable<'_>) -> Result<(), E>,
+) -> Result<Result<(), E>, TableError> {
+    write_mapped(path, spec, description, |payload, _, temporary| {
+        fill(payload, temporary)
+    })
+}
+
+/// Both of the above: a temporary file of the table's length, mapped and
+/// filled, then renamed into place.
+fn write_mapped<E>(
+    path: &Path,
+    spec: &TableSpec,
+    description: &str,
+    fill: impl FnOnce(&[AtomicU8], &Mapped<'_>, TemporaryTable<'_>) -> Result<(), E>,
+) -> Result<Result<(), E>, TableError> {
     let io = |error: io::Error| TableError::io(path, error);
     let (header, meta_bytes) = plan(spec, &meta_for(description));
     let file_len = mapped_len(path, &header)?;
@@ -572,12 +608,16 @@ pub fn write_table_mapped<E>(
     let tmp = crate::atomic::temporary_for(path).map_err(io)?;
     crate::atomic::allocate(tmp.as_file(), file_len)
         .map_err(|error| io(crate::room::explain_too_large(path, file_len, error)))?;
+    let temporary = TemporaryTable {
+        path: tmp.path(),
+        payload_offset: header.payload_range.0,
+    };
     let filled = fill_mapped(
         tmp.as_file(),
         path,
         header,
         &meta_bytes,
-        |payload, mapped| fill(payload, &|range| mapped.release(range)),
+        |payload, mapped| fill(payload, mapped, temporary),
     )?;
     if filled.is_ok() {
         crate::atomic::persist(tmp, path).map_err(io)?;

@@ -15,6 +15,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
@@ -117,6 +118,33 @@ impl Shares {
                 &path,
                 io::Error::other("changed after it was checked: run the build again"),
             )),
+        }
+    }
+
+    /// [`Shares::load`] straight into `records` (of the share's length), a
+    /// piece at a time, so that a share larger than memory can be loaded
+    /// into a memory map; the states the group had finished by then.
+    pub(crate) fn load_into(&self, layer: usize, records: &[AtomicU8]) -> Result<u64, TableError> {
+        let path = self.snapshot_path(layer);
+        let io = |e: io::Error| TableError::io(&path, e);
+        let mut file = File::open(&path).map_err(io)?;
+        if file.metadata().map_err(io)?.len() != records.len() as u64 {
+            return Err(io(io::Error::other("has another length")));
+        }
+        let (mut hasher, mut buffer) = (Xxh3::new(), vec![0u8; 1 << 20]);
+        for piece in records.chunks(buffer.len()) {
+            let bytes = &mut buffer[..piece.len()];
+            file.read_exact(bytes).map_err(io)?;
+            hasher.update(bytes);
+            for (cell, &byte) in piece.iter().zip(bytes.iter()) {
+                cell.store(byte, Relaxed);
+            }
+        }
+        match self.snapshots.iter().find(|s| s.layer == layer) {
+            Some(snapshot) if hasher.digest() == snapshot.hash => Ok(snapshot.done),
+            _ => Err(io(io::Error::other(
+                "changed after it was checked: run the build again",
+            ))),
         }
     }
 

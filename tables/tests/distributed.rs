@@ -10,11 +10,38 @@ use tabula_solver::kalah::{Capture, Ending, Rules};
 use tabula_tables::Records;
 
 use tabula_tables::distributed::{
-    DistributedError, ThreadGroup, Traffic, build_distributed_for, build_distributed_snapshotting,
+    DistributedError, Keep, ThreadGroup, Traffic, build_distributed_as, build_whole_in_own_copies,
 };
 use tabula_tables::ioiwari::{self, Variant};
 use tabula_tables::kalah::{self, KalahEndgame, KalahGame};
 use tabula_tables::typed::Tabulated;
+
+/// How the members of a test's group keep the table.
+#[derive(Clone, Copy, Debug)]
+enum How {
+    /// Each its share ([`Keep::Share`]).
+    Share,
+    /// The whole table, in member 0's file ([`Keep::Whole`]: threads of one process).
+    Whole,
+    /// The whole table, members other than 0 in a copy of their own.
+    WholeApart,
+}
+
+const EVERY_WAY: [How; 3] = [How::Share, How::Whole, How::WholeApart];
+
+/// Builds `game`'s table at `path` as `how` says, snapshotting as `every` says.
+fn build_as<T: Tabulated>(
+    (game, records, how): (&T, Records, How),
+    path: &Path,
+    group: &ThreadGroup,
+    timing: (tabula_solver::retrograde::Progress<'_>, Duration),
+) -> Result<Traffic, DistributedError> {
+    match how {
+        How::Share => build_distributed_as(game, path, records, group, Keep::Share, timing),
+        How::Whole => build_distributed_as(game, path, records, group, Keep::Whole, timing),
+        How::WholeApart => build_whole_in_own_copies(game, path, records, group, timing),
+    }
+}
 
 /// Builds `game`'s table at `path` with `members` threads; every member's result.
 fn build_in_threads<T: Tabulated>(
@@ -32,11 +59,24 @@ fn build_records_in_threads<T: Tabulated>(
     records: Records,
     members: usize,
 ) -> Vec<Result<Traffic, DistributedError>> {
+    build_how_in_threads((game, records, How::Share), path, members)
+}
+
+/// [`build_records_in_threads`] with the members keeping the table as `how` says.
+fn build_how_in_threads<T: Tabulated>(
+    (game, records, how): (&T, Records, How),
+    path: &Path,
+    members: usize,
+) -> Vec<Result<Traffic, DistributedError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = ThreadGroup::new(members)
             .into_iter()
             .map(|group| {
-                scope.spawn(move || build_distributed_for(game, path, records, &group, &|_| {}))
+                scope.spawn(move || {
+                    let quiet = |_: u64| {};
+                    let timing = (&quiet as _, Duration::from_secs(60));
+                    build_as((game, records, how), path, &group, timing)
+                })
             })
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
@@ -49,15 +89,19 @@ fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
     for params in [Params::default(), Params::new(9, 3, 18, 2, 2).unwrap()] {
         let alone = dir.path().join("alone");
         ioiwari::build_variant_out_of_core(&alone, &params, Records::WithMoves, &|_| {}).unwrap();
-        for members in [1, 2, 3] {
+        for (members, how) in [1, 2, 3]
+            .into_iter()
+            .flat_map(|m| EVERY_WAY.map(|h| (m, h)))
+        {
             let shared = dir.path().join(format!("shared{members}"));
-            for result in build_in_threads(&Variant { params }, &shared, members) {
+            let game = (&Variant { params }, Records::WithMoves, how);
+            for result in build_how_in_threads(game, &shared, members) {
                 result.unwrap();
             }
             assert_eq!(
                 fs::read(&alone).unwrap(),
                 fs::read(&shared).unwrap(),
-                "{params}, {members} members"
+                "{params}, {members} members, {how:?}"
             );
         }
     }
@@ -67,10 +111,17 @@ fn ioiwari_tables_built_by_a_group_equal_one_process_s() {
     let params = Params::new(7, 4, 0, 0, 4).unwrap();
     let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
     ioiwari::build_variant_out_of_core(&alone, &params, Records::ValuesOnly, &|_| {}).unwrap();
-    for result in build_records_in_threads(&Variant { params }, &shared, Records::ValuesOnly, 2) {
-        result.unwrap();
+    for how in EVERY_WAY {
+        let game = (&Variant { params }, Records::ValuesOnly, how);
+        for result in build_how_in_threads(game, &shared, 2) {
+            result.unwrap();
+        }
+        assert_eq!(
+            fs::read(&alone).unwrap(),
+            fs::read(&shared).unwrap(),
+            "{how:?}"
+        );
     }
-    assert_eq!(fs::read(&alone).unwrap(), fs::read(&shared).unwrap());
 }
 
 /// Kalah(3, `seeds`) under every capture and end rule.
@@ -91,14 +142,17 @@ fn kalah_tables_built_by_a_group_equal_one_process_s() {
     for rules in every_rule_of(2) {
         let (alone, shared) = (dir.path().join("alone"), dir.path().join("shared"));
         kalah::build_out_of_core(&alone, &rules, Records::WithMoves, &|_| {}).unwrap();
-        for result in build_in_threads(&KalahGame { rules }, &shared, 2) {
-            result.unwrap();
+        for how in EVERY_WAY {
+            let game = (&KalahGame { rules }, Records::WithMoves, how);
+            for result in build_how_in_threads(game, &shared, 2) {
+                result.unwrap();
+            }
+            assert_eq!(
+                fs::read(&alone).unwrap(),
+                fs::read(&shared).unwrap(),
+                "{rules:?}, {how:?}"
+            );
         }
-        assert_eq!(
-            fs::read(&alone).unwrap(),
-            fs::read(&shared).unwrap(),
-            "{rules:?}"
-        );
     }
 }
 
@@ -110,20 +164,33 @@ fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
         let game = KalahEndgame::new(rules, 16);
         let alone = dir.path().join("alone");
         kalah::build_endgame(&alone, &game, &|_| {}).unwrap();
-        for members in 1..=3 {
+        for (members, how) in (1..=3).flat_map(|m| EVERY_WAY.map(|h| (m, h))) {
             let shared = dir.path().join("shared");
-            let results = build_records_in_threads(&game, &shared, Records::ValuesOnly, members);
+            let how_game = (&game, Records::ValuesOnly, how);
+            let results = build_how_in_threads(how_game, &shared, members);
             let traffic: Vec<Traffic> = results.into_iter().map(|r| r.unwrap()).collect();
             assert_eq!(
                 fs::read(&alone).unwrap(),
                 fs::read(&shared).unwrap(),
-                "{rules:?}, {members} members"
+                "{rules:?}, {members} members, {how:?}"
             );
             // Every member reports the group's bytes; one member sends none.
             assert!(traffic.iter().all(|t| *t == traffic[0]));
             assert_eq!(traffic[0].states, game.spec().entries);
             assert_eq!(traffic[0].solving == 0, members == 1);
-            assert_eq!(traffic[0].gathering == 0, members == 1);
+            let copies = traffic[0].copies.map(|c| (c.count, c.in_file));
+            match how {
+                How::Share => {
+                    assert_eq!(traffic[0].gathering == 0, members == 1);
+                    assert_eq!(copies, None);
+                }
+                How::Whole => assert_eq!(copies, Some((1, members))),
+                How::WholeApart => assert_eq!(copies, Some((members, 1))),
+            }
+            // The solved states' bytes are counted also when nobody is sent them.
+            if let Some(copies) = traffic[0].copies {
+                assert!(copies.listed > 0);
+            }
         }
     }
 }
@@ -131,24 +198,27 @@ fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
 #[test]
 fn an_output_member_0_cannot_write_stops_the_whole_group() {
     let dir = tempfile::tempdir().unwrap();
-    // A directory where the table should go: member 0 refuses it, nobody solves.
-    let results = build_in_threads(&Variant::default(), dir.path(), 3);
-    assert!(
-        matches!(results[0], Err(DistributedError::Table(_))),
-        "{:?}",
-        results[0]
-    );
-    for result in &results[1..] {
+    for how in EVERY_WAY {
+        // A directory where the table should go: member 0 refuses it, nobody solves.
+        let game = (&Variant::default(), Records::WithMoves, how);
+        let results = build_how_in_threads(game, dir.path(), 3);
         assert!(
-            matches!(result, Err(DistributedError::NoOutput)),
-            "{result:?}"
+            matches!(results[0], Err(DistributedError::Table(_))),
+            "{how:?}: {:?}",
+            results[0]
         );
+        for result in &results[1..] {
+            assert!(
+                matches!(result, Err(DistributedError::NoOutput)),
+                "{how:?}: {result:?}"
+            );
+        }
+        let missing = dir.path().join("no/such/dir/t.tab");
+        let results = build_how_in_threads(game, &missing, 2);
+        let message = results[0].as_ref().unwrap_err().to_string();
+        assert!(message.contains("no/such/dir"), "{message}");
+        assert!(matches!(results[1], Err(DistributedError::NoOutput)));
     }
-    let missing = dir.path().join("no/such/dir/t.tab");
-    let results = build_in_threads(&Variant::default(), &missing, 2);
-    let message = results[0].as_ref().unwrap_err().to_string();
-    assert!(message.contains("no/such/dir"), "{message}");
-    assert!(matches!(results[1], Err(DistributedError::NoOutput)));
 }
 
 #[test]
@@ -163,6 +233,15 @@ fn every_member_counts_the_whole_group_s_progress() {
 
 /// Builds `game` at `path` with `members` threads; the last progress each member saw.
 fn build_counting<T: Tabulated>(game: &T, path: &Path, members: usize) -> Vec<u64> {
+    build_how_counting((game, How::Share), path, members)
+}
+
+/// [`build_counting`] with the members keeping the table as `how` says.
+fn build_how_counting<T: Tabulated>(
+    (game, how): (&T, How),
+    path: &Path,
+    members: usize,
+) -> Vec<u64> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = ThreadGroup::new(members)
             .into_iter()
@@ -172,8 +251,8 @@ fn build_counting<T: Tabulated>(game: &T, path: &Path, members: usize) -> Vec<u6
                     let progress = |done: u64| {
                         last.fetch_max(done, std::sync::atomic::Ordering::Relaxed);
                     };
-                    build_distributed_for(game, path, Records::WithMoves, &group, &progress)
-                        .unwrap();
+                    let timing = (&progress as _, Duration::from_secs(60));
+                    build_as((game, Records::WithMoves, how), path, &group, timing).unwrap();
                     last.into_inner()
                 })
             })
@@ -182,12 +261,12 @@ fn build_counting<T: Tabulated>(game: &T, path: &Path, members: usize) -> Vec<u6
     })
 }
 
-/// Builds `game` at `path` with `members` threads, snapshotting after every
-/// layer, every member stopped (by a panic in its progress, as a kill would
-/// stop it) once the group has finished `stop` states; `None` for a member
-/// stopped.
+/// Builds `game` at `path` with `members` threads keeping the table as
+/// `how` says, snapshotting after every layer, every member stopped (by a
+/// panic in its progress, as a kill would stop it) once the group has
+/// finished `stop` states; `None` for a member stopped.
 fn build_stopped_at<T: Tabulated>(
-    game: &T,
+    (game, how): (&T, How),
     path: &Path,
     members: usize,
     stop: u64,
@@ -199,8 +278,7 @@ fn build_stopped_at<T: Tabulated>(
                 scope.spawn(move || {
                     let progress = |done: u64| assert!(done < stop, "stopped at {done}");
                     let timing = (&progress as _, Duration::ZERO);
-                    build_distributed_snapshotting(game, path, Records::WithMoves, &group, timing)
-                        .unwrap()
+                    build_as((game, Records::WithMoves, how), path, &group, timing).unwrap()
                 })
             })
             .collect();
@@ -227,29 +305,54 @@ fn a_stopped_group_build_goes_on_to_the_same_bytes() {
     let alone = dir.path().join("alone");
     ioiwari::build_variant_out_of_core(&alone, &params, Records::WithMoves, &|_| {}).unwrap();
     let expected = fs::read(&alone).unwrap();
-    // Stopped three quarters, half and nine tenths of the way, by 2 and 3 members.
-    for (members, fraction) in [(2, 4), (2, 2), (3, 2), (3, 10)] {
-        let path = dir.path().join(format!("t{members}-{fraction}.tab"));
+    // Stopped three quarters, half and nine tenths of the way, by 2 and 3
+    // members, keeping the table each way.
+    let stops = [
+        (2, 4, How::Share),
+        (2, 2, How::Share),
+        (3, 2, How::Share),
+        (3, 10, How::Share),
+        (2, 4, How::Whole),
+        (3, 2, How::Whole),
+        (2, 2, How::WholeApart),
+        (3, 10, How::WholeApart),
+    ];
+    for (members, fraction, how) in stops {
+        let path = dir
+            .path()
+            .join(format!("t{members}-{fraction}-{how:?}.tab"));
         let stop = params.boards() / fraction * (fraction - 1).max(1);
-        let stopped = build_stopped_at(&game, &path, members, stop);
+        let stopped = build_stopped_at((&game, how), &path, members, stop);
         assert!(stopped.iter().all(Option::is_none), "{members} members");
         assert!(!path.exists());
         let finished = snapshot_layer(&path, 0, members) + 1;
-        assert!(finished > 1, "{members} members, stopped at {stop}");
-        let traffic: Vec<Traffic> = build_in_threads(&game, &path, members)
-            .into_iter()
-            .map(|result| result.unwrap())
-            .collect();
-        assert_eq!(traffic[0].reused_layers, finished);
-        assert_eq!(fs::read(&path).unwrap(), expected, "{members} members");
+        assert!(
+            finished > 1,
+            "{members} members, stopped at {stop}, {how:?}"
+        );
+        let traffic: Vec<Traffic> =
+            build_how_in_threads((&game, Records::WithMoves, how), &path, members)
+                .into_iter()
+                .map(|result| result.unwrap())
+                .collect();
+        assert_eq!(traffic[0].reused_layers, finished, "{how:?}");
+        assert_eq!(
+            fs::read(&path).unwrap(),
+            expected,
+            "{members} members, {how:?}"
+        );
         // Stopped again where it was, a resumed build's progress goes on from
         // its snapshot to every board.
-        build_stopped_at(&game, &path, members, stop);
-        let last = build_counting(&game, &path, members);
-        assert_eq!(last, vec![params.boards(); members], "{members} members");
+        build_stopped_at((&game, how), &path, members, stop);
+        let last = build_how_counting((&game, how), &path, members);
+        assert_eq!(
+            last,
+            vec![params.boards(); members],
+            "{members} members, {how:?}"
+        );
     }
     // Nothing but the tables is left behind.
-    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 5);
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), stops.len() + 1);
 }
 
 #[test]
@@ -258,7 +361,7 @@ fn a_damaged_snapshot_is_not_used() {
     let params = Params::new(7, 4, 0, 0, 4).unwrap();
     let game = Variant { params };
     let path = dir.path().join("t.tab");
-    build_stopped_at(&game, &path, 2, params.boards() / 10 * 9);
+    build_stopped_at((&game, How::Share), &path, 2, params.boards() / 10 * 9);
     let latest = snapshot_layer(&path, 1, 2);
     assert!(latest > 0);
     // Member 1's snapshot damaged: it is not used, and the group builds
@@ -283,7 +386,7 @@ fn a_share_of_another_table_is_refused_by_its_member_and_named_by_the_others() {
     let other = Variant {
         params: Params::new(6, 4, 0, 0, 4).unwrap(),
     };
-    build_stopped_at(&other, &path, 2, other.params.boards() / 2);
+    build_stopped_at((&other, How::Share), &path, 2, other.params.boards() / 2);
     let game = Variant {
         params: Params::new(7, 4, 0, 0, 4).unwrap(),
     };

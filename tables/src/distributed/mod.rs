@@ -5,6 +5,8 @@
 //! does (same bytes). The group is any [`Exchange`]: MPI ranks (`crate::mpi_group`,
 //! with the `mpi` feature) or threads ([`ThreadGroup`]).
 
+mod whole;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -14,7 +16,7 @@ use tabula_solver::retrograde::{Progress, SolveError, StateSpace};
 
 pub use tabula_solver::distributed::ThreadGroup;
 
-use crate::format::{TableError, write_table_mapped};
+use crate::format::{TableError, TableSpec, write_table_mapped};
 use crate::shares::Shares;
 use crate::typed::{Records, Tabulated, one_byte_values};
 
@@ -67,6 +69,21 @@ pub struct Traffic {
     pub reused_layers: usize,
     /// The layers of the table.
     pub layers: usize,
+    /// With [`Keep::Whole`], the copies of the table the members solved in.
+    pub copies: Option<Copies>,
+}
+
+/// The copies of the table a [`Keep::Whole`] build solved in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Copies {
+    /// How many: member 0's file (with the members of its machine) and one
+    /// for each member elsewhere.
+    pub count: usize,
+    /// The members that solved in member 0's file.
+    pub in_file: usize,
+    /// The bytes of every solved state as the messages list them: what each
+    /// copy receives from the members of the others, together.
+    pub listed: u64,
 }
 
 impl Traffic {
@@ -74,6 +91,18 @@ impl Traffic {
     pub fn solving_per_state(&self) -> f64 {
         self.solving as f64 / self.states.max(1) as f64
     }
+}
+
+/// What each member of a distributed build keeps while the group solves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Its share of the records: the group holds the table once, and every
+    /// child owned elsewhere costs a request and an answer.
+    #[default]
+    Share,
+    /// The whole table: every member needs the table's memory, but reads
+    /// every child itself and sends only the states it solved.
+    Whole,
 }
 
 /// How long a distributed build goes between snapshots of its shares, at least.
@@ -96,6 +125,37 @@ pub fn build_distributed_for<T: Tabulated>(
     progress: Progress<'_>,
 ) -> Result<Traffic, DistributedError> {
     build_distributed_snapshotting(game, path, records, group, (progress, SNAPSHOT_EVERY))
+}
+
+/// [`build_distributed_snapshotting`] with each member keeping what `keep` says.
+pub fn build_distributed_as<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    group: &impl Exchange,
+    keep: Keep,
+    (progress, every): (Progress<'_>, Duration),
+) -> Result<Traffic, DistributedError> {
+    match keep {
+        Keep::Share => {
+            build_distributed_snapshotting(game, path, records, group, (progress, every))
+        }
+        Keep::Whole => whole::build_whole(game, path, records, group, (progress, every, true)),
+    }
+}
+
+/// [`build_distributed_as`] with [`Keep::Whole`], but every member other
+/// than 0 in a copy of its own, as if each were on a machine of its own
+/// (for tests, on one machine).
+#[doc(hidden)]
+pub fn build_whole_in_own_copies<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    group: &impl Exchange,
+    (progress, every): (Progress<'_>, Duration),
+) -> Result<Traffic, DistributedError> {
+    whole::build_whole(game, path, records, group, (progress, every, false))
 }
 
 /// [`build_distributed_for`] with the time between snapshots given (`every`;
@@ -165,29 +225,17 @@ fn solve_share<T: Tabulated>(
     let (rank, ranks) = (group.rank(), group.size());
     let ownership = distributed::ownership_of(&space, ranks);
     let bytes = ownership.local_len(rank) * spec.layout.record_size() as u64;
-    // A rank without the output's directory on its node (no shared file
-    // system) has nowhere to keep snapshots: the group then takes none.
-    let place = crate::atomic::parent_of(path).is_dir();
-    let opened = place.then(|| Shares::open(path, &spec, (rank, ranks), bytes));
-    let said = match &opened {
-        None => Said::NoPlace,
-        Some(Ok(shares)) => Said::Good(shares.good_layers()),
-        Some(Err(_)) => Said::Failed,
-    };
-    let (resumed, snapshots) = agree_on_snapshot(group, said)?;
-    // Kept also without snapshots, so that the end removes this run's files.
-    let mut shares = opened.transpose()?;
+    let Resumed {
+        mut shares,
+        layer: resumed,
+        snapshots,
+    } = open_snapshots(path, &spec, group, bytes)?;
     let loaded = match (resumed, &shares) {
         (Some(layer), Some(shares)) => shares.load(layer).map(Some),
         _ => Ok(None),
     };
-    // A member that could not read its snapshot stops them all, before any solves.
-    let failed = all_say(group, loaded.is_ok()).iter().position(|&ok| !ok);
-    let (records, before) = match (loaded?, failed) {
-        (_, Some(member)) => return Err(DistributedError::PeerShare { member }),
-        (Some(loaded), None) => loaded,
-        (None, None) => (vec![0; bytes as usize], 0),
-    };
+    let (records, before) =
+        loaded_everywhere(group, loaded)?.unwrap_or_else(|| (vec![0; bytes as usize], 0));
     let mut checkpoints = Checkpoints::new(every, space.num_layers());
     let mut finished = |layer: usize, records: &[u8], done: u64| {
         if let Some(shares) = shares.as_mut().filter(|_| snapshots) {
@@ -220,9 +268,59 @@ fn solve_share<T: Tabulated>(
         ),
         reused_layers: first_layer,
         layers: space.num_layers(),
+        copies: None,
     };
     then(&solved);
     Ok((traffic, shares))
+}
+
+/// A member's snapshots, agreed on with the group.
+struct Resumed {
+    /// Kept also without snapshots, so that the end removes this run's files.
+    shares: Option<Shares>,
+    /// The layer to go on from (`None`: the start).
+    layer: Option<usize>,
+    /// Whether the group takes snapshots.
+    snapshots: bool,
+}
+
+/// Opens this member's snapshots (of a share of `bytes` bytes) and agrees
+/// with the others on the layer to go on from.
+fn open_snapshots(
+    path: &Path,
+    spec: &TableSpec,
+    group: &impl Exchange,
+    bytes: u64,
+) -> Result<Resumed, DistributedError> {
+    // A rank without the output's directory on its node (no shared file
+    // system) has nowhere to keep snapshots: the group then takes none.
+    let place = crate::atomic::parent_of(path).is_dir();
+    let member = (group.rank(), group.size());
+    let opened = place.then(|| Shares::open(path, spec, member, bytes));
+    let said = match &opened {
+        None => Said::NoPlace,
+        Some(Ok(shares)) => Said::Good(shares.good_layers()),
+        Some(Err(_)) => Said::Failed,
+    };
+    let (layer, snapshots) = agree_on_snapshot(group, said)?;
+    Ok(Resumed {
+        shares: opened.transpose()?,
+        layer,
+        snapshots,
+    })
+}
+
+/// Every member says whether it loaded its snapshot: one that could not
+/// stops them all, before any solves.
+fn loaded_everywhere<L>(
+    group: &impl Exchange,
+    loaded: Result<Option<L>, TableError>,
+) -> Result<Option<L>, DistributedError> {
+    let failed = all_say(group, loaded.is_ok()).iter().position(|&ok| !ok);
+    match (loaded?, failed) {
+        (_, Some(member)) => Err(DistributedError::PeerShare { member }),
+        (loaded, None) => Ok(loaded),
+    }
 }
 
 /// When the members snapshot their shares: after a layer, once `every` has

@@ -1,0 +1,378 @@
+//! The distributed build with every member reading the whole table
+//! ([`Keep::Whole`](super::Keep::Whole)): member 0 solves in the output's
+//! temporary file, mapped; the members on its machine map the same file and
+//! solve in it too; the others keep a copy in memory each.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU8;
+use std::time::Duration;
+
+use memmap2::MmapMut;
+use tabula_solver::distributed::Exchange;
+use tabula_solver::distributed::whole::{WholeSolved, solve_whole};
+use tabula_solver::retrograde::{Progress, StateSpace};
+
+use super::{
+    Checkpoints, Copies, DistributedError, Resumed, Traffic, all_say, discard, loaded_everywhere,
+    open_snapshots, receive_go, send_go,
+};
+use crate::format::{TableSpec, TemporaryTable, write_table_mapped_in};
+use crate::shares::Shares;
+use crate::sigbus::Guard;
+use crate::typed::{Records, Tabulated, one_byte_values};
+
+/// [`super::build_distributed_as`] with [`Keep::Whole`](super::Keep::Whole);
+/// `share_file`: whether members on member 0's machine solve in its file
+/// (tests say no, to try copies of their own on one machine).
+pub(super) fn build_whole<T: Tabulated>(
+    game: &T,
+    path: &Path,
+    records: Records,
+    group: &impl Exchange,
+    (progress, every, share_file): (Progress<'_>, Duration, bool),
+) -> Result<Traffic, DistributedError> {
+    let spec = records.spec(game);
+    let timing = (progress, every);
+    if group.rank() != 0 {
+        let incoming = group.exchange(vec![Vec::new(); group.size()]);
+        let Some(offer) = Offer::decode(&incoming[0]) else {
+            return Err(DistributedError::NoOutput);
+        };
+        let len = spec.entries as usize * spec.layout.record_size();
+        let copy = match share_file {
+            true => Copy::of(&offer, len),
+            false => Copy::Own(zeroed(len)),
+        };
+        let copies = agree_on_copies(group, matches!(copy, Copy::Mapped { .. }));
+        let table = (copy.records(), &copies[..]);
+        let (traffic, shares) = solve((game, &spec), path, group, table, timing)?;
+        if receive_go(group) {
+            discard(shares);
+        }
+        return Ok(traffic);
+    }
+    if let Err(error) = one_byte_values(&spec, path) {
+        group.exchange(vec![vec![0]; group.size()]);
+        return Err(error.into());
+    }
+    let (mut started, mut solved) = (false, None);
+    let description = records.description(game);
+    let written = write_table_mapped_in(path, &spec, &description, |payload, temporary| {
+        started = true;
+        let offer = Offer::of(temporary, payload.len());
+        group.exchange(vec![offer.encode(); group.size()]);
+        let copies = agree_on_copies(group, true);
+        solved = Some(solve(
+            (game, &spec),
+            path,
+            group,
+            (payload, &copies),
+            timing,
+        )?);
+        Ok::<(), DistributedError>(())
+    });
+    if !started {
+        group.exchange(vec![vec![0]; group.size()]);
+    }
+    let ok = matches!(written, Ok(Ok(())));
+    let traffic = solved.as_ref().map(|(traffic, _)| *traffic);
+    if let Some((_, shares)) = solved {
+        // The others wait to hear whether their snapshots may go.
+        send_go(group, ok);
+        if ok {
+            discard(shares);
+        }
+    }
+    written??;
+    Ok(traffic.expect("a written table was solved"))
+}
+
+/// Opens this member's snapshots, agrees with the others on the layer to
+/// go on from, loads it and solves `game` into `records` with the group
+/// (member `m` in copy `copies[m]`), snapshotting as [`Checkpoints`] says.
+/// The first member of each copy snapshots it whole; the others of the
+/// copy keep empty snapshots, so that the group agrees as it does on shares.
+fn solve<T: Tabulated>(
+    (game, spec): (&T, &TableSpec),
+    path: &Path,
+    group: &impl Exchange,
+    (records, copies): (&[AtomicU8], &[usize]),
+    (progress, every): (Progress<'_>, Duration),
+) -> Result<(Traffic, Option<Shares>), DistributedError> {
+    let space = game.space();
+    let rank = group.rank();
+    let keeper = copies.iter().position(|&c| c == copies[rank]) == Some(rank);
+    let kept = if keeper { records } else { &[] };
+    let Resumed {
+        mut shares,
+        layer: resumed,
+        snapshots,
+    } = open_snapshots(path, spec, group, kept.len() as u64)?;
+    let loaded = match (resumed, &shares) {
+        (Some(layer), Some(shares)) => shares.load_into(layer, kept).map(Some),
+        _ => Ok(None),
+    };
+    let before = loaded_everywhere(group, loaded)?.unwrap_or(0);
+    let mut checkpoints = Checkpoints::new(every, space.num_layers());
+    let mut finished = |layer: usize, _: &[AtomicU8], done: u64| {
+        if let Some(shares) = shares.as_mut().filter(|_| snapshots) {
+            checkpoints.after((layer, bytes_of(kept), before + done), group, shares)
+        }
+    };
+    // The bar goes on from where the snapshot left it.
+    let progress = &|done| progress(before + done);
+    let first_layer = resumed.map_or(0, |layer| layer + 1);
+    let mask_bytes = records.len() / space.len().max(1) as usize - 1;
+    let table = (records, mask_bytes, copies);
+    let solved = solve_whole(
+        &space,
+        group,
+        table,
+        (first_layer, Some(&mut finished)),
+        progress,
+    )
+    .map_err(|error| DistributedError::Solve {
+        game: spec.game,
+        error,
+    })?;
+    let mut traffic = traffic(game, &solved, copies);
+    traffic.reused_layers = first_layer;
+    Ok((traffic, shares))
+}
+
+/// The bytes of `records`, read for a snapshot while no member writes them
+/// (the group is between two layers, and waits for the snapshot).
+fn bytes_of(records: &[AtomicU8]) -> &[u8] {
+    // SAFETY: AtomicU8 has the size, alignment and validity of u8, and no
+    // thread writes these records while the view lives (see above).
+    unsafe { &*(records as *const [AtomicU8] as *const [u8]) }
+}
+
+/// Every member says whether it solves in member 0's file: the copy each
+/// member solves in (0 for member 0's, its own number for its own).
+fn agree_on_copies(group: &impl Exchange, mapped: bool) -> Vec<usize> {
+    let said = all_say(group, mapped);
+    (0..group.size())
+        .map(|m| if m == 0 || said[m] { 0 } else { m })
+        .collect()
+}
+
+/// What the group sent, for the build's report.
+fn traffic<T: Tabulated>(game: &T, solved: &WholeSolved, copies: &[usize]) -> Traffic {
+    let space = game.space();
+    let in_file = copies.iter().filter(|&&c| c == 0).count();
+    Traffic {
+        solving: solved.sent,
+        gathering: 0,
+        states: space.len(),
+        solve_time: solved.solving,
+        exchange_time: (
+            solved.exchanging.iter().min().copied().unwrap_or_default(),
+            solved.exchanging.iter().max().copied().unwrap_or_default(),
+        ),
+        reused_layers: 0,
+        layers: space.num_layers(),
+        copies: Some(Copies {
+            count: copies.len() - in_file + 1,
+            in_file,
+            listed: solved.listed,
+        }),
+    }
+}
+
+/// Member 0's file, as it offers it to the others: which machine it is on
+/// (its kernel's boot id), where, which file exactly, and where its payload is.
+#[derive(Debug, PartialEq, Eq)]
+struct Offer {
+    boot_id: Vec<u8>,
+    path: PathBuf,
+    device: u64,
+    inode: u64,
+    payload_offset: u64,
+    payload_len: u64,
+}
+
+impl Offer {
+    fn of(temporary: TemporaryTable<'_>, payload_len: usize) -> Offer {
+        let (device, inode) = identity(temporary.path).unwrap_or_default();
+        Offer {
+            boot_id: boot_id().unwrap_or_default(),
+            path: temporary.path.to_path_buf(),
+            device,
+            inode,
+            payload_offset: temporary.payload_offset,
+            payload_len: payload_len as u64,
+        }
+    }
+
+    /// A go (1), the four numbers, the boot id's length and bytes, the path.
+    fn encode(&self) -> Vec<u8> {
+        let mut bytes = vec![1];
+        for n in [
+            self.device,
+            self.inode,
+            self.payload_offset,
+            self.payload_len,
+        ] {
+            bytes.extend_from_slice(&n.to_le_bytes());
+        }
+        bytes.extend_from_slice(&(self.boot_id.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&self.boot_id);
+        bytes.extend_from_slice(self.path.as_os_str().as_encoded_bytes());
+        bytes
+    }
+
+    /// `None`: member 0 could not start (it reports why).
+    fn decode(bytes: &[u8]) -> Option<Offer> {
+        let (&go, rest) = bytes.split_first()?;
+        if go != 1 || rest.len() < 40 {
+            return None;
+        }
+        let number = |k: usize| u64::from_le_bytes(rest[8 * k..8 * k + 8].try_into().unwrap());
+        let boot_len = usize::try_from(number(4)).ok()?;
+        let (boot_id, path) = rest[40..].split_at_checked(boot_len)?;
+        Some(Offer {
+            boot_id: boot_id.to_vec(),
+            path: path_of(path),
+            device: number(0),
+            inode: number(1),
+            payload_offset: number(2),
+            payload_len: number(3),
+        })
+    }
+}
+
+/// The path of these bytes (member 0's `as_encoded_bytes`).
+#[cfg(unix)]
+fn path_of(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+/// Elsewhere no member shares member 0's file.
+#[cfg(not(unix))]
+fn path_of(_: &[u8]) -> PathBuf {
+    PathBuf::new()
+}
+
+/// This machine's kernel boot id: two processes that read the same one
+/// share the page cache.
+fn boot_id() -> Option<Vec<u8>> {
+    std::fs::read("/proc/sys/kernel/random/boot_id").ok()
+}
+
+/// A file's device and inode.
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(_: &Path) -> Option<(u64, u64)> {
+    None
+}
+
+/// Where a member other than 0 solves.
+enum Copy {
+    /// Member 0's file, mapped: on the same machine.
+    Mapped {
+        // Dropped before the map it guards.
+        _guard: Guard,
+        map: MmapMut,
+        offset: usize,
+        len: usize,
+    },
+    /// A copy of its own, in memory.
+    Own(Vec<AtomicU8>),
+}
+
+impl Copy {
+    /// Maps member 0's file when it is on this machine and is the file
+    /// offered, else a zeroed copy of `len` bytes.
+    fn of(offer: &Offer, len: usize) -> Copy {
+        Copy::mapped(offer, len).unwrap_or_else(|| Copy::Own(zeroed(len)))
+    }
+
+    fn mapped(offer: &Offer, len: usize) -> Option<Copy> {
+        let same_machine = boot_id().is_some_and(|id| id == offer.boot_id);
+        let same_file = identity(&offer.path) == Some((offer.device, offer.inode));
+        if !same_machine || !same_file || offer.payload_len != len as u64 {
+            return None;
+        }
+        let file: File = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&offer.path)
+            .ok()?;
+        let offset = usize::try_from(offer.payload_offset).ok()?;
+        // SAFETY: member 0 created the file for this build and keeps it at its
+        // length until the group has solved; should another program shrink it,
+        // the guard turns the fault into an error line and exit status 2.
+        let map = unsafe { MmapMut::map_mut(&file) }.ok()?;
+        if map.len() < offset.checked_add(len)? {
+            return None;
+        }
+        let message = format!(
+            "error: {}: the table being built was truncated by another program\n",
+            offer.path.display()
+        );
+        let guard = Guard::register(map.as_ptr(), map.len(), message).ok()?;
+        #[cfg(unix)]
+        let _ = map.advise(memmap2::Advice::Random);
+        Some(Copy::Mapped {
+            map,
+            _guard: guard,
+            offset,
+            len,
+        })
+    }
+
+    fn records(&self) -> &[AtomicU8] {
+        match self {
+            Copy::Mapped {
+                map, offset, len, ..
+            } => {
+                let bytes = &map[*offset..*offset + *len];
+                // SAFETY: AtomicU8 has the size, alignment and validity of u8,
+                // and the bytes are reached only through this view while solving.
+                unsafe { &*(bytes as *const [u8] as *const [AtomicU8]) }
+            }
+            Copy::Own(records) => records,
+        }
+    }
+}
+
+/// `len` zero bytes as atomics, from the allocator's zeroed pages (no pass
+/// over them: the pages are made as the solve first touches them).
+fn zeroed(len: usize) -> Vec<AtomicU8> {
+    let mut bytes = std::mem::ManuallyDrop::new(vec![0u8; len]);
+    let (ptr, len, capacity) = (bytes.as_mut_ptr(), bytes.len(), bytes.capacity());
+    // SAFETY: AtomicU8 has the size, alignment and validity of u8, so the
+    // allocation of `capacity` u8s is one of `capacity` AtomicU8s, and the
+    // `len` first are initialised; `bytes` is never used or dropped again.
+    unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU8>(), len, capacity) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_offer_reads_back_as_sent_and_a_refusal_as_none() {
+        let offer = Offer {
+            boot_id: b"1234-abcd\n".to_vec(),
+            path: PathBuf::from("/tmp/dir with space/.tabula-x.tab"),
+            device: 7,
+            inode: 1 << 40,
+            payload_offset: 4096,
+            payload_len: 60_466_176,
+        };
+        assert_eq!(Offer::decode(&offer.encode()), Some(offer));
+        assert_eq!(Offer::decode(&[0]), None);
+        assert_eq!(Offer::decode(&[]), None);
+        assert_eq!(Offer::decode(&[1, 2, 3]), None);
+    }
+}
