@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 use tabula_solver::retrograde::{self, Images};
+use tabula_tables::distributed::Keep;
 use tabula_tables::typed::Tabulated;
 use tabula_tables::{Records, resume};
 
@@ -35,6 +36,14 @@ pub struct BuildMode {
         requires = "distributed"
     )]
     snapshot_secs: u64,
+    /// With --distributed: what each rank keeps while solving. `share`: its
+    /// share of the records, so the job holds the table once (for tables
+    /// larger than one machine's memory), and every child owned elsewhere
+    /// costs a message. `whole`: the whole table, so every rank needs the
+    /// table's memory, but reads every child itself and sends only what it
+    /// solved (the faster).
+    #[arg(long, value_enum, default_value_t = KeepArg::Share, requires = "distributed")]
+    keep: KeepArg,
     /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
     /// `play` and `check` derive the moves from the children. Builds out of core.
     #[arg(long)]
@@ -51,6 +60,25 @@ pub struct BuildMode {
     images: Option<ImagesArg>,
 }
 
+/// `--keep`'s values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum KeepArg {
+    Share,
+    Whole,
+}
+
+/// How a distributed build runs: what each rank keeps, and how long it
+/// goes between snapshots at least.
+#[derive(Clone, Copy, Debug)]
+// Read only by the MPI build.
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+pub struct DistributedPlan {
+    /// What each rank keeps.
+    pub keep: Keep,
+    /// How long between snapshots, at least (zero: after every layer).
+    pub every: std::time::Duration,
+}
+
 /// `--images`' values.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum ImagesArg {
@@ -59,14 +87,14 @@ enum ImagesArg {
 }
 
 impl BuildMode {
-    /// Whether `--distributed` was given.
-    pub fn is_distributed(&self) -> bool {
-        self.distributed
-    }
-
-    /// `--snapshot-secs`: how long a distributed build goes between snapshots, at least.
-    pub fn snapshot_every(&self) -> std::time::Duration {
-        std::time::Duration::from_secs(self.snapshot_secs)
+    /// With `--distributed`, how the build runs (`--keep`, `--snapshot-secs`).
+    pub fn distributed_plan(&self) -> Option<DistributedPlan> {
+        let keep = match self.keep {
+            KeepArg::Share => Keep::Share,
+            KeepArg::Whole => Keep::Whole,
+        };
+        let every = std::time::Duration::from_secs(self.snapshot_secs);
+        self.distributed.then_some(DistributedPlan { keep, every })
     }
 
     fn records(&self) -> Records {
@@ -90,8 +118,8 @@ impl BuildMode {
     ) -> anyhow::Result<()> {
         let started = Instant::now();
         let spec = self.records().spec(game);
-        let how = if self.distributed {
-            match distributed(game, path, self.records(), self.snapshot_every())? {
+        let how = if let Some(plan) = self.distributed_plan() {
+            match distributed(game, path, self.records(), plan)? {
                 Some(ranks) => format!(" with {ranks} MPI rank(s)"),
                 None => return Ok(()),
             }
@@ -177,18 +205,25 @@ pub fn distributed<T: Tabulated>(
     game: &T,
     path: &Path,
     records: Records,
-    every: std::time::Duration,
+    plan: DistributedPlan,
 ) -> anyhow::Result<Option<usize>> {
     use anyhow::Context;
     use tabula_solver::distributed::Exchange;
-    use tabula_tables::distributed::build_distributed_snapshotting as build;
+    use tabula_tables::distributed::build_distributed_as;
     use tabula_tables::mpi_group::MpiGroup;
 
     let group = MpiGroup::init().context("MPI could not be initialised")?;
     let (rank, ranks) = (group.rank(), group.size());
     if rank != 0 {
-        build(game, path, records, &group, (&|_| {}, every))
-            .with_context(|| format!("rank {rank} of {ranks}"))?;
+        build_distributed_as(
+            game,
+            path,
+            records,
+            &group,
+            plan.keep,
+            (&|_| {}, plan.every),
+        )
+        .with_context(|| format!("rank {rank} of {ranks}"))?;
         return Ok(None);
     }
     let entries = game.spec().entries;
@@ -197,7 +232,14 @@ pub fn distributed<T: Tabulated>(
         &format!("boards solved by {ranks} MPI rank(s)"),
     );
     let report = |done| progress.set_position(done);
-    let traffic = build(game, path, records, &group, (&report, every))?;
+    let traffic = build_distributed_as(
+        game,
+        path,
+        records,
+        &group,
+        plan.keep,
+        (&report, plan.every),
+    )?;
     progress.finish_and_clear();
     if traffic.reused_layers > 0 {
         eprintln!(
@@ -209,14 +251,26 @@ pub fn distributed<T: Tabulated>(
             traffic.reused_layers - 1
         );
     }
-    eprintln!(
-        "sent {:.1} bytes a state between ranks while solving ({:.0} MB for {:.1} M states), \
-         then {:.0} MB of records to rank 0",
+    let sent = format!(
+        "sent {:.1} bytes a state between ranks while solving ({:.0} MB for {:.1} M states)",
         traffic.solving_per_state(),
         traffic.solving as f64 / 1e6,
         traffic.states as f64 / 1e6,
-        traffic.gathering as f64 / 1e6
     );
+    match traffic.copies {
+        None => eprintln!(
+            "{sent}, then {:.0} MB of records to rank 0",
+            traffic.gathering as f64 / 1e6
+        ),
+        Some(copies) => eprintln!(
+            "{sent}; {} of {ranks} rank(s) solved in rank 0's file, {} in a copy of their own; \
+             each copy receives the others' solved states, {:.1} bytes a state ({:.0} MB)",
+            copies.in_file,
+            ranks - copies.in_file,
+            copies.listed as f64 / traffic.states.max(1) as f64,
+            copies.listed as f64 / 1e6
+        ),
+    }
     let (least, most) = traffic.exchange_time;
     eprintln!(
         "solved in {:.2} s, of which each rank spent {:.2} s to {:.2} s in exchanges \
@@ -234,7 +288,7 @@ pub fn distributed<T: Tabulated>(
     _game: &T,
     _path: &Path,
     _records: Records,
-    _every: std::time::Duration,
+    _plan: DistributedPlan,
 ) -> anyhow::Result<Option<usize>> {
     anyhow::bail!(
         "--distributed needs a tabula built with MPI: cargo build --release --features mpi \

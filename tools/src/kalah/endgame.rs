@@ -49,14 +49,14 @@ impl EndgameArgs {
 }
 
 /// Builds the endgame table of `rules`' pits and rules up to `max_seeds`
-/// seeds: out of core and resumably, or with every rank of an MPI job when
-/// `distributed` says how long to go between snapshots (the same bytes; a
-/// stopped MPI build goes on from its ranks' latest snapshot).
+/// seeds: out of core and resumably, or with every rank of an MPI job as
+/// `distributed` says (the same bytes; a stopped MPI build goes on from its
+/// ranks' latest snapshot).
 pub fn build(
     rules: &Rules,
     max_seeds: u32,
     path: &Path,
-    distributed: Option<std::time::Duration>,
+    distributed: Option<crate::table_build::DistributedPlan>,
 ) -> anyhow::Result<()> {
     let Some(boards) = KalahSpace::boards_up_to(rules.pits, max_seeds) else {
         anyhow::bail!("--max-seeds {max_seeds}: more seeds than a Kalah index covers");
@@ -68,8 +68,8 @@ pub fn build(
         rules.pits
     );
     let how = match distributed {
-        Some(every) => {
-            match crate::table_build::distributed(&game, path, Records::ValuesOnly, every)? {
+        Some(plan) => {
+            match crate::table_build::distributed(&game, path, Records::ValuesOnly, plan)? {
                 Some(ranks) => format!(" with {ranks} MPI rank(s)"),
                 None => return Ok(()),
             }

@@ -47,10 +47,7 @@ pub struct BuildArgs {
 pub fn build(args: BuildArgs) -> Outcome {
     let rules = args.rules.rules(args.pits, args.seeds)?;
     if let Some(max_seeds) = args.max_seeds {
-        let distributed = args
-            .mode
-            .is_distributed()
-            .then(|| args.mode.snapshot_every());
+        let distributed = args.mode.distributed_plan();
         endgame::build(&rules, max_seeds, &args.output, distributed)?;
         return Ok(ExitCode::SUCCESS);
     }
