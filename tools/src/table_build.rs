@@ -36,13 +36,15 @@ pub struct BuildMode {
         requires = "distributed"
     )]
     snapshot_secs: u64,
-    /// With --distributed: what each rank keeps while solving. `share`: its
-    /// share of the records, so the job holds the table once (for tables
+    /// With --distributed: what each rank keeps while solving. `whole`: the
+    /// whole table, each rank reading every child itself and sending only
+    /// what it solved (the faster); the ranks on rank 0's machine solve in
+    /// its mapped file, every other rank needs the table's memory. `share`:
+    /// its share of the records, so the job holds the table once (for tables
     /// larger than one machine's memory), and every child owned elsewhere
-    /// costs a message. `whole`: the whole table, so every rank needs the
-    /// table's memory, but reads every child itself and sends only what it
-    /// solved (the faster).
-    #[arg(long, value_enum, default_value_t = KeepArg::Share, requires = "distributed")]
+    /// costs a message. `auto`: `whole` when every rank runs on rank 0's
+    /// machine, else `share`.
+    #[arg(long, value_enum, default_value_t = KeepArg::Auto, requires = "distributed")]
     keep: KeepArg,
     /// Store each board's value alone (1 byte), no optimal-move mask: `query`,
     /// `play` and `check` derive the moves from the children. Builds out of core.
@@ -63,6 +65,7 @@ pub struct BuildMode {
 /// `--keep`'s values.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum KeepArg {
+    Auto,
     Share,
     Whole,
 }
@@ -90,6 +93,7 @@ impl BuildMode {
     /// With `--distributed`, how the build runs (`--keep`, `--snapshot-secs`).
     pub fn distributed_plan(&self) -> Option<DistributedPlan> {
         let keep = match self.keep {
+            KeepArg::Auto => Keep::Auto,
             KeepArg::Share => Keep::Share,
             KeepArg::Whole => Keep::Whole,
         };
@@ -262,14 +266,24 @@ pub fn distributed<T: Tabulated>(
             "{sent}, then {:.0} MB of records to rank 0",
             traffic.gathering as f64 / 1e6
         ),
-        Some(copies) => eprintln!(
-            "{sent}; {} of {ranks} rank(s) solved in rank 0's file, {} in a copy of their own; \
-             each copy receives the others' solved states, {:.1} bytes a state ({:.0} MB)",
-            copies.in_file,
-            ranks - copies.in_file,
-            copies.listed as f64 / traffic.states.max(1) as f64,
-            copies.listed as f64 / 1e6
-        ),
+        Some(copies) => {
+            let listed = format!(
+                "{:.1} bytes a state ({:.0} MB)",
+                copies.listed as f64 / traffic.states.max(1) as f64,
+                copies.listed as f64 / 1e6
+            );
+            match copies.count {
+                1 => eprintln!(
+                    "{sent}; every rank solved in rank 0's file; a rank on another machine \
+                     would keep a copy and receive the solved states, {listed}"
+                ),
+                _ => eprintln!(
+                    "{sent}; {} of {ranks} rank(s) solved in rank 0's file, the others in a copy \
+                     each, which received the solved states, {listed}",
+                    copies.in_file
+                ),
+            }
+        }
     }
     let (least, most) = traffic.exchange_time;
     eprintln!(

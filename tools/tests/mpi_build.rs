@@ -48,7 +48,10 @@ fn two_ranks_write_the_single_process_tables() {
         &["build", "kalah", "--pits", "3", "--seeds", "3"],
         &["build", "kalah", "--pits", "4", "--max-seeds", "10"],
     ];
-    for build in builds {
+    let every_way = builds
+        .into_iter()
+        .flat_map(|build| ["share", "whole"].map(|keep| (build, keep)));
+    for (build, keep) in every_way {
         let (alone, shared) = (dir.path().join("alone.tab"), dir.path().join("shared.tab"));
         let mut args = build.to_vec();
         if !build.contains(&"--max-seeds") {
@@ -59,7 +62,8 @@ fn two_ranks_write_the_single_process_tables() {
         assert!(out.status.success(), "{}", stderr(&out));
 
         let mut args = build.to_vec();
-        args.extend(["--distributed", "-o", shared.to_str().unwrap()]);
+        args.extend(["--distributed", "--keep", keep]);
+        args.extend(["-o", shared.to_str().unwrap()]);
         let out = mpiexec(2, &args);
         assert!(out.status.success(), "{}", stderr(&out));
         // Rank 0 alone reports.
@@ -73,8 +77,15 @@ fn two_ranks_write_the_single_process_tables() {
             told.contains(" s in exchanges (waiting for the slowest rank"),
             "{told}"
         );
+        // Both ranks of one machine solve in rank 0's file.
+        let one_file = told.contains("every rank solved in rank 0's file");
+        assert_eq!(one_file, keep == "whole", "{told}");
 
-        assert_eq!(file_checksum(&alone), file_checksum(&shared), "{build:?}");
+        assert_eq!(
+            file_checksum(&alone),
+            file_checksum(&shared),
+            "{build:?} {keep}"
+        );
         assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());
         let out = run(&["check", shared.to_str().unwrap()]);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -129,6 +140,13 @@ fn a_killed_build_goes_on_from_the_ranks_snapshots_to_the_same_bytes() {
     if !mpi_ready() {
         return;
     }
+    for keep in ["share", "whole"] {
+        killed_and_resumed(keep);
+    }
+}
+
+/// A build whose ranks keep the table as `keep` says, killed and run again.
+fn killed_and_resumed(keep: &str) {
     let dir = tempfile::tempdir().unwrap();
     let (alone, shared) = (dir.path().join("alone.tab"), dir.path().join("shared.tab"));
     let build = ["build", "ioiwari", "--pits", "10", "--values-only"];
@@ -136,7 +154,8 @@ fn a_killed_build_goes_on_from_the_ranks_snapshots_to_the_same_bytes() {
     assert!(out.status.success(), "{}", stderr(&out));
     // A snapshot after every layer; killed (every process of the job) once
     // both ranks have snapshotted layer 10 of 51.
-    let args = [&build[..], &["--distributed", "--snapshot-secs", "0"]].concat();
+    let distributed = ["--distributed", "--keep", keep];
+    let args = [&build[..], &distributed, &["--snapshot-secs", "0"]].concat();
     let args = [&args[..], &["-o", shared.to_str().unwrap()]].concat();
     let mut job = Command::new("mpiexec")
         .args(["-n", "2", env!("CARGO_BIN_EXE_tabula")])
@@ -161,11 +180,7 @@ fn a_killed_build_goes_on_from_the_ranks_snapshots_to_the_same_bytes() {
     let layer = snapshotted.expect("both ranks snapshot layer 10 within a minute");
     assert!(!shared.exists(), "the job ended before it was killed");
     // The same command, without a snapshot every layer: it goes on.
-    let args = [
-        &build[..],
-        &["--distributed", "-o", shared.to_str().unwrap()],
-    ]
-    .concat();
+    let args = [&build[..], &distributed, &["-o", shared.to_str().unwrap()]].concat();
     let out = mpiexec(2, &args);
     assert!(out.status.success(), "{}", stderr(&out));
     let told = stderr(&out);
@@ -174,11 +189,12 @@ fn a_killed_build_goes_on_from_the_ranks_snapshots_to_the_same_bytes() {
         told.contains("layers reused from every rank's snapshot"),
         "{told}"
     );
-    assert!(std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap());
+    let same = std::fs::read(&alone).unwrap() == std::fs::read(&shared).unwrap();
+    assert!(same, "{keep}");
     // Nothing but the two tables is left.
     let left: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(left.len(), 2, "{layer}: {left:?}");
+    assert_eq!(left.len(), 2, "{keep} {layer}: {left:?}");
 }

@@ -96,12 +96,17 @@ impl Traffic {
 /// What each member of a distributed build keeps while the group solves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Keep {
+    /// [`Keep::Whole`] when every member runs on member 0's machine (the
+    /// same kernel: they all solve in its file, in no more memory than one
+    /// process), else [`Keep::Share`].
+    #[default]
+    Auto,
     /// Its share of the records: the group holds the table once, and every
     /// child owned elsewhere costs a request and an answer.
-    #[default]
     Share,
-    /// The whole table: every member needs the table's memory, but reads
-    /// every child itself and sends only the states it solved.
+    /// The whole table: the members on member 0's machine solve in its
+    /// mapped file, every other member in a copy of its own in memory; each
+    /// reads every child itself and sends only what it solved.
     Whole,
 }
 
@@ -137,6 +142,13 @@ pub fn build_distributed_as<T: Tabulated>(
     (progress, every): (Progress<'_>, Duration),
 ) -> Result<Traffic, DistributedError> {
     match keep {
+        Keep::Auto => {
+            let keep = match whole::one_machine(group) {
+                true => Keep::Whole,
+                false => Keep::Share,
+            };
+            build_distributed_as(game, path, records, group, keep, (progress, every))
+        }
         Keep::Share => {
             build_distributed_snapshotting(game, path, records, group, (progress, every))
         }

@@ -256,6 +256,13 @@ fn path_of(_: &[u8]) -> PathBuf {
     PathBuf::new()
 }
 
+/// Whether every member of `group` runs on one machine (collective).
+pub(super) fn one_machine(group: &impl Exchange) -> bool {
+    let id = boot_id().unwrap_or_default();
+    let heard = group.exchange(vec![id.clone(); group.size()]);
+    !id.is_empty() && heard.iter().all(|other| *other == id)
+}
+
 /// This machine's kernel boot id: two processes that read the same one
 /// share the page cache.
 fn boot_id() -> Option<Vec<u8>> {
