@@ -47,6 +47,10 @@ pub(super) fn build_whole<T: Tabulated>(
         let copies = agree_on_copies(group, matches!(copy, Copy::Mapped { .. }));
         let table = (copy.records(), &copies[..]);
         let (traffic, shares) = solve((game, &spec), path, group, table, timing)?;
+        // Unmapped before member 0 writes the file back: else every page it
+        // cleans would be a TLB flush on this member's processor as well.
+        drop(copy);
+        group.exchange(vec![Vec::new(); group.size()]);
         if receive_go(group) {
             discard(shares);
         }
@@ -70,6 +74,8 @@ pub(super) fn build_whole<T: Tabulated>(
             (payload, &copies),
             timing,
         )?);
+        // The others unmap member 0's file before it is written back.
+        group.exchange(vec![Vec::new(); group.size()]);
         Ok::<(), DistributedError>(())
     });
     if !started {
