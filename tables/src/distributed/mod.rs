@@ -1,8 +1,12 @@
-//! Building a table with a group of processes: each member solves its share
+//! Building a table with a group of processes, in one of two ways
+//! ([`Keep`]). Keeping shares, each member solves its share
 //! ([`tabula_solver::distributed::solve_shared_into`], snapshotting it now
 //! and then, see [`build_distributed_for`]), then sends it to member 0,
-//! which writes the file exactly as [`crate::typed::build_out_of_core_for`]
-//! does (same bytes). The group is any [`Exchange`]: MPI ranks (`crate::mpi_group`,
+//! which writes the file. Keeping the whole table, every member solves in a
+//! copy of it ([`tabula_solver::distributed::whole`]): the members of
+//! member 0's machine in its mapped file, the others each in memory. Either
+//! way the file is exactly [`crate::typed::build_out_of_core_for`]'s (same
+//! bytes). The group is any [`Exchange`]: MPI ranks (`crate::mpi_group`,
 //! with the `mpi` feature) or threads ([`ThreadGroup`]).
 
 mod whole;
