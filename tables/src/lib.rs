@@ -15,6 +15,7 @@ pub mod dominoes;
 pub mod format;
 pub mod ioiwari;
 pub mod kalah;
+pub mod memory;
 #[cfg(feature = "mpi")]
 pub mod mpi_group;
 pub mod resume;
