@@ -609,7 +609,27 @@ fn process_alive(pid: u32) -> bool {
     // SAFETY: signal 0 only asks whether the process exists; nothing is sent.
     let result = unsafe { libc::kill(pid, 0) };
     // EPERM: it exists but belongs to someone else.
-    result == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    let exists = result == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    exists && !zombie(pid)
+}
+
+/// Whether `pid` has exited and waits only to be reaped (a killed MPI rank
+/// whose parent died first waits for init): it writes nothing any more.
+#[cfg(target_os = "linux")]
+fn zombie(pid: libc::pid_t) -> bool {
+    let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses.
+    let state = stat
+        .rfind(')')
+        .and_then(|end| stat[end + 1..].trim_start().chars().next());
+    matches!(state, Some('Z' | 'X'))
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn zombie(_: libc::pid_t) -> bool {
+    false
 }
 
 #[cfg(not(unix))]
@@ -621,6 +641,23 @@ fn process_alive(_: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_zombie_is_not_alive_and_a_running_process_is() {
+        assert!(process_alive(std::process::id()));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        // Exited but not yet reaped: a zombie, whose files are stale.
+        let exited = (0..6000).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            zombie(pid as libc::pid_t)
+        });
+        assert!(exited, "the child did not exit within a minute");
+        assert!(!process_alive(pid));
+        child.wait().unwrap();
+        assert!(!process_alive(pid));
+    }
 
     #[test]
     fn a_stop_leaves_an_open_partial_with_whole_lines_and_later_ones_follow_them() {
