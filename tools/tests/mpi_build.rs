@@ -78,7 +78,7 @@ fn two_ranks_write_the_single_process_tables() {
             "{told}"
         );
         // Both ranks of one machine solve in rank 0's file.
-        let one_file = told.contains("every rank solved in rank 0's file");
+        let one_file = told.contains("every rank solved in rank 0's copy (the output file)");
         assert_eq!(one_file, keep == "whole", "{told}");
 
         assert_eq!(
@@ -129,6 +129,34 @@ fn latest_snapshot(state: &std::path::Path) -> Option<usize> {
         .max()
 }
 
+/// The processes whose command line holds `text` (read from `/proc`).
+fn processes_with(text: &str) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let line = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            String::from_utf8_lossy(&line).contains(text)
+        })
+        .collect()
+}
+
+/// Whether `pid` is gone or has exited (a zombie waiting for init to reap it).
+fn exited(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => {
+            let state = stat
+                .rfind(')')
+                .and_then(|end| stat[end + 1..].trim().chars().next());
+            matches!(state, Some('Z' | 'X'))
+        }
+    }
+}
+
 /// Whether any process of group `pgid` is still alive.
 fn group_alive(pgid: u32) -> bool {
     // SAFETY: signal 0 only asks whether the group exists; it sends nothing.
@@ -173,10 +201,25 @@ fn killed_and_resumed(keep: &str) {
         let least = (0..2).map(|rank| latest_snapshot(&state(rank))).min()??;
         (least >= 10).then_some(least)
     });
+    // The ranks run in sessions of their own: found before the kill, killed
+    // too, and waited for until they have exited (their files are free).
+    let ranks = processes_with(shared.to_str().unwrap());
     common::kill_group(job.id());
+    for &rank in &ranks {
+        // SAFETY: a signal to a process this test started (its command line
+        // names the test's own temporary directory).
+        unsafe { libc::kill(rank as libc::pid_t, libc::SIGKILL) };
+    }
     let _ = job.wait();
     let pgid = job.id();
     assert!(common::eventually(|| (!group_alive(pgid)).then_some(())).is_some());
+    for rank in ranks {
+        let gone = common::eventually(|| exited(rank).then_some(()));
+        assert!(
+            gone.is_some(),
+            "rank process {rank} still runs a minute after the kill"
+        );
+    }
     let layer = snapshotted.expect("both ranks snapshot layer 10 within a minute");
     assert!(!shared.exists(), "the job ended before it was killed");
     // The same command, without a snapshot every layer: it goes on.
