@@ -10,7 +10,7 @@ use tabula_solver::kalah::{Capture, Ending, Rules};
 use tabula_tables::Records;
 
 use tabula_tables::distributed::{
-    DistributedError, Keep, ThreadGroup, Traffic, build_distributed_as, build_whole_in_own_copies,
+    DistributedError, Keep, Placing, ThreadGroup, Traffic, build_distributed_as, build_whole_placed,
 };
 use tabula_tables::ioiwari::{self, Variant};
 use tabula_tables::kalah::{self, KalahEndgame, KalahGame};
@@ -25,9 +25,11 @@ enum How {
     Whole,
     /// The whole table, members other than 0 in a copy of their own.
     WholeApart,
+    /// The whole table, in member 0's copy in memory.
+    WholeInMemory,
 }
 
-const EVERY_WAY: [How; 3] = [How::Share, How::Whole, How::WholeApart];
+const EVERY_WAY: [How; 4] = [How::Share, How::Whole, How::WholeApart, How::WholeInMemory];
 
 /// Builds `game`'s table at `path` as `how` says, snapshotting as `every` says.
 fn build_as<T: Tabulated>(
@@ -39,7 +41,17 @@ fn build_as<T: Tabulated>(
     match how {
         How::Share => build_distributed_as(game, path, records, group, Keep::Share, timing),
         How::Whole => build_distributed_as(game, path, records, group, Keep::Whole, timing),
-        How::WholeApart => build_whole_in_own_copies(game, path, records, group, timing),
+        How::WholeApart | How::WholeInMemory => {
+            let placing = Placing {
+                share_copy: matches!(how, How::WholeInMemory),
+                in_memory_from: if matches!(how, How::WholeInMemory) {
+                    0
+                } else {
+                    usize::MAX
+                },
+            };
+            build_whole_placed((game, path, records), group, placing, timing)
+        }
     }
 }
 
@@ -178,14 +190,15 @@ fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
             assert!(traffic.iter().all(|t| *t == traffic[0]));
             assert_eq!(traffic[0].states, game.spec().entries);
             assert_eq!(traffic[0].solving == 0, members == 1);
-            let copies = traffic[0].copies.map(|c| (c.count, c.in_file));
+            let copies = traffic[0].copies.map(|c| (c.count, c.in_file, c.in_memory));
             match how {
                 How::Share => {
                     assert_eq!(traffic[0].gathering == 0, members == 1);
                     assert_eq!(copies, None);
                 }
-                How::Whole => assert_eq!(copies, Some((1, members))),
-                How::WholeApart => assert_eq!(copies, Some((members, 1))),
+                How::Whole => assert_eq!(copies, Some((1, members, false))),
+                How::WholeInMemory => assert_eq!(copies, Some((1, members, true))),
+                How::WholeApart => assert_eq!(copies, Some((members, 1, false))),
             }
             // The solved states' bytes are counted also when nobody is sent them.
             if let Some(copies) = traffic[0].copies {
@@ -316,6 +329,8 @@ fn a_stopped_group_build_goes_on_to_the_same_bytes() {
         (3, 2, How::Whole),
         (2, 2, How::WholeApart),
         (3, 10, How::WholeApart),
+        (2, 4, How::WholeInMemory),
+        (3, 2, How::WholeInMemory),
     ];
     for (members, fraction, how) in stops {
         let path = dir

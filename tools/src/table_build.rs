@@ -272,13 +272,17 @@ pub fn distributed<T: Tabulated>(
                 copies.listed as f64 / traffic.states.max(1) as f64,
                 copies.listed as f64 / 1e6
             );
+            let copy = match copies.in_memory {
+                true => "rank 0's copy (in memory)",
+                false => "rank 0's copy (the output file)",
+            };
             match copies.count {
                 1 => eprintln!(
-                    "{sent}; every rank solved in rank 0's file; a rank on another machine \
+                    "{sent}; every rank solved in {copy}; a rank on another machine \
                      would keep a copy and receive the solved states, {listed}"
                 ),
                 _ => eprintln!(
-                    "{sent}; {} of {ranks} rank(s) solved in rank 0's file, the others in a copy \
+                    "{sent}; {} of {ranks} rank(s) solved in {copy}, the others in a copy \
                      each, which received the solved states, {listed}",
                     copies.in_file
                 ),

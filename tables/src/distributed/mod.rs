@@ -11,6 +11,8 @@
 
 mod whole;
 
+pub use whole::Placing;
+
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -83,8 +85,11 @@ pub struct Copies {
     /// How many: member 0's file (with the members of its machine) and one
     /// for each member elsewhere.
     pub count: usize,
-    /// The members that solved in member 0's file.
+    /// The members that solved in member 0's copy.
     pub in_file: usize,
+    /// Whether member 0's copy was in memory (a large table), not in the
+    /// output's file.
+    pub in_memory: bool,
     /// The bytes of every solved state as the messages list them: what each
     /// copy receives from the members of the others, together.
     pub listed: u64,
@@ -156,22 +161,24 @@ pub fn build_distributed_as<T: Tabulated>(
         Keep::Share => {
             build_distributed_snapshotting(game, path, records, group, (progress, every))
         }
-        Keep::Whole => whole::build_whole(game, path, records, group, (progress, every, true)),
+        Keep::Whole => {
+            let placing = Placing::default();
+            whole::build_whole(game, path, records, group, (progress, every, placing))
+        }
     }
 }
 
-/// [`build_distributed_as`] with [`Keep::Whole`], but every member other
-/// than 0 in a copy of its own, as if each were on a machine of its own
-/// (for tests, on one machine).
+/// [`build_distributed_as`] with [`Keep::Whole`] and its copies placed as
+/// `placing` says (for tests: copies of their own, or in memory, on one
+/// machine and with small tables).
 #[doc(hidden)]
-pub fn build_whole_in_own_copies<T: Tabulated>(
-    game: &T,
-    path: &Path,
-    records: Records,
+pub fn build_whole_placed<T: Tabulated>(
+    (game, path, records): (&T, &Path, Records),
     group: &impl Exchange,
+    placing: Placing,
     (progress, every): (Progress<'_>, Duration),
 ) -> Result<Traffic, DistributedError> {
-    whole::build_whole(game, path, records, group, (progress, every, false))
+    whole::build_whole(game, path, records, group, (progress, every, placing))
 }
 
 /// [`build_distributed_for`] with the time between snapshots given (`every`;

@@ -22,15 +22,38 @@ use crate::shares::Shares;
 use crate::sigbus::Guard;
 use crate::typed::{Records, Tabulated, one_byte_values};
 
-/// [`super::build_distributed_as`] with [`Keep::Whole`](super::Keep::Whole);
-/// `share_file`: whether members on member 0's machine solve in its file
-/// (tests say no, to try copies of their own on one machine).
+/// Where a whole-table build keeps its copies.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Placing {
+    /// Whether the members of member 0's machine solve in its copy.
+    pub share_copy: bool,
+    /// The fewest bytes of a table that member 0 solves in memory rather
+    /// than in the output's file, when the machine has room for it twice.
+    pub in_memory_from: usize,
+}
+
+impl Default for Placing {
+    /// Shared, in memory from a gigabyte: the 6^12 ring's values (2.2 GB) on
+    /// 2 ranks took 60 s in memory and 85 s in the file, whose pages the
+    /// kernel wrote back while they were solved; 6^10 (181 MB) took 0.3 s
+    /// longer in memory (the copy into the file), 6^11's values the same.
+    fn default() -> Placing {
+        Placing {
+            share_copy: true,
+            in_memory_from: 1 << 30,
+        }
+    }
+}
+
+/// [`super::build_distributed_as`] with [`Keep::Whole`](super::Keep::Whole),
+/// the copies placed as `placing` says.
 pub(super) fn build_whole<T: Tabulated>(
     game: &T,
     path: &Path,
     records: Records,
     group: &impl Exchange,
-    (progress, every, share_file): (Progress<'_>, Duration, bool),
+    (progress, every, placing): (Progress<'_>, Duration, Placing),
 ) -> Result<Traffic, DistributedError> {
     let spec = records.spec(game);
     let timing = (progress, every);
@@ -40,12 +63,12 @@ pub(super) fn build_whole<T: Tabulated>(
             return Err(DistributedError::NoOutput);
         };
         let len = spec.entries as usize * spec.layout.record_size();
-        let copy = match share_file {
+        let copy = match placing.share_copy {
             true => Copy::of(&offer, len),
             false => Copy::Own(zeroed(len)),
         };
         let copies = agree_on_copies(group, matches!(copy, Copy::Mapped { .. }));
-        let table = (copy.records(), &copies[..]);
+        let table = (copy.records(), &copies[..], offer.in_memory);
         let (traffic, shares) = solve((game, &spec), path, group, table, timing)?;
         // Unmapped before member 0 writes the file back: else every page it
         // cleans would be a TLB flush on this member's processor as well.
@@ -64,18 +87,30 @@ pub(super) fn build_whole<T: Tabulated>(
     let description = records.description(game);
     let written = write_table_mapped_in(path, &spec, &description, |payload, temporary| {
         started = true;
-        let offer = Offer::of(temporary, payload.len());
+        // In memory when it fits: the file's pages, written back while
+        // they are solved, cost every rank a fault and a TLB flush a page.
+        let memory = InMemory::create(payload.len(), placing.in_memory_from);
+        let (records, offer) = match &memory {
+            Some(memory) => (
+                memory.records(),
+                Offer::of(memory.place(), payload.len(), true),
+            ),
+            None => (payload, Offer::of(temporary, payload.len(), false)),
+        };
         group.exchange(vec![offer.encode(); group.size()]);
         let copies = agree_on_copies(group, true);
         solved = Some(solve(
             (game, &spec),
             path,
             group,
-            (payload, &copies),
+            (records, &copies, memory.is_some()),
             timing,
         )?);
-        // The others unmap member 0's file before it is written back.
+        // The others unmap member 0's copy before it is written back.
         group.exchange(vec![Vec::new(); group.size()]);
+        if let Some(memory) = &memory {
+            memory.copy_to(payload);
+        }
         Ok::<(), DistributedError>(())
     });
     if !started {
@@ -103,7 +138,7 @@ fn solve<T: Tabulated>(
     (game, spec): (&T, &TableSpec),
     path: &Path,
     group: &impl Exchange,
-    (records, copies): (&[AtomicU8], &[usize]),
+    (records, copies, in_memory): (&[AtomicU8], &[usize], bool),
     (progress, every): (Progress<'_>, Duration),
 ) -> Result<(Traffic, Option<Shares>), DistributedError> {
     let space = game.space();
@@ -142,7 +177,7 @@ fn solve<T: Tabulated>(
         game: spec.game,
         error,
     })?;
-    let mut traffic = traffic(game, &solved, copies);
+    let mut traffic = traffic(game, &solved, (copies, in_memory));
     traffic.reused_layers = first_layer;
     Ok((traffic, shares))
 }
@@ -165,7 +200,11 @@ fn agree_on_copies(group: &impl Exchange, mapped: bool) -> Vec<usize> {
 }
 
 /// What the group sent, for the build's report.
-fn traffic<T: Tabulated>(game: &T, solved: &WholeSolved, copies: &[usize]) -> Traffic {
+fn traffic<T: Tabulated>(
+    game: &T,
+    solved: &WholeSolved,
+    (copies, in_memory): (&[usize], bool),
+) -> Traffic {
     let space = game.space();
     let in_file = copies.iter().filter(|&&c| c == 0).count();
     Traffic {
@@ -182,6 +221,7 @@ fn traffic<T: Tabulated>(game: &T, solved: &WholeSolved, copies: &[usize]) -> Tr
         copies: Some(Copies {
             count: copies.len() - in_file + 1,
             in_file,
+            in_memory,
             listed: solved.listed,
         }),
     }
@@ -191,6 +231,8 @@ fn traffic<T: Tabulated>(game: &T, solved: &WholeSolved, copies: &[usize]) -> Tr
 /// (its kernel's boot id), where, which file exactly, and where its payload is.
 #[derive(Debug, PartialEq, Eq)]
 struct Offer {
+    /// Whether member 0's copy is in memory (else in the output's file).
+    in_memory: bool,
     boot_id: Vec<u8>,
     path: PathBuf,
     device: u64,
@@ -200,9 +242,12 @@ struct Offer {
 }
 
 impl Offer {
-    fn of(temporary: TemporaryTable<'_>, payload_len: usize) -> Offer {
+    /// The offer of member 0's copy at `temporary` (the output's file, or
+    /// memory under a path of `/proc`).
+    fn of(temporary: TemporaryTable<'_>, payload_len: usize, in_memory: bool) -> Offer {
         let (device, inode) = identity(temporary.path).unwrap_or_default();
         Offer {
+            in_memory,
             boot_id: boot_id().unwrap_or_default(),
             path: temporary.path.to_path_buf(),
             device,
@@ -212,9 +257,10 @@ impl Offer {
         }
     }
 
-    /// A go (1), the four numbers, the boot id's length and bytes, the path.
+    /// A go (1), in memory or not, the four numbers, the boot id's length
+    /// and bytes, the path.
     fn encode(&self) -> Vec<u8> {
-        let mut bytes = vec![1];
+        let mut bytes = vec![1, u8::from(self.in_memory)];
         for n in [
             self.device,
             self.inode,
@@ -232,6 +278,7 @@ impl Offer {
     /// `None`: member 0 could not start (it reports why).
     fn decode(bytes: &[u8]) -> Option<Offer> {
         let (&go, rest) = bytes.split_first()?;
+        let (&in_memory, rest) = rest.split_first()?;
         if go != 1 || rest.len() < 40 {
             return None;
         }
@@ -239,6 +286,7 @@ impl Offer {
         let boot_len = usize::try_from(number(4)).ok()?;
         let (boot_id, path) = rest[40..].split_at_checked(boot_len)?;
         Some(Offer {
+            in_memory: in_memory == 1,
             boot_id: boot_id.to_vec(),
             path: path_of(path),
             device: number(0),
@@ -358,6 +406,88 @@ impl Copy {
     }
 }
 
+/// Member 0's copy of the table in memory that other processes of its
+/// machine can map: a `memfd`, which they open under `/proc/PID/fd/N`.
+struct InMemory {
+    map: MmapMut,
+    path: PathBuf,
+    // Closed after the map is gone.
+    _file: File,
+}
+
+impl InMemory {
+    /// A zeroed copy of `len` bytes, when `len` is at least `from` and the
+    /// machine has room for it and the output's pages besides (`None`:
+    /// solve in the output's file).
+    #[cfg(target_os = "linux")]
+    fn create(len: usize, from: usize) -> Option<InMemory> {
+        use std::os::fd::{AsRawFd, FromRawFd};
+        let room = crate::memory::available_memory()?;
+        if len < from || room / 2 < len as u64 {
+            return None;
+        }
+        // SAFETY: a plain system call with a nul-terminated name; the
+        // descriptor it returns is ours alone, and owned by the File below.
+        let fd = unsafe { libc::memfd_create(c"tabula-table".as_ptr(), libc::MFD_CLOEXEC) };
+        if fd < 0 {
+            return None;
+        }
+        // SAFETY: `fd` is a new open descriptor that nothing else owns.
+        let file = unsafe { File::from_raw_fd(fd) };
+        // Reserved now: a copy the machine cannot hold fails here, not with a fault later.
+        crate::atomic::allocate(&file, len as u64).ok()?;
+        // SAFETY: the memfd is ours; the processes that map it too keep it at its length.
+        let map = unsafe { MmapMut::map_mut(&file) }.ok()?;
+        let path = PathBuf::from(format!(
+            "/proc/{}/fd/{}",
+            std::process::id(),
+            file.as_raw_fd()
+        ));
+        Some(InMemory {
+            map,
+            path,
+            _file: file,
+        })
+    }
+
+    /// Elsewhere member 0 solves in the output's file.
+    #[cfg(not(target_os = "linux"))]
+    fn create(_: usize, _: usize) -> Option<InMemory> {
+        None
+    }
+
+    fn records(&self) -> &[AtomicU8] {
+        let bytes: &[u8] = &self.map;
+        // SAFETY: AtomicU8 has the size, alignment and validity of u8, and the
+        // bytes are reached only through this view while solving.
+        unsafe { &*(bytes as *const [u8] as *const [AtomicU8]) }
+    }
+
+    fn place(&self) -> TemporaryTable<'_> {
+        TemporaryTable {
+            path: &self.path,
+            payload_offset: 0,
+        }
+    }
+
+    /// Copies the solved table into the output's payload, a piece a thread.
+    fn copy_to(&self, payload: &[AtomicU8]) {
+        use rayon::prelude::*;
+        const PIECE: usize = 16 << 20;
+        let (from, to) = (&self.map[..], payload);
+        from.par_chunks(PIECE)
+            .zip(to.par_chunks(PIECE))
+            .for_each(|(from, to)| {
+                // SAFETY: the pieces have the same length, `to` is reached by no
+                // one else while the table is copied (every rank has solved),
+                // and AtomicU8 is a u8 in memory.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(from.as_ptr(), to.as_ptr() as *mut u8, from.len())
+                }
+            });
+    }
+}
+
 /// `len` zero bytes as atomics, from the allocator's zeroed pages (no pass
 /// over them: the pages are made as the solve first touches them).
 fn zeroed(len: usize) -> Vec<AtomicU8> {
@@ -376,6 +506,7 @@ mod tests {
     #[test]
     fn an_offer_reads_back_as_sent_and_a_refusal_as_none() {
         let offer = Offer {
+            in_memory: true,
             boot_id: b"1234-abcd\n".to_vec(),
             path: PathBuf::from("/tmp/dir with space/.tabula-x.tab"),
             device: 7,
@@ -386,6 +517,6 @@ mod tests {
         assert_eq!(Offer::decode(&offer.encode()), Some(offer));
         assert_eq!(Offer::decode(&[0]), None);
         assert_eq!(Offer::decode(&[]), None);
-        assert_eq!(Offer::decode(&[1, 2, 3]), None);
+        assert_eq!(Offer::decode(&[1, 0, 2, 3]), None);
     }
 }
