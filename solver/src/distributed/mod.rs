@@ -1210,6 +1210,25 @@ pub(crate) mod tests {
         assert_eq!(Ownership::new(0, 1, 1).local_bytes(), 1);
     }
 
+    /// The records a group of `members` solves each way (keeping shares;
+    /// keeping the whole table, each member in a copy of its own and all in
+    /// one), checked to be the same; panics on an error.
+    pub(crate) fn group_records_of<S: StateSpace>(
+        space: &S,
+        members: usize,
+        block: u64,
+        mask_bytes: usize,
+        round_states: usize,
+    ) -> Vec<u8> {
+        let shared = shared_records_of(space, members, block, mask_bytes, round_states);
+        let whole = whole::tests::whole_records_of(space, members, block, mask_bytes, round_states);
+        assert!(
+            shared == whole,
+            "{members} members: shares and whole tables differ"
+        );
+        shared
+    }
+
     #[test]
     fn a_group_solves_the_records_one_process_solves() {
         for ranged in [false, true] {
@@ -1218,9 +1237,9 @@ pub(crate) mod tests {
             for members in 1..=4 {
                 for block in [1, 3, 8, 64] {
                     for round in [1, 5, 1000] {
-                        let shared = shared_records_of(&space, members, block, 1, round);
+                        let solved = group_records_of(&space, members, block, 1, round);
                         assert_eq!(
-                            shared, alone,
+                            solved, alone,
                             "{members} members, blocks {block}, rounds {round}"
                         );
                     }
@@ -1228,11 +1247,11 @@ pub(crate) mod tests {
             }
         }
         let alone = records_of(&Wide, 4).unwrap();
-        assert_eq!(shared_records_of(&Wide, 3, 5, 4, 7), alone);
+        assert_eq!(group_records_of(&Wide, 3, 5, 4, 7), alone);
         // Values only.
         let space = ToySpace { ranged: true };
         assert_eq!(
-            shared_records_of(&space, 2, 3, 0, 4),
+            group_records_of(&space, 2, 3, 0, 4),
             records_of(&space, 0).unwrap()
         );
     }

@@ -795,17 +795,14 @@ mod tests {
 
     #[test]
     fn a_group_solves_the_ring_records_one_process_solves() {
-        use crate::distributed::tests::shared_records_of;
-        use crate::distributed::whole::tests::whole_records_of;
+        use crate::distributed::tests::group_records_of;
         let params = Params::new(6, 4, 0, 0, 4).unwrap();
         let space = RingSpace::new(params);
         let alone = crate::retrograde::tests::records_of(&space, 1).unwrap();
         // The builder's own blocks, and blocks cutting across them.
         for (members, block) in [(2, space.layer_chunk()), (3, 125), (4, 7)] {
-            let shared = shared_records_of(&space, members, block, 1, 4096);
-            assert_eq!(shared, alone, "{members} members, blocks of {block}");
-            let whole = whole_records_of(&space, members, block, 1, 4096);
-            assert_eq!(whole, alone, "{members} whole members, blocks of {block}");
+            let solved = group_records_of(&space, members, block, 1, 4096);
+            assert_eq!(solved, alone, "{members} members, blocks of {block}");
         }
     }
 

@@ -215,6 +215,18 @@ pub fn build_distributed_snapshotting<T: Tabulated>(
         solved = Some(solve_share(game, path, records, group, timing, gather)?);
         Ok::<(), DistributedError>(())
     });
+    finish_member_0(group, started, written, solved)
+}
+
+/// Member 0 after writing the table (or failing to): tells the others
+/// whether it started, if it did not, and whether their snapshots may go,
+/// if they solved; removes its own snapshots once the table is written.
+fn finish_member_0(
+    group: &impl Exchange,
+    started: bool,
+    written: Result<Result<(), DistributedError>, TableError>,
+    solved: Option<(Traffic, Option<Shares>)>,
+) -> Result<Traffic, DistributedError> {
     if !started {
         send_go(group, false);
     }

@@ -14,8 +14,8 @@ use tabula_solver::distributed::whole::{WholeSolved, solve_whole};
 use tabula_solver::retrograde::{Progress, StateSpace};
 
 use super::{
-    Checkpoints, Copies, DistributedError, Resumed, Traffic, all_say, discard, loaded_everywhere,
-    open_snapshots, receive_go, send_go,
+    Checkpoints, Copies, DistributedError, Resumed, Traffic, all_say, discard, finish_member_0,
+    loaded_everywhere, open_snapshots, receive_go, send_go,
 };
 use crate::format::{TableSpec, TemporaryTable, write_table_mapped_in};
 use crate::shares::Shares;
@@ -80,7 +80,7 @@ pub(super) fn build_whole<T: Tabulated>(
         return Ok(traffic);
     }
     if let Err(error) = one_byte_values(&spec, path) {
-        group.exchange(vec![vec![0]; group.size()]);
+        send_go(group, false);
         return Err(error.into());
     }
     let (mut started, mut solved) = (false, None);
@@ -113,20 +113,8 @@ pub(super) fn build_whole<T: Tabulated>(
         }
         Ok::<(), DistributedError>(())
     });
-    if !started {
-        group.exchange(vec![vec![0]; group.size()]);
-    }
-    let ok = matches!(written, Ok(Ok(())));
-    let traffic = solved.as_ref().map(|(traffic, _)| *traffic);
-    if let Some((_, shares)) = solved {
-        // The others wait to hear whether their snapshots may go.
-        send_go(group, ok);
-        if ok {
-            discard(shares);
-        }
-    }
-    written??;
-    Ok(traffic.expect("a written table was solved"))
+    // A refusal ([0]) is the message the others read as no offer.
+    finish_member_0(group, started, written, solved)
 }
 
 /// Opens this member's snapshots, agrees with the others on the layer to
