@@ -1271,15 +1271,18 @@ pub(crate) mod tests {
             }
         }
         // A mask that does not fit: the owner of the state reports it, the others name it.
-        let results = solve_in_threads(&Wide, 3, 4, 1, 2);
-        let failed: Vec<usize> = results
-            .iter()
-            .enumerate()
+        assert_out_of_range_named(&solve_in_threads(&Wide, 3, 4, 1, 2));
+    }
+
+    /// Checks a group's results when a mask did not fit: some members
+    /// report it, and every other names one of them.
+    pub(crate) fn assert_out_of_range_named<T: std::fmt::Debug>(results: &[Result<T, SolveError>]) {
+        let failed: Vec<usize> = (results.iter().enumerate())
             .filter(|(_, r)| matches!(r, Err(SolveError::ValueOutOfRange { .. })))
             .map(|(member, _)| member)
             .collect();
         assert!(!failed.is_empty());
-        for result in &results {
+        for result in results {
             match result {
                 Err(SolveError::ValueOutOfRange { .. }) => {}
                 Err(SolveError::Peer { member }) => assert!(failed.contains(member)),

@@ -486,18 +486,7 @@ pub(crate) mod tests {
         // A mask that does not fit: its solver reports it, the others name it.
         for copies in [&[0, 1, 2][..], &[0, 0, 0]] {
             let (_, results) = solve_in_threads(&Wide, (copies, 4, 2), 1);
-            let failed: Vec<usize> = (results.iter().enumerate())
-                .filter(|(_, r)| matches!(r, Err(SolveError::ValueOutOfRange { .. })))
-                .map(|(member, _)| member)
-                .collect();
-            assert!(!failed.is_empty());
-            for result in &results {
-                match result {
-                    Err(SolveError::ValueOutOfRange { .. }) => {}
-                    Err(SolveError::Peer { member }) => assert!(failed.contains(member)),
-                    other => panic!("{other:?}"),
-                }
-            }
+            crate::distributed::tests::assert_out_of_range_named(&results);
         }
     }
 }
