@@ -94,6 +94,7 @@ pub(crate) fn solve_whole_in<S: StateSpace>(
         // The first member of each copy marks and clears its layers.
         keeper: copies.iter().position(|&c| c == copies[rank]) == Some(rank),
         shared: (1..copies.len()).any(|m| copies[..m].contains(&copies[m])),
+        tells: tells(copies, rank),
         mask_bytes,
         round_states: round_states.max(1),
         done: 0,
@@ -141,6 +142,9 @@ struct Member<'a, S, X> {
     keeper: bool,
     /// Whether some members share a copy (and wait for its keeper).
     shared: bool,
+    /// The members this member sends its solved states to: one of each
+    /// other copy, which writes them there.
+    tells: Vec<bool>,
     mask_bytes: usize,
     round_states: usize,
     /// States the whole group has finished.
@@ -204,8 +208,10 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         Ok(())
     }
 
-    /// With a shared copy, nobody goes on before its keeper has marked or
-    /// cleared the layer (every member calls this at the same points).
+    /// With a shared copy, nobody goes on before the other members of its
+    /// copy have done their part (its keeper marked or cleared the layer,
+    /// the others wrote what they received); every member calls this at
+    /// the same points.
     fn wait_for_keepers(&mut self) {
         if self.shared {
             self.exchange(vec![Vec::new(); self.group.size()]);
@@ -252,6 +258,9 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
                 return Err(SolveError::Peer { member });
             }
             if summary.all_done {
+                // Another member of this copy may still be writing the last
+                // round's states, which the next scan reads.
+                self.wait_for_keepers();
                 return Ok(waiting);
             }
         }
@@ -265,8 +274,7 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         let mut previous = 0u64;
         let mask_bytes = self.mask_bytes;
         let (copies, rank) = (self.copies, self.rank);
-        // Members of this copy see its writes: only the others are told.
-        let elsewhere = copies.iter().any(|&c| c != copies[rank]);
+        let elsewhere = self.tells.iter().any(|&tell| tell);
         let mut listed = 0;
         for piece in batch.chunks(BATCH) {
             self.run.solve_batch(
@@ -296,8 +304,8 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         let outgoing = (0..copies.len())
             .map(|member| match member {
                 m if m == rank => Vec::new(),
-                m if copies[m] == copies[rank] => status.clone(),
-                _ => [&status[..], &body[..]].concat(),
+                m if self.tells[m] => [&status[..], &body[..]].concat(),
+                _ => status.clone(),
             })
             .collect();
         let incoming = self.exchange(outgoing);
@@ -321,9 +329,8 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             }
             self.done += read_uint(&status[2..10]);
             summary.waiting += read_uint(&status[10..18]);
-            if copies[sender] != copies[rank] {
-                self.write_received(body);
-            }
+            // Empty unless this member writes the sender's states into its copy.
+            self.write_received(body);
         }
         Ok(summary)
     }
@@ -357,6 +364,20 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             }
         }
     }
+}
+
+/// Whom member `rank` sends its solved states to: in each other copy, one
+/// member, picked by `rank` among the copy's members, so that the members
+/// of a copy share the writing.
+fn tells(copies: &[usize], rank: usize) -> Vec<bool> {
+    let members_of = |copy: usize| (0..copies.len()).filter(move |&m| copies[m] == copy);
+    (0..copies.len())
+        .map(|m| {
+            let copy = copies[m];
+            let count = members_of(copy).count();
+            copy != copies[rank] && members_of(copy).nth(rank % count) == Some(m)
+        })
+        .collect()
 }
 
 /// The bytes of `n` in LEB128.
@@ -445,6 +466,25 @@ pub(crate) mod tests {
         let one = vec![0; members];
         assert_whole(space, (&one, block, round), mask_bytes, &first);
         first
+    }
+
+    #[test]
+    fn each_other_copy_gets_a_member_s_states_once() {
+        // Copy 0 of members 0 and 1, copy 2 of members 2, 3 and 4, copy 5 alone.
+        let copies = [0, 0, 2, 2, 2, 5];
+        for rank in 0..copies.len() {
+            let tells = tells(&copies, rank);
+            for copy in [0, 2, 5] {
+                let told = (0..copies.len()).filter(|&m| tells[m] && copies[m] == copy);
+                let expected = usize::from(copy != copies[rank]);
+                assert_eq!(told.count(), expected, "member {rank}, copy {copy}");
+            }
+        }
+        // The members of copy 2 share the writing of copy 0's states.
+        let receivers: Vec<usize> = (0..2)
+            .map(|rank| (2..5).find(|&m| tells(&copies, rank)[m]).unwrap())
+            .collect();
+        assert_eq!(receivers, vec![2, 3]);
     }
 
     #[test]
