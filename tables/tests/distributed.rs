@@ -25,11 +25,20 @@ enum How {
     Whole,
     /// The whole table, members other than 0 in a copy of their own.
     WholeApart,
+    /// The whole table, members other than 0 in one copy in memory, as
+    /// the ranks of another machine.
+    WholeElsewhere,
     /// The whole table, in member 0's copy in memory.
     WholeInMemory,
 }
 
-const EVERY_WAY: [How; 4] = [How::Share, How::Whole, How::WholeApart, How::WholeInMemory];
+const EVERY_WAY: [How; 5] = [
+    How::Share,
+    How::Whole,
+    How::WholeApart,
+    How::WholeElsewhere,
+    How::WholeInMemory,
+];
 
 /// Builds `game`'s table at `path` as `how` says, snapshotting as `every` says.
 fn build_as<T: Tabulated>(
@@ -41,14 +50,12 @@ fn build_as<T: Tabulated>(
     match how {
         How::Share => build_distributed_as(game, path, records, group, Keep::Share, timing),
         How::Whole => build_distributed_as(game, path, records, group, Keep::Whole, timing),
-        How::WholeApart | How::WholeInMemory => {
+        How::WholeApart | How::WholeElsewhere | How::WholeInMemory => {
+            let in_memory = matches!(how, How::WholeInMemory);
             let placing = Placing {
-                share_copy: matches!(how, How::WholeInMemory),
-                in_memory_from: if matches!(how, How::WholeInMemory) {
-                    0
-                } else {
-                    usize::MAX
-                },
+                share_copy: in_memory,
+                share_machine: matches!(how, How::WholeElsewhere),
+                in_memory_from: if in_memory { 0 } else { usize::MAX },
             };
             build_whole_placed((game, path, records), group, placing, timing)
         }
@@ -199,6 +206,7 @@ fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
                 How::Whole => assert_eq!(copies, Some((1, members, false))),
                 How::WholeInMemory => assert_eq!(copies, Some((1, members, true))),
                 How::WholeApart => assert_eq!(copies, Some((members, 1, false))),
+                How::WholeElsewhere => assert_eq!(copies, Some((members.min(2), 1, false))),
             }
             // The solved states' bytes are counted also when nobody is sent them.
             if let Some(copies) = traffic[0].copies {
@@ -331,6 +339,7 @@ fn a_stopped_group_build_goes_on_to_the_same_bytes() {
         (3, 10, How::WholeApart),
         (2, 4, How::WholeInMemory),
         (3, 2, How::WholeInMemory),
+        (3, 4, How::WholeElsewhere),
     ];
     for (members, fraction, how) in stops {
         let path = dir

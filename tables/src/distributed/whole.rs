@@ -28,6 +28,8 @@ use crate::typed::{Records, Tabulated, one_byte_values};
 pub struct Placing {
     /// Whether the members of member 0's machine solve in its copy.
     pub share_copy: bool,
+    /// Whether the other members of one machine share a copy in memory.
+    pub share_machine: bool,
     /// The fewest bytes of a table that member 0 solves in memory rather
     /// than in the output's file, when the machine has room for it twice.
     pub in_memory_from: usize,
@@ -41,6 +43,7 @@ impl Default for Placing {
     fn default() -> Placing {
         Placing {
             share_copy: true,
+            share_machine: true,
             in_memory_from: 1 << 30,
         }
     }
@@ -63,11 +66,12 @@ pub(super) fn build_whole<T: Tabulated>(
             return Err(DistributedError::NoOutput);
         };
         let len = spec.entries as usize * spec.layout.record_size();
-        let copy = match placing.share_copy {
-            true => Copy::of(&offer, len),
-            false => Copy::Own(zeroed(len)),
-        };
-        let copies = agree_on_copies(group, matches!(copy, Copy::Mapped { .. }));
+        let member_0s = placing
+            .share_copy
+            .then(|| Copy::mapped(&offer, len))
+            .flatten();
+        let (copy, copies) = agree_on_copies(group, (member_0s, len), placing.share_machine);
+        let copy = copy.expect("a member other than 0 has a copy");
         let table = (copy.records(), &copies[..], offer.in_memory);
         let (traffic, shares) = solve((game, &spec), path, group, table, timing)?;
         // Unmapped before member 0 writes the file back: else every page it
@@ -89,7 +93,7 @@ pub(super) fn build_whole<T: Tabulated>(
         started = true;
         // In memory when it fits: the file's pages, written back while
         // they are solved, cost every rank a fault and a TLB flush a page.
-        let memory = InMemory::create(payload.len(), placing.in_memory_from);
+        let memory = InMemory::for_member_0(payload.len(), placing.in_memory_from);
         let (records, offer) = match &memory {
             Some(memory) => (
                 memory.records(),
@@ -98,7 +102,7 @@ pub(super) fn build_whole<T: Tabulated>(
             None => (payload, Offer::of(temporary, payload.len(), false)),
         };
         group.exchange(vec![offer.encode(); group.size()]);
-        let copies = agree_on_copies(group, true);
+        let (_, copies) = agree_on_copies(group, (None, payload.len()), placing.share_machine);
         solved = Some(solve(
             (game, &spec),
             path,
@@ -178,13 +182,56 @@ fn bytes_of(records: &[AtomicU8]) -> &[u8] {
     unsafe { &*(records as *const [AtomicU8] as *const [u8]) }
 }
 
-/// Every member says whether it solves in member 0's file: the copy each
-/// member solves in (0 for member 0's, its own number for its own).
-fn agree_on_copies(group: &impl Exchange, mapped: bool) -> Vec<usize> {
-    let said = all_say(group, mapped);
-    (0..group.size())
-        .map(|m| if m == 0 || said[m] { 0 } else { m })
-        .collect()
+/// Where every member solves (collective): in member 0's copy when it
+/// maps it (`member_0s`, of `len` bytes; member 0 passes `None`), else in
+/// one copy a machine, a memfd that the first such member of the machine
+/// makes and the others map (with `share_machine`), else in a copy of its
+/// own. Returns this member's copy (`None` for member 0) and the copy of
+/// every member, numbered by the member that holds it.
+fn agree_on_copies(
+    group: &impl Exchange,
+    (member_0s, len): (Option<Copy>, usize),
+    share_machine: bool,
+) -> (Option<Copy>, Vec<usize>) {
+    let (rank, size) = (group.rank(), group.size());
+    let in_0s = all_say(group, rank == 0 || member_0s.is_some());
+    let machine = match in_0s[rank] || !share_machine {
+        true => Vec::new(),
+        false => boot_id().unwrap_or_default(),
+    };
+    let machines = group.exchange(vec![machine; size]);
+    // The first member of each machine outside member 0's copy leads it.
+    let leader = |m: usize| match machines[m].is_empty() {
+        true => m,
+        false => (0..size).find(|&k| machines[k] == machines[m]).unwrap_or(m),
+    };
+    let followed = (0..size).any(|m| m != rank && !in_0s[m] && leader(m) == rank);
+    let made = (!in_0s[rank] && followed)
+        .then(|| InMemory::create(len))
+        .flatten();
+    let offer = made.as_ref().map_or_else(Vec::new, |memory| {
+        Offer::of(memory.place(), len, true).encode()
+    });
+    let offers = group.exchange(vec![offer; size]);
+    let (copy, holder) = match (rank, member_0s, made) {
+        (0, _, _) => (None, 0),
+        (_, Some(copy), _) => (Some(copy), 0),
+        (_, None, Some(memory)) => (Some(Copy::Memory(memory)), rank),
+        (_, None, None) => {
+            let lead = leader(rank);
+            let mapped = Offer::decode(&offers[lead]).and_then(|offer| Copy::mapped(&offer, len));
+            match mapped {
+                Some(copy) if lead != rank => (Some(copy), lead),
+                _ => (Some(Copy::Own(zeroed(len))), rank),
+            }
+        }
+    };
+    let holders = group.exchange(vec![(holder as u64).to_le_bytes().to_vec(); size]);
+    let copies = holders
+        .iter()
+        .map(|bytes| u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default()) as usize)
+        .collect();
+    (copy, copies)
 }
 
 /// What the group sent, for the build's report.
@@ -195,6 +242,7 @@ fn traffic<T: Tabulated>(
 ) -> Traffic {
     let space = game.space();
     let in_file = copies.iter().filter(|&&c| c == 0).count();
+    let count = (0..copies.len()).filter(|&m| copies.contains(&m)).count();
     Traffic {
         solving: solved.sent,
         gathering: 0,
@@ -207,7 +255,7 @@ fn traffic<T: Tabulated>(
         reused_layers: 0,
         layers: space.num_layers(),
         copies: Some(Copies {
-            count: copies.len() - in_file + 1,
+            count,
             in_file,
             in_memory,
             listed: solved.listed,
@@ -334,17 +382,15 @@ enum Copy {
         offset: usize,
         len: usize,
     },
+    /// A copy in memory that other members of this machine map.
+    Memory(InMemory),
     /// A copy of its own, in memory.
     Own(Vec<AtomicU8>),
 }
 
 impl Copy {
-    /// Maps member 0's file when it is on this machine and is the file
-    /// offered, else a zeroed copy of `len` bytes.
-    fn of(offer: &Offer, len: usize) -> Copy {
-        Copy::mapped(offer, len).unwrap_or_else(|| Copy::Own(zeroed(len)))
-    }
-
+    /// Maps the copy `offer` names, when it is on this machine and is the
+    /// file offered.
     fn mapped(offer: &Offer, len: usize) -> Option<Copy> {
         let same_machine = boot_id().is_some_and(|id| id == offer.boot_id);
         let same_file = identity(&offer.path) == Some((offer.device, offer.inode));
@@ -389,13 +435,14 @@ impl Copy {
                 // and the bytes are reached only through this view while solving.
                 unsafe { &*(bytes as *const [u8] as *const [AtomicU8]) }
             }
+            Copy::Memory(memory) => memory.records(),
             Copy::Own(records) => records,
         }
     }
 }
 
-/// Member 0's copy of the table in memory that other processes of its
-/// machine can map: a `memfd`, which they open under `/proc/PID/fd/N`.
+/// A copy of the table in memory that other processes of its machine can
+/// map: a `memfd`, which they open under `/proc/PID/fd/N`.
 struct InMemory {
     map: MmapMut,
     path: PathBuf,
@@ -404,16 +451,20 @@ struct InMemory {
 }
 
 impl InMemory {
-    /// A zeroed copy of `len` bytes, when `len` is at least `from` and the
-    /// machine has room for it and the output's pages besides (`None`:
-    /// solve in the output's file).
-    #[cfg(target_os = "linux")]
-    fn create(len: usize, from: usize) -> Option<InMemory> {
-        use std::os::fd::{AsRawFd, FromRawFd};
+    /// Member 0's copy of a table of `len` bytes, when `len` is at least
+    /// `from` and the machine has room for it and the output's pages
+    /// besides (`None`: solve in the output's file).
+    fn for_member_0(len: usize, from: usize) -> Option<InMemory> {
         let room = crate::memory::available_memory()?;
-        if len < from || room / 2 < len as u64 {
-            return None;
-        }
+        (len >= from && room / 2 >= len as u64)
+            .then(|| InMemory::create(len))
+            .flatten()
+    }
+
+    /// A zeroed copy of `len` bytes (`None` when the machine cannot hold it).
+    #[cfg(target_os = "linux")]
+    fn create(len: usize) -> Option<InMemory> {
+        use std::os::fd::{AsRawFd, FromRawFd};
         // SAFETY: a plain system call with a nul-terminated name; the
         // descriptor it returns is ours alone, and owned by the File below.
         let fd = unsafe { libc::memfd_create(c"tabula-table".as_ptr(), libc::MFD_CLOEXEC) };
@@ -438,9 +489,9 @@ impl InMemory {
         })
     }
 
-    /// Elsewhere member 0 solves in the output's file.
+    /// Elsewhere member 0 solves in the output's file, the others each in their own.
     #[cfg(not(target_os = "linux"))]
-    fn create(_: usize, _: usize) -> Option<InMemory> {
+    fn create(_: usize) -> Option<InMemory> {
         None
     }
 
