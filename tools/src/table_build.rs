@@ -39,7 +39,8 @@ pub struct BuildMode {
     /// With --distributed: what each rank keeps while solving. `whole`: the
     /// whole table, each rank reading every child itself and sending only
     /// what it solved (the faster); the ranks on rank 0's machine solve in
-    /// its mapped file, every other rank needs the table's memory. `share`:
+    /// its copy (the mapped file), those of every other machine share one
+    /// in memory, so every machine needs the table's memory. `share`:
     /// its share of the records, so the job holds the table once (for tables
     /// larger than one machine's memory), and every child owned elsewhere
     /// costs a message. `auto`: `whole` when every rank runs on rank 0's
@@ -278,13 +279,15 @@ pub fn distributed<T: Tabulated>(
             };
             match copies.count {
                 1 => eprintln!(
-                    "{sent}; every rank solved in {copy}; a rank on another machine \
-                     would keep a copy and receive the solved states, {listed}"
+                    "{sent}; every rank solved in {copy}; the ranks of another machine \
+                     would share a copy and receive the solved states, {listed}"
                 ),
-                _ => eprintln!(
-                    "{sent}; {} of {ranks} rank(s) solved in {copy}, the others in a copy \
-                     each, which received the solved states, {listed}",
-                    copies.in_file
+                count => eprintln!(
+                    "{sent}; {} of {ranks} rank(s) solved in {copy}, the others in {} \
+                     other copies (one a machine), each of which received the solved \
+                     states, {listed}",
+                    copies.in_file,
+                    count - 1
                 ),
             }
         }
