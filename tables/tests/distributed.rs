@@ -5,6 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use std::time::Duration;
+use tabula_solver::distributed::Exchange;
 use tabula_solver::ioiwari::Params;
 use tabula_solver::kalah::{Capture, Ending, Rules};
 use tabula_tables::Records;
@@ -55,6 +56,7 @@ fn build_as<T: Tabulated>(
             let placing = Placing {
                 share_copy: in_memory,
                 share_machine: matches!(how, How::WholeElsewhere),
+                assume_available: None,
                 in_memory_from: if in_memory { 0 } else { usize::MAX },
             };
             build_whole_placed((game, path, records), group, placing, timing)
@@ -427,4 +429,47 @@ fn a_share_of_another_table_is_refused_by_its_member_and_named_by_the_others() {
         results[0]
     );
     assert!(!path.exists());
+}
+
+#[test]
+fn a_machine_without_room_for_a_copy_stops_the_group_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.tab");
+    let game = Variant::default();
+    let bytes = game.spec().entries * game.spec().layout.record_size() as u64;
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = ThreadGroup::new(3)
+            .into_iter()
+            .map(|group| {
+                let (game, path) = (&game, &path);
+                scope.spawn(move || {
+                    // Members 1 and 2 as on machines of their own, member 2's too small.
+                    let placing = Placing {
+                        share_copy: false,
+                        share_machine: false,
+                        assume_available: Some(if group.rank() == 2 { bytes - 1 } else { bytes }),
+                        in_memory_from: usize::MAX,
+                    };
+                    let quiet = |_: u64| {};
+                    let timing = (&quiet as _, Duration::from_secs(60));
+                    build_whole_placed((game, path, Records::WithMoves), &group, placing, timing)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let message = results[2].as_ref().unwrap_err().to_string();
+    assert!(
+        message.contains(&format!("needs {bytes} bytes")),
+        "{message}"
+    );
+    assert!(message.contains("--keep share"), "{message}");
+    for result in &results[..2] {
+        assert!(
+            matches!(result, Err(DistributedError::PeerRoom { member: 2 })),
+            "{result:?}"
+        );
+    }
+    // Nothing is left: no table, no temporary file, no snapshot.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
 }

@@ -52,6 +52,23 @@ pub enum DistributedError {
         /// The first such member.
         member: usize,
     },
+    /// This member's machine has no room for a copy of the whole table.
+    #[error(
+        "a copy of the table needs {needed} bytes, and this rank's machine has {available} \
+         available: build with --keep share, or with fewer machines' ranks"
+    )]
+    NoRoom {
+        /// The table's bytes.
+        needed: u64,
+        /// The memory available.
+        available: u64,
+    },
+    /// Another member's machine has no room for a copy of the whole table (it reports why).
+    #[error("member {member} has no room for a copy of the table (see its error)")]
+    PeerRoom {
+        /// The first such member.
+        member: usize,
+    },
 }
 
 /// The bytes a distributed build's members sent each other (every member

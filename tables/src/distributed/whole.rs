@@ -30,6 +30,9 @@ pub struct Placing {
     pub share_copy: bool,
     /// Whether the other members of one machine share a copy in memory.
     pub share_machine: bool,
+    /// The memory available for a copy, as a test assumes it (`None`: as
+    /// the kernel says).
+    pub assume_available: Option<u64>,
     /// The fewest bytes of a table that member 0 solves in memory rather
     /// than in the output's file, when the machine has room for it twice.
     pub in_memory_from: usize,
@@ -44,6 +47,7 @@ impl Default for Placing {
         Placing {
             share_copy: true,
             share_machine: true,
+            assume_available: None,
             in_memory_from: 1 << 30,
         }
     }
@@ -70,7 +74,7 @@ pub(super) fn build_whole<T: Tabulated>(
             .share_copy
             .then(|| Copy::mapped(&offer, len))
             .flatten();
-        let (copy, copies) = agree_on_copies(group, (member_0s, len), placing.share_machine);
+        let (copy, copies) = agree_on_copies(group, (member_0s, len), placing)?;
         let copy = copy.expect("a member other than 0 has a copy");
         let table = (copy.records(), &copies[..], offer.in_memory);
         let (traffic, shares) = solve((game, &spec), path, group, table, timing)?;
@@ -102,7 +106,7 @@ pub(super) fn build_whole<T: Tabulated>(
             None => (payload, Offer::of(temporary, payload.len(), false)),
         };
         group.exchange(vec![offer.encode(); group.size()]);
-        let (_, copies) = agree_on_copies(group, (None, payload.len()), placing.share_machine);
+        let (_, copies) = agree_on_copies(group, (None, payload.len()), placing)?;
         solved = Some(solve(
             (game, &spec),
             path,
@@ -185,17 +189,32 @@ fn bytes_of(records: &[AtomicU8]) -> &[u8] {
 /// Where every member solves (collective): in member 0's copy when it
 /// maps it (`member_0s`, of `len` bytes; member 0 passes `None`), else in
 /// one copy a machine, a memfd that the first such member of the machine
-/// makes and the others map (with `share_machine`), else in a copy of its
+/// makes and the others map (as `placing` says), else in a copy of its
 /// own. Returns this member's copy (`None` for member 0) and the copy of
-/// every member, numbered by the member that holds it.
+/// every member, numbered by the member that holds it; or, when a machine
+/// that would hold a copy in memory has no room for it, stops every member.
 fn agree_on_copies(
     group: &impl Exchange,
     (member_0s, len): (Option<Copy>, usize),
-    share_machine: bool,
-) -> (Option<Copy>, Vec<usize>) {
+    placing: Placing,
+) -> Result<(Option<Copy>, Vec<usize>), DistributedError> {
     let (rank, size) = (group.rank(), group.size());
     let in_0s = all_say(group, rank == 0 || member_0s.is_some());
-    let machine = match in_0s[rank] || !share_machine {
+    // A copy in memory that does not fit would end in the kernel killing a rank.
+    let available = placing
+        .assume_available
+        .or_else(crate::memory::available_memory);
+    let room = in_0s[rank] || available.is_none_or(|bytes| bytes >= len as u64);
+    if let Some(member) = all_say(group, room).iter().position(|&ok| !ok) {
+        return Err(match member == rank {
+            true => DistributedError::NoRoom {
+                needed: len as u64,
+                available: available.unwrap_or(0),
+            },
+            false => DistributedError::PeerRoom { member },
+        });
+    }
+    let machine = match in_0s[rank] || !placing.share_machine {
         true => Vec::new(),
         false => boot_id().unwrap_or_default(),
     };
@@ -231,7 +250,7 @@ fn agree_on_copies(
         .iter()
         .map(|bytes| u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default()) as usize)
         .collect();
-    (copy, copies)
+    Ok((copy, copies))
 }
 
 /// What the group sent, for the build's report.
