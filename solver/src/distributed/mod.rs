@@ -395,8 +395,7 @@ fn solve_shared_in<S: StateSpace>(
         child_values: Vec::new(),
         places: Vec::new(),
         index_bytes: ownership.local_bytes(),
-        sent: 0,
-        exchanging: Duration::ZERO,
+        meter: Meter::default(),
     };
     let (started, mut telling) = (Instant::now(), Duration::ZERO);
     for layer in resume.first_layer..space.num_layers() {
@@ -411,20 +410,12 @@ fn solve_shared_in<S: StateSpace>(
     let solving = started.elapsed().saturating_sub(telling);
     // Every member learns what the group sent, how long each member spent
     // in exchanges and how long the slowest took, for the build's report.
-    let mut status = member.sent.to_le_bytes().to_vec();
-    status.extend_from_slice(&(member.exchanging.as_nanos() as u64).to_le_bytes());
-    status.extend_from_slice(&(solving.as_nanos() as u64).to_le_bytes());
-    let statuses = group.exchange(vec![status; group.size()]);
-    let sent = statuses.iter().map(|status| read_uint(&status[..8])).sum();
-    let exchanging = statuses
-        .iter()
-        .map(|status| Duration::from_nanos(read_uint(&status[8..16])))
-        .collect();
-    let solving = statuses
-        .iter()
-        .map(|status| Duration::from_nanos(read_uint(&status[16..24])))
-        .max()
-        .unwrap_or(solving);
+    let Totals {
+        sent,
+        exchanging,
+        solving,
+        ..
+    } = member.meter.totals(group, solving, 0);
     let rank = member.rank;
     Ok(Share {
         ownership,
@@ -435,6 +426,63 @@ fn solve_shared_in<S: StateSpace>(
         solving,
         exchanging,
     })
+}
+
+/// What a member's exchanges cost so far: the bytes it sent to the others
+/// and the time they took (waiting for the others, and moving the bytes).
+#[derive(Default)]
+struct Meter {
+    sent: u64,
+    exchanging: Duration,
+}
+
+/// What every member of a group learns of the whole solve, for the build's report.
+struct Totals {
+    /// The bytes the group sent to other members.
+    sent: u64,
+    /// Each member's time in exchanges, by member.
+    exchanging: Vec<Duration>,
+    /// The slowest member's solve.
+    solving: Duration,
+    /// The sum of the members' `extra`.
+    extra: u64,
+}
+
+impl Meter {
+    /// [`Exchange::exchange`], counting the bytes sent to other members and the time it takes.
+    fn exchange(&mut self, group: &impl Exchange, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        let rank = group.rank();
+        self.sent += (outgoing.iter().enumerate())
+            .filter(|&(to, _)| to != rank)
+            .map(|(_, message)| message.len() as u64)
+            .sum::<u64>();
+        let started = Instant::now();
+        let incoming = group.exchange(outgoing);
+        self.exchanging += started.elapsed();
+        incoming
+    }
+
+    /// Every member tells the others its bytes, exchange time, solving
+    /// time and `extra` (collective).
+    fn totals(&self, group: &impl Exchange, solving: Duration, extra: u64) -> Totals {
+        let mut status = self.sent.to_le_bytes().to_vec();
+        status.extend_from_slice(&(self.exchanging.as_nanos() as u64).to_le_bytes());
+        status.extend_from_slice(&(solving.as_nanos() as u64).to_le_bytes());
+        status.extend_from_slice(&extra.to_le_bytes());
+        let statuses = group.exchange(vec![status; group.size()]);
+        let field = |status: &Vec<u8>, k: usize| read_uint(&status[8 * k..8 * k + 8]);
+        let nanos = |status: &Vec<u8>, k: usize| Duration::from_nanos(field(status, k));
+        Totals {
+            sent: statuses.iter().map(|s| field(s, 0)).sum(),
+            exchanging: statuses.iter().map(|s| nanos(s, 1)).collect(),
+            solving: statuses
+                .iter()
+                .map(|s| nanos(s, 2))
+                .max()
+                .unwrap_or(solving),
+            extra: statuses.iter().map(|s| field(s, 3)).sum(),
+        }
+    }
 }
 
 /// One member's state while solving.
@@ -458,10 +506,8 @@ struct Member<'a, S, X> {
     places: Vec<Place>,
     /// Bytes of a local index in a request ([`Ownership::local_bytes`]).
     index_bytes: usize,
-    /// Bytes this member sent to the others so far.
-    sent: u64,
-    /// Time this member spent in exchanges so far: waiting for the others, and moving the bytes.
-    exchanging: Duration,
+    /// What its exchanges cost so far.
+    meter: Meter,
 }
 
 /// What a round told every member.
@@ -488,19 +534,9 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
             .copy_from_slice(&mask.to_le_bytes()[..self.mask_bytes]);
     }
 
-    /// [`Exchange::exchange`], counting the bytes sent to other members and the time it takes.
+    /// [`Meter::exchange`] with this member's group.
     fn exchange(&mut self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        let rank = self.rank;
-        self.sent += outgoing
-            .iter()
-            .enumerate()
-            .filter(|&(to, _)| to != rank)
-            .map(|(_, message)| message.len() as u64)
-            .sum::<u64>();
-        let started = Instant::now();
-        let incoming = self.group.exchange(outgoing);
-        self.exchanging += started.elapsed();
-        incoming
+        self.meter.exchange(self.group, outgoing)
     }
 
     /// Calls `rewrite(self, state)` for every state of `layer` this member

@@ -14,7 +14,8 @@ use std::sync::atomic::AtomicU8;
 use std::time::{Duration, Instant};
 
 use super::{
-    Exchange, Ownership, ROUND_STATES, read_uint, read_varint, unzigzag, write_varint, zigzag,
+    Exchange, Meter, Ownership, ROUND_STATES, read_uint, read_varint, unzigzag, write_varint,
+    zigzag,
 };
 use crate::retrograde::{BATCH, Images, MARK, Progress, RecordRun, SolveError, StateSpace, stuck};
 
@@ -98,9 +99,8 @@ pub(crate) fn solve_whole_in<S: StateSpace>(
         mask_bytes,
         round_states: round_states.max(1),
         done: 0,
-        sent: 0,
         listed: 0,
-        exchanging: Duration::ZERO,
+        meter: Meter::default(),
     };
     let (started, mut telling) = (Instant::now(), Duration::ZERO);
     for layer in first_layer..space.num_layers() {
@@ -112,20 +112,12 @@ pub(crate) fn solve_whole_in<S: StateSpace>(
         }
     }
     let solving = started.elapsed().saturating_sub(telling);
-    let mut status = member.sent.to_le_bytes().to_vec();
-    status.extend_from_slice(&(member.exchanging.as_nanos() as u64).to_le_bytes());
-    status.extend_from_slice(&(solving.as_nanos() as u64).to_le_bytes());
-    status.extend_from_slice(&member.listed.to_le_bytes());
-    let statuses = group.exchange(vec![status; group.size()]);
-    let field = |status: &Vec<u8>, k: usize| read_uint(&status[8 * k..8 * k + 8]);
+    let totals = member.meter.totals(group, solving, member.listed);
     Ok(WholeSolved {
-        sent: statuses.iter().map(|s| field(s, 0)).sum(),
-        listed: statuses.iter().map(|s| field(s, 3)).sum(),
-        solving: Duration::from_nanos(statuses.iter().map(|s| field(s, 2)).max().unwrap_or(0)),
-        exchanging: statuses
-            .iter()
-            .map(|s| Duration::from_nanos(field(s, 1)))
-            .collect(),
+        sent: totals.sent,
+        listed: totals.extra,
+        solving: totals.solving,
+        exchanging: totals.exchanging,
     })
 }
 
@@ -149,12 +141,10 @@ struct Member<'a, S, X> {
     round_states: usize,
     /// States the whole group has finished.
     done: u64,
-    /// Bytes this member sent to the others so far.
-    sent: u64,
     /// Bytes of the states this member solved, as a message lists them.
     listed: u64,
-    /// Time this member spent in exchanges so far.
-    exchanging: Duration,
+    /// What its exchanges cost so far.
+    meter: Meter,
 }
 
 /// What a round told every member.
@@ -218,13 +208,9 @@ impl<S: StateSpace, X: Exchange> Member<'_, S, X> {
         }
     }
 
-    /// [`Exchange::exchange`], counting the bytes sent and the time it takes.
+    /// [`Meter::exchange`] with this member's group.
     fn exchange(&mut self, outgoing: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        self.sent += outgoing.iter().map(|m| m.len() as u64).sum::<u64>();
-        let started = Instant::now();
-        let incoming = self.group.exchange(outgoing);
-        self.exchanging += started.elapsed();
-        incoming
+        self.meter.exchange(self.group, outgoing)
     }
 
     /// One pass over this member's blocks of the layer, in rounds: every
