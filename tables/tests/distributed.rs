@@ -199,7 +199,9 @@ fn kalah_endgame_tables_built_by_a_group_equal_one_process_s() {
             assert!(traffic.iter().all(|t| *t == traffic[0]));
             assert_eq!(traffic[0].states, game.spec().entries);
             assert_eq!(traffic[0].solving == 0, members == 1);
-            let copies = traffic[0].copies.map(|c| (c.count, c.in_file, c.in_memory));
+            let copies = traffic[0]
+                .copies
+                .map(|c| (c.count, c.with_member_0, c.in_memory));
             match how {
                 How::Share => {
                     assert_eq!(traffic[0].gathering == 0, members == 1);

@@ -286,7 +286,7 @@ pub fn distributed<T: Tabulated>(
                     "{sent}; {} of {ranks} rank(s) solved in {copy}, the others in {} \
                      other copies (one a machine), each of which received the solved \
                      states, {listed}",
-                    copies.in_file,
+                    copies.with_member_0,
                     count - 1
                 ),
             }

@@ -103,7 +103,7 @@ pub struct Copies {
     /// for each member elsewhere.
     pub count: usize,
     /// The members that solved in member 0's copy.
-    pub in_file: usize,
+    pub with_member_0: usize,
     /// Whether member 0's copy was in memory (a large table), not in the
     /// output's file.
     pub in_memory: bool,
@@ -215,15 +215,9 @@ pub fn build_distributed_snapshotting<T: Tabulated>(
         }
         let send = |share: &Share| send_share(group, share);
         let (traffic, shares) = solve_share(game, path, records, group, timing, send)?;
-        if receive_go(group) {
-            discard(shares);
-        }
-        return Ok(traffic);
+        return Ok(finish_other_member(group, traffic, shares));
     }
-    if let Err(error) = one_byte_values(&spec, path) {
-        send_go(group, false);
-        return Err(error.into());
-    }
+    check_values(group, &spec, path)?;
     let (mut started, mut solved) = (false, None);
     let written = write_table_mapped(path, &spec, &records.description(game), |payload, _| {
         started = true;
@@ -233,6 +227,26 @@ pub fn build_distributed_snapshotting<T: Tabulated>(
         Ok::<(), DistributedError>(())
     });
     finish_member_0(group, started, written, solved)
+}
+
+/// Member 0 refuses a table whose values take more than a byte, and tells
+/// the others not to start.
+fn check_values(
+    group: &impl Exchange,
+    spec: &TableSpec,
+    path: &Path,
+) -> Result<(), DistributedError> {
+    one_byte_values(spec, path).inspect_err(|_| send_go(group, false))?;
+    Ok(())
+}
+
+/// A member other than 0 after solving: waits to hear whether the table is
+/// written, and then removes its snapshots.
+fn finish_other_member(group: &impl Exchange, traffic: Traffic, shares: Option<Shares>) -> Traffic {
+    if receive_go(group) {
+        discard(shares);
+    }
+    traffic
 }
 
 /// Member 0 after writing the table (or failing to): tells the others

@@ -14,13 +14,13 @@ use tabula_solver::distributed::whole::{WholeSolved, solve_whole};
 use tabula_solver::retrograde::{Progress, StateSpace};
 
 use super::{
-    Checkpoints, Copies, DistributedError, Resumed, Traffic, all_say, discard, finish_member_0,
-    loaded_everywhere, open_snapshots, receive_go, send_go,
+    Checkpoints, Copies, DistributedError, Resumed, Traffic, all_say, check_values,
+    finish_member_0, finish_other_member, loaded_everywhere, open_snapshots,
 };
 use crate::format::{TableSpec, TemporaryTable, write_table_mapped_in};
 use crate::shares::Shares;
 use crate::sigbus::Guard;
-use crate::typed::{Records, Tabulated, one_byte_values};
+use crate::typed::{Records, Tabulated};
 
 /// Where a whole-table build keeps its copies.
 #[doc(hidden)]
@@ -82,15 +82,9 @@ pub(super) fn build_whole<T: Tabulated>(
         // cleans would be a TLB flush on this member's processor as well.
         drop(copy);
         group.exchange(vec![Vec::new(); group.size()]);
-        if receive_go(group) {
-            discard(shares);
-        }
-        return Ok(traffic);
+        return Ok(finish_other_member(group, traffic, shares));
     }
-    if let Err(error) = one_byte_values(&spec, path) {
-        send_go(group, false);
-        return Err(error.into());
-    }
+    check_values(group, &spec, path)?;
     let (mut started, mut solved) = (false, None);
     let description = records.description(game);
     let written = write_table_mapped_in(path, &spec, &description, |payload, temporary| {
@@ -160,7 +154,7 @@ fn solve<T: Tabulated>(
     // The bar goes on from where the snapshot left it.
     let progress = &|done| progress(before + done);
     let first_layer = resumed.map_or(0, |layer| layer + 1);
-    let mask_bytes = records.len() / space.len().max(1) as usize - 1;
+    let mask_bytes = usize::from(spec.layout.mask_bytes);
     let table = (records, mask_bytes, copies);
     let solved = solve_whole(
         &space,
@@ -260,7 +254,7 @@ fn traffic<T: Tabulated>(
     (copies, in_memory): (&[usize], bool),
 ) -> Traffic {
     let space = game.space();
-    let in_file = copies.iter().filter(|&&c| c == 0).count();
+    let with_member_0 = copies.iter().filter(|&&c| c == 0).count();
     let count = (0..copies.len()).filter(|&m| copies.contains(&m)).count();
     Traffic {
         solving: solved.sent,
@@ -275,7 +269,7 @@ fn traffic<T: Tabulated>(
         layers: space.num_layers(),
         copies: Some(Copies {
             count,
-            in_file,
+            with_member_0,
             in_memory,
             listed: solved.listed,
         }),
