@@ -1000,7 +1000,7 @@ impl<'a, S: StateSpace> RecordRun<'a, S> {
 
     /// The last pass over `indices` alone: fills each state there that is
     /// not canonical from its canonical one.
-    pub(crate) fn copy_images_in(&self, indices: Range<u64>) {
+    fn copy_images_in(&self, indices: Range<u64>) {
         let (space, size) = (self.space, self.size);
         let copy = |(index, canonical, symmetry): (u64, u64, u32)| {
             let at = canonical as usize * size;
