@@ -246,6 +246,14 @@ pub fn distributed<T: Tabulated>(
         (&report, plan.every),
     )?;
     progress.finish_and_clear();
+    report_traffic(&traffic, path, ranks);
+    Ok(Some(ranks))
+}
+
+/// Rank 0's lines on stderr after a distributed build: what it reused,
+/// what the ranks sent each other, and how long they took.
+#[cfg(feature = "mpi")]
+fn report_traffic(traffic: &tabula_tables::distributed::Traffic, path: &Path, ranks: usize) {
     if traffic.reused_layers > 0 {
         eprintln!(
             "resumed: {} of {} layers reused from every rank's snapshot {}.rank-R-of-{ranks}.layer-{} \
@@ -300,7 +308,6 @@ pub fn distributed<T: Tabulated>(
         least.as_secs_f64(),
         most.as_secs_f64()
     );
-    Ok(Some(ranks))
 }
 
 /// Without the `mpi` feature there is no MPI to run on.
